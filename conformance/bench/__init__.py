@@ -1,0 +1,1 @@
+"""Benchmarks: `python -m strictconformance.bench --help`. They print figures; they assert nothing."""

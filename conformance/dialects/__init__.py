@@ -1,0 +1,1 @@
+"""Strict dialects as data (openai, anthropic, google, lenient, custom) and the rule validator."""

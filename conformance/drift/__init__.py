@@ -1,0 +1,1 @@
+"""Response shapes as data, the reference drift validator and SchemaDriftError."""

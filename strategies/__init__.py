@@ -1,0 +1,1 @@
+"""Hypothesis strategies for strictconformance. Strategies only: no assertions live here."""
