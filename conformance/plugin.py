@@ -1,1 +1,336 @@
-"""The pytest plugin."""
+"""The pytest plugin: ``pytest -p strictconformance``.
+
+Installed, the plugin is always registered (pytest11 entry point) but stays inert: it adds its
+options and the ``sc_rule`` marker, nothing else. The suite runs when ``-p strictconformance`` is
+given (on the command line, in ``addopts`` or ``PYTEST_ADDOPTS``) or an adapter is named with
+``--sc-adapter``. Then it loads the adapter, validates its declarations, selects the Hypothesis
+profile, collects the checks (alone when no paths are given, beside them otherwise), renders
+failures with their rule, counterexample, adapter calls and replay command, and prints the
+conformance report (and writes it as JSON with ``--sc-report``).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import settings
+
+from strictconformance.adapter import (
+    AdapterContractError,
+    Declarations,
+    load_adapter,
+    read_declarations,
+)
+from strictconformance.harness import Harness, iter_failures
+from strictconformance.profiles import PROFILE_NAMES, register_profiles
+from strictconformance.report import CheckResult, ConformanceReport
+from strictconformance.spec import all_rules
+
+__all__ = ["ADAPTER_ENV", "DEFAULT_ADAPTER"]
+
+#: Environment variable naming the adapter (``module:attribute``).
+ADAPTER_ENV = "STRICTCONFORMANCE_ADAPTER"
+#: The adapter used when none is named: the reference implementation.
+DEFAULT_ADAPTER = "strictconformance.reference:ReferenceAdapter"
+CHECKS_DIR = Path(__file__).resolve().parent / "checks"
+_NOT_COVERED = "not covered: "
+_PROPERTY = "strictconformance"
+
+
+@dataclass
+class _State:
+    harness: Harness
+    report: ConformanceReport
+    adapter_path: str
+    profile_arg: list[str]
+    previous_profile: str
+    report_path: str | None
+    selected_rules: tuple[str, ...]
+    notes: list[str] = field(default_factory=list)
+
+
+_STATE = pytest.StashKey[_State]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("strictconformance", "strictconformance: conformance suite for strict mode in LLM SDKs")
+    group.addoption("--sc-adapter", metavar="MODULE:ATTR", default=None,
+                    help=f"adapter to check (an Adapter subclass or instance). Also ini sc_adapter and "
+                         f"${ADAPTER_ENV}. Default: the reference implementation, {DEFAULT_ADAPTER}.")
+    parser.addini("sc_adapter", "strictconformance adapter, module:attribute", default=None)
+    group.addoption("--sc-report", metavar="PATH", default=None,
+                    help="write the conformance report as JSON to PATH (also ini sc_report)")
+    parser.addini("sc_report", "strictconformance: write the JSON report to this path", default=None)
+    group.addoption("--sc-profile", choices=PROFILE_NAMES, default=None,
+                    help="Hypothesis profile: dev (default), ci (derandomized; the default when CI is set), "
+                         "nightly (many random examples, example database). --hypothesis-profile works too.")
+    parser.addini("sc_profile", "strictconformance: Hypothesis profile (dev, ci, nightly)", default=None)
+    group.addoption("--sc-rule", action="append", default=[], metavar="ID",
+                    help="run only the checks of these rules: IDs (RES-1) or areas (BUD); repeat or comma-separate")
+    group.addoption("--sc-call-timeout", type=float, default=None, metavar="SECONDS",
+                    help="fail an adapter call that takes longer (default 10; 0 disables the watchdog)")
+    parser.addini("sc_call_timeout", "strictconformance: adapter call timeout in seconds", default=None)
+
+
+def _is_active(config: pytest.Config) -> bool:
+    plugins = config.getoption("plugins", default=None) or []
+    requested = any(name in ("strictconformance", "strictconformance.plugin") for name in plugins)
+    return requested or bool(config.getoption("sc_adapter"))
+
+
+def _import_adapter(path: str, invocation_dir: Path) -> Any:
+    try:
+        return load_adapter(path)
+    except AdapterContractError as error:
+        module = path.partition(":")[0].split(".")[0]
+        cause = error.__cause__
+        if isinstance(cause, ModuleNotFoundError) and cause.name == module and str(invocation_dir) not in sys.path:
+            # `pytest` (unlike `python -m pytest`) does not put the current directory on sys.path.
+            sys.path.insert(0, str(invocation_dir))
+            return load_adapter(path)
+        raise
+
+
+def _selected_rules(config: pytest.Config) -> tuple[str, ...]:
+    wanted = tuple(part.strip() for value in config.getoption("sc_rule") for part in value.split(",") if part.strip())
+    known = all_rules()
+    for token in wanted:
+        if token not in known and not any(rule_id.startswith(token + "-") for rule_id in known):
+            raise pytest.UsageError(f"strictconformance: --sc-rule {token!r} matches no rule; known: {', '.join(known)}")
+    return wanted
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "sc_rule(rule_id): the strictconformance rule a check belongs to")
+    if not _is_active(config):
+        return
+    adapter_path = (config.getoption("sc_adapter") or os.environ.get(ADAPTER_ENV)
+                    or config.getini("sc_adapter") or DEFAULT_ADAPTER)
+    try:
+        adapter = _import_adapter(adapter_path, config.invocation_params.dir)
+        declarations: Declarations = read_declarations(adapter, adapter_path)
+    except AdapterContractError as error:
+        raise pytest.UsageError(f"strictconformance: {error}") from None
+
+    # Profiles: ours are registered before Hypothesis's plugin reads --hypothesis-profile.
+    previous_profile = settings.get_current_profile_name()
+    register_profiles()
+    profile = config.getoption("sc_profile") or config.getini("sc_profile") or None
+    if profile and profile not in PROFILE_NAMES:
+        raise pytest.UsageError(f"strictconformance: sc_profile must be one of {PROFILE_NAMES}, got {profile!r}")
+    profile_arg: list[str] = []
+    if profile:
+        settings.load_profile(profile)
+        profile_arg = ["--sc-profile", profile]
+    elif config.getoption("hypothesis_profile", default=None):
+        profile_arg = ["--hypothesis-profile", config.getoption("hypothesis_profile")]
+    elif previous_profile != "ci":  # Hypothesis loads `ci` by itself when CI is set
+        settings.load_profile("dev")
+
+    timeout = config.getoption("sc_call_timeout")
+    if timeout is None:
+        raw = config.getini("sc_call_timeout")
+        try:
+            timeout = float(raw) if raw not in (None, "") else 10.0
+        except ValueError:
+            raise pytest.UsageError(f"strictconformance: sc_call_timeout must be a number of seconds, got {raw!r}") from None
+    harness = Harness(adapter, declarations, call_timeout=timeout)
+    report = ConformanceReport(adapter=declarations.as_json(), profile="")
+    report_path = config.getoption("sc_report") or config.getini("sc_report") or None
+    if report_path and not Path(report_path).resolve().parent.is_dir():
+        raise pytest.UsageError(f"strictconformance: --sc-report {report_path!r}: its directory does not exist")
+    state = _State(
+        harness=harness,
+        report=report,
+        adapter_path=adapter_path,
+        profile_arg=profile_arg,
+        previous_profile=previous_profile,
+        report_path=report_path,
+        selected_rules=_selected_rules(config),
+    )
+    config.stash[_STATE] = state
+    config.pluginmanager.register(_ConformanceRun(state), "strictconformance-run")
+
+    # Collect the suite: alone when no paths were given, beside the user's paths otherwise.
+    if config.args_source != pytest.Config.ArgsSource.ARGS:
+        config.args = [str(CHECKS_DIR)]
+    elif not any(Path(arg.split("::")[0]).resolve().is_relative_to(CHECKS_DIR) for arg in config.args):
+        config.args.append(str(CHECKS_DIR))
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Module | None:
+    # The checks are collected even where the project's python_files would not match them.
+    state = parent.config.stash.get(_STATE, None)
+    if state is None or file_path.parent != CHECKS_DIR or not file_path.name.startswith("test_") or file_path.suffix != ".py":
+        return None
+    from fnmatch import fnmatch
+
+    if any(fnmatch(file_path.name, pattern) for pattern in parent.config.getini("python_files")):
+        return None  # the python plugin collects it already
+    return pytest.Module.from_parent(parent, path=file_path)  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="session")
+def sc(request: pytest.FixtureRequest) -> Harness:
+    """The conformance harness: the adapter under test and guarded calls into it."""
+    state = request.config.stash.get(_STATE, None)
+    if state is None:
+        pytest.skip("the strictconformance suite is not active (run pytest -p strictconformance)")
+    return state.harness
+
+
+def _rule_of(item: pytest.Item) -> str | None:
+    marker = item.get_closest_marker("sc_rule")
+    return str(marker.args[0]) if marker is not None and marker.args else None
+
+
+def _rule_selected(rule_id: str, selected: tuple[str, ...]) -> bool:
+    return not selected or any(rule_id == token or rule_id.startswith(token + "-") for token in selected)
+
+
+def _skip_reason(report: pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2]).removeprefix("Skipped: ")
+    return str(longrepr or "")
+
+
+class _ConformanceRun:
+    """The hooks of one active run; registered on the config, so its state dies with the run."""
+
+    def __init__(self, state: _State) -> None:
+        self.state = state
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        self.state.harness.close()
+        settings.load_profile(self.state.previous_profile)
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self.state.report.profile = settings.get_current_profile_name()
+        seed = session.config.getoption("hypothesis_seed", default=None)
+        self.state.report.seed = None if seed is None else str(seed)
+
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        state = self.state
+        rules = all_rules()
+        declarations = state.harness.declarations
+        kept: list[pytest.Item] = []
+        deselected: list[pytest.Item] = []
+        matched_expectations: set[str] = set()
+        for item in items:
+            rule_id = _rule_of(item)
+            if rule_id is None:
+                kept.append(item)
+                continue
+            if not _rule_selected(rule_id, state.selected_rules):
+                deselected.append(item)
+                continue
+            kept.append(item)
+            rule = rules.get(rule_id)
+            if rule is None:
+                item.add_marker(pytest.mark.skip(reason=f"{_NOT_COVERED}rule {rule_id} is not in this kit's specification"))
+                continue
+            if not set(rule.capabilities) & declarations.capabilities:
+                needed = " or ".join(f"{method}()" for method in rule.capabilities)
+                item.add_marker(pytest.mark.skip(reason=f"{_NOT_COVERED}the adapter does not implement {needed}"))
+                continue
+            if rule_id in declarations.expected_failures:
+                matched_expectations.add(rule_id)
+                item.add_marker(pytest.mark.xfail(strict=True, reason=f"expected failure: {declarations.expected_failures[rule_id]}"))
+        if deselected:
+            config.hook.pytest_deselected(items=deselected)
+            items[:] = kept
+        for rule_id in sorted(set(declarations.expected_failures) - matched_expectations):
+            if _rule_selected(rule_id, state.selected_rules):
+                warnings.warn(pytest.PytestWarning(
+                    f"strictconformance: expected_failures entry {rule_id} matches no check that runs "
+                    "(rule not covered by this adapter, or no check collected): remove it"), stacklevel=1)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Any:
+        self.state.harness.begin_item(item.nodeid, _rule_of(item))
+        yield
+
+    def _replay_command(self, item: pytest.Item) -> str:
+        words = ["pytest", "-p", "strictconformance", "--sc-adapter", self.state.adapter_path, *self.state.profile_arg]
+        seed = item.config.getoption("hypothesis_seed", default=None)
+        if seed is not None:
+            words.append(f"--hypothesis-seed={seed}")
+        words.append(f"{item.path}::{item.name}")
+        return shlex.join(words)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+        outcome = yield
+        rule_id = _rule_of(item)
+        if rule_id is None:
+            return
+        report: pytest.TestReport = outcome.get_result()
+        replay = self._replay_command(item)
+        failure = next(iter_failures(call.excinfo.value), None) if call.excinfo is not None else None
+        if failure is not None and report.failed and call.excinfo is not None:
+            notes = [note for note in getattr(call.excinfo.value, "__notes__", []) if isinstance(note, str)]
+            report.longrepr = failure.render(replay) + ("\n\nHypothesis:\n" + "\n".join(notes) if notes else "")
+
+        if report.skipped:
+            reason = _skip_reason(report)
+            if hasattr(report, "wasxfail"):
+                result = CheckResult(item.nodeid, rule_id, "xfailed", reason=str(report.wasxfail))
+            elif reason.startswith(_NOT_COVERED):
+                result = CheckResult(item.nodeid, rule_id, "not covered", reason=reason.removeprefix(_NOT_COVERED))
+            else:
+                result = CheckResult(item.nodeid, rule_id, "skipped", reason=reason)
+        elif report.failed:
+            reason = "unexpected pass of an expected failure" if getattr(report, "wasxfail", None) is not None else ""
+            if failure is None and call.excinfo is not None and not reason:
+                reason = f"{call.excinfo.typename}: {call.excinfo.value}"[:2000]
+            result = CheckResult(item.nodeid, rule_id, "failed" if report.when == "call" else "error", reason=reason,
+                                 failure=failure.as_json() if failure is not None else None, replay=replay)
+        elif report.when == "call":
+            result = CheckResult(item.nodeid, rule_id, "passed")
+        else:
+            return
+        result.examples = self.state.harness.examples.get(item.nodeid, 0)
+        result.duration = report.duration
+        # user_properties travel with the report from xdist workers to the controller.
+        report.user_properties.append((_PROPERTY, {
+            "rule_id": result.rule_id, "outcome": result.outcome, "examples": result.examples,
+            "duration": result.duration, "reason": result.reason, "failure": result.failure, "replay": result.replay,
+        }))
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        for name, value in report.user_properties:
+            if name == _PROPERTY and isinstance(value, dict):
+                self.state.report.record(CheckResult(
+                    report.nodeid, value["rule_id"], value["outcome"], examples=value["examples"],
+                    duration=value["duration"], reason=value["reason"], failure=value["failure"], replay=value["replay"]))
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        state = self.state
+        if not state.report_path or hasattr(session.config, "workerinput"):
+            return
+        try:
+            state.report.write_json(state.report_path)
+            state.notes.append(f"report written to {state.report_path}")
+        except OSError as error:
+            state.notes.append(f"ERROR: could not write the report to {state.report_path}: {error}")
+            if session.exitstatus == pytest.ExitCode.OK:
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+        if hasattr(config, "workerinput"):
+            return
+        terminalreporter.write_sep("=", "strictconformance report")
+        for line in self.state.report.render_lines(verbose=config.get_verbosity() > 0):
+            terminalreporter.write_line(line)
+        for note in self.state.notes:
+            terminalreporter.write_line(note)

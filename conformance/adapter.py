@@ -1,0 +1,412 @@
+"""The adapter contract: how the suite reaches an SDK.
+
+Subclass :class:`Adapter`, override the capability methods your SDK has, set the declarations
+that apply, and point the plugin at it with ``--sc-adapter module:Class``. The suite calls only
+the capability methods; everything else on the class is yours.
+
+* **Capabilities** are methods. One you do not override is *not covered*: every rule that needs
+  it is skipped with a reason naming the method, and the report lists it. Never a pass.
+* **Declarations** are class attributes: data the suite reads once, at start-up, and validates
+  (:func:`read_declarations`); a bad one stops the run with a message saying what to write.
+* **Faults** — a capability that raises where it should not, hangs, returns the wrong type or
+  mutates its input — fail the check that called it, naming the method and what was wrong.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from strictconformance.spec import all_rules
+from strictconformance.spec.resolution import PUBLISHED_BUDGETS, Budget
+from strictconformance.wire import (
+    FAMILIES,
+    PROVIDERS,
+    ModelSpec,
+    Plan,
+    PlanRequest,
+    StrictSupport,
+    ToolsRequest,
+    WireRequest,
+)
+
+if TYPE_CHECKING:
+    from strictconformance.dialects import Strictified
+
+__all__ = [
+    "CAPABILITIES",
+    "Adapter",
+    "AdapterContractError",
+    "Capability",
+    "Declarations",
+    "implemented_capabilities",
+    "load_adapter",
+    "read_declarations",
+]
+
+_CONVENTIONS = {"boolean": "build_request", "priority": "plan_request"}
+_POLICIES = ("greedy", "unspecified")
+
+
+class AdapterContractError(Exception):
+    """The adapter cannot be used at all: not importable, wrong type, or bad declarations."""
+
+
+def _not_implemented(method: str, what: str) -> NotImplementedError:
+    return NotImplementedError(
+        f"{method}() is not implemented by this adapter. Override it to let the suite check {what}; "
+        "until then those rules are reported as not covered."
+    )
+
+
+class Adapter:
+    """Base class of an SDK adapter. See the module docstring and the README's tutorial."""
+
+    # -- Declarations (data; validated at start-up by read_declarations) ----------------------
+    #: Shown in the report. Defaults to the class's qualified name.
+    name: ClassVar[str | None] = None
+    #: The SDK and version under test, e.g. ``"openai-python 3.54.0"``. Shown in the report.
+    sdk: ClassVar[str] = ""
+    #: Resolution conventions followed: ``"boolean"`` (build_request) and/or ``"priority"``
+    #: (plan_request). ``None`` derives them from the capabilities overridden.
+    conventions: ClassVar[Collection[str] | None] = None
+    #: Boolean convention, RES-2: what an unset tool under an unset config resolves to, per provider
+    #: (``True``, ``False`` or ``None`` for omitted). Required with build_request.
+    strict_defaults: ClassVar[Mapping[str, bool | None] | None] = None
+    #: Priority convention: ``"greedy"`` (the reference's exact policy, enables BUD-3) or ``"unspecified"``.
+    allocation_policy: ClassVar[str] = "unspecified"
+    #: Per-request budgets by dialect family; defaults to the published ones (Anthropic).
+    budgets: ClassVar[Mapping[str, Budget]] = PUBLISHED_BUDGETS
+    #: Whether strict_support consults a curated model table (enables RES-14).
+    curated_model_table: ClassVar[bool] = False
+    #: Exceptions plan_request raises to refuse a request (RES-10, BUD-5, invalid settings).
+    #: Any other exception is a fault.
+    rejection_errors: ClassVar[tuple[type[BaseException], ...]] = ()
+    #: Dialects your strictify supports (e.g. ``("openai", "anthropic")``).
+    strictify_dialects: ClassVar[Collection[str]] = ()
+    #: Exceptions check_response / check_stream raise on drift. Any other exception is a fault.
+    drift_errors: ClassVar[tuple[type[BaseException], ...]] = ()
+    #: Rules known to fail, with the reason: run as strict xfails (an unexpected pass fails).
+    expected_failures: ClassVar[Mapping[str, str]] = {}
+
+    # -- Capabilities: strict resolution (SPEC §1, §2) -----------------------------------------
+    def build_request(self, request: ToolsRequest) -> WireRequest:
+        """Boolean convention: the wire request your SDK builds for ``request`` (RES-1..RES-6).
+
+        Build a :class:`~strictconformance.wire.WireRequest`, or capture the HTTP body your SDK
+        would send and convert it with :func:`strictconformance.wire.read_wire_request`.
+        """
+        raise _not_implemented("build_request", "the boolean convention (RES-1..RES-6)")
+
+    def plan_request(self, request: PlanRequest) -> Plan:
+        """Priority convention: the model chosen among ``request.candidates`` and the wire request
+        built for it (RES-10..RES-12, BUD-1..BUD-6). Refuse by raising one of ``rejection_errors``."""
+        raise _not_implemented("plan_request", "the priority convention and budgets (RES-10..RES-12, BUD-*)")
+
+    def strict_support(self, model: ModelSpec) -> StrictSupport:
+        """The model's resolved strict format: dialect family and strict capability (RES-13, RES-14)."""
+        raise _not_implemented("strict_support", "strict-format resolution (RES-13, RES-14)")
+
+    # -- Capabilities: strictify and its codec (SPEC §3, §4) ------------------------------------
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified | Mapping[str, Any]:
+        """Your SDK's strict version of ``schema`` in ``dialect``: a
+        :class:`~strictconformance.dialects.Strictified` (schema and reported losses) or a bare
+        schema dict (no losses reported)."""
+        raise _not_implemented("strictify", "strict schemas (SM-*, RT-1..RT-3)")
+
+    def encode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+        """A value of the original ``schema`` in its wire shape for ``dialect``."""
+        raise _not_implemented("encode", "value encoding (RT-4, RT-6)")
+
+    def decode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+        """A wire value for ``dialect`` back as a value of the original ``schema``."""
+        raise _not_implemented("decode", "value decoding (RT-5, RT-7)")
+
+    # -- Capabilities: response drift (SPEC §5) --------------------------------------------------
+    def check_response(self, api: str, payload: Any) -> None:
+        """Run your SDK's response handling on ``payload`` (a decoded JSON body of ``api``); raise
+        one of ``drift_errors`` when it detects drift, return otherwise."""
+        raise _not_implemented("check_response", "response drift detection (DR-*)")
+
+    def check_stream(self, api: str, events: Sequence[Any]) -> None:
+        """Like check_response, for a stream: ``events`` are the stream's SSE events in order."""
+        raise _not_implemented("check_stream", "stream drift detection (DR-*)")
+
+    def drift_error_path(self, error: BaseException) -> str | None:
+        """Read the payload path from one of your drift errors (default: its ``path`` attribute).
+        Not a capability: override it when your error keeps the path elsewhere."""
+        path = getattr(error, "path", None)
+        return path if isinstance(path, str) else None
+
+    # -- Capabilities: the tool layer (SPEC §6) --------------------------------------------------
+    def define_tool(self, spec: Any) -> Any:
+        """Define a tool in your SDK from ``spec`` (name, description, input schema or model,
+        callback, strict, context opt-in); return your SDK's tool object."""
+        raise _not_implemented("define_tool", "tool definition (TL-*)")
+
+    def invoke_tool(self, tool: Any, tool_use_id: str, tool_input: Any, invocation_state: Mapping[str, Any] | None) -> Any:
+        """Invoke ``tool`` (from define_tool) the way your SDK's tool-use path does; return what it
+        produced (result, status, events)."""
+        raise _not_implemented("invoke_tool", "tool invocation (TL-*)")
+
+
+@dataclass(frozen=True)
+class Capability:
+    """A capability method: what it is for and how its result is checked for junk."""
+
+    method: str
+    summary: str
+    check_result: Callable[[Any], str | None] | None = None
+
+
+def _wire_request_problem(value: Any) -> str | None:
+    if not isinstance(value, WireRequest):
+        return (f"returned {type(value).__name__}, expected strictconformance.WireRequest "
+                "(strictconformance.wire.read_wire_request converts a captured HTTP body)")
+    if not isinstance(value.tools, tuple):
+        return f"WireRequest.tools is {type(value.tools).__name__}, expected a tuple of WireTool"
+    for index, tool in enumerate(value.tools):
+        if type(tool).__name__ != "WireTool" or not isinstance(getattr(tool, "name", None), str):
+            return f"WireRequest.tools[{index}] is {tool!r}, expected WireTool(name: str, strict, input_schema)"
+        if tool.strict not in (True, False, None) or (tool.strict is not None and not isinstance(tool.strict, bool)):
+            return f"WireRequest.tools[{index}].strict is {tool.strict!r}, expected True, False or None (omitted)"
+    if not isinstance(value.betas, frozenset) or not all(isinstance(beta, str) for beta in value.betas):
+        return f"WireRequest.betas is {value.betas!r}, expected a frozenset of str"
+    if value.function_calling_mode is not None and not isinstance(value.function_calling_mode, str):
+        return f"WireRequest.function_calling_mode is {value.function_calling_mode!r}, expected str or None"
+    return None
+
+
+def _plan_problem(value: Any) -> str | None:
+    if not isinstance(value, Plan):
+        return f"returned {type(value).__name__}, expected strictconformance.Plan(model, request)"
+    if not isinstance(value.model, ModelSpec):
+        return f"Plan.model is {type(value.model).__name__}, expected the chosen ModelSpec"
+    return _wire_request_problem(value.request)
+
+
+def _strict_support_problem(value: Any) -> str | None:
+    if not isinstance(value, StrictSupport):
+        return f"returned {type(value).__name__}, expected strictconformance.StrictSupport(dialect, capable)"
+    if not isinstance(value.capable, bool):
+        return f"StrictSupport.capable is {value.capable!r}, expected a bool"
+    if value.dialect is not None and not isinstance(value.dialect, str):
+        return f"StrictSupport.dialect is {value.dialect!r}, expected a family name or None"
+    return None
+
+
+def _none_problem(value: Any) -> str | None:
+    return None if value is None else f"returned {type(value).__name__}; it should return None (or raise on drift)"
+
+
+#: Every capability, by method name. Rules name the capabilities their checks call (spec.Rule).
+CAPABILITIES: Mapping[str, Capability] = {
+    capability.method: capability
+    for capability in (
+        Capability("build_request", "boolean-convention wire request", _wire_request_problem),
+        Capability("plan_request", "priority-convention model selection and budgets", _plan_problem),
+        Capability("strict_support", "strict-format resolution of a model", _strict_support_problem),
+        Capability("strictify", "strict schema for a dialect"),
+        Capability("encode", "value encoding into a dialect's wire shape"),
+        Capability("decode", "value decoding from a dialect's wire shape"),
+        Capability("check_response", "response drift detection", _none_problem),
+        Capability("check_stream", "stream drift detection", _none_problem),
+        Capability("define_tool", "tool definition"),
+        Capability("invoke_tool", "tool invocation"),
+    )
+}
+
+
+def implemented_capabilities(adapter: Adapter) -> frozenset[str]:
+    """The capability methods ``adapter``'s class overrides."""
+    return frozenset(
+        method for method in CAPABILITIES
+        if getattr(type(adapter), method) is not getattr(Adapter, method)
+    )
+
+
+@dataclass(frozen=True)
+class Declarations:
+    """An adapter's validated declarations, as the suite and the report see them."""
+
+    adapter: str
+    name: str
+    sdk: str
+    capabilities: frozenset[str]
+    conventions: frozenset[str]
+    strict_defaults: Mapping[str, bool | None]
+    allocation_policy: str
+    budgets: Mapping[str, Budget]
+    curated_model_table: bool
+    rejection_errors: tuple[type[BaseException], ...]
+    strictify_dialects: tuple[str, ...]
+    drift_errors: tuple[type[BaseException], ...]
+    expected_failures: Mapping[str, str]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "adapter": self.adapter,
+            "name": self.name,
+            "sdk": self.sdk,
+            "capabilities": sorted(self.capabilities),
+            "conventions": sorted(self.conventions),
+            "strict_defaults": dict(self.strict_defaults),
+            "allocation_policy": self.allocation_policy,
+            "budgets": {family: {"max_strict_tools": b.max_strict_tools, "max_optional_params": b.max_optional_params,
+                                 "max_union_params": b.max_union_params} for family, b in self.budgets.items()},
+            "curated_model_table": self.curated_model_table,
+            "rejection_errors": [_qualname(error) for error in self.rejection_errors],
+            "strictify_dialects": list(self.strictify_dialects),
+            "drift_errors": [_qualname(error) for error in self.drift_errors],
+            "expected_failures": dict(self.expected_failures),
+        }
+
+
+def _qualname(kind: type) -> str:
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+def _exception_types(owner: str, attribute: str, value: object) -> tuple[type[BaseException], ...]:
+    items = value if isinstance(value, (tuple, list)) else (value,)
+    for item in items:
+        if not (isinstance(item, type) and issubclass(item, BaseException)):
+            raise AdapterContractError(f"{owner}.{attribute} must be a tuple of exception classes; {item!r} is not one")
+    return tuple(items)  # type: ignore[arg-type]
+
+
+def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
+    """Validate ``adapter``'s declarations against its capabilities; raise
+    :class:`AdapterContractError` saying what to write when something is off."""
+    kind = type(adapter)
+    owner = kind.__qualname__
+    capabilities = implemented_capabilities(adapter)
+    for method in capabilities:
+        if not callable(getattr(adapter, method)):
+            raise AdapterContractError(f"{owner}.{method} is not callable")
+
+    derived = frozenset(convention for convention, method in _CONVENTIONS.items() if method in capabilities)
+    if adapter.conventions is None:
+        conventions = derived
+    else:
+        if isinstance(adapter.conventions, str) or not all(isinstance(c, str) for c in adapter.conventions):
+            raise AdapterContractError(f"{owner}.conventions must be a collection of names, e.g. ('boolean',); got {adapter.conventions!r}")
+        conventions = frozenset(adapter.conventions)
+        unknown = conventions - set(_CONVENTIONS)
+        if unknown:
+            raise AdapterContractError(f"{owner}.conventions: unknown {sorted(unknown)}; known: {sorted(_CONVENTIONS)}")
+        for convention in sorted(conventions - derived):
+            raise AdapterContractError(
+                f"{owner} declares the {convention!r} convention but does not override "
+                f"{_CONVENTIONS[convention]}(); implement it or drop {convention!r} from conventions"
+            )
+        for convention in sorted(derived - conventions):
+            raise AdapterContractError(
+                f"{owner} overrides {_CONVENTIONS[convention]}() but conventions does not list {convention!r}; "
+                "add it (or set conventions = None to derive them)"
+            )
+
+    defaults: Mapping[str, bool | None] = {}
+    if "build_request" in capabilities:
+        if not isinstance(adapter.strict_defaults, Mapping):
+            raise AdapterContractError(
+                f"{owner} overrides build_request() and must declare strict_defaults, the wire strict of an "
+                "unset tool under an unset config per provider (RES-2), e.g. "
+                "strict_defaults = {'openai': True, 'anthropic': True, 'google': None}"
+            )
+        missing = [provider for provider in PROVIDERS if provider not in adapter.strict_defaults]
+        unknown = [provider for provider in adapter.strict_defaults if provider not in PROVIDERS]
+        bad = {p: v for p, v in adapter.strict_defaults.items() if v is not None and not isinstance(v, bool)}
+        if missing or unknown or bad:
+            raise AdapterContractError(
+                f"{owner}.strict_defaults must give True, False or None (omitted) for each of "
+                f"{', '.join(PROVIDERS)}; missing {missing}, unknown {unknown}, not a bool or None {bad}"
+            )
+        defaults = dict(adapter.strict_defaults)
+
+    if adapter.allocation_policy not in _POLICIES:
+        raise AdapterContractError(f"{owner}.allocation_policy must be one of {_POLICIES}, got {adapter.allocation_policy!r}")
+    if not isinstance(adapter.budgets, Mapping) or not all(
+        family in FAMILIES and isinstance(budget, Budget) for family, budget in adapter.budgets.items()
+    ):
+        raise AdapterContractError(f"{owner}.budgets must map dialect families {FAMILIES} to strictconformance.Budget, got {adapter.budgets!r}")
+    if not isinstance(adapter.curated_model_table, bool):
+        raise AdapterContractError(f"{owner}.curated_model_table must be True or False")
+
+    rejection_errors = _exception_types(owner, "rejection_errors", adapter.rejection_errors)
+    if "plan_request" in capabilities and not rejection_errors:
+        raise AdapterContractError(
+            f"{owner} overrides plan_request() and must declare rejection_errors, the exception types it "
+            "raises to refuse a request (RES-10, BUD-5), e.g. rejection_errors = (MySDKError,)"
+        )
+    drift_errors = _exception_types(owner, "drift_errors", adapter.drift_errors)
+    if capabilities & {"check_response", "check_stream"} and not drift_errors:
+        raise AdapterContractError(
+            f"{owner} overrides check_response()/check_stream() and must declare drift_errors, the exception "
+            "types your SDK raises on drift, e.g. drift_errors = (MySDKResponseError,)"
+        )
+    dialects = adapter.strictify_dialects
+    if isinstance(dialects, str) or not all(isinstance(d, str) for d in dialects):
+        raise AdapterContractError(f"{owner}.strictify_dialects must be a collection of dialect names, got {dialects!r}")
+    if capabilities & {"strictify", "encode", "decode"} and not dialects:
+        raise AdapterContractError(
+            f"{owner} overrides strictify/encode/decode and must declare strictify_dialects, the dialects they "
+            "support, e.g. strictify_dialects = ('openai',)"
+        )
+
+    expected = adapter.expected_failures
+    if not isinstance(expected, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in expected.items()):
+        raise AdapterContractError(f"{owner}.expected_failures must map rule IDs to reasons, got {expected!r}")
+    unknown_rules = [rule_id for rule_id in expected if rule_id not in all_rules()]
+    if unknown_rules:
+        raise AdapterContractError(f"{owner}.expected_failures names unknown rules {unknown_rules}; known: {', '.join(all_rules())}")
+
+    name = adapter.name if isinstance(adapter.name, str) and adapter.name else owner
+    return Declarations(
+        adapter=adapter_path or f"{kind.__module__}:{owner}",
+        name=name,
+        sdk=str(adapter.sdk),
+        capabilities=capabilities,
+        conventions=conventions,
+        strict_defaults=defaults,
+        allocation_policy=adapter.allocation_policy,
+        budgets=dict(adapter.budgets),
+        curated_model_table=adapter.curated_model_table,
+        rejection_errors=rejection_errors,
+        strictify_dialects=tuple(dialects),
+        drift_errors=drift_errors,
+        expected_failures=dict(expected),
+    )
+
+
+def load_adapter(path: str) -> Adapter:
+    """Import ``module:attribute`` and return an adapter instance.
+
+    The attribute may be an :class:`Adapter` subclass (instantiated without arguments) or an
+    instance. Anything else raises :class:`AdapterContractError` naming the problem.
+    """
+    module_name, sep, attribute = path.partition(":")
+    if not sep or not module_name or not attribute:
+        raise AdapterContractError(f"adapter {path!r} must be written module:attribute, e.g. mysdk.conformance:MyAdapter")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # the user's module may fail in any way; report it, don't crash
+        raise AdapterContractError(f"adapter {path!r}: cannot import module {module_name!r}: {type(exc).__name__}: {exc}") from exc
+    target: Any = module
+    for part in attribute.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise AdapterContractError(f"adapter {path!r}: module {module_name!r} has no attribute {attribute!r}") from None
+    if inspect.isclass(target):
+        if not issubclass(target, Adapter):
+            raise AdapterContractError(f"adapter {path!r} is the class {target.__qualname__}, which does not subclass strictconformance.Adapter")
+        try:
+            target = target()
+        except Exception as exc:
+            raise AdapterContractError(f"adapter {path!r}: {target.__qualname__}() raised {type(exc).__name__}: {exc}") from exc
+    if not isinstance(target, Adapter):
+        raise AdapterContractError(f"adapter {path!r} is a {type(target).__name__}, expected a strictconformance.Adapter subclass or instance")
+    return target

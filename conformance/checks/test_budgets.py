@@ -1,0 +1,230 @@
+"""Checks of SPEC §2 (BUD-1..BUD-6): per-request budgets on an Anthropic strict-capable model.
+
+Costs are counted on the schemas as they go on the wire (``schema_cost``, the SPEC's counting).
+BUD-3 is the reference's exact greedy policy and runs only where the adapter declares it.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+
+from strictconformance.checks._support import cost_on_wire, wire_tool
+from strictconformance.harness import Harness, check
+from strictconformance.profiles import scaled
+from strictconformance.reference.resolution import priority_of
+from strictconformance.spec.resolution import Budget, SchemaCost, schema_cost
+from strictconformance.strategies.requests import (
+    ANTHROPIC_STRICT_MODEL,
+    budget_requests,
+    fitting_requests,
+    over_budget_requests,
+    uniform_cost_requests,
+)
+from strictconformance.wire import Plan, PlanRequest, ToolSpec
+
+_DIMENSIONS = {
+    "max_strict_tools": lambda cost: 1,
+    "max_optional_params": lambda cost: cost.optional_params,
+    "max_union_params": lambda cost: cost.union_params,
+}
+# How an error may name each budget (case-insensitive), besides its number.
+_BUDGET_WORDS = {
+    "max_strict_tools": r"strict tools|tools|tool count",
+    "max_optional_params": r"optional",
+    "max_union_params": r"union",
+}
+
+
+def _budget(sc: Harness) -> Budget:
+    budget = sc.declarations.budgets.get("anthropic")
+    if budget is None:
+        pytest.skip("not covered: the adapter declares no Anthropic budget (budgets)")
+    return budget
+
+
+def _plan(sc: Harness, request: PlanRequest) -> Plan | BaseException:
+    attempt = sc.attempt("plan_request", request, allowed=sc.declarations.rejection_errors)
+    return attempt.error if attempt.error is not None else attempt.value
+
+
+def _strict_set(sc: Harness, request: PlanRequest, plan: Plan) -> dict[str, SchemaCost]:
+    """Names of the tools shipping strict, with their cost on the wire."""
+    strict: dict[str, SchemaCost] = {}
+    for tool in request.tools:
+        wired = wire_tool(sc, plan.request, tool.name)
+        if wired.strict is True:
+            strict[tool.name] = cost_on_wire(tool, wired)
+    return strict
+
+
+def _requires_plan(sc: Harness, request: PlanRequest, outcome: Plan | BaseException) -> Plan:
+    __tracebackhide__ = True
+    sc.expect(isinstance(outcome, Plan), f"the adapter refused a request it can serve: {type(outcome).__name__}: {outcome}")
+    assert isinstance(outcome, Plan)
+    return outcome
+
+
+def _order_key(indexed: tuple[int, ToolSpec]) -> tuple[float, int]:
+    index, tool = indexed
+    return (-(priority_of(tool.strict) or 0.0), index)
+
+
+def _walk_order(request: PlanRequest) -> list[ToolSpec]:
+    """BUD-2: true first, then priorities high to low, ties in declaration order."""
+    wanting = [(index, tool) for index, tool in enumerate(request.tools) if priority_of(tool.strict) is not None]
+    return [tool for _, tool in sorted(wanting, key=_order_key)]
+
+
+def _required_costs(request: PlanRequest) -> list[SchemaCost]:
+    return [schema_cost(tool.input_schema) for tool in request.tools if tool.strict is True]
+
+
+def _exceeded_by_required(request: PlanRequest, budget: Budget) -> list[str]:
+    """The budgets the strict=true tools alone exceed."""
+    costs = _required_costs(request)
+    return [name for name in budget.names() if sum(_DIMENSIONS[name](cost) for cost in costs) > getattr(budget, name)]
+
+
+@check("BUD-1")
+@scaled(0.5)
+@given(request=budget_requests())
+def test_bud_1_strict_tools_stay_within_budgets(sc: Harness, request: PlanRequest) -> None:
+    budget = _budget(sc)
+    outcome = _plan(sc, request)
+    if not isinstance(outcome, Plan):
+        return  # refusing is always within budget; BUD-5 decides when it must
+    strict = _strict_set(sc, request, outcome)
+    for name in budget.names():
+        used = sum(_DIMENSIONS[name](cost) for cost in strict.values())
+        limit = getattr(budget, name)
+        sc.expect(used <= limit, (
+            f"the strict tools use {used} against {name} = {limit}: {sorted(strict)} "
+            f"(costs: {{{', '.join(f'{k}: {v.optional_params} optional/{v.union_params} union' for k, v in strict.items())}}})"))
+
+
+@check("BUD-2")
+@scaled(0.5)
+@given(request=uniform_cost_requests())
+def test_bud_2_priority_order_with_equal_costs(sc: Harness, request: PlanRequest) -> None:
+    _budget(sc)
+    plan = _requires_plan(sc, request, _plan(sc, request))
+    strict = _strict_set(sc, request, plan)
+    order = [tool.name for tool in _walk_order(request)]
+    shipped = [name for name in order if name in strict]
+    sc.expect(shipped == order[: len(shipped)], (
+        f"with equal costs the strict tools must be the first of the order true-first, then high-to-low, ties in "
+        f"declaration order: {order}; the adapter ships strict {shipped}"))
+    stray = sorted(set(strict) - set(order))
+    sc.expect(not stray, f"tools {stray} ship strict though they have strict=false")
+
+
+def _greedy(request: PlanRequest, budget: Budget) -> list[str]:
+    """BUD-3's policy, stated as the check reads SPEC §2: each tool in order ships strict when it
+    still fits every remaining budget."""
+    remaining = {name: getattr(budget, name) for name in budget.names()}
+    shipped = []
+    for tool in _walk_order(request):
+        cost = schema_cost(tool.input_schema)
+        needs = {name: _DIMENSIONS[name](cost) for name in remaining}
+        if tool.strict is True or all(needs[name] <= remaining[name] for name in remaining):
+            shipped.append(tool.name)
+            remaining = {name: remaining[name] - needs[name] for name in remaining}
+    return shipped
+
+
+def _require_greedy(sc: Harness) -> None:
+    if sc.declarations.allocation_policy != "greedy":
+        pytest.skip("not covered: the adapter does not declare allocation_policy = 'greedy' (BUD-3 is that exact policy)")
+
+
+@check("BUD-3")
+@scaled(0.5)
+@given(request=budget_requests())
+def test_bud_3_greedy_fit(sc: Harness, request: PlanRequest) -> None:
+    _require_greedy(sc)
+    budget = _budget(sc)
+    if _exceeded_by_required(request, budget):
+        return  # BUD-5
+    plan = _requires_plan(sc, request, _plan(sc, request))
+    expected = _greedy(request, budget)
+    actual = [tool.name for tool in _walk_order(request) if tool.name in _strict_set(sc, request, plan)]
+    sc.expect(actual == expected, (
+        f"greedy fit ships strict {expected}; the adapter ships {actual} "
+        f"(missing {sorted(set(expected) - set(actual))}, extra {sorted(set(actual) - set(expected))})"))
+
+
+@check("BUD-3")
+def test_bud_3_twenty_five_equal_tools(sc: Harness) -> None:
+    """seeds/001: 25 tools, the first five priority 100, the rest 1: tools 0-19 strict, 20-24 lenient."""
+    _require_greedy(sc)
+    schema = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"], "additionalProperties": False}
+    tools = tuple(ToolSpec(f"tool-{index}", schema, 100 if index < 5 else 1) for index in range(25))
+    request = PlanRequest(tools, (ANTHROPIC_STRICT_MODEL,))
+    plan = _requires_plan(sc, request, _plan(sc, request))
+    strict = _strict_set(sc, request, plan)
+    expected = [f"tool-{index}" for index in range(20)]
+    sc.expect(sorted(strict, key=lambda n: int(n.split("-")[1])) == expected, (
+        f"expected tools 0-19 strict and 20-24 lenient; strict: {sorted(strict, key=lambda n: int(n.split('-')[1]))}"))
+
+
+@check("BUD-4")
+@scaled(0.5)
+@given(request=budget_requests())
+def test_bud_4_no_cheaper_higher_priority_left_lenient(sc: Harness, request: PlanRequest) -> None:
+    budget = _budget(sc)
+    outcome = _plan(sc, request)
+    if not isinstance(outcome, Plan):
+        return
+    strict = _strict_set(sc, request, outcome)
+    costs = {tool.name: cost_on_wire(tool, wire_tool(sc, outcome.request, tool.name)) for tool in request.tools}
+    wanting = [tool for tool in request.tools if priority_of(tool.strict) is not None]
+    for higher in wanting:
+        if higher.name in strict:
+            continue
+        for lower in wanting:
+            if lower.name not in strict or (priority_of(lower.strict) or 0) >= (priority_of(higher.strict) or 0):
+                continue
+            no_dearer = all(_DIMENSIONS[name](costs[higher.name]) <= _DIMENSIONS[name](costs[lower.name]) for name in budget.names())
+            sc.expect(not no_dearer, (
+                f"{higher.name!r} (strict={higher.strict!r}) ships lenient while {lower.name!r} "
+                f"(strict={lower.strict!r}), which costs at least as much on every budget, ships strict"))
+
+
+@check("BUD-5")
+@scaled(0.5)
+@given(case=over_budget_requests())
+def test_bud_5_required_over_budget_is_an_error(sc: Harness, case: tuple[PlanRequest, str]) -> None:
+    request, _ = case
+    budget = _budget(sc)
+    exceeded = _exceeded_by_required(request, budget)
+    if not exceeded:
+        return  # the adapter declares a larger budget than the published one
+    required = [tool.name for tool in request.tools if tool.strict is True]
+    outcome = _plan(sc, request)
+    if isinstance(outcome, Plan):
+        lenient = [name for name in required if wire_tool(sc, outcome.request, name).strict is not True]
+        sc.fail(f"the strict=true tools alone exceed {', '.join(exceeded)}, yet the adapter "
+                f"sent the request" + (f" with required tools lenient: {lenient}" if lenient else " over budget"))
+    message = str(outcome)
+    names_budget = any(re.search(_BUDGET_WORDS[name], message, re.IGNORECASE) or str(getattr(budget, name)) in message
+                       for name in exceeded)
+    sc.expect(names_budget, f"the error does not name the exceeded budget ({', '.join(exceeded)}): {message}")
+    missing = [name for name in required if name not in message]
+    sc.expect(not missing, f"the error does not name the required tools {missing}: {message}")
+
+
+@check("BUD-6")
+@scaled(0.5)
+@given(request=fitting_requests())
+def test_bud_6_everything_fits_everything_ships_strict(sc: Harness, request: PlanRequest) -> None:
+    _budget(sc)
+    plan = _requires_plan(sc, request, _plan(sc, request))
+    strict = _strict_set(sc, request, plan)
+    wanting = [tool.name for tool in request.tools if priority_of(tool.strict) is not None]
+    lenient = [name for name in wanting if name not in strict]
+    sc.expect(not lenient, (
+        f"every strict-wanting tool fits the budgets together, yet {lenient} ship lenient on {plan.model.id!r}"))
+

@@ -1,0 +1,101 @@
+"""Checks of SPEC §1, priority convention (RES-10..RES-12): model selection and lenient fallback.
+
+Candidates here have explicit strict formats or unknown ids, so RES-13 alone decides which are
+strict-capable; the curated table (RES-14) is checked on its own.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from strictconformance.checks._support import ships_strict, wire_tool
+from strictconformance.harness import Harness, check
+from strictconformance.reference.resolution import priority_of
+from strictconformance.strategies.models import expected_support
+from strictconformance.strategies.requests import plan_requests
+from strictconformance.strategies.tools import strict_settings, tool_schemas
+from strictconformance.wire import Plan, PlanRequest, StrictSupport
+
+# Small tools, at most a few required ones: budgets (BUD-*) never decide these checks.
+_SMALL = tool_schemas(max_properties=2, max_depth=0, optional=False, unions=False)
+
+
+def _plan(sc: Harness, request: PlanRequest) -> Plan | BaseException:
+    attempt = sc.attempt("plan_request", request, allowed=sc.declarations.rejection_errors)
+    return attempt.error if attempt.error is not None else attempt.value
+
+
+def _chosen_support(sc: Harness, request: PlanRequest, plan: Plan) -> StrictSupport:
+    sc.expect(plan.model in request.candidates, f"the plan chose {plan.model}, which is not one of the candidates")
+    return expected_support(plan.model)
+
+
+@check("RES-10")
+@given(request=plan_requests(strict=st.sampled_from([True, True, False, None, 2, 0.5]), min_tools=1, max_tools=5, schema=_SMALL))
+def test_res_10_required_strict_filters_or_fails(sc: Harness, request: PlanRequest) -> None:
+    required = [tool.name for tool in request.tools if tool.strict is True]
+    if not required:
+        return
+    capable = [model for model in request.candidates if expected_support(model).capable]
+    outcome = _plan(sc, request)
+    if not capable:
+        sc.expect(isinstance(outcome, BaseException), (
+            f"tools {required} require strict but no candidate is strict-capable; the adapter planned {outcome} "
+            "instead of failing"))
+        message = str(outcome)
+        sc.expect(any(name in message for name in required), (
+            f"the error does not name a required tool ({', '.join(required)}): {type(outcome).__name__}: {message}"))
+        return
+    sc.expect(isinstance(outcome, Plan), (
+        f"strict-capable candidates exist ({', '.join(m.id for m in capable)}) but the adapter refused: "
+        f"{type(outcome).__name__}: {outcome}"))
+    assert isinstance(outcome, Plan)
+    support = _chosen_support(sc, request, outcome)
+    sc.expect(support.capable, (
+        f"tools {required} require strict, yet the plan chose {outcome.model.id!r} (strict_format="
+        f"{outcome.model.strict_format!r}), which is not strict-capable; capable candidates: {[m.id for m in capable]}"))
+    for name in required:
+        wired = wire_tool(sc, outcome.request, name)
+        sc.expect(ships_strict(outcome.request, wired, support.dialect), (
+            f"required tool {name!r} ships lenient on {outcome.model.id!r} (wire strict={wired.strict!r}, "
+            f"mode={outcome.request.function_calling_mode!r})"))
+
+
+@check("RES-11")
+@given(request=plan_requests(strict=strict_settings("priority"), max_tools=6, schema=_SMALL))
+def test_res_11_false_is_never_strict(sc: Harness, request: PlanRequest) -> None:
+    outcome = _plan(sc, request)
+    if not isinstance(outcome, Plan):
+        return  # refusals are RES-10's business
+    support = _chosen_support(sc, request, outcome)
+    lenient = [tool.name for tool in request.tools if tool.strict is False]
+    for name in lenient:
+        wired = wire_tool(sc, outcome.request, name)
+        sc.expect(wired.strict is not True, f"tool {name!r} has strict=false but ships strict=true on {outcome.model.id!r}")
+    if support.dialect == "google" and lenient and len(lenient) == len(request.tools):
+        sc.expect(outcome.request.function_calling_mode != "VALIDATED", (
+            f"every tool has strict=false, yet the Google request switches to VALIDATED ({outcome.model.id!r})"))
+
+
+@check("RES-12")
+@given(request=plan_requests(strict=strict_settings("priority", required=False), max_tools=6, schema=_SMALL))
+def test_res_12_priority_prefers_never_filters(sc: Harness, request: PlanRequest) -> None:
+    outcome = _plan(sc, request)
+    sc.expect(isinstance(outcome, Plan), (
+        f"no tool has strict=true, so nothing may filter the candidates, yet the adapter refused: "
+        f"{type(outcome).__name__}: {outcome}"))
+    assert isinstance(outcome, Plan)
+    support = _chosen_support(sc, request, outcome)
+    wanting = [tool.name for tool in request.tools if priority_of(tool.strict) is not None]
+    capable = [model.id for model in request.candidates if expected_support(model).capable]
+    if wanting and capable:
+        sc.expect(support.capable, (
+            f"tools {wanting} prefer strict and candidates {capable} are strict-capable, yet the plan chose "
+            f"{outcome.model.id!r}, which is not"))
+    if not support.capable:
+        for tool in request.tools:
+            wired = wire_tool(sc, outcome.request, tool.name)
+            sc.expect(not ships_strict(outcome.request, wired, support.dialect), (
+                f"{outcome.model.id!r} is not strict-capable, yet tool {tool.name!r} ships strict "
+                f"(wire strict={wired.strict!r}, mode={outcome.request.function_calling_mode!r})"))

@@ -1,0 +1,240 @@
+"""Checks of SPEC §1, boolean convention (RES-1..RES-6) and strict-format resolution (RES-13, RES-14).
+
+Each check takes the ``sc`` harness and belongs to one rule (``@check``). The seven rows of the
+table in seeds/000 §5 are explicit cases of the rule each exemplifies.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+
+from strictconformance.checks._support import wire_tool
+from strictconformance.harness import Harness, check
+from strictconformance.strategies.models import curated_models, models_with_support
+from strictconformance.strategies.requests import tools_requests
+from strictconformance.wire import (
+    ANTHROPIC_STRUCTURED_OUTPUTS_BETA,
+    ModelSpec,
+    StrictSupport,
+    ToolSpec,
+    ToolsRequest,
+)
+
+_SCHEMA = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"], "additionalProperties": False}
+
+
+def _first_set(*settings: bool | None) -> bool | None:
+    return next((setting for setting in settings if setting is not None), None)
+
+
+def _declared_default(sc: Harness, provider: str) -> bool | None:
+    return sc.declarations.strict_defaults[provider]
+
+
+def _show(value: bool | None) -> str:
+    return "omitted" if value is None else str(value).lower()
+
+
+@check("RES-1")
+@given(request=tools_requests(providers=("openai", "anthropic"), supports_structured_outputs=True))
+def test_res_1_tool_beats_config_beats_default(sc: Harness, request: ToolsRequest) -> None:
+    """For every tool that has a setting (or whose config does): wire = tool ?? config ?? default."""
+    wire = sc.call("build_request", request)
+    for tool in request.tools:
+        if tool.strict is None and request.config_strict is None:
+            continue  # that case is RES-2's
+        expected = _first_set(tool.strict, request.config_strict, _declared_default(sc, request.provider))
+        actual = wire_tool(sc, wire, tool.name).strict
+        sc.expect(actual == expected, (
+            f"{request.provider}: tool {tool.name!r} has strict={_show(tool.strict)}, provider config "
+            f"strict={_show(request.config_strict)}; the wire carries strict={_show(actual)}, expected "
+            f"{_show(expected)} (tool ?? config ?? default)"))
+
+
+@check("RES-2")
+@given(request=tools_requests(supports_structured_outputs=True))
+def test_res_2_unset_gets_declared_default(sc: Harness, request: ToolsRequest) -> None:
+    """An unset tool under an unset config gets the provider default the adapter declares."""
+    wire = sc.call("build_request", request)
+    default = _declared_default(sc, request.provider)
+    unset = [tool for tool in request.tools if tool.strict is None]
+    if request.config_strict is not None or not unset:
+        return
+    if request.provider == "google":
+        if any(tool.strict is True for tool in request.tools):
+            return  # a strict tool decides Google's mode (RES-6)
+        expected_mode = "VALIDATED" if default is True else request.function_calling_mode
+        sc.expect(wire.function_calling_mode == expected_mode, (
+            f"google: unset tools under an unset config, declared default {_show(default)}: expected function-calling "
+            f"mode {expected_mode!r}, the wire has {wire.function_calling_mode!r}"))
+        return
+    for tool in unset:
+        actual = wire_tool(sc, wire, tool.name).strict
+        sc.expect(actual == default, (
+            f"{request.provider}: tool {tool.name!r} and the provider config are unset; the wire carries "
+            f"strict={_show(actual)}, the adapter declares the default {_show(default)}"))
+
+
+@check("RES-3")
+@given(request=tools_requests(providers=("anthropic",), supports_structured_outputs=False))
+def test_res_3_anthropic_without_structured_outputs_omits(sc: Harness, request: ToolsRequest) -> None:
+    wire = sc.call("build_request", request)
+    for tool in request.tools:
+        actual = wire_tool(sc, wire, tool.name).strict
+        sc.expect(actual is None, (
+            f"anthropic model {request.model!r} has no structured-output support, yet tool {tool.name!r} "
+            f"(strict={_show(tool.strict)}, config {_show(request.config_strict)}) carries strict={_show(actual)}; "
+            "it must be omitted"))
+
+
+def _strict_keys(value: Any, path: str = "") -> list[str]:
+    found: list[str] = []
+    stack: list[tuple[Any, str]] = [(value, path)]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, dict):
+            for key, item in node.items():
+                if key == "strict":
+                    found.append(f"{where}/strict")
+                stack.append((item, f"{where}/{key}"))
+        elif isinstance(node, (list, tuple)):
+            stack.extend((item, f"{where}/{index}") for index, item in enumerate(node))
+    return sorted(found)
+
+
+@check("RES-4")
+@given(request=tools_requests(providers=("anthropic",), response_schema=True))
+def test_res_4_anthropic_response_format_has_no_strict(sc: Harness, request: ToolsRequest) -> None:
+    wire = sc.call("build_request", request)
+    if wire.response_format is None:
+        sc.expect(not request.supports_structured_outputs, (
+            "the request asks for a structured-output response (response_schema) on a model with structured "
+            "outputs, but the wire request has no response_format to check (WireRequest.response_format)"))
+        return
+    found = _strict_keys(wire.response_format, "response_format")
+    sc.expect(not found, f"the Anthropic response format carries strict at {', '.join(found)}; the API has no such field")
+
+
+@check("RES-5")
+@given(request=tools_requests(providers=("anthropic",)))
+def test_res_5_anthropic_strict_carries_beta(sc: Harness, request: ToolsRequest) -> None:
+    wire = sc.call("build_request", request)
+    strict_tools = [tool.name for tool in wire.tools if tool.strict is True]
+    sc.expect(not strict_tools or ANTHROPIC_STRUCTURED_OUTPUTS_BETA in wire.betas, (
+        f"tools {strict_tools} are sent with strict=true but the request's betas {sorted(wire.betas)} lack "
+        f"{ANTHROPIC_STRUCTURED_OUTPUTS_BETA!r}"))
+
+
+@check("RES-6")
+@given(request=tools_requests(providers=("google",)))
+def test_res_6_google_strict_switches_mode(sc: Harness, request: ToolsRequest) -> None:
+    wire = sc.call("build_request", request)
+    default = _declared_default(sc, "google")
+    for tool in request.tools:
+        actual = wire_tool(sc, wire, tool.name).strict
+        sc.expect(actual is None, f"google has no per-tool strict field, yet tool {tool.name!r} carries strict={_show(actual)}")
+    resolved_strict = [tool.name for tool in request.tools if _first_set(tool.strict, request.config_strict, default) is True]
+    expected = "VALIDATED" if resolved_strict else request.function_calling_mode
+    sc.expect(wire.function_calling_mode == expected, (
+        f"tools resolved to strict: {resolved_strict or 'none'}; the caller set mode {request.function_calling_mode!r}; "
+        f"expected mode {expected!r}, the wire has {wire.function_calling_mode!r}"))
+
+
+# -- The seven rows of seeds/000_35448232797e90f4.txt §5 ------------------------------------------
+
+_SEED_TABLE = [
+    # (rule, row, provider, structured outputs, tool strict, config strict, expected on the wire)
+    ("RES-2", "default-openai", "openai", True, None, None, "declared"),
+    ("RES-2", "default-anthropic-structured-outputs", "anthropic", True, None, None, "declared"),
+    ("RES-3", "default-anthropic-no-structured-outputs", "anthropic", False, None, None, None),
+    ("RES-1", "global-non-strict-openai", "openai", True, None, False, False),
+    ("RES-1", "per-tool-false-over-true-openai", "openai", True, False, True, False),
+    ("RES-1", "per-tool-false-over-true-anthropic", "anthropic", True, False, True, False),
+    ("RES-1", "per-tool-true-on-non-strict-openai", "openai", True, True, False, True),
+    ("RES-1", "per-tool-true-on-non-strict-anthropic", "anthropic", True, True, False, True),
+]
+
+
+def _table_case(sc: Harness, provider: str, supports: bool, tool_strict: bool | None, config: bool | None, expected: Any) -> None:
+    __tracebackhide__ = True
+    request = ToolsRequest(provider, "gpt-4o" if provider == "openai" else "claude-sonnet-4-5", supports,
+                           (ToolSpec("lookup", _SCHEMA, tool_strict),), config_strict=config)
+    if expected == "declared":  # the seed says true; SPEC §1 checks the adapter's declared default
+        expected = _declared_default(sc, provider)
+    actual = wire_tool(sc, sc.call("build_request", request), "lookup").strict
+    sc.expect(actual == expected, f"seed table row: expected strict={_show(expected)}, the wire carries {_show(actual)}")
+
+
+def _table_params(rule: str) -> list[Any]:
+    return [pytest.param(*row[2:], id=row[1]) for row in _SEED_TABLE if row[0] == rule]
+
+
+@check("RES-1")
+@pytest.mark.parametrize(("provider", "supports", "tool_strict", "config", "expected"), _table_params("RES-1"))
+def test_res_1_seed_table(sc: Harness, provider: str, supports: bool, tool_strict: bool | None, config: bool | None, expected: Any) -> None:
+    _table_case(sc, provider, supports, tool_strict, config, expected)
+
+
+@check("RES-2")
+@pytest.mark.parametrize(("provider", "supports", "tool_strict", "config", "expected"), _table_params("RES-2"))
+def test_res_2_seed_table(sc: Harness, provider: str, supports: bool, tool_strict: bool | None, config: bool | None, expected: Any) -> None:
+    _table_case(sc, provider, supports, tool_strict, config, expected)
+
+
+@check("RES-3")
+@pytest.mark.parametrize(("provider", "supports", "tool_strict", "config", "expected"), _table_params("RES-3"))
+def test_res_3_seed_table(sc: Harness, provider: str, supports: bool, tool_strict: bool | None, config: bool | None, expected: Any) -> None:
+    _table_case(sc, provider, supports, tool_strict, config, expected)
+
+
+@check("RES-4")
+def test_res_4_seed_table_output_config_format(sc: Harness) -> None:
+    """Row 4: Anthropic `output_config.format` carries no strict, whatever the config says."""
+    for config in (None, True, False):
+        request = ToolsRequest("anthropic", "claude-sonnet-4-5", True, (), config_strict=config,
+                               response_schema={"type": "object", "properties": {}, "required": [], "additionalProperties": False})
+        wire = sc.call("build_request", request)
+        sc.expect(wire.response_format is not None, "the request asks for a structured-output response, but the wire request has no response_format")
+        found = _strict_keys(wire.response_format, "response_format")
+        sc.expect(not found, f"config strict={_show(config)}: the response format carries strict at {', '.join(found)}")
+
+
+# -- Strict-format resolution ---------------------------------------------------------------------
+
+
+def _support_text(support: StrictSupport) -> str:
+    return f"dialect {support.dialect!r}, {'strict-capable' if support.capable else 'not strict-capable'}"
+
+
+@check("RES-13")
+@given(case=models_with_support())
+def test_res_13_strict_format_resolution(sc: Harness, case: tuple[ModelSpec, StrictSupport]) -> None:
+    model, expected = case
+    actual: StrictSupport = sc.call("strict_support", model)
+    sc.expect(actual.capable == expected.capable, (
+        f"model {model.provider}/{model.id} with strict_format={model.strict_format!r}: the adapter says "
+        f"{_support_text(actual)}; expected {'strict-capable' if expected.capable else 'not strict-capable'} "
+        + ("(an explicit family opts in)" if model.strict_format not in (None, "none") else
+           "('none' opts out)" if model.strict_format == "none" else "(the fallback picks a dialect, never a capability)")))
+    if model.strict_format != "none":
+        sc.expect(actual.dialect == expected.dialect, (
+            f"model {model.provider}/{model.id} with strict_format={model.strict_format!r}: dialect {actual.dialect!r}, "
+            f"expected {expected.dialect!r} (explicit value, else provider name, else the id's family/ prefix)"))
+
+
+@check("RES-14")
+@given(case=curated_models())
+def test_res_14_curated_table(sc: Harness, case: tuple[ModelSpec, StrictSupport]) -> None:
+    if not sc.declarations.curated_model_table:
+        pytest.skip("not covered: the adapter declares no curated model table (curated_model_table = False)")
+    model, expected = case
+    actual: StrictSupport = sc.call("strict_support", model)
+    sc.expect(actual.capable == expected.capable, (
+        f"{model.provider} model {model.id!r} (strict format unset): the adapter says {_support_text(actual)}; "
+        f"SPEC RES-14 has it {'strict-capable' if expected.capable else 'lenient'}"))
+    if expected.capable:
+        sc.expect(actual.dialect == expected.dialect, (
+            f"{model.provider} model {model.id!r}: dialect {actual.dialect!r}, expected {expected.dialect!r}"))

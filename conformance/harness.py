@@ -1,0 +1,369 @@
+"""How checks call the adapter and how they fail.
+
+A check is a test function in ``strictconformance.checks`` decorated with :func:`check`, which
+ties it to one rule ID. It reaches the adapter only through the :class:`Harness` (the ``sc``
+fixture): every call is recorded in a transcript, guarded by a timeout, checked for junk results
+and for mutation of its arguments. A failing check raises :class:`RuleViolation`; a misbehaving
+adapter raises :class:`AdapterFault`. Both carry the rule, the counterexample as JSON and the
+adapter calls that produced it, which the plugin renders and the report records.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import functools
+import json
+import math
+import queue
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, NoReturn, TypeVar
+
+import pytest
+
+from strictconformance.adapter import CAPABILITIES, Adapter, Declarations
+
+__all__ = [
+    "AdapterFault",
+    "Attempt",
+    "CallRecord",
+    "ConformanceFailure",
+    "Harness",
+    "RuleViolation",
+    "check",
+    "iter_failures",
+    "to_jsonable",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# -- JSON rendering of counterexamples ---------------------------------------------------------
+
+
+def to_jsonable(value: Any, _depth: int = 0) -> Any:
+    """A JSON-serialisable rendering of check inputs and outputs (dataclasses become objects)."""
+    if _depth > 200:
+        return "..."
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name), _depth + 1) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(key): to_jsonable(item, _depth + 1) for key, item in value.items()}
+    if isinstance(value, (frozenset, set)):
+        return sorted((to_jsonable(item, _depth + 1) for item in value), key=repr)
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(item, _depth + 1) for item in value]
+    if isinstance(value, type):
+        return f"{value.__module__}.{value.__qualname__}"
+    return repr(value)
+
+
+def _short_repr(value: Any, limit: int = 2000) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 20] + f"... ({len(text)} chars)"
+
+
+# -- Failures ----------------------------------------------------------------------------------
+
+
+@dataclass
+class CallRecord:
+    """One adapter call: arguments, and what came back (result or exception)."""
+
+    method: str
+    args: tuple[Any, ...]
+    result: Any = None
+    error: BaseException | None = None
+    done: bool = False
+
+    def render(self) -> str:
+        arguments = ", ".join(_short_repr(arg) for arg in self.args)
+        call = f"adapter.{self.method}({arguments})"
+        if self.error is not None:
+            return f"{call}\n  raised {type(self.error).__name__}: {self.error}"
+        if not self.done:
+            return f"{call}\n  did not return"
+        return f"{call}\n  returned {_short_repr(self.result)}"
+
+    def as_json(self) -> dict[str, Any]:
+        record: dict[str, Any] = {"method": self.method, "args": to_jsonable(self.args), "call": self.render().split("\n")[0]}
+        if self.error is not None:
+            record["raised"] = f"{type(self.error).__name__}: {self.error}"
+        elif self.done:
+            record["returned"] = to_jsonable(self.result)
+        return record
+
+
+class ConformanceFailure(AssertionError):
+    """Base of the failures a check raises; carries everything the report needs."""
+
+    kind = "failure"
+
+    def __init__(self, message: str, *, rule_id: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule_id = rule_id
+        self.counterexample: Any = None
+        self.calls: list[CallRecord] = []
+
+    def render(self, replay: str | None = None) -> str:
+        lines = [f"{self.rule_id or '?'} {self.kind}: {self.message}"]
+        if self.counterexample is not None:
+            lines += ["", "counterexample (JSON):", json.dumps(self.counterexample, indent=2, sort_keys=True, ensure_ascii=False)]
+        if self.calls:
+            lines += ["", "adapter calls (last is the one that failed):"]
+            lines += [record.render() for record in self.calls[-3:]]
+        if replay:
+            lines += ["", f"replay: {replay}"]
+        return "\n".join(lines)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "message": self.message,
+            "counterexample": self.counterexample,
+            "calls": [record.as_json() for record in self.calls[-3:]],
+        }
+
+
+class RuleViolation(ConformanceFailure):
+    """The implementation under test breaks the rule."""
+
+    kind = "violation"
+
+
+class AdapterFault(ConformanceFailure):
+    """The adapter misbehaved: raised, hung, returned junk or mutated its input."""
+
+    kind = "adapter fault"
+
+    def __init__(self, method: str, problem: str, *, rule_id: str | None = None) -> None:
+        super().__init__(f"adapter.{method}() {problem}", rule_id=rule_id)
+        self.method = method
+
+
+class _CallTimeout(BaseException):
+    """Internal: an adapter call outlived the timeout (a BaseException so adapters can't swallow it)."""
+
+
+def iter_failures(error: BaseException) -> Iterator[ConformanceFailure]:
+    """The conformance failures in ``error``, looking inside exception groups."""
+    if isinstance(error, ConformanceFailure):
+        yield error
+    for inner in getattr(error, "exceptions", ()) or ():
+        yield from iter_failures(inner)
+
+
+class _Worker:
+    """One daemon thread that runs adapter calls, so a hung call can be abandoned."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[tuple[Callable[..., Any], tuple[Any, ...], queue.SimpleQueue[tuple[bool, Any]]] | None] = queue.SimpleQueue()
+        threading.Thread(target=self._serve, name="sc-adapter-call", daemon=True).start()
+
+    def _serve(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            function, args, reply = job
+            try:
+                reply.put((True, function(*args)))
+            except BaseException as exc:  # handed back to the caller's thread as is
+                reply.put((False, exc))
+
+    def run(self, function: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> Any:
+        reply: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+        self._jobs.put((function, args, reply))
+        try:
+            ok, value = reply.get(timeout=timeout)
+        except queue.Empty:
+            raise _CallTimeout() from None
+        if ok:
+            return value
+        raise value
+
+    def stop(self) -> None:
+        self._jobs.put(None)
+
+
+# -- The harness ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """The outcome of :meth:`Harness.attempt`: a value, or one of the allowed errors."""
+
+    value: Any = None
+    error: BaseException | None = None
+
+
+@dataclass
+class Harness:
+    """The ``sc`` fixture: the adapter, its declarations, and guarded calls into it."""
+
+    adapter: Adapter
+    declarations: Declarations
+    call_timeout: float = 10.0
+    transcript: list[CallRecord] = field(default_factory=list)
+    examples: dict[str, int] = field(default_factory=dict)
+    current_nodeid: str = ""
+    current_rule: str | None = None
+    _hung: set[str] = field(default_factory=set)
+    _worker: _Worker | None = None
+
+    # Lifecycle, driven by the plugin and by @check.
+    def begin_item(self, nodeid: str, rule_id: str | None) -> None:
+        self.current_nodeid, self.current_rule = nodeid, rule_id
+        self.examples.setdefault(nodeid, 0)
+        self.transcript = []
+
+    def begin_example(self) -> None:
+        self.examples[self.current_nodeid] = self.examples.get(self.current_nodeid, 0) + 1
+        self.transcript = []
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.stop()
+            self._worker = None
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        return self.declarations.capabilities
+
+    def has(self, *methods: str) -> bool:
+        return all(method in self.capabilities for method in methods)
+
+    # Calls.
+    def call(self, method: str, *args: Any) -> Any:
+        """Call ``adapter.method(*args)``; any exception, hang, junk result or mutation is a fault."""
+        __tracebackhide__ = True
+        return self._call(method, args, allowed=()).value
+
+    def attempt(self, method: str, *args: Any, allowed: tuple[type[BaseException], ...]) -> Attempt:
+        """Like :meth:`call`, but exceptions of the ``allowed`` types come back as ``Attempt.error``."""
+        __tracebackhide__ = True
+        return self._call(method, args, allowed=allowed)
+
+    def _call(self, method: str, args: tuple[Any, ...], allowed: tuple[type[BaseException], ...]) -> Attempt:
+        __tracebackhide__ = True
+        record = CallRecord(method, args)
+        self.transcript.append(record)
+        if method not in CAPABILITIES:
+            raise ValueError(f"{method} is not a capability")
+        if method in self._hung:
+            raise self._fault(method, f"hung earlier in this session (over {self.call_timeout:g} s); not called again")
+        try:
+            snapshot = copy.deepcopy(args)
+        except Exception:  # arguments the suite can't copy (the adapter's own tool objects) aren't watched
+            snapshot = None
+        bound = getattr(self.adapter, method)
+        try:
+            result = self._run(bound, args)
+        except _CallTimeout:
+            self._hung.add(method)
+            raise self._fault(method, f"did not return within {self.call_timeout:g} s (--sc-call-timeout)") from None
+        except BaseException as exc:
+            if isinstance(exc, (KeyboardInterrupt, SystemExit, pytest.skip.Exception, pytest.fail.Exception)):
+                raise
+            record.error = exc
+            if allowed and isinstance(exc, allowed):
+                self._check_mutation(method, args, snapshot)
+                return Attempt(error=exc)
+            expected = f" (declared errors: {', '.join(e.__name__ for e in allowed)})" if allowed else ""
+            raise self._fault(method, f"raised {type(exc).__name__}: {exc}{expected}") from exc
+        record.result, record.done = result, True
+        self._check_mutation(method, args, snapshot)
+        checker = CAPABILITIES[method].check_result
+        problem = checker(result) if checker is not None else None
+        if problem is not None:
+            raise self._fault(method, problem)
+        return Attempt(value=result)
+
+    def _check_mutation(self, method: str, args: tuple[Any, ...], snapshot: tuple[Any, ...] | None) -> None:
+        __tracebackhide__ = True
+        if snapshot is None:
+            return
+        try:
+            unchanged = args == snapshot
+        except Exception:
+            return
+        if not unchanged:
+            for index, (before, after) in enumerate(zip(snapshot, args, strict=True)):
+                if before != after:
+                    raise self._fault(method, f"mutated argument {index + 1}: it was {_short_repr(before, 500)}, "
+                                              f"after the call it is {_short_repr(after, 500)}")
+
+    def _run(self, bound: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        if self.call_timeout <= 0:
+            return bound(*args)
+        if self._worker is None:
+            self._worker = _Worker()
+        try:
+            return self._worker.run(bound, args, self.call_timeout)
+        except _CallTimeout:
+            # A thread can't be killed: abandon the hung one (a daemon, so it can't block exit).
+            self._worker = None
+            raise
+
+    # Failing.
+    def _fault(self, method: str, problem: str) -> AdapterFault:
+        fault = AdapterFault(method, problem, rule_id=self.current_rule)
+        fault.calls = list(self.transcript)
+        return fault
+
+    def fail(self, message: str) -> NoReturn:
+        """Fail the current rule with ``message`` (the counterexample is attached by @check)."""
+        __tracebackhide__ = True
+        violation = RuleViolation(message, rule_id=self.current_rule)
+        violation.calls = list(self.transcript)
+        raise violation
+
+    def expect(self, condition: bool, message: str | Callable[[], str]) -> None:
+        __tracebackhide__ = True
+        if not condition:
+            self.fail(message() if callable(message) else message)
+
+
+def check(rule_id: str) -> Callable[[F], F]:
+    """Tie a check to ``rule_id``: marks it for selection and the report, counts its examples, and
+    attaches the counterexample and adapter calls to its failures.
+
+    Put it *above* ``@given`` (it wraps Hypothesis's inner test, so it runs once per example).
+    The check must take the ``sc`` fixture.
+    """
+
+    def decorate(test: F) -> F:
+        inner = getattr(getattr(test, "hypothesis", None), "inner_test", None)
+        target: Callable[..., Any] = inner if inner is not None else test
+
+        @functools.wraps(target)
+        def run_example(*args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
+            harness = kwargs.get("sc")
+            if not isinstance(harness, Harness):
+                raise TypeError(f"check {target.__name__} must take the 'sc' fixture")
+            harness.begin_example()
+            drawn = {name: value for name, value in kwargs.items() if name != "sc"}
+            try:
+                return target(*args, **kwargs)
+            except ConformanceFailure as failure:
+                failure.rule_id = failure.rule_id or rule_id
+                failure.counterexample = to_jsonable(drawn)
+                raise
+            except AssertionError as error:  # a plain assert in a check is still a violation of its rule
+                violation = RuleViolation(str(error) or "assertion failed", rule_id=rule_id)
+                violation.calls = list(harness.transcript)
+                violation.counterexample = to_jsonable(drawn)
+                raise violation from error
+
+        if inner is not None:
+            test.hypothesis.inner_test = run_example  # type: ignore[attr-defined]
+            wrapped: Any = test
+        else:
+            wrapped = run_example
+        return pytest.mark.sc_rule(rule_id)(wrapped)  # type: ignore[no-any-return]
+
+    return decorate

@@ -1,0 +1,42 @@
+"""Hypothesis profiles of the suite: ``dev`` (the default), ``ci`` and ``nightly``.
+
+``ci`` extends Hypothesis's own ``ci`` profile (loaded automatically when ``CI=true``):
+derandomized, no example database, so a CI run is reproducible. ``nightly`` is the fuzzer:
+many random examples, failures saved in the example database and replayed first next time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from hypothesis import HealthCheck, settings
+
+__all__ = ["PROFILE_NAMES", "profile_settings", "register_profiles", "scaled"]
+
+PROFILE_NAMES = ("dev", "ci", "nightly")
+
+# Generating 40-tool requests or deep schemas can be slow without being wrong.
+_SUPPRESSED = [HealthCheck.too_slow, HealthCheck.data_too_large]
+
+
+def profile_settings() -> Mapping[str, settings]:
+    """The three profiles; ``ci`` is built on Hypothesis's registered ``ci`` profile."""
+    return {
+        "dev": settings(max_examples=60, deadline=None, print_blob=True, suppress_health_check=_SUPPRESSED),
+        "ci": settings(settings.get_profile("ci"), max_examples=100, deadline=None, derandomize=True,
+                       database=None, print_blob=True, suppress_health_check=_SUPPRESSED),
+        "nightly": settings(max_examples=2000, deadline=None, derandomize=False, print_blob=True,
+                            suppress_health_check=_SUPPRESSED),
+    }
+
+
+def register_profiles() -> None:
+    """Register (or refresh) the suite's profiles under their names."""
+    for name, profile in profile_settings().items():
+        settings.register_profile(name, profile)
+
+
+def scaled(factor: float, *, at_least: int = 5) -> settings:
+    """Settings running ``factor`` times the current profile's examples: for checks whose examples
+    are much heavier (or lighter) than the typical one."""
+    return settings(max_examples=max(at_least, int(settings.default.max_examples * factor)))

@@ -1,0 +1,168 @@
+"""The conformance report: per-rule outcomes, in the terminal and as versioned JSON.
+
+The JSON document follows ``report.schema.json`` (shipped beside this module; its ``$id`` names
+the version, :data:`REPORT_SCHEMA`). A new field is a minor change; removing or renaming one bumps
+the version.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from strictconformance._version import __version__
+from strictconformance.spec import Rule, all_rules, rule_sort_key
+
+__all__ = ["REPORT_SCHEMA", "CheckResult", "ConformanceReport", "load_report_schema"]
+
+REPORT_SCHEMA = "strictconformance-report/1"
+
+# Rule outcome precedence: the worst check outcome decides the rule's.
+_RULE_OUTCOMES = ("failed", "error", "passed", "xfailed", "skipped", "not covered", "not run")
+
+
+@dataclass
+class CheckResult:
+    """The outcome of one check (one test item) of one rule."""
+
+    nodeid: str
+    rule_id: str
+    outcome: str = "not run"  # passed, failed, error, xfailed, skipped, not covered
+    examples: int = 0
+    duration: float = 0.0
+    reason: str = ""
+    failure: dict[str, Any] | None = None
+    replay: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"nodeid": self.nodeid, "outcome": self.outcome, "examples": self.examples,
+                                "duration_s": round(self.duration, 4)}
+        if self.reason:
+            data["reason"] = self.reason
+        if self.failure is not None:
+            data["failure"] = self.failure
+        if self.replay:
+            data["replay"] = self.replay
+        return data
+
+
+@dataclass
+class ConformanceReport:
+    """Results gathered over a run (on the xdist controller when distributed)."""
+
+    adapter: Mapping[str, Any]
+    profile: str
+    seed: str | None = None
+    checks: dict[str, CheckResult] = field(default_factory=dict)
+
+    def record(self, result: CheckResult) -> None:
+        """Merge one phase's result: a failing setup or teardown outranks the call's outcome."""
+        known = self.checks.get(result.nodeid)
+        if known is None or _RULE_OUTCOMES.index(result.outcome) <= _RULE_OUTCOMES.index(known.outcome) or known.outcome == "not run":
+            if known is not None:
+                result.examples = max(result.examples, known.examples)
+                result.duration += known.duration
+            self.checks[result.nodeid] = result
+        else:
+            known.examples = max(known.examples, result.examples)
+            known.duration += result.duration
+
+    def rule_outcomes(self) -> dict[str, dict[str, Any]]:
+        by_rule: dict[str, list[CheckResult]] = {}
+        for result in self.checks.values():
+            by_rule.setdefault(result.rule_id, []).append(result)
+        outcomes: dict[str, dict[str, Any]] = {}
+        rules = all_rules()
+        for rule_id in sorted(set(rules) | set(by_rule), key=rule_sort_key):
+            results = sorted(by_rule.get(rule_id, []), key=lambda r: r.nodeid)
+            outcome = min((r.outcome for r in results), key=_RULE_OUTCOMES.index, default="not run")
+            rule: Rule | None = rules.get(rule_id)
+            reasons = sorted({r.reason for r in results if r.reason and r.outcome in ("not covered", "skipped", "xfailed")})
+            outcomes[rule_id] = {
+                "title": rule.title if rule else "",
+                "section": rule.section if rule else "",
+                "source": rule.source if rule else "",
+                "outcome": outcome,
+                "examples": sum(r.examples for r in results),
+                "reasons": reasons,
+                "checks": [r.as_json() for r in results],
+                "counterexamples": [
+                    {"nodeid": r.nodeid, **(r.failure or {}), "replay": r.replay} for r in results if r.failure
+                ],
+            }
+        return outcomes
+
+    def summary(self) -> dict[str, int]:
+        counts = dict.fromkeys(_RULE_OUTCOMES, 0)
+        for data in self.rule_outcomes().values():
+            counts[data["outcome"]] += 1
+        return counts
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "schema": REPORT_SCHEMA,
+            "kit_version": __version__,
+            "adapter": dict(self.adapter),
+            "profile": self.profile,
+            "seed": self.seed,
+            "summary": self.summary(),
+            "rules": self.rule_outcomes(),
+        }
+
+    def write_json(self, path: str) -> None:
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(self.as_json(), handle, indent=2, sort_keys=False, ensure_ascii=False)
+            handle.write("\n")
+
+    def render_lines(self, *, verbose: bool = False) -> Iterable[str]:
+        """The terminal summary: one line per rule that ran, then what was not covered."""
+        outcomes = self.rule_outcomes()
+        adapter = self.adapter
+        sdk = f" ({adapter['sdk']})" if adapter.get("sdk") else ""
+        yield f"adapter  {adapter.get('adapter')}{sdk}"
+        yield f"profile  {self.profile}{'  seed ' + self.seed if self.seed else ''}   kit {__version__}   schema {REPORT_SCHEMA}"
+        yield ""
+        shown = {rule_id: data for rule_id, data in outcomes.items() if data["outcome"] not in ("not covered", "not run")}
+        if shown:
+            yield f"{'rule':<7} {'outcome':<12} {'examples':>8}  title"
+            for rule_id, data in shown.items():
+                yield f"{rule_id:<7} {data['outcome']:<12} {data['examples']:>8}  {data['title']}"
+                if data["outcome"] in ("xfailed", "skipped") and data["reasons"]:
+                    yield f"{'':<7} {'':<12} {'':>8}  ({'; '.join(data['reasons'])})"
+        not_covered: dict[str, list[str]] = {}
+        for rule_id, data in outcomes.items():
+            if data["outcome"] == "not covered":
+                not_covered.setdefault("; ".join(data["reasons"]) or "not covered", []).append(rule_id)
+        for reason, rule_ids in not_covered.items():
+            yield f"not covered: {_compact(rule_ids)} - {reason}"
+        not_run = [rule_id for rule_id, data in outcomes.items() if data["outcome"] == "not run"]
+        if not_run and verbose:
+            yield f"not run: {_compact(not_run)}"
+        counts = self.summary()
+        yield "summary: " + ", ".join(f"{count} {outcome}" for outcome, count in counts.items() if count)
+
+
+def _compact(rule_ids: list[str]) -> str:
+    """RES-1, RES-2, RES-3 -> RES-1..RES-3: runs of rules adjacent in SPEC order."""
+    order = {rule_id: index for index, rule_id in enumerate(all_rules())}
+    parts: list[str] = []
+    run: list[str] = []
+    for rule_id in sorted(rule_ids, key=rule_sort_key):
+        adjacent = run and rule_id in order and run[-1] in order and order[rule_id] == order[run[-1]] + 1
+        if run and not (adjacent and rule_sort_key(run[-1])[0] == rule_sort_key(rule_id)[0]):
+            parts.append(run[0] if len(run) == 1 else f"{run[0]}..{run[-1]}")
+            run = []
+        run.append(rule_id)
+    if run:
+        parts.append(run[0] if len(run) == 1 else f"{run[0]}..{run[-1]}")
+    return ", ".join(parts)
+
+
+def load_report_schema() -> dict[str, Any]:
+    """The JSON Schema of the report document."""
+    text = resources.files("strictconformance").joinpath("report.schema.json").read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema

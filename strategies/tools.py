@@ -1,0 +1,175 @@
+"""Strategies for tools: names, strict settings (valid and invalid), input schemas, tool specs.
+
+Input schemas are built constructively with a known number of optional and union-typed
+properties, at any depth, so budget checks reach every budget. Each feature is an
+``hypothesis.event`` (see ``--hypothesis-show-statistics``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+from hypothesis import event
+from hypothesis import strategies as st
+
+from strictconformance.wire import ToolSpec
+
+__all__ = [
+    "costed_schemas",
+    "invalid_strict_settings",
+    "strict_settings",
+    "tool_lists",
+    "tool_names",
+    "tool_schemas",
+    "tools",
+]
+
+Convention = Literal["boolean", "priority"]
+
+_WORDS = ("search", "lookup", "weather", "calc", "email", "fetch", "book", "quote", "translate", "ship")
+
+
+def tool_names() -> st.SearchStrategy[str]:
+    """Names every provider accepts (``^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$``)."""
+    return st.from_regex(r"\A[a-zA-Z_][a-zA-Z0-9_-]{0,20}\Z")
+
+
+def strict_settings(convention: Convention = "boolean", *, unset: bool = True, required: bool = True) -> st.SearchStrategy[Any]:
+    """Valid per-tool strict settings: ``True`` (unless ``required=False``), ``False``, ``None``
+    (unset) and, in the priority convention, numbers > 0 (integers and floats)."""
+    choices: list[st.SearchStrategy[Any]] = [st.just(False)]
+    if required:
+        choices.insert(0, st.just(True))
+    if unset:
+        choices.append(st.none())
+    if convention == "priority":
+        choices += [
+            st.integers(min_value=1, max_value=100),
+            st.floats(min_value=1e-6, max_value=1e6, allow_nan=False, allow_infinity=False, exclude_min=False),
+        ]
+    return st.one_of(choices)
+
+
+def invalid_strict_settings(convention: Convention = "priority") -> st.SearchStrategy[Any]:
+    """Settings an SDK must reject at definition time: zero, negative numbers, NaN, infinities,
+    strings and other types (and, in the boolean convention, any number)."""
+    bad: list[st.SearchStrategy[Any]] = [
+        st.just(0), st.just(0.0), st.integers(max_value=-1), st.floats(max_value=-1e-9, allow_nan=False),
+        st.just(math.nan), st.just(math.inf), st.just(-math.inf),
+        st.sampled_from(["true", "false", "1", "strict", ""]), st.just([True]), st.just({"strict": True}),
+    ]
+    if convention == "boolean":
+        bad.append(st.integers(min_value=1, max_value=100))
+    return st.one_of(bad)
+
+
+def _leaf_schema(kind: str) -> dict[str, Any]:
+    return {
+        "string": {"type": "string"},
+        "integer": {"type": "integer"},
+        "number": {"type": "number"},
+        "boolean": {"type": "boolean"},
+        "enum": {"type": "string", "enum": ["a", "b", "c"]},
+        "anyOf": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+        "type-list": {"type": ["string", "null"]},
+    }[kind]
+
+
+@st.composite
+def tool_schemas(draw: st.DrawFn, *, max_properties: int = 5, max_depth: int = 2,
+                 optional: bool = True, unions: bool = True) -> dict[str, Any]:
+    """Closed object schemas whose properties are optional or not and union-typed or not, with
+    nested objects and arrays of objects down to ``max_depth``."""
+
+    def build(depth: int) -> dict[str, Any]:
+        count = draw(st.integers(min_value=0, max_value=max_properties))
+        properties: dict[str, Any] = {}
+        required: list[str] = []
+        kinds = ["string", "integer", "number", "boolean", "enum"]
+        if unions:
+            kinds += ["anyOf", "type-list"]
+        if depth < max_depth:
+            kinds += ["object", "array-of-objects"]
+        for index in range(count):
+            kind = draw(st.sampled_from(kinds))
+            if kind == "object":
+                event("tool schema: nested object")
+                schema = build(depth + 1)
+            elif kind == "array-of-objects":
+                event("tool schema: array of objects")
+                schema = {"type": "array", "items": build(depth + 1)}
+            else:
+                schema = _leaf_schema(kind)
+                if kind in ("anyOf", "type-list"):
+                    event(f"tool schema: union property ({kind})")
+            name = f"p{index}"
+            properties[name] = schema
+            if not optional or draw(st.booleans()):
+                required.append(name)
+            else:
+                event("tool schema: optional property")
+        return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+    return build(0)
+
+
+@st.composite
+def costed_schemas(draw: st.DrawFn, optional: int, union: int) -> dict[str, Any]:
+    """A schema with exactly ``optional`` optional and ``union`` union-typed properties (SPEC §2
+    counting), spread over the top level and one nested object."""
+    nested = draw(st.booleans())
+    slots: list[tuple[str, bool]] = [("optional", False)] * optional + [("union", True)] * union
+    slots += [("plain", True)] * draw(st.integers(0, 2))
+    slots = draw(st.permutations(slots))
+    split = draw(st.integers(0, len(slots))) if nested else len(slots)
+
+    def make(items: list[tuple[str, bool]], prefix: str) -> dict[str, Any]:
+        properties = {f"{prefix}{i}": (_leaf_schema(draw(st.sampled_from(["anyOf", "type-list"]))) if kind == "union"
+                                       else {"type": "string"}) for i, (kind, _) in enumerate(items)}
+        required = [f"{prefix}{i}" for i, (_, is_required) in enumerate(items) if is_required]
+        return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+    top = make(slots[:split], "p")
+    if nested:
+        # the wrapper property is required and plain-typed, so it adds no cost of its own
+        top["properties"]["inner"] = make(slots[split:], "q")
+        top["required"].append("inner")
+    return top
+
+
+@st.composite
+def tools(draw: st.DrawFn, convention: Convention = "boolean", *, name: str | None = None,
+          strict: st.SearchStrategy[Any] | None = None, schema: st.SearchStrategy[dict[str, Any]] | None = None) -> ToolSpec:
+    """One :class:`~strictconformance.wire.ToolSpec`."""
+    setting = draw(strict if strict is not None else strict_settings(convention))
+    event(f"tool strict: {_setting_label(setting)}")
+    return ToolSpec(
+        name=name if name is not None else draw(tool_names()),
+        input_schema=draw(schema if schema is not None else tool_schemas()),
+        strict=setting,
+        description=draw(st.sampled_from(["", "Looks something up.", "Does a thing with its arguments."])),
+    )
+
+
+@st.composite
+def tool_lists(draw: st.DrawFn, convention: Convention = "boolean", *, min_size: int = 0, max_size: int = 8,
+               strict: st.SearchStrategy[Any] | None = None,
+               schema: st.SearchStrategy[dict[str, Any]] | None = None) -> tuple[ToolSpec, ...]:
+    """Tools with distinct, distinctive names (``tool_07_weather``: none is a prefix of another)."""
+    size = draw(st.integers(min_value=min_size, max_value=max_size))
+    event(f"tools per request: {_size_label(size)}")
+    return tuple(
+        draw(tools(convention, name=f"tool_{index:02d}_{draw(st.sampled_from(_WORDS))}", strict=strict, schema=schema))
+        for index in range(size)
+    )
+
+
+def _setting_label(setting: Any) -> str:
+    if setting is None or isinstance(setting, bool):
+        return repr(setting)
+    return "number"
+
+
+def _size_label(size: int) -> str:
+    return "0" if size == 0 else "1-5" if size <= 5 else "6-20" if size <= 20 else "21-40"
