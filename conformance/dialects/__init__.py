@@ -1,1 +1,48 @@
-"""Strict dialects as data (openai, anthropic, google, lenient, custom) and the rule validator."""
+"""Strict dialects as data (openai, openai@2025-01, anthropic, google, lenient, custom) and the rule validator.
+
+- :class:`Dialect`, :class:`StrictRule`, :class:`ValueEncoding`, :class:`Limits`: a dialect is data.
+- :data:`SHIPPED`, :func:`get_dialect`, :func:`register_dialect`, :class:`DialectRegistry`.
+- :func:`validate_strict`: every violation of a dialect's rules, with rule ID and JSON pointer.
+- :class:`Loss`, :class:`Strictified`: what an adapter's ``strictify`` returns.
+"""
+
+from strictconformance.dialects.catalogue import CATALOGUE, SOURCES
+from strictconformance.dialects.model import (
+    LOSS_KINDS,
+    Dialect,
+    Limits,
+    Loss,
+    SchemaError,
+    StrictRule,
+    Strictified,
+    ValueEncoding,
+    Violation,
+)
+from strictconformance.dialects.registry import DialectRegistry, get_dialect, register_dialect, resolve_dialect
+from strictconformance.dialects.shipped import ANTHROPIC, GOOGLE, LENIENT, OPENAI, OPENAI_2025_01, SHIPPED
+from strictconformance.dialects.validator import validate_strict
+
+__all__ = [
+    "ANTHROPIC",
+    "CATALOGUE",
+    "GOOGLE",
+    "LENIENT",
+    "LOSS_KINDS",
+    "OPENAI",
+    "OPENAI_2025_01",
+    "SHIPPED",
+    "SOURCES",
+    "Dialect",
+    "DialectRegistry",
+    "Limits",
+    "Loss",
+    "SchemaError",
+    "StrictRule",
+    "Strictified",
+    "ValueEncoding",
+    "Violation",
+    "get_dialect",
+    "register_dialect",
+    "resolve_dialect",
+    "validate_strict",
+]

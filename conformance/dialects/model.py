@@ -1,0 +1,264 @@
+"""The data types of dialects: rules, value encodings, limits, violations, losses.
+
+A dialect is data (SPEC.md §3): the rules its strict subset imposes (each with its public ID,
+its check name, its source and a one-line reason), the value encoding strictify uses for it,
+and a few limits. Nothing here computes; :mod:`.validator` checks schemas against the rules and
+:mod:`strictconformance.reference.strictify` rewrites schemas into the dialect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal
+
+__all__ = [
+    "LOSS_KINDS",
+    "Dialect",
+    "Limits",
+    "Loss",
+    "LossKind",
+    "SchemaError",
+    "StrictRule",
+    "Strictified",
+    "ValueEncoding",
+    "Violation",
+]
+
+
+class SchemaError(ValueError):
+    """Input that is not a usable JSON Schema: names the JSON pointer and the problem."""
+
+    def __init__(self, pointer: str, problem: str) -> None:
+        self.pointer = pointer
+        self.problem = problem
+        super().__init__(f"at {pointer or '/'} (JSON pointer into the schema): {problem}")
+
+
+#: Validator primitives a rule may use (``StrictRule.kind``) and the parameters each takes.
+RULE_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "root_object": (),
+    "root_not_combinator": ("keywords",),
+    "type_declared": (),
+    "closed_objects": (),
+    "array_items": (),
+    "banned_keywords": ("keywords",),
+    "max_depth": ("limit",),
+    "all_required": (),
+    "max_total_properties": ("limit",),
+    "max_enum_values": ("limit",),
+    "max_total_string_length": ("limit",),
+    "large_enum_string_length": ("threshold", "limit"),
+    "format_whitelist": ("formats",),
+    "no_recursion": (),
+    "enum_scalars": (),
+    "keyword_values": ("keyword", "allowed"),
+    "all_of_without_ref": (),
+    "internal_refs": (),
+    "property_ordering": (),
+    "simple_regex": (),
+})
+
+
+@dataclass(frozen=True)
+class StrictRule:
+    """One rule of a dialect's strict subset.
+
+    ``kind`` selects the validator primitive and ``params`` configures it (a depth limit, a
+    keyword list, a format whitelist). ``note`` records where the provider's documentation is
+    ambiguous and which reading the rule takes (always the one that flags less).
+    """
+
+    id: str
+    check: str
+    kind: str
+    title: str
+    reason: str
+    source: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.id.startswith("SM-"):
+            raise ValueError(f"strict rule id {self.id!r} must be SM-NN")
+        if self.kind not in RULE_KINDS:
+            raise ValueError(f"rule {self.id}: unknown kind {self.kind!r}; known: {', '.join(RULE_KINDS)}")
+        missing = set(RULE_KINDS[self.kind]) - set(self.params)
+        if missing:
+            raise ValueError(f"rule {self.id} ({self.kind}) lacks parameters {sorted(missing)}")
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+
+
+@dataclass(frozen=True)
+class ValueEncoding:
+    """How values of the original schema travel on the wire in a dialect.
+
+    - ``records``: ``"pairs"`` turns ``additionalProperties: <schema>`` maps into arrays of
+      ``{"key", "value"}`` objects; ``"native"`` keeps them.
+    - ``tuples``: ``"numeric_keys"`` turns ``prefixItems`` arrays into objects keyed ``"0"``,
+      ``"1"``...; ``"native"`` keeps ``prefixItems``.
+    - ``optional``: ``"required_nullable"`` makes an optional property required with
+      ``T | null`` (null meaning absent); ``"optional"`` keeps it optional.
+    - ``recursion``: ``"keep"`` keeps recursive ``$defs``/``$ref``; ``"unroll"`` inlines them
+      ``unroll_depth`` times and truncates below.
+    - ``references``: ``"keep"`` may keep ``$ref`` (only to recursive definitions); ``"inline"``
+      replaces every reference by its target.
+    - ``close_objects``: every object gets ``additionalProperties: false``.
+    - ``wrap_root``: a root that is not a plain object is wrapped as ``{"result": <root>}``.
+    - ``keywords``: the keywords strictify may keep (``None``: every keyword). The validator does
+      not read this allowlist: it checks the rules, so the two can disagree and be caught.
+    - ``formats``: the ``format`` values strictify may keep (``None``: every format).
+    - ``property_ordering``: emit ``propertyOrdering`` on every object with properties.
+    - ``combine_all_of``: merge ``allOf`` into its parent; ``one_of_as_any_of``: rewrite ``oneOf``.
+    """
+
+    records: Literal["pairs", "native"] = "native"
+    tuples: Literal["numeric_keys", "native"] = "native"
+    optional: Literal["required_nullable", "optional"] = "optional"
+    recursion: Literal["keep", "unroll"] = "keep"
+    references: Literal["keep", "inline"] = "keep"
+    unroll_depth: int = 3
+    close_objects: bool = False
+    wrap_root: bool = False
+    keywords: frozenset[str] | None = None
+    formats: frozenset[str] | None = None
+    property_ordering: bool = False
+    combine_all_of: bool = False
+    one_of_as_any_of: bool = False
+    min_items_allowed: frozenset[int] | None = None
+    simple_patterns_only: bool = False
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Sizes strictify keeps the output within (``None``: unlimited), each from a source."""
+
+    max_depth: int | None = None
+    max_total_properties: int | None = None
+    max_enum_values: int | None = None
+    max_total_string_length: int | None = None
+    large_enum_threshold: int | None = None
+    large_enum_string_length: int | None = None
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """A provider's strict subset of JSON Schema plus the value encoding that goes with it."""
+
+    name: str
+    description: str
+    rules: tuple[StrictRule, ...]
+    encoding: ValueEncoding
+    limits: Limits = Limits()
+    source: str = ""
+    #: Per-request budgets (SPEC.md §2), e.g. ``{"strict_tools": 20}``; checked by BUD rules.
+    budgets: Mapping[str, int] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        seen: set[str] = set()
+        for rule in self.rules:
+            if rule.id in seen:
+                raise ValueError(f"dialect {self.name!r} lists rule {rule.id} twice")
+            seen.add(rule.id)
+        object.__setattr__(self, "budgets", MappingProxyType(dict(self.budgets)))
+
+    def rule(self, rule_id: str) -> StrictRule:
+        for rule in self.rules:
+            if rule.id == rule_id:
+                return rule
+        raise KeyError(f"dialect {self.name!r} has no rule {rule_id}; it has {', '.join(r.id for r in self.rules)}")
+
+    @property
+    def rule_ids(self) -> tuple[str, ...]:
+        return tuple(rule.id for rule in self.rules)
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One place where a schema breaks a dialect rule."""
+
+    rule_id: str
+    check: str
+    pointer: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.rule_id} {self.check} at {self.pointer or '/'}: {self.message}"
+
+
+LossKind = Literal[
+    "keyword-stripped",
+    "truncated",
+    "opaque",
+    "absent-null-collapse",
+    "narrowed",
+    "loosened",
+]
+
+#: What each kind of loss means for the round trip: (may break RT-4 completeness,
+#: may break RT-5 soundness, what it is).
+LOSS_KINDS: Mapping[str, tuple[bool, bool, str]] = MappingProxyType({
+    "keyword-stripped": (False, True, "a keyword the dialect does not support was removed: the wire accepts more"),
+    "truncated": (False, True, "a subtree below the depth or size limit travels as a JSON string"),
+    "opaque": (False, True, "a schema with no type travels as a JSON string"),
+    "absent-null-collapse": (True, False, "an optional property that also accepts null: absent and null meet on the wire"),
+    "narrowed": (True, False, "values the original accepts cannot be expressed on the wire (e.g. extra keys dropped)"),
+    "loosened": (False, True, "a construct was replaced by a looser one (e.g. oneOf by anyOf)"),
+})
+
+
+@dataclass(frozen=True)
+class Loss:
+    """Something strictify had to loosen or give up.
+
+    ``pointer`` is a JSON pointer into the ORIGINAL schema: the node whose meaning changed (for
+    ``absent-null-collapse``, the property's subschema, ``/properties/<name>``).
+    """
+
+    pointer: str
+    kind: str
+    keyword: str
+    detail: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in LOSS_KINDS:
+            raise ValueError(f"unknown loss kind {self.kind!r}; known: {', '.join(LOSS_KINDS)}")
+
+    def as_json(self) -> dict[str, str]:
+        return {"pointer": self.pointer, "kind": self.kind, "keyword": self.keyword, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class Strictified:
+    """What an adapter's ``strictify`` returns: the strict schema and the losses it reports."""
+
+    schema: dict[str, Any]
+    losses: tuple[Loss, ...] = ()
+
+    @classmethod
+    def coerce(cls, result: object) -> Strictified:
+        """Accept an adapter's answer: a :class:`Strictified`, anything with ``.schema`` and
+        ``.losses``, or a bare dict (no losses reported)."""
+        if isinstance(result, Strictified):
+            return result
+        if isinstance(result, dict):
+            return cls(result, ())
+        schema = getattr(result, "schema", None)
+        losses = getattr(result, "losses", None)
+        if isinstance(schema, dict) and losses is not None:
+            return cls(schema, tuple(_coerce_loss(loss) for loss in losses))
+        raise TypeError(
+            "strictify must return a dict (the strict schema) or a Strictified(schema, losses), "
+            f"got {type(result).__name__}"
+        )
+
+
+def _coerce_loss(loss: object) -> Loss:
+    if isinstance(loss, Loss):
+        return loss
+    if isinstance(loss, Mapping) and "pointer" in loss:
+        return Loss(str(loss["pointer"]), str(loss.get("kind", "loosened")), str(loss.get("keyword", "")), str(loss.get("detail", "")))
+    raise TypeError(f"a loss must be a Loss or a mapping with 'pointer', got {loss!r}")

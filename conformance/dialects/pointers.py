@@ -1,0 +1,54 @@
+"""JSON pointers (RFC 6901): join, split, resolve. Shared plumbing, not schema semantics."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+__all__ = ["is_under", "join_pointer", "pointer_from_path", "resolve_pointer", "split_pointer"]
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def _unescape(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def join_pointer(base: str, *tokens: str | int) -> str:
+    """``join_pointer("/properties", "a/b")`` -> ``"/properties/a~1b"``."""
+    return base + "".join("/" + _escape(str(token)) for token in tokens)
+
+
+def pointer_from_path(path: Iterable[str | int]) -> str:
+    return join_pointer("", *path)
+
+
+def split_pointer(pointer: str) -> list[str]:
+    """Tokens of a pointer; accepts a URI fragment (``#/a/b``) too."""
+    if pointer.startswith("#"):
+        pointer = pointer[1:]
+    if pointer == "":
+        return []
+    if not pointer.startswith("/"):
+        raise ValueError(f"{pointer!r} is not a JSON pointer (it must be empty or start with '/')")
+    return [_unescape(token) for token in pointer[1:].split("/")]
+
+
+def resolve_pointer(document: Any, pointer: str) -> Any:
+    """The value at ``pointer``; ``LookupError`` naming the missing token if there is none."""
+    node = document
+    for token in split_pointer(pointer):
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            raise LookupError(f"pointer {pointer!r}: no {token!r} here")
+    return node
+
+
+def is_under(pointer: str, ancestor: str) -> bool:
+    """True when ``pointer`` is ``ancestor`` or lies below it."""
+    return pointer == ancestor or pointer.startswith(ancestor + "/")

@@ -1,0 +1,191 @@
+"""The shipped dialects: ``openai``, ``openai@2025-01``, ``anthropic``, ``google``, ``lenient``.
+
+``openai`` follows the provider's current documentation (July 2025 limits: 10 levels, 5000
+properties, ``$defs``/``$ref`` and recursion allowed, no ``allOf``/``oneOf``/``prefixItems``).
+``openai@2025-01`` reproduces the catalogue of ``seeds/003_44ca71bf0217c3d9.txt`` as written
+(SM-01..SM-21 only, depth 5, no ``$ref``); it is named after the state of the documentation the
+catalogue describes (before the July 2025 change). Every number has its source beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from strictconformance.dialects.catalogue import SOURCES, rule
+from strictconformance.dialects.model import Dialect, Limits, ValueEncoding
+
+__all__ = ["ANTHROPIC", "GOOGLE", "LENIENT", "OPENAI", "OPENAI_2025_01", "SHIPPED"]
+
+_ANNOTATIONS = frozenset({"title", "description"})
+_BANNED_CATALOGUE = tuple(f"SM-{n:02d}" for n in range(7, 21))  # $anchor .. not
+
+_OPENAI_FORMATS = ("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid")
+_ANTHROPIC_FORMATS = ("date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid")
+_GOOGLE_FORMATS = ("date-time", "date", "time")
+
+_DEPTH_NOTE = (
+    "The provider does not say how levels are counted. The validator counts data-shape edges "
+    "(properties, items, additionalProperties, prefixItems) from the root at 0, per schema tree "
+    "(the root and each $defs entry), without following $ref: the reading that flags least."
+)
+_NOT_LISTED_NOTE = (
+    "Not in the provider's documented list of supported keywords; the documentation does not say "
+    "whether it is rejected or ignored, so a strict schema must not rely on it."
+)
+_GOOGLE_IGNORED_NOTE = (
+    "Gemini ignores unsupported JSON Schema keywords instead of rejecting them; a schema that "
+    "keeps one promises a constraint the model does not honour."
+)
+
+OPENAI_2025_01 = Dialect(
+    name="openai@2025-01",
+    description="OpenAI strict mode as catalogued in seeds/003 (before the July 2025 limits): SM-01..SM-21, depth 5, no $ref",
+    rules=(
+        rule("SM-01"), rule("SM-02"), rule("SM-03"), rule("SM-04"), rule("SM-05"), rule("SM-06"),
+        *(rule(rule_id) for rule_id in _BANNED_CATALOGUE),
+        rule("SM-21", limit=5),
+    ),
+    encoding=ValueEncoding(
+        records="pairs", tuples="numeric_keys", optional="required_nullable",
+        recursion="unroll", references="inline", unroll_depth=5,
+        close_objects=True, wrap_root=True, combine_all_of=True,
+        # the catalogue's "Allowed Keywords" list
+        keywords=frozenset({
+            "type", "properties", "items", "prefixItems", "additionalProperties", "required",
+            "anyOf", "oneOf", "allOf", "enum", "const", "title", "description", "default",
+            "examples", "$id", "$defs", "minLength", "maxLength", "pattern", "minimum", "maximum",
+            "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems",
+        }),
+    ),
+    limits=Limits(max_depth=5, source=SOURCES["seed003"]),
+    source=SOURCES["seed003"],
+    notes=("Records become arrays of {key, value} pairs and tuples numeric-key objects, as for `openai`.",),
+)
+
+OPENAI = Dialect(
+    name="openai",
+    description="OpenAI Structured Outputs / strict function tools per the current documentation",
+    rules=(
+        rule("SM-01", source=SOURCES["openai"]),
+        rule("SM-02"),
+        rule("SM-03", source=SOURCES["openai"]),
+        rule("SM-04"),
+        rule("SM-05", source=SOURCES["openai"], note="patternProperties is a fine-tuned-model restriction too"),
+        *(rule(rule_id, note=_NOT_LISTED_NOTE) for rule_id in ("SM-07", "SM-08", "SM-09")),
+        *(rule(rule_id, source=SOURCES["openai"]) for rule_id in ("SM-10", "SM-11")),
+        *(rule(rule_id, note=_NOT_LISTED_NOTE) for rule_id in ("SM-12", "SM-13", "SM-14", "SM-15", "SM-16")),
+        *(rule(rule_id, source=SOURCES["openai"]) for rule_id in ("SM-17", "SM-18", "SM-19", "SM-20")),
+        rule("SM-21", source=SOURCES["openai-limits"], limit=10, note=_DEPTH_NOTE),
+        rule("SM-22", limit=5000),
+        rule("SM-23", limit=1000),
+        rule("SM-24", limit=120_000),
+        rule("SM-25", threshold=250, limit=15_000),
+        rule("SM-26"),
+        rule("SM-27", note="Not listed as supported; rejected in practice."),
+        rule("SM-28", note="Not listed as supported; rejected in practice."),
+        rule("SM-29"),
+        rule("SM-30"),
+        rule("SM-31", formats=_OPENAI_FORMATS),
+        rule("SM-32"),
+        rule("SM-33"),
+        rule("SM-41"),
+    ),
+    encoding=ValueEncoding(
+        records="pairs", tuples="numeric_keys", optional="required_nullable",
+        recursion="keep", references="keep",
+        close_objects=True, wrap_root=True, combine_all_of=True, one_of_as_any_of=True,
+        formats=frozenset(_OPENAI_FORMATS),
+        keywords=frozenset({
+            "type", "properties", "required", "additionalProperties", "items", "anyOf", "enum",
+            "const", "$defs", "$ref", "pattern", "format", "multipleOf", "maximum",
+            "exclusiveMaximum", "minimum", "exclusiveMinimum", "minItems", "maxItems",
+        }) | _ANNOTATIONS,
+    ),
+    limits=Limits(
+        max_depth=10, max_total_properties=5000, max_enum_values=1000,
+        max_total_string_length=120_000, large_enum_threshold=250, large_enum_string_length=15_000,
+        source=SOURCES["openai-limits"],
+    ),
+    source=SOURCES["openai"],
+    notes=(
+        "SM-06 BannedSchemaRef (catalogue) is not enforced: the current documentation supports "
+        "$defs and $ref, including recursion. `openai@2025-01` keeps it.",
+        "minLength/maxLength are not in the documented list of string keywords; the validator does "
+        "not flag them (the documentation does not say they are rejected), strictify drops them.",
+    ),
+)
+
+ANTHROPIC = Dialect(
+    name="anthropic",
+    description="Anthropic strict tool use / JSON outputs (structured-outputs-2025-11-13)",
+    rules=(
+        rule("SM-01", source=SOURCES["anthropic-tools"]),
+        rule("SM-03", source=SOURCES["anthropic"]),
+        *(rule(rule_id, source=SOURCES["anthropic"], note=_NOT_LISTED_NOTE) for rule_id in ("SM-05", *_BANNED_CATALOGUE)),
+        rule("SM-27", source=SOURCES["anthropic"], note=_NOT_LISTED_NOTE),
+        rule("SM-28", source=SOURCES["anthropic"], note=_NOT_LISTED_NOTE),
+        rule("SM-31", source=SOURCES["anthropic"], formats=_ANTHROPIC_FORMATS),
+        rule("SM-34"),
+        rule("SM-35", note="The documentation names minimum, maximum and multipleOf; exclusive bounds are numeric constraints too."),
+        rule("SM-36"),
+        rule("SM-37"),
+        rule("SM-38"),
+        rule("SM-39"),
+        rule("SM-40"),
+        rule("SM-41", source=SOURCES["anthropic"]),
+        rule("SM-43"),
+    ),
+    encoding=ValueEncoding(
+        records="pairs", tuples="numeric_keys", optional="optional",
+        # no recursion: unroll a recursive definition this many times (a kit choice; the
+        # provider documents no depth limit), then truncate
+        recursion="unroll", references="keep", unroll_depth=3,
+        close_objects=True, wrap_root=True, combine_all_of=True, one_of_as_any_of=True,
+        formats=frozenset(_ANTHROPIC_FORMATS), min_items_allowed=frozenset({0, 1}), simple_patterns_only=True,
+        keywords=frozenset({
+            "type", "properties", "required", "additionalProperties", "items", "anyOf", "allOf",
+            "enum", "const", "$ref", "$defs", "definitions", "default", "format", "pattern", "minItems",
+        }) | _ANNOTATIONS,
+    ),
+    source=SOURCES["anthropic"],
+    budgets={"strict_tools": 20, "optional_parameters": 24, "union_parameters": 16},
+)
+
+GOOGLE = Dialect(
+    name="google",
+    description="Gemini function declarations with parametersJsonSchema / JSON-Schema structured output",
+    rules=(
+        rule("SM-01", source=SOURCES["google-functions"]),
+        *(rule(rule_id, source=SOURCES["google"], note=_GOOGLE_IGNORED_NOTE)
+          for rule_id in ("SM-05", "SM-10", "SM-11", "SM-12", "SM-13", "SM-14", "SM-15", "SM-16",
+                          "SM-17", "SM-18", "SM-19", "SM-20", "SM-26", "SM-27")),
+        rule("SM-31", source=SOURCES["google"], formats=_GOOGLE_FORMATS),
+        rule("SM-41", source=SOURCES["google"]),
+        rule("SM-42"),
+    ),
+    encoding=ValueEncoding(
+        records="native", tuples="native", optional="optional", recursion="keep", references="keep",
+        close_objects=False, wrap_root=True, property_ordering=True, combine_all_of=True, one_of_as_any_of=True,
+        formats=frozenset(_GOOGLE_FORMATS),
+        keywords=frozenset({
+            "type", "properties", "required", "additionalProperties", "items", "prefixItems",
+            "anyOf", "enum", "$ref", "$defs", "format", "minimum", "maximum", "minItems",
+            "maxItems", "minLength", "maxLength", "pattern", "propertyOrdering",
+        }) | _ANNOTATIONS,
+    ),
+    source=SOURCES["google"],
+)
+
+LENIENT = Dialect(
+    name="lenient",
+    description="No strict subset: every schema is accepted as written",
+    rules=(),
+    encoding=ValueEncoding(),
+    source=SOURCES["spec"],
+)
+
+#: The shipped dialects by name (read-only).
+SHIPPED: Mapping[str, Dialect] = MappingProxyType({
+    dialect.name: dialect for dialect in (OPENAI, OPENAI_2025_01, ANTHROPIC, GOOGLE, LENIENT)
+})
