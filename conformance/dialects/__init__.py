@@ -13,13 +13,25 @@ from strictconformance.dialects.model import (
     Limits,
     Loss,
     SchemaError,
-    StrictRule,
     Strictified,
+    StrictRule,
     ValueEncoding,
     Violation,
 )
-from strictconformance.dialects.registry import DialectRegistry, get_dialect, register_dialect, resolve_dialect
-from strictconformance.dialects.shipped import ANTHROPIC, GOOGLE, LENIENT, OPENAI, OPENAI_2025_01, SHIPPED
+from strictconformance.dialects.registry import (
+    DialectRegistry,
+    get_dialect,
+    register_dialect,
+    resolve_dialect,
+)
+from strictconformance.dialects.shipped import (
+    ANTHROPIC,
+    GOOGLE,
+    LENIENT,
+    OPENAI,
+    OPENAI_2025_01,
+    SHIPPED,
+)
 from strictconformance.dialects.validator import validate_strict
 
 __all__ = [
