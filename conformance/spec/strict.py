@@ -1,0 +1,64 @@
+"""SPEC.md §3 (SM) and §4 (RT): the strict rule catalogue and the round trip, as data.
+
+The SM rules come from the dialect catalogue (:mod:`strictconformance.dialects.catalogue`), so a
+rule's title, reason and source are written once; each statement says which shipped dialects
+apply it and with what parameters.
+"""
+
+from __future__ import annotations
+
+from strictconformance.dialects.catalogue import CATALOGUE, RuleDefinition
+from strictconformance.dialects.shipped import SHIPPED
+from strictconformance.spec import Rule
+
+__all__ = ["RULES"]
+
+_SPEC4 = "SPEC.md §4"
+_STRICTIFY = ("strictify",)
+
+
+def _applied_by(definition: RuleDefinition) -> str:
+    uses = []
+    for dialect in SHIPPED.values():
+        for rule in dialect.rules:
+            if rule.id == definition.id:
+                params = ", ".join(f"{key}={value}" for key, value in rule.params.items() if key not in definition.params)
+                uses.append(f"{dialect.name} ({params})" if params else dialect.name)
+    return ", ".join(uses) or "no shipped dialect (available to custom dialects)"
+
+
+def _sm_rule(definition: RuleDefinition) -> Rule:
+    statement = (
+        f"{definition.title}: the strict schema strictify returns for a dialect applying this rule "
+        f"breaks it nowhere (check {definition.check}). Why: {definition.reason}. "
+        f"Applied by: {_applied_by(definition)}."
+    )
+    return Rule(definition.id, definition.title.replace("`", ""), statement, definition.source, _STRICTIFY)
+
+
+RULES: tuple[Rule, ...] = (
+    *(_sm_rule(definition) for definition in CATALOGUE.values()),
+    Rule("RT-1", "strictify's output obeys every rule of the dialect",
+         "Output obeys every rule of the dialect, checked by the SM validator, not by the same code.",
+         _SPEC4, _STRICTIFY),
+    Rule("RT-2", "strictify is pure",
+         "The input is not mutated; the same input gives the same output (schema and losses).",
+         _SPEC4, _STRICTIFY),
+    Rule("RT-3", "strictify is idempotent",
+         "Strictifying the output again changes nothing.", _SPEC4, _STRICTIFY),
+    Rule("RT-4", "completeness: every original value encodes validly and decodes back",
+         "Every value valid under the original schema encodes to a value valid under the strict schema "
+         "and decodes back to an equal value, except where a reported loss (absent/null collapse, a "
+         "narrowed construct) explains it, and only there.", _SPEC4, ("encode",)),
+    Rule("RT-5", "soundness: every strict value decodes to an original value",
+         "Every value valid under the strict schema decodes to a value valid under the original schema, "
+         "except where a reported loss explains the difference, and only there.", _SPEC4, ("decode",)),
+    Rule("RT-6", "no silent collapse of absent and null",
+         "Where the encoding cannot keep two original values apart (an optional property that is also "
+         "nullable: absent vs null), strictify either encodes them apart or reports the loss.",
+         _SPEC4, ("encode",)),
+    Rule("RT-7", "the validation round trip decodes before user code",
+         "A model's strict answer in the dialect's wire shape (pairs, numeric-key objects, null for "
+         "absent) decodes to the original value, valid under the original schema: a wire shape never "
+         "reaches user code.", _SPEC4 + "; seeds/001_a8232e1f5698aa8c.txt (validation round-trip)", ("decode",)),
+)
