@@ -111,6 +111,9 @@ class ValueEncoding:
     - ``formats``: the ``format`` values strictify may keep (``None``: every format).
     - ``property_ordering``: emit ``propertyOrdering`` on every object with properties.
     - ``combine_all_of``: merge ``allOf`` into its parent; ``one_of_as_any_of``: rewrite ``oneOf``.
+    - ``declare_types``: give every node a ``type`` (an untyped "any" travels as JSON text).
+    - ``min_items_allowed``: the ``minItems`` values kept (others are lowered to the largest kept).
+    - ``simple_patterns_only``: drop ``pattern`` with backreferences, lookaround or ``\\b``.
     """
 
     records: Literal["pairs", "native"] = "native"
@@ -126,6 +129,7 @@ class ValueEncoding:
     property_ordering: bool = False
     combine_all_of: bool = False
     one_of_as_any_of: bool = False
+    declare_types: bool = False
     min_items_allowed: frozenset[int] | None = None
     simple_patterns_only: bool = False
 

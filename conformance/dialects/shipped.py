@@ -49,7 +49,7 @@ OPENAI_2025_01 = Dialect(
     encoding=ValueEncoding(
         records="pairs", tuples="numeric_keys", optional="required_nullable",
         recursion="unroll", references="inline", unroll_depth=5,
-        close_objects=True, wrap_root=True, combine_all_of=True,
+        close_objects=True, wrap_root=True, declare_types=True, combine_all_of=True,
         # the catalogue's "Allowed Keywords" list
         keywords=frozenset({
             "type", "properties", "items", "prefixItems", "additionalProperties", "required",
@@ -94,7 +94,7 @@ OPENAI = Dialect(
     encoding=ValueEncoding(
         records="pairs", tuples="numeric_keys", optional="required_nullable",
         recursion="keep", references="keep",
-        close_objects=True, wrap_root=True, combine_all_of=True, one_of_as_any_of=True,
+        close_objects=True, wrap_root=True, declare_types=True, combine_all_of=True, one_of_as_any_of=True,
         formats=frozenset(_OPENAI_FORMATS),
         keywords=frozenset({
             "type", "properties", "required", "additionalProperties", "items", "anyOf", "enum",
@@ -141,7 +141,7 @@ ANTHROPIC = Dialect(
         # no recursion: unroll a recursive definition this many times (a kit choice; the
         # provider documents no depth limit), then truncate
         recursion="unroll", references="keep", unroll_depth=3,
-        close_objects=True, wrap_root=True, combine_all_of=True, one_of_as_any_of=True,
+        close_objects=True, wrap_root=True, declare_types=True, combine_all_of=True, one_of_as_any_of=True,
         formats=frozenset(_ANTHROPIC_FORMATS), min_items_allowed=frozenset({0, 1}), simple_patterns_only=True,
         keywords=frozenset({
             "type", "properties", "required", "additionalProperties", "items", "anyOf", "allOf",
@@ -166,7 +166,7 @@ GOOGLE = Dialect(
     ),
     encoding=ValueEncoding(
         records="native", tuples="native", optional="optional", recursion="keep", references="keep",
-        close_objects=False, wrap_root=True, property_ordering=True, combine_all_of=True, one_of_as_any_of=True,
+        close_objects=False, wrap_root=True, declare_types=True, property_ordering=True, combine_all_of=True, one_of_as_any_of=True,
         formats=frozenset(_GOOGLE_FORMATS),
         keywords=frozenset({
             "type", "properties", "required", "additionalProperties", "items", "prefixItems",

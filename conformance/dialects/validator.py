@@ -159,7 +159,8 @@ def _check_max_depth(rule: StrictRule, nodes: Sequence[SchemaNode], root: Any) -
     limit = rule.params["limit"]
     for node in nodes:
         # report where a path first crosses the limit, not every node below
-        if node.depth == limit + 1 and node.keyword in _DEPTH_EDGES:
+        # `additionalProperties: false` closes a shape, it nests nothing
+        if node.depth == limit + 1 and node.keyword in _DEPTH_EDGES and isinstance(node.schema, dict):
             yield _violation(rule, node.pointer, f"nesting depth {node.depth} exceeds the limit of {limit}")
 
 

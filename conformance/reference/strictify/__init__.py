@@ -1,0 +1,103 @@
+"""The reference strictify: any JSON Schema into a dialect's strict subset, with its value codec.
+
+``strictify(schema, dialect)`` runs ``check_input`` and then the named passes of :data:`PASSES`
+in order, and returns a :class:`StrictifyResult`: the strict schema, the losses (pointers into the
+ORIGINAL schema) and the :class:`Codec` (``encode``: original value -> wire value, ``decode``:
+back). It is pure (the input is never touched), deterministic and idempotent; bad input gets a
+:class:`~strictconformance.dialects.SchemaError` naming the pointer and the problem.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from strictconformance.dialects.model import Dialect, Loss, SchemaError, Strictified
+from strictconformance.dialects.registry import resolve_dialect
+from strictconformance.reference.strictify._input import MAX_NESTING, check_input
+from strictconformance.reference.strictify._passes import PASSES, ROOT_KEY, State
+from strictconformance.reference.strictify._schema import strip_marks
+from strictconformance.reference.strictify.codec import (
+    MAX_VALUE_DEPTH,
+    Codec,
+    CodecError,
+    build_codec,
+)
+
+__all__ = [
+    "MAX_NESTING",
+    "MAX_VALUE_DEPTH",
+    "PASSES",
+    "PASS_NAMES",
+    "ROOT_KEY",
+    "Codec",
+    "CodecError",
+    "SchemaError",
+    "StrictifyResult",
+    "reference_decode",
+    "reference_encode",
+    "reference_strictify",
+    "strictify",
+]
+
+#: The pipeline, in order, by name.
+PASS_NAMES: tuple[str, ...] = ("check_input", *(name for name, _, _ in PASSES), "build_codec")
+
+
+@dataclass(frozen=True)
+class StrictifyResult:
+    """The strict schema, what was lost (pointers into the original), and the value codec."""
+
+    schema: dict[str, Any]
+    losses: tuple[Loss, ...]
+    codec: Codec
+    dialect: str
+
+    def as_strictified(self) -> Strictified:
+        return Strictified(self.schema, self.losses)
+
+
+def strictify(schema: Mapping[str, Any] | bool, dialect: str | Dialect) -> StrictifyResult:
+    """``schema`` rewritten into ``dialect``'s strict subset, with its losses and codec."""
+    resolved = resolve_dialect(dialect)
+    checked = check_input(schema)
+    state = State(resolved, checked.schema, checked.refs)
+    for _, run, _ in PASSES:
+        run(state)
+    strict = strip_marks(state.schema)
+    if not isinstance(strict, dict):  # `false` at the root: nothing is valid
+        strict = {"not": {}}
+    codec = build_codec(state.schema, strict, strip_marks(state.semantic))
+    losses = tuple(dict.fromkeys(state.losses))  # the same loss met twice (a shared subtree) once
+    return StrictifyResult(strict, losses, codec, resolved.name)
+
+
+@lru_cache(maxsize=256)
+def _cached(schema_text: str, dialect: str) -> StrictifyResult:
+    return strictify(json.loads(schema_text), dialect)
+
+
+def _memo(schema: Mapping[str, Any], dialect: str) -> StrictifyResult:
+    try:
+        text = json.dumps(schema, sort_keys=False)
+    except (TypeError, ValueError, RecursionError):
+        return strictify(schema, dialect)  # raises the SchemaError naming the problem
+    return _cached(text, dialect)
+
+
+def reference_strictify(schema: Mapping[str, Any], dialect: str) -> Strictified:
+    """The adapter-shaped ``strictify`` of the reference (memoised on the schema's JSON text)."""
+    return _memo(schema, dialect).as_strictified()
+
+
+def reference_encode(schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+    """The adapter-shaped ``encode``: ``schema`` is the ORIGINAL schema."""
+    return _memo(schema, dialect).codec.encode(value)
+
+
+def reference_decode(schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+    """The adapter-shaped ``decode``: ``schema`` is the ORIGINAL schema."""
+    return _memo(schema, dialect).codec.decode(value)

@@ -1,0 +1,129 @@
+"""Merging two schemas into one that accepts exactly what both accept (``allOf`` of two).
+
+Exact where JSON Schema allows (types intersect, bounds tighten, ``required`` unites, properties
+merge, ``anyOf`` distributes); where it cannot be exact it keeps the first side's keyword and
+reports a ``loosened`` loss, so the result never rejects a value both sides accept.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from strictconformance.reference.strictify._schema import MARK, Node, type_set
+
+__all__ = ["MAX_CROSS_PRODUCT", "canonical", "merge_schemas"]
+
+MAX_CROSS_PRODUCT = 16
+
+_LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
+_UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
+_ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"})
+
+#: report(keyword, detail): called where the merge had to loosen.
+Report = Callable[[str, str], None]
+
+
+def canonical(value: Any) -> str:
+    """A JSON text equal for JSON-equal values (1 and 1.0 alike; true and 1 apart)."""
+    def normal(item: Any) -> Any:
+        if isinstance(item, float) and item.is_integer():
+            return int(item)
+        if isinstance(item, dict):
+            return {key: normal(sub) for key, sub in item.items()}
+        if isinstance(item, list):
+            return [normal(sub) for sub in item]
+        return item
+    return json.dumps(normal(value), sort_keys=True)
+
+
+def _intersect_types(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
+    both = set(a & b)
+    if ("integer" in a and "number" in b) or ("number" in a and "integer" in b):
+        both.add("integer")
+    return frozenset(both)
+
+
+def _open_to(node: Node, names: set[str]) -> bool:
+    """Does ``node`` let other schemas' property ``names`` through unconstrained?"""
+    declared = set(node.get("properties", {}))
+    extra = names - declared
+    return not extra or (node.get("additionalProperties", True) in (True, {}) and "patternProperties" not in node
+                         and "unevaluatedProperties" not in node)
+
+
+def merge_schemas(a: Any, b: Any, report: Report) -> Any:
+    """A schema accepting what both ``a`` and ``b`` accept (``False`` when nothing can)."""
+    if a is False or b is False:
+        return False
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return a if isinstance(a, dict) else b
+    result: Node = dict(a)
+    for keyword, theirs in b.items():
+        if keyword == MARK:
+            continue
+        if keyword not in result:
+            result[keyword] = theirs
+            continue
+        ours = result[keyword]
+        if canonical(ours) == canonical(theirs) or keyword in _ANNOTATIONS:
+            continue
+        result[keyword] = _merge_keyword(keyword, ours, theirs, a, b, report)
+    return result
+
+
+def _merge_keyword(keyword: str, ours: Any, theirs: Any, a: Node, b: Node, report: Report) -> Any:
+    if keyword == "type":
+        common = _intersect_types(type_set(a), type_set(b))
+        if not common:
+            report("type", f"allOf of types {sorted(type_set(a))} and {sorted(type_set(b))} accepts nothing; kept the first")
+            return ours
+        ordered = [t for t in (ours if isinstance(ours, list) else [ours]) if t in common] or sorted(common)
+        return ordered[0] if len(ordered) == 1 else ordered
+    if keyword == "properties" and isinstance(ours, dict) and isinstance(theirs, dict):
+        if not (_open_to(a, set(theirs)) and _open_to(b, set(ours))):
+            report("additionalProperties", "allOf branches close over different properties; the merged object accepts both sets")
+        merged = dict(ours)
+        for name, sub in theirs.items():
+            merged[name] = merge_schemas(merged[name], sub, report) if name in merged else sub
+        return merged
+    if keyword == "required":
+        return list(dict.fromkeys([*ours, *theirs]))
+    if keyword in _LOWER and _numbers(ours, theirs):
+        return max(ours, theirs)
+    if keyword in _UPPER and _numbers(ours, theirs):
+        return min(ours, theirs)
+    if keyword == "multipleOf" and _numbers(ours, theirs):
+        big, small = max(ours, theirs), min(ours, theirs)
+        if small and (big / small).is_integer():
+            return big
+    if keyword == "enum" and isinstance(ours, list) and isinstance(theirs, list):
+        allowed = {canonical(value) for value in theirs}
+        common_values = [value for value in ours if canonical(value) in allowed]
+        if common_values:
+            return common_values
+        report("enum", "allOf of disjoint enums accepts nothing; kept the first")
+        return ours
+    if keyword in ("items", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties"):
+        return merge_schemas(ours, theirs, report)
+    if keyword == "not":
+        return {"anyOf": [ours, theirs]}
+    if keyword == "prefixItems" and isinstance(ours, list) and isinstance(theirs, list):
+        common_length = min(len(ours), len(theirs))
+        merged_items = [merge_schemas(x, y, report) for x, y in zip(ours[:common_length], theirs[:common_length], strict=True)]
+        return merged_items + ours[common_length:] + theirs[common_length:]
+    if keyword == "anyOf" and isinstance(ours, list) and isinstance(theirs, list):
+        if len(ours) * len(theirs) <= MAX_CROSS_PRODUCT:
+            product = [merge_schemas(x, y, report) for x in ours for y in theirs]
+            kept = [branch for branch in product if branch is not False]
+            if kept:
+                return kept
+        report("anyOf", "allOf of two anyOf too large to distribute; kept the first")
+        return ours
+    report(keyword, f"allOf branches disagree on `{keyword}` ({canonical(ours)[:60]} vs {canonical(theirs)[:60]}); kept the first")
+    return ours
+
+
+def _numbers(*values: Any) -> bool:
+    return all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in values)

@@ -1,0 +1,673 @@
+"""The named passes of the reference strictify, in pipeline order.
+
+Each pass takes the pipeline state and replaces its working schema with a new tree (nodes are
+never changed in place, so a subtree may be shared). A pass only runs where the dialect's value
+encoding asks for it; the lenient dialect runs none.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+
+from strictconformance.dialects.model import Dialect, Loss
+from strictconformance.dialects.pointers import (
+    is_under,
+    join_pointer,
+    resolve_pointer,
+    split_pointer,
+)
+from strictconformance.reference.strictify._input import MAX_NESTING
+from strictconformance.reference.strictify._merge import canonical, merge_schemas
+from strictconformance.reference.strictify._schema import (
+    DATA_EDGES,
+    MARK,
+    Node,
+    child_pointer,
+    json_type_of,
+    map_children,
+    origin,
+    type_set,
+)
+
+__all__ = ["PASSES", "Pass", "State"]
+
+#: Keywords that change no validation outcome: dropping them is not a loss.
+ANNOTATIONS = frozenset({
+    "title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly",
+    "$schema", "$id", "$anchor", "$dynamicAnchor", "contentEncoding", "contentMediaType", "contentSchema",
+    "$vocabulary",
+})
+_BY_TYPE: dict[str, frozenset[str]] = {
+    "object": frozenset({"properties", "required", "additionalProperties", "patternProperties", "propertyNames",
+                         "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "unevaluatedProperties"}),
+    "array": frozenset({"items", "prefixItems", "contains", "minContains", "maxContains", "minItems", "maxItems",
+                        "uniqueItems", "unevaluatedItems", "additionalItems"}),
+    "string": frozenset({"minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType"}),
+    "number": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
+}
+_BY_TYPE["integer"] = _BY_TYPE["number"]
+_TYPED_KEYWORDS = frozenset().union(*_BY_TYPE.values())
+ROOT_KEY = "result"
+OPAQUE_DESCRIPTION = "A JSON text holding the value (strictconformance could not express this part of the schema here)"
+
+
+@dataclass
+class State:
+    """What the pipeline carries from pass to pass."""
+
+    dialect: Dialect
+    schema: Any
+    refs: dict[str, str]
+    losses: list[Loss] = field(default_factory=list)
+    #: the schema after the semantic passes, before any change of value shape (for the codec)
+    semantic: Any = None
+
+    def lose(self, pointer: str, kind: str, keyword: str, detail: str) -> None:
+        self.losses.append(Loss(pointer, kind, keyword, detail))
+
+
+Pass = tuple[str, Callable[[State], None], str]
+
+
+def _with_mark(node: Node, **updates: Any) -> Node:
+    copy = dict(node)
+    copy[MARK] = {**node.get(MARK, {}), **updates}
+    return copy
+
+
+def opaque(at_origin: str, description: str = OPAQUE_DESCRIPTION) -> Node:
+    """A node carrying any value as JSON text."""
+    return {"type": "string", "description": description, MARK: {"origin": at_origin, "codec": "json"}}
+
+
+def _bottom_up(fn: Callable[[Node], Any]) -> Callable[[Any], Any]:
+    """Apply ``fn`` to every dict node, children first."""
+    def visit(node: Any) -> Any:
+        if not isinstance(node, dict):
+            return node
+        return fn(map_children(node, lambda sub, keyword, key: visit(sub)))
+    return visit
+
+
+# --- resolve_references -----------------------------------------------------------------------
+
+def _recursive_targets(refs: dict[str, str]) -> set[str]:
+    successors = {pointer: [other for other in refs if is_under(other, target)] for pointer, target in refs.items()}
+    recursive: set[str] = set()
+    for start, target in refs.items():
+        seen: set[str] = set()
+        frontier = list(successors[start])
+        while frontier:
+            current = frontier.pop()
+            if current == start:
+                recursive.add(target)
+                break
+            if current not in seen:
+                seen.add(current)
+                frontier.extend(successors[current])
+    return recursive
+
+
+def _definition_name(target: str, taken: set[str]) -> str:
+    tokens = split_pointer(target)
+    base = re.sub(r"[^A-Za-z0-9_.-]", "_", tokens[-1]) if tokens else "root"
+    name, suffix = base or "def", 2
+    while name in taken:
+        name, suffix = f"{base}_{suffix}", suffix + 1
+    taken.add(name)
+    return name
+
+
+def resolve_references(state: State) -> None:
+    """Inline every reference; keep recursive definitions where the dialect allows recursion,
+    else unroll them ``unroll_depth`` times and truncate below (a loss)."""
+    encoding = state.dialect.encoding
+    keep = encoding.references == "keep" and encoding.recursion == "keep"
+    original_root = state.schema
+    recursive = _recursive_targets(state.refs)
+    taken: set[str] = set()
+    names = {target: _definition_name(target, taken) for target in sorted(recursive)} if keep else {}
+
+    def inline(node: Any, chain: tuple[str, ...], nesting: int) -> Any:
+        if not isinstance(node, dict):
+            return node
+        if nesting > MAX_NESTING:
+            state.lose(origin(node), "truncated", "$ref", f"nesting beyond {MAX_NESTING} levels travels as JSON text")
+            return opaque(origin(node))
+        siblings = {k: v for k, v in node.items() if k not in ("$ref", "$dynamicRef")}
+        if "$ref" not in node and "$dynamicRef" not in node:
+            walked = map_children(siblings, lambda sub, keyword, key: inline(sub, chain, nesting + 1))
+            for keyword in ("$defs", "definitions", "$anchor", "$dynamicAnchor", "$id"):
+                walked.pop(keyword, None)
+            return walked
+        here = origin(node)
+        target = state.refs[here]
+        meaningful = {k for k in siblings if k != MARK and k not in ANNOTATIONS}
+        if keep and target in recursive and not meaningful:
+            return {"$ref": f"#/$defs/{names[target]}", MARK: {"origin": here}}
+        if not keep and target in recursive and chain.count(target) >= encoding.unroll_depth:
+            state.lose(here, "truncated", "$ref", f"recursion unrolled {encoding.unroll_depth} times; deeper levels travel as JSON text")
+            return opaque(here)
+        body = inline(resolve_pointer(original_root, target), (*chain, target), nesting + 1)
+        if not meaningful:
+            return body
+        rest = inline(siblings, chain, nesting + 1)
+        return {"allOf": [body, rest], MARK: {"origin": here}}
+
+    root = inline(original_root, ("",) if "" in recursive else (), 0)
+    if keep and recursive:
+        definitions = {names[target]: inline(resolve_pointer(original_root, target), (target,), 1) for target in sorted(recursive)}
+        if isinstance(root, dict) and set(root) <= {"$ref", MARK} and "$ref" in root:
+            root = dict(definitions[root["$ref"].rsplit("/", 1)[1]])
+        root = {**root, "$defs": definitions} if isinstance(root, dict) else root
+    state.schema = root
+
+
+# --- combine_all_of, rewrite_one_of, split_type_lists ----------------------------------------
+
+def combine_all_of(state: State) -> None:
+    """Merge ``allOf`` branches into their parent (exact where possible, else a loss)."""
+    def combine(node: Node) -> Any:
+        if "allOf" not in node:
+            return node
+        here = origin(node)
+        result: Any = {k: v for k, v in node.items() if k != "allOf"}
+        for branch in node["allOf"]:
+            result = merge_schemas(result, branch, lambda keyword, detail: state.lose(here, "loosened", keyword, detail))
+        return _with_mark(result, origin=here) if isinstance(result, dict) else result
+    state.schema = _bottom_up(combine)(state.schema)
+
+
+def _values(node: Any) -> set[str] | None:
+    if isinstance(node, dict) and "const" in node:
+        return {canonical(node["const"])}
+    if isinstance(node, dict) and isinstance(node.get("enum"), list):
+        return {canonical(value) for value in node["enum"]}
+    return None
+
+
+def _disjoint(a: Any, b: Any) -> bool:
+    types_a, types_b = type_set(a), type_set(b)
+    if types_a and types_b and not (types_a & types_b) and not ({"integer", "number"} <= types_a | types_b):
+        return True
+    values_a, values_b = _values(a), _values(b)
+    if values_a is not None and values_b is not None and not values_a & values_b:
+        return True
+    if isinstance(a, dict) and isinstance(b, dict):
+        shared = set(a.get("required", [])) & set(b.get("required", []))
+        for name in shared:
+            tag_a = _values(a.get("properties", {}).get(name))
+            tag_b = _values(b.get("properties", {}).get(name))
+            if tag_a is not None and tag_b is not None and not tag_a & tag_b:
+                return True
+    return False
+
+
+def rewrite_one_of(state: State) -> None:
+    """``oneOf`` becomes ``anyOf``: exact when the branches cannot overlap, else a loss."""
+    def rewrite(node: Node) -> Any:
+        if "oneOf" not in node:
+            return node
+        branches = node["oneOf"]
+        here = origin(node)
+        if not all(_disjoint(x, y) for i, x in enumerate(branches) for y in branches[i + 1:]):
+            state.lose(here, "loosened", "oneOf", "oneOf became anyOf: a value matching several branches is no longer rejected")
+        rest = {k: v for k, v in node.items() if k != "oneOf"}
+        return merge_schemas(rest, {"anyOf": branches}, lambda keyword, detail: state.lose(here, "loosened", keyword, detail))
+    state.schema = _bottom_up(rewrite)(state.schema)
+
+
+def split_type_lists(state: State) -> None:
+    """A ``type`` list becomes an ``anyOf`` of one branch per type, each with its own keywords."""
+    def split(node: Node) -> Any:
+        declared = node.get("type")
+        if not isinstance(declared, list):
+            return node
+        if len(declared) == 1:
+            return {**node, "type": declared[0]}
+        here = origin(node)
+        shared = {k: v for k, v in node.items() if k not in _TYPED_KEYWORDS and k not in ("type", "enum", "const")}
+        branches = []
+        for name in declared:
+            branch: Node = {"type": name, MARK: {"origin": here}}
+            branch.update({k: v for k, v in node.items() if k in _BY_TYPE.get(name, ())})
+            if "enum" in node:
+                kept = [v for v in node["enum"] if json_type_of(v) == name or (name == "number" and json_type_of(v) == "integer")]
+                if not kept:
+                    continue
+                branch["enum"] = kept
+            if "const" in node:
+                if not (json_type_of(node["const"]) == name or (name == "number" and json_type_of(node["const"]) == "integer")):
+                    continue
+                branch["const"] = node["const"]
+            branches.append(branch)
+        if not branches:
+            return False
+        return merge_schemas(shared, {"anyOf": branches}, lambda keyword, detail: state.lose(here, "loosened", keyword, detail))
+    state.schema = _bottom_up(split)(state.schema)
+
+
+def snapshot_semantics(state: State) -> None:
+    """Record the schema as it means the original values (before any change of shape); every node
+    learns its pointer there, so the codec can tell which ``anyOf`` branch a value belongs to."""
+    def tag(node: Any, pointer: str) -> Any:
+        if not isinstance(node, dict):
+            return node
+        tagged = map_children(node, lambda sub, keyword, key: tag(sub, child_pointer(pointer, keyword, key)))
+        tagged[MARK] = {**node.get(MARK, {}), "sem": pointer}
+        return tagged
+    state.schema = tag(state.schema, "")
+    state.semantic = state.schema
+
+
+# --- records, tuples ---------------------------------------------------------------------------
+
+def _key_schema(node: Node, here: str, state: State) -> Node:
+    key: Node = {"type": "string"}
+    names = node.get("propertyNames")
+    if isinstance(names, dict):
+        for keyword in ("pattern", "minLength", "maxLength", "enum", "const", "format"):
+            if keyword in names:
+                key[keyword] = names[keyword]
+    patterns = node.get("patternProperties") or {}
+    if len(patterns) == 1 and node.get("additionalProperties") is False and "pattern" not in key:
+        key["pattern"] = next(iter(patterns))
+    return key
+
+
+def records_to_pairs(state: State) -> None:
+    """A map (``additionalProperties`` with a schema, ``patternProperties``, or an object with no
+    properties) becomes an array of ``{"key", "value"}`` pairs."""
+    def convert(node: Node) -> Any:
+        declared = type_set(node)
+        objectish = declared == {"object"} or (not declared and any(k in node for k in ("additionalProperties", "patternProperties")))
+        if not objectish:
+            return node
+        here = origin(node)
+        extra = node.get("additionalProperties", True)
+        patterns = node.get("patternProperties") or {}
+        if node.get("properties"):
+            if isinstance(extra, dict) or patterns:
+                state.lose(here, "narrowed", "additionalProperties", "extra keys beside declared properties cannot travel; the object is closed")
+                return {k: v for k, v in node.items() if k not in ("additionalProperties", "patternProperties")}
+            return node
+        if extra is False and not patterns:
+            return node  # an empty closed object
+        value: Any
+        if patterns and extra is False and len(patterns) == 1:
+            value = next(iter(patterns.values()))
+        elif patterns:
+            value = {"anyOf": [*patterns.values(), *([extra] if isinstance(extra, dict) else [{}])], MARK: {"origin": here}}
+            state.lose(here, "loosened", "patternProperties", "which value schema applies to which key is lost")
+        else:
+            value = extra if isinstance(extra, dict) else {MARK: {"origin": here}}
+        if node.get("required"):
+            state.lose(here, "loosened", "required", "required keys of a map cannot be enforced on pairs")
+        pair = {
+            "type": "object",
+            "properties": {"key": _key_schema(node, here, state), "value": value},
+            "required": ["key", "value"],
+            "additionalProperties": False,
+            MARK: {"origin": here},
+        }
+        result: Node = {"type": "array", "items": pair, MARK: {**node.get(MARK, {}), "codec": "pairs"}}
+        for source, target in (("minProperties", "minItems"), ("maxProperties", "maxItems")):
+            if source in node:
+                result[target] = node[source]
+        for keyword in ("title", "description"):
+            if keyword in node:
+                result[keyword] = node[keyword]
+        return result
+    state.schema = _bottom_up(convert)(state.schema)
+
+
+def tuples_to_objects(state: State) -> None:
+    """A tuple (``prefixItems``) becomes an object keyed ``"0"``, ``"1"``, ..."""
+    def convert(node: Node) -> Any:
+        if "prefixItems" in node:
+            prefix, rest = node["prefixItems"], node.get("items", True)
+        elif isinstance(node.get("items"), list):
+            prefix, rest = node["items"], node.get("additionalItems", True)
+        else:
+            return node
+        here = origin(node)
+        minimum, maximum = node.get("minItems", 0), node.get("maxItems")
+        positions = len(prefix) if maximum is None else min(len(prefix), maximum)
+        if rest is not False and (maximum is None or maximum > len(prefix)):
+            state.lose(here, "narrowed", "items", f"items after the {len(prefix)} tuple positions cannot travel")
+        if minimum > positions:
+            state.lose(here, "narrowed", "minItems", "the tuple needs more items than it has positions")
+        for keyword in ("uniqueItems", "contains"):
+            if keyword in node:
+                state.lose(here, "keyword-stripped", keyword, f"`{keyword}` does not apply to a tuple sent as an object")
+        result: Node = {
+            "type": "object",
+            "properties": {str(index): prefix[index] for index in range(positions)},
+            "required": [str(index) for index in range(min(minimum, positions))],
+            "additionalProperties": False,
+            MARK: {**node.get(MARK, {}), "codec": "tuple", "positions": positions},
+        }
+        for keyword in ("title", "description"):
+            if keyword in node:
+                result[keyword] = node[keyword]
+        return result
+    state.schema = _bottom_up(convert)(state.schema)
+
+
+# --- strip_unsupported, declare_types -----------------------------------------------------------
+
+def _simple_pattern(pattern: str) -> bool:
+    """No backreference, lookaround or word boundary (parsed, not scanned)."""
+    try:
+        sre_parse: Any = importlib.import_module("re._parser")  # Python 3.11+
+    except ImportError:  # pragma: no cover - Python 3.10
+        sre_parse = importlib.import_module("sre_parse")
+    try:
+        parsed = sre_parse.parse(pattern)
+    except re.error:
+        return False
+    banned = {"GROUPREF", "GROUPREF_EXISTS", "ASSERT", "ASSERT_NOT"}
+
+    def clean(items: Any) -> bool:
+        for op, argument in items:
+            name = str(op)
+            if name in banned or (name == "AT" and str(argument) in ("AT_BOUNDARY", "AT_NON_BOUNDARY")):
+                return False
+            for part in argument if isinstance(argument, (list, tuple)) else ():
+                if hasattr(part, "data") and not clean(part.data):
+                    return False
+                if isinstance(part, (list, tuple)):
+                    for inner in part:
+                        if hasattr(inner, "data") and not clean(inner.data):
+                            return False
+        return True
+    return clean(parsed.data)
+
+
+def strip_unsupported(state: State) -> None:
+    """Remove what the dialect does not support (its keyword allowlist, formats, minItems values,
+    complex patterns); each removal that loosens validation is a loss."""
+    encoding = state.dialect.encoding
+
+    def strip(node: Node) -> Any:
+        here = origin(node)
+        result: Node = {}
+        allowed = encoding.keywords
+        if allowed is not None and "const" in node and "const" not in allowed and "enum" in allowed:
+            node = {**{k: v for k, v in node.items() if k != "const"}, "enum": [node["const"]]}
+        for keyword, value in node.items():
+            if keyword == MARK:
+                result[keyword] = value
+                continue
+            if allowed is not None and keyword not in allowed:
+                if keyword not in ANNOTATIONS:
+                    state.lose(here, "keyword-stripped", keyword, f"`{keyword}` is not supported by {state.dialect.name}")
+                continue
+            if keyword == "format" and encoding.formats is not None and value not in encoding.formats:
+                state.lose(here, "keyword-stripped", "format", f"format {value!r} is not supported by {state.dialect.name}")
+                continue
+            if keyword == "pattern" and encoding.simple_patterns_only and not (isinstance(value, str) and _simple_pattern(value)):
+                state.lose(here, "keyword-stripped", "pattern", f"pattern {value!r} is too complex for {state.dialect.name}")
+                continue
+            if keyword == "minItems" and encoding.min_items_allowed is not None and value not in encoding.min_items_allowed:
+                lower = [allowed_value for allowed_value in encoding.min_items_allowed if allowed_value <= value]
+                state.lose(here, "keyword-stripped", "minItems", f"minItems {value} lowered for {state.dialect.name}")
+                if lower:
+                    result[keyword] = max(lower)
+                continue
+            result[keyword] = value
+        return result
+    state.schema = _bottom_up(strip)(state.schema)
+
+
+def declare_types(state: State) -> None:
+    """Give every node a ``type``: from its values (enum/const), else from its keywords (a loss:
+    the node no longer accepts other types); a node that says nothing travels as JSON text."""
+    def declare(node: Node) -> Any:
+        if "type" in node or any(k in node for k in ("anyOf", "oneOf", "allOf", "$ref")):
+            return node
+        here = origin(node)
+        values = node.get("enum") if isinstance(node.get("enum"), list) else ([node["const"]] if "const" in node else None)
+        if values is not None:
+            kinds = list(dict.fromkeys(json_type_of(value) for value in values))
+            return {**node, "type": kinds[0]} if len(kinds) == 1 else node
+        implied = {name for name, keywords in _BY_TYPE.items() if name != "integer" and keywords & set(node)}
+        if len(implied) == 1:
+            name = implied.pop()
+            state.lose(here, "narrowed", "type", f"an untyped node with {name} keywords now accepts only {name} values")
+            return {**node, "type": name}
+        state.lose(here, "opaque", "type", "a node with no type travels as JSON text")
+        return {**opaque(here), **{k: v for k, v in node.items() if k in ("title",)}, MARK: {**node.get(MARK, {}), "codec": "json"}}
+    state.schema = _bottom_up(declare)(state.schema)
+
+
+# --- close_objects, optional_to_nullable, wrap_root -------------------------------------------
+
+def close_objects(state: State) -> None:
+    """Every object gets ``additionalProperties: false`` (an open one is narrowed: a loss)."""
+    def close(node: Node) -> Any:
+        if type_set(node) != {"object"}:
+            return node
+        here = origin(node)
+        properties = {name: sub for name, sub in node.get("properties", {}).items() if sub is not False}
+        for name in node.get("required", []):
+            if name not in properties:
+                state.lose(join_pointer(here, "required"), "opaque", "required", f"required {name!r} has no schema; it travels as JSON text")
+                properties[name] = opaque(here)
+        if node.get("additionalProperties", True) is not False:
+            state.lose(here, "narrowed", "additionalProperties", "an open object is closed: extra keys cannot travel")
+        closed = {k: v for k, v in node.items() if k not in ("patternProperties", "propertyNames", "unevaluatedProperties")}
+        closed["properties"] = properties
+        closed["additionalProperties"] = False
+        return closed
+    state.schema = _bottom_up(close)(state.schema)
+
+
+def optional_to_nullable(state: State) -> None:
+    """Every property becomes required; an optional one as ``T | null`` with null meaning absent.
+    Where ``T`` already accepts null, absent and null meet on the wire: reported as a loss."""
+    root_validator = Draft202012Validator(state.schema)
+
+    def accepts_null(node: Any) -> bool:
+        return bool(root_validator.evolve(schema=node).is_valid(None))
+
+    def require(node: Node) -> Any:
+        properties = node.get("properties")
+        if type_set(node) != {"object"} or not isinstance(properties, dict):
+            return node
+        required = set(node.get("required", []))
+        new_properties: Node = {}
+        absent_as_null, collapsed = [], []
+        for name, sub in properties.items():
+            if name in required:
+                new_properties[name] = sub
+            elif accepts_null(sub):
+                collapsed.append(name)
+                state.lose(origin(sub, join_pointer(origin(node), "properties", name)), "absent-null-collapse", "required",
+                           f"optional property {name!r} also accepts null: absent and null both travel as null")
+                new_properties[name] = sub
+            else:
+                absent_as_null.append(name)
+                new_properties[name] = {"anyOf": [sub, {"type": "null"}], MARK: {"origin": origin(sub), "codec": "nullable"}}
+        result = {**node, "properties": new_properties, "required": list(properties)}
+        return _with_mark(result, absent_as_null=absent_as_null, collapsed=collapsed) if absent_as_null or collapsed else result
+    state.schema = _bottom_up(require)(state.schema)
+
+
+def wrap_root(state: State) -> None:
+    """A root that is not a plain object travels as ``{"result": <root>}``."""
+    root = state.schema
+    if isinstance(root, dict) and type_set(root) == {"object"} and not any(k in root for k in ("anyOf", "oneOf", "allOf")):
+        return
+    body = {k: v for k, v in root.items() if k != "$defs"} if isinstance(root, dict) else root
+    wrapped: Node = {"type": "object", "properties": {ROOT_KEY: body}, "required": [ROOT_KEY], MARK: {"origin": "", "codec": "wrap"}}
+    if state.dialect.encoding.close_objects:
+        wrapped["additionalProperties"] = False
+    if isinstance(root, dict) and "$defs" in root:
+        wrapped["$defs"] = root["$defs"]
+    state.schema = wrapped
+
+
+# --- truncate_depth, apply_limits, property_ordering -------------------------------------------
+
+def _has_nested_schema(node: Node) -> bool:
+    return any(
+        isinstance(sub, dict)
+        for keyword in DATA_EDGES if keyword in node
+        for sub in (node[keyword].values() if isinstance(node[keyword], dict) and keyword == "properties"
+                    else node[keyword] if isinstance(node[keyword], list) else [node[keyword]])
+    )
+
+
+def truncate_depth(state: State) -> None:
+    """Below the dialect's depth limit a subtree travels as JSON text (a loss)."""
+    limit = state.dialect.limits.max_depth
+    if limit is None:
+        return
+
+    def cut(node: Any, depth: int) -> Any:
+        if not isinstance(node, dict):
+            return node
+        if depth >= limit and _has_nested_schema(node):
+            state.lose(origin(node), "truncated", "", f"nesting beyond depth {limit} travels as JSON text")
+            return opaque(origin(node))
+        return map_children(node, lambda sub, keyword, key: sub if keyword in ("$defs", "definitions")
+                            else cut(sub, depth + 1 if keyword in DATA_EDGES else depth))
+
+    root = cut(state.schema, 0)
+    if isinstance(root, dict) and isinstance(root.get("$defs"), dict):
+        root = {**root, "$defs": {name: cut(sub, 0) for name, sub in root["$defs"].items()}}
+    state.schema = root
+
+
+def _nodes_breadth_first(root: Any) -> list[tuple[tuple[tuple[str, str | int | None], ...], Node]]:
+    found: list[tuple[tuple[tuple[str, str | int | None], ...], Node]] = []
+    queue: deque[tuple[tuple[tuple[str, str | int | None], ...], Any]] = deque([((), root)])
+    while queue:
+        path, node = queue.popleft()
+        if not isinstance(node, dict):
+            continue
+        found.append((path, node))
+        def enqueue(sub: Any, keyword: str, key: str | int | None, at: tuple[tuple[str, str | int | None], ...] = path) -> Any:
+            queue.append(((*at, (keyword, key)), sub))
+            return sub
+        map_children(node, enqueue)
+    return found
+
+
+def _replace_at(root: Any, path: tuple[tuple[str, str | int | None], ...], replacement: Any) -> Any:
+    if not path:
+        return replacement
+    (keyword, key), rest = path[0], path[1:]
+    copy = dict(root)
+    if key is None:
+        copy[keyword] = _replace_at(root[keyword], rest, replacement)
+    elif isinstance(root[keyword], list):
+        items = list(root[keyword])
+        assert isinstance(key, int)
+        items[key] = _replace_at(items[key], rest, replacement)
+        copy[keyword] = items
+    else:
+        copy[keyword] = {**root[keyword], key: _replace_at(root[keyword][key], rest, replacement)}
+    return copy
+
+
+def apply_limits(state: State) -> None:
+    """Keep totals within the dialect's limits: enums past the budget lose their values, objects
+    past the property budget travel as JSON text (each a loss)."""
+    limits = state.dialect.limits
+    if limits.max_total_properties is None and limits.max_enum_values is None and limits.max_total_string_length is None:
+        return
+    root = state.schema
+    enum_budget = limits.max_enum_values
+    property_budget = limits.max_total_properties
+    for path, node in _nodes_breadth_first(root):
+        values = node.get("enum")
+        if isinstance(values, list):
+            too_large = (limits.large_enum_threshold is not None and limits.large_enum_string_length is not None
+                         and len(values) > limits.large_enum_threshold
+                         and sum(len(v) for v in values if isinstance(v, str)) > limits.large_enum_string_length)
+            if too_large or (enum_budget is not None and len(values) > enum_budget):
+                state.lose(origin(node), "keyword-stripped", "enum", "enum values over the dialect's limits were dropped")
+                root = _replace_at(root, path, {k: v for k, v in node.items() if k != "enum"})
+            elif enum_budget is not None:
+                enum_budget -= len(values)
+    for path, node in _nodes_breadth_first(root):
+        properties = node.get("properties")
+        if property_budget is not None and isinstance(properties, dict):
+            if len(properties) > property_budget:
+                state.lose(origin(node), "truncated", "properties", "properties over the dialect's total travel as JSON text")
+                root = _replace_at(root, path, opaque(origin(node)))
+            else:
+                property_budget -= len(properties)
+    if limits.max_total_string_length is not None:
+        nodes = _nodes_breadth_first(root)
+        size = sum(_string_size(node) for _, node in nodes)
+        for path, node in reversed(nodes):  # deepest first
+            if size <= limits.max_total_string_length:
+                break
+            if path and _string_size(node) and path[-1][0] != "$defs":
+                state.lose(origin(node), "truncated", "", "names and values over the dialect's string budget travel as JSON text")
+                size -= sum(_string_size(inner) for _, inner in _nodes_breadth_first(node))
+                root = _replace_at(root, path, opaque(origin(node)))
+    state.schema = root
+
+
+def _string_size(node: Node) -> int:
+    size = sum(len(name) for key in ("properties", "$defs") if isinstance(node.get(key), dict) for name in node[key])
+    size += sum(len(v) for v in node.get("enum", []) if isinstance(v, str)) if isinstance(node.get("enum"), list) else 0
+    return size + (len(node["const"]) if isinstance(node.get("const"), str) else 0)
+
+
+def property_ordering(state: State) -> None:
+    """Emit ``propertyOrdering`` (the declared order) on every object with properties."""
+    def order(node: Node) -> Any:
+        if isinstance(node.get("properties"), dict) and node["properties"]:
+            return {**node, "propertyOrdering": list(node["properties"])}
+        return node
+    state.schema = _bottom_up(order)(state.schema)
+
+
+def _when(condition: Callable[[Dialect], bool], fn: Callable[[State], None]) -> Callable[[State], None]:
+    def run(state: State) -> None:
+        if condition(state.dialect):
+            fn(state)
+    run.__name__ = fn.__name__
+    run.__doc__ = fn.__doc__
+    return run
+
+
+def _transforms(dialect: Dialect) -> bool:
+    encoding = dialect.encoding
+    return encoding != type(encoding)()  # the lenient (default) encoding transforms nothing
+
+
+#: (name, pass, what it does), in pipeline order. ``check_input`` runs before and the codec is
+#: built after (see :func:`strictconformance.reference.strictify.strictify`).
+PASSES: tuple[Pass, ...] = tuple(
+    (fn.__name__, fn, (fn.__doc__ or "").split("\n")[0])
+    for fn in (
+        _when(_transforms, resolve_references),
+        _when(lambda d: d.encoding.combine_all_of, combine_all_of),
+        _when(lambda d: d.encoding.one_of_as_any_of, rewrite_one_of),
+        _when(lambda d: d.encoding.declare_types, split_type_lists),
+        snapshot_semantics,
+        _when(lambda d: d.encoding.records == "pairs", records_to_pairs),
+        _when(lambda d: d.encoding.tuples == "numeric_keys", tuples_to_objects),
+        _when(lambda d: d.encoding.keywords is not None or d.encoding.formats is not None, strip_unsupported),
+        _when(lambda d: d.encoding.declare_types, declare_types),
+        _when(lambda d: d.encoding.close_objects, close_objects),
+        _when(lambda d: d.encoding.optional == "required_nullable", optional_to_nullable),
+        _when(lambda d: d.encoding.wrap_root, wrap_root),
+        truncate_depth,
+        apply_limits,
+        _when(lambda d: d.encoding.property_ordering, property_ordering),
+    )
+)

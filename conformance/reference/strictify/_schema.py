@@ -1,0 +1,130 @@
+"""Strictify's view of a schema: where subschemas live, its private marks, and the one mapper.
+
+Working nodes are plain dicts. Each carries a private mark under :data:`MARK` (a key no JSON
+Schema uses; input holding it is rejected): the node's ``origin`` (a pointer into the ORIGINAL
+schema, for losses), its ``sem`` pointer (into the semantic snapshot, for the codec), and the
+value transform a pass applied (``codec``). The final pass strips every mark.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from strictconformance.dialects.pointers import join_pointer
+
+__all__ = [
+    "DATA_EDGES",
+    "MARK",
+    "Node",
+    "json_type_of",
+    "map_children",
+    "mark",
+    "origin",
+    "strip_marks",
+    "type_set",
+]
+
+#: The private mark key: a NUL-prefixed name no schema author writes.
+MARK = "\x00strictconformance"
+
+Node = dict[str, Any]
+
+# keyword -> how subschemas sit under it: "one" (a schema), "map" (names -> schemas),
+# "list" (a list of schemas). `items` may also be a draft-7 list.
+SUBSCHEMA_KEYWORDS: dict[str, str] = {
+    "additionalProperties": "one", "items": "one", "contains": "one", "propertyNames": "one",
+    "not": "one", "if": "one", "then": "one", "else": "one", "unevaluatedItems": "one",
+    "unevaluatedProperties": "one", "additionalItems": "one",
+    "properties": "map", "patternProperties": "map", "$defs": "map", "definitions": "map",
+    "dependentSchemas": "map",
+    "allOf": "list", "anyOf": "list", "oneOf": "list", "prefixItems": "list",
+}
+
+#: Edges that nest a value one level deeper (the depth SM-21 counts).
+DATA_EDGES = frozenset({"properties", "items", "additionalProperties", "prefixItems"})
+
+
+def mark(node: Node) -> dict[str, Any]:
+    """The node's private mark (created empty if missing)."""
+    found = node.get(MARK)
+    if not isinstance(found, dict):
+        found = {}
+        node[MARK] = found
+    return found
+
+
+def origin(node: Any, fallback: str = "") -> str:
+    if isinstance(node, dict) and isinstance(node.get(MARK), dict):
+        return str(node[MARK].get("origin", fallback))
+    return fallback
+
+
+def subschema_kind(keyword: str, value: Any) -> str | None:
+    kind = SUBSCHEMA_KEYWORDS.get(keyword)
+    if keyword == "items" and isinstance(value, list):
+        return "list"
+    return kind
+
+
+def map_children(node: Node, fn: Callable[[Any, str, str | int | None], Any]) -> Node:
+    """A shallow copy of ``node`` with every direct subschema replaced by ``fn(sub, keyword, key)``.
+
+    ``key`` is the property/definition name or list index (``None`` under a single-schema keyword).
+    """
+    result: Node = {}
+    for keyword, value in node.items():
+        kind = subschema_kind(keyword, value) if keyword != MARK else None
+        if kind == "one":
+            result[keyword] = fn(value, keyword, None)
+        elif kind == "map" and isinstance(value, dict):
+            result[keyword] = {name: fn(sub, keyword, name) for name, sub in value.items()}
+        elif kind == "list" and isinstance(value, list):
+            result[keyword] = [fn(sub, keyword, index) for index, sub in enumerate(value)]
+        elif keyword == MARK and isinstance(value, dict):
+            result[keyword] = dict(value)
+        else:
+            result[keyword] = value
+    return result
+
+
+def child_pointer(pointer: str, keyword: str, key: str | int | None) -> str:
+    return join_pointer(pointer, keyword) if key is None else join_pointer(pointer, keyword, key)
+
+
+def strip_marks(node: Any) -> Any:
+    """A copy of ``node`` without any private mark."""
+    if isinstance(node, dict):
+        cleaned = map_children(node, lambda sub, keyword, key: strip_marks(sub))
+        cleaned.pop(MARK, None)
+        return cleaned
+    return node
+
+
+def type_set(node: Any) -> frozenset[str]:
+    """The types a node declares (empty: undeclared)."""
+    if not isinstance(node, dict):
+        return frozenset()
+    declared = node.get("type")
+    if isinstance(declared, str):
+        return frozenset({declared})
+    if isinstance(declared, list):
+        return frozenset(t for t in declared if isinstance(t, str))
+    return frozenset()
+
+
+def json_type_of(value: Any) -> str:
+    """The JSON Schema type name of a JSON value (integers as "integer")."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
