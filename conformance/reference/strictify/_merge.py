@@ -7,10 +7,10 @@ reports a ``loosened`` loss, so the result never rejects a value both sides acce
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
+from strictconformance.dialects.values import canonical
 from strictconformance.reference.strictify._schema import MARK, Node, type_set
 
 __all__ = ["MAX_CROSS_PRODUCT", "canonical", "merge_schemas"]
@@ -23,19 +23,6 @@ _ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comme
 
 #: report(keyword, detail): called where the merge had to loosen.
 Report = Callable[[str, str], None]
-
-
-def canonical(value: Any) -> str:
-    """A JSON text equal for JSON-equal values (1 and 1.0 alike; true and 1 apart)."""
-    def normal(item: Any) -> Any:
-        if isinstance(item, float) and item.is_integer():
-            return int(item)
-        if isinstance(item, dict):
-            return {key: normal(sub) for key, sub in item.items()}
-        if isinstance(item, list):
-            return [normal(sub) for sub in item]
-        return item
-    return json.dumps(normal(value), sort_keys=True)
 
 
 def _intersect_types(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:

@@ -282,6 +282,23 @@ def _key_schema(node: Node, here: str, state: State) -> Node:
     return key
 
 
+def fold_pattern_properties(state: State) -> None:
+    """Where the dialect keeps maps native but has no ``patternProperties``, the patterns' schemas
+    become the ``additionalProperties`` schema (the key patterns are lost: a loss)."""
+    def fold(node: Node) -> Any:
+        patterns = node.get("patternProperties")
+        if not patterns:
+            return node
+        here = origin(node)
+        extra = node.get("additionalProperties", True)
+        values = [*patterns.values(), *([] if extra is False else [extra if isinstance(extra, dict) else {MARK: {"origin": here}}])]
+        state.lose(here, "loosened", "patternProperties", "key patterns are not supported; their value schemas apply to every extra key")
+        folded = {k: v for k, v in node.items() if k != "patternProperties"}
+        folded["additionalProperties"] = values[0] if len(values) == 1 else {"anyOf": values, MARK: {"origin": here}}
+        return folded
+    state.schema = _bottom_up(fold)(state.schema)
+
+
 def records_to_pairs(state: State) -> None:
     """A map (``additionalProperties`` with a schema, ``patternProperties``, or an object with no
     properties) becomes an array of ``{"key", "value"}`` pairs."""
@@ -490,7 +507,9 @@ def optional_to_nullable(state: State) -> None:
                 new_properties[name] = sub
             elif accepts_null(sub):
                 collapsed.append(name)
-                state.lose(origin(sub, join_pointer(origin(node), "properties", name)), "absent-null-collapse", "required",
+                # the property's place in the original (its schema may be a shared definition)
+                keyword = "prefixItems" if node.get(MARK, {}).get("codec") == "tuple" else "properties"
+                state.lose(join_pointer(origin(node), keyword, name), "absent-null-collapse", "required",
                            f"optional property {name!r} also accepts null: absent and null both travel as null")
                 new_properties[name] = sub
             else:
@@ -535,7 +554,9 @@ def truncate_depth(state: State) -> None:
     def cut(node: Any, depth: int) -> Any:
         if not isinstance(node, dict):
             return node
-        if depth >= limit and _has_nested_schema(node):
+        # a pairs array nests its pair object one level further: cut the whole map, never a pair
+        pairs = node.get(MARK, {}).get("codec") == "pairs"
+        if (depth >= limit and _has_nested_schema(node)) or (pairs and depth + 2 > limit):
             state.lose(origin(node), "truncated", "", f"nesting beyond depth {limit} travels as JSON text")
             return opaque(origin(node))
         return map_children(node, lambda sub, keyword, key: sub if keyword in ("$defs", "definitions")
@@ -660,6 +681,8 @@ PASSES: tuple[Pass, ...] = tuple(
         _when(lambda d: d.encoding.declare_types, split_type_lists),
         snapshot_semantics,
         _when(lambda d: d.encoding.records == "pairs", records_to_pairs),
+        _when(lambda d: d.encoding.records == "native" and d.encoding.keywords is not None
+              and "patternProperties" not in d.encoding.keywords, fold_pattern_properties),
         _when(lambda d: d.encoding.tuples == "numeric_keys", tuples_to_objects),
         _when(lambda d: d.encoding.keywords is not None or d.encoding.formats is not None, strip_unsupported),
         _when(lambda d: d.encoding.declare_types, declare_types),

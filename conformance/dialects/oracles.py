@@ -1,0 +1,434 @@
+"""The property logic of RT-1..RT-7 and the SM checks, as pure functions over the implementation
+under test.
+
+Each ``check_*`` takes the implementation's callables (``strictify``, ``encode``, ``decode``,
+already bound to a dialect) plus the generated schema or value, and returns ``None`` when the
+rule holds or an :class:`OracleFailure` naming the rule, the JSON pointer and a counterexample
+as JSON. :func:`require` turns a failure into an ``AssertionError`` for a test.
+
+"Except where a reported loss explains it, and only there": a loss explains a difference only
+at the values its node governs. Which values a node governs is found by validating the value
+against the original schema with that node replaced by a marker that always fails.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]
+
+from strictconformance.dialects.model import LOSS_KINDS, Dialect, Loss, Strictified
+from strictconformance.dialects.pointers import (
+    is_under,
+    join_pointer,
+    pointer_from_path,
+    split_pointer,
+)
+from strictconformance.dialects.validator import validate_strict
+from strictconformance.dialects.values import canonical, json_equal
+
+__all__ = [
+    "OracleFailure",
+    "check_rt1_obeys_rules",
+    "check_rt2_pure",
+    "check_rt3_idempotent",
+    "check_rt4_complete",
+    "check_rt5_sound",
+    "check_rt6_no_silent_collapse",
+    "check_rt7_decodes_wire",
+    "check_sm_rule",
+    "explained_by_losses",
+    "governed_value_paths",
+    "require",
+    "schema_location",
+]
+
+Schema = dict[str, Any]
+StrictifyFn = Callable[[Schema], Any]
+CodecFn = Callable[[Any], Any]
+ValuePath = tuple[str | int, ...]
+
+_MARKER = "\x00strictconformance: a value governed by a loss"
+
+
+@dataclass(frozen=True)
+class OracleFailure:
+    """A broken rule: which, where, why, and the counterexample (JSON)."""
+
+    rule_id: str
+    pointer: str
+    message: str
+    counterexample: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        shown = json.dumps(self.counterexample, indent=2, sort_keys=False, default=repr)
+        return f"{self.rule_id} at {self.pointer or '/'}: {self.message}\ncounterexample:\n{shown}"
+
+
+def require(failure: OracleFailure | None) -> None:
+    """Raise ``AssertionError`` carrying the failure (for tests)."""
+    if failure is not None:
+        raise AssertionError(str(failure))
+
+
+def _coerce(result: object, rule_id: str, schema: Schema) -> Strictified | OracleFailure:
+    try:
+        return Strictified.coerce(result)
+    except (TypeError, ValueError) as exc:
+        return OracleFailure(rule_id, "", f"strictify returned an unusable result: {exc}", {"schema": schema})
+
+
+def _losses_json(losses: Iterable[Loss]) -> list[dict[str, str]]:
+    return [loss.as_json() for loss in losses]
+
+
+# --- RT-1, RT-2, RT-3, SM --------------------------------------------------------------------
+
+def check_rt1_obeys_rules(schema: Schema, strictify: StrictifyFn, dialect: str | Dialect) -> OracleFailure | None:
+    """RT-1: the strict schema breaks no rule of the dialect (per the independent validator)."""
+    result = _coerce(strictify(copy.deepcopy(schema)), "RT-1", schema)
+    if isinstance(result, OracleFailure):
+        return result
+    violations = validate_strict(result.schema, dialect)
+    if not violations:
+        return None
+    first = violations[0]
+    return OracleFailure("RT-1", first.pointer, f"{len(violations)} rule violation(s), first: {first}",
+                         {"schema": schema, "strict": result.schema, "violations": [str(v) for v in violations[:10]]})
+
+
+def check_sm_rule(rule_id: str, schema: Schema, strictify: StrictifyFn, dialect: str | Dialect) -> OracleFailure | None:
+    """SM-xx: the strict schema breaks this one rule nowhere."""
+    result = _coerce(strictify(copy.deepcopy(schema)), rule_id, schema)
+    if isinstance(result, OracleFailure):
+        return result
+    violations = [v for v in validate_strict(result.schema, dialect) if v.rule_id == rule_id]
+    if not violations:
+        return None
+    return OracleFailure(rule_id, violations[0].pointer, f"{violations[0].check}: {violations[0].message}",
+                         {"schema": schema, "strict": result.schema, "violations": [str(v) for v in violations[:10]]})
+
+
+def check_rt2_pure(schema: Schema, strictify: StrictifyFn) -> OracleFailure | None:
+    """RT-2: the input is not mutated and the same input gives the same output."""
+    pristine = copy.deepcopy(schema)
+    given = copy.deepcopy(schema)
+    first = _coerce(strictify(given), "RT-2", schema)
+    if isinstance(first, OracleFailure):
+        return first
+    if canonical(given) != canonical(pristine) or list(_key_orders(given)) != list(_key_orders(pristine)):
+        return OracleFailure("RT-2", "", "strictify mutated its input", {"schema": pristine, "after the call": given})
+    second = _coerce(strictify(copy.deepcopy(schema)), "RT-2", schema)
+    if isinstance(second, OracleFailure):
+        return second
+    if json.dumps(first.schema) != json.dumps(second.schema) or first.losses != second.losses:
+        return OracleFailure("RT-2", "", "the same input gave different outputs",
+                             {"schema": schema, "first": first.schema, "second": second.schema,
+                              "first losses": _losses_json(first.losses), "second losses": _losses_json(second.losses)})
+    return None
+
+
+def _key_orders(value: Any) -> Iterator[tuple[str, ...]]:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            yield tuple(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def check_rt3_idempotent(schema: Schema, strictify: StrictifyFn) -> OracleFailure | None:
+    """RT-3: strictifying the output again changes nothing."""
+    once = _coerce(strictify(copy.deepcopy(schema)), "RT-3", schema)
+    if isinstance(once, OracleFailure):
+        return once
+    twice = _coerce(strictify(copy.deepcopy(once.schema)), "RT-3", once.schema)
+    if isinstance(twice, OracleFailure):
+        return twice
+    if canonical(once.schema) == canonical(twice.schema):
+        return None
+    return OracleFailure("RT-3", _first_difference(once.schema, twice.schema), "strictify(strictify(s)) differs from strictify(s)",
+                         {"schema": schema, "once": once.schema, "twice": twice.schema})
+
+
+def _first_difference(a: Any, b: Any, path: ValuePath = ()) -> str:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in list(a) + [k for k in b if k not in a]:
+            if key not in a or key not in b or canonical(a[key]) != canonical(b[key]):
+                return _first_difference(a.get(key), b.get(key), (*path, key)) if key in a and key in b else pointer_from_path((*path, key))
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for index, (x, y) in enumerate(zip(a, b, strict=True)):
+            if canonical(x) != canonical(y):
+                return _first_difference(x, y, (*path, index))
+    return pointer_from_path(path)
+
+
+# --- where losses apply ------------------------------------------------------------------------
+
+def _with_marker(document: Any, pointer: str) -> Any | None:
+    """A copy of ``document`` whose node at ``pointer`` also asserts a marker that always fails,
+    so every value position the node applies to reports it (None if the pointer does not resolve).
+    The node keeps its own keywords, so positions it reaches through recursion report too."""
+    marker = {"const": _MARKER}
+    result = copy.deepcopy(document)
+    if not isinstance(result, dict):
+        return {"allOf": [result, marker]}
+    parent: Any = None
+    last: str | int | None = None
+    node: Any = result
+    for token in split_pointer(pointer):
+        parent = node
+        if isinstance(node, dict) and token in node:
+            last, node = token, node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            last, node = int(token), node[int(token)]
+        else:
+            return None
+    if isinstance(node, dict):
+        node["allOf"] = [*node.get("allOf", []), marker] if isinstance(node.get("allOf", []), list) else [marker]
+    elif isinstance(node, bool) and parent is not None and last is not None:
+        parent[last] = {"allOf": [node, marker]}
+    else:
+        return None
+    return result
+
+
+def _all_errors(errors: Iterable[ValidationError]) -> Iterator[ValidationError]:
+    stack = list(errors)
+    while stack:
+        error = stack.pop()
+        yield error
+        stack.extend(error.context or ())
+
+
+def governed_value_paths(original: Any, pointer: str, value: Any) -> set[ValuePath]:
+    """The paths inside ``value`` that the original schema's node at ``pointer`` constrains."""
+    marked = _with_marker(original, pointer)
+    if marked is None:
+        return set()
+    try:
+        validator = Draft202012Validator(marked)
+        return {
+            tuple(error.absolute_path)
+            for error in _all_errors(validator.iter_errors(value))
+            if error.validator == "const" and error.validator_value == _MARKER
+        }
+    except Exception:  # a marker inside an unusual keyword position: it governs nothing we can find
+        return set()
+
+
+def _loss_regions(original: Any, losses: Iterable[Loss], value: Any, *, completeness: bool) -> set[ValuePath]:
+    """Value paths where losses of the relevant kind explain a difference."""
+    regions: set[ValuePath] = set()
+    for loss in losses:
+        breaks_completeness, breaks_soundness, _ = LOSS_KINDS.get(loss.kind, (True, True, ""))
+        if completeness and not breaks_completeness:
+            continue
+        if loss.kind == "absent-null-collapse":
+            tokens = split_pointer(loss.pointer)
+            if len(tokens) >= 2 and tokens[-2] in ("properties", "prefixItems"):
+                parent = join_pointer("", *tokens[:-2])
+                key: str | int = int(tokens[-1]) if tokens[-2] == "prefixItems" else tokens[-1]
+                regions.update((*path, key) for path in governed_value_paths(original, parent, value))
+            continue
+        regions.update(governed_value_paths(original, loss.pointer, value))
+    return regions
+
+
+def _differences(a: Any, b: Any, path: ValuePath = ()) -> Iterator[ValuePath]:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in dict.fromkeys([*a, *b]):
+            if key not in a or key not in b:
+                yield (*path, key)
+            else:
+                yield from _differences(a[key], b[key], (*path, key))
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for index, (x, y) in enumerate(zip(a, b, strict=True)):
+            yield from _differences(x, y, (*path, index))
+    elif canonical(a) != canonical(b):
+        yield path
+
+
+def _under_region(path: ValuePath, regions: set[ValuePath]) -> bool:
+    return any(path[: len(region)] == region for region in regions)
+
+
+def _visited(original: Any, schema_path: Sequence[str | int]) -> list[str]:
+    """Every pointer into ``original`` a jsonschema error's ``absolute_schema_path`` passes,
+    following the ``$ref`` hops jsonschema leaves out of the path (a ref site, then its target)."""
+    node, pointer = original, ""
+    visited = [pointer]
+    for token in schema_path:
+        key = str(token)
+        while isinstance(node, dict) and key not in node and isinstance(node.get("$ref", node.get("$dynamicRef")), str):
+            target = _local_target(original, node.get("$ref", node.get("$dynamicRef")))
+            if target is None:
+                break
+            pointer, node = target
+            visited.append(pointer)
+        if isinstance(node, dict) and key in node:
+            node, pointer = node[key], join_pointer(pointer, key)
+        elif isinstance(node, list) and isinstance(token, int) and token < len(node):
+            node, pointer = node[token], join_pointer(pointer, token)
+        else:
+            node, pointer = None, join_pointer(pointer, key)
+        visited.append(pointer)
+    return visited
+
+
+def schema_location(original: Any, schema_path: Sequence[str | int]) -> str:
+    """The pointer into ``original`` that a jsonschema error's ``absolute_schema_path`` names."""
+    return _visited(original, schema_path)[-1]
+
+
+def _local_target(original: Any, reference: str) -> tuple[str, Any] | None:
+    if not reference.startswith("#"):
+        return None
+    fragment = reference[1:]
+    if fragment and not fragment.startswith("/"):  # an anchor
+        stack: list[tuple[str, Any]] = [("", original)]
+        while stack:
+            pointer, node = stack.pop()
+            if isinstance(node, dict):
+                if fragment in (node.get("$anchor"), node.get("$dynamicAnchor")):
+                    return pointer, node
+                stack.extend((join_pointer(pointer, k), v) for k, v in node.items() if isinstance(v, (dict, list)))
+            elif isinstance(node, list):
+                stack.extend((join_pointer(pointer, i), v) for i, v in enumerate(node))
+        return None
+    node = original
+    for token in split_pointer(fragment):
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return fragment, node
+
+
+def explained_by_losses(original: Any, error: ValidationError, losses: Sequence[Loss]) -> bool:
+    """Is this validation error (of a decoded value against the original) at a reported loss?
+    A failed ``anyOf``/``oneOf`` is explained when every error of one of its branches is."""
+    # a loss governs its node and everything reached through it (also across a $ref it holds)
+    visited = _visited(original, list(error.absolute_schema_path))
+    for loss in losses:
+        if LOSS_KINDS.get(loss.kind, (True, True, ""))[1] and any(is_under(pointer, loss.pointer) for pointer in visited):
+            return True
+    if error.context:
+        by_branch: dict[Any, list[ValidationError]] = {}
+        for sub in error.context:
+            by_branch.setdefault(sub.relative_schema_path[0] if sub.relative_schema_path else None, []).append(sub)
+        return any(all(explained_by_losses(original, sub, losses) for sub in subs) for subs in by_branch.values())
+    return False
+
+
+# --- RT-4 .. RT-7 --------------------------------------------------------------------------------
+
+def _call(fn: CodecFn, value: Any) -> tuple[Any, str | None]:
+    try:
+        return fn(copy.deepcopy(value)), None
+    except Exception as exc:  # the implementation under test raised: report it as the failure
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def check_rt4_complete(original: Schema, strict: Strictified, encode: CodecFn, decode: CodecFn, value: Any) -> OracleFailure | None:
+    """RT-4: ``value`` (valid under the original) encodes to a strict-valid wire value that
+    decodes back to an equal value, except where a completeness loss governs it."""
+    example = {"schema": original, "strict": strict.schema, "value": value, "losses": _losses_json(strict.losses)}
+    regions = _loss_regions(original, strict.losses, value, completeness=True)
+    wire, error = _call(encode, value)
+    if error:
+        return None if regions else OracleFailure("RT-4", "", f"encode raised {error}", example)
+    example["wire"] = wire
+    wire_errors = list(Draft202012Validator(strict.schema).iter_errors(wire))
+    if wire_errors:
+        if regions:  # the value holds what a reported loss says cannot travel: nothing more to check
+            return None
+        first = min(wire_errors, key=lambda e: len(e.absolute_path))
+        return OracleFailure("RT-4", pointer_from_path(first.absolute_path),
+                             f"the encoded value is not valid under the strict schema: {first.message}", example)
+    decoded, error = _call(decode, wire)
+    if error:
+        return None if regions else OracleFailure("RT-4", "", f"decode raised {error}", example)
+    example["decoded"] = decoded
+    unexplained = [path for path in _differences(value, decoded) if not _under_region(path, regions)]
+    if unexplained:
+        return OracleFailure("RT-4", pointer_from_path(unexplained[0]),
+                             "decode(encode(value)) differs from value and no reported loss explains it", example)
+    return None
+
+
+def check_rt5_sound(original: Schema, strict: Strictified, decode: CodecFn, wire: Any) -> OracleFailure | None:
+    """RT-5: ``wire`` (valid under the strict schema) decodes to a value valid under the original,
+    except where a reported loss explains an error, and only there."""
+    example = {"schema": original, "strict": strict.schema, "wire": wire, "losses": _losses_json(strict.losses)}
+    decoded, error = _call(decode, wire)
+    if error:
+        return OracleFailure("RT-5", "", f"decode raised {error} on a value valid under the strict schema", example)
+    example["decoded"] = decoded
+    for failure in Draft202012Validator(original).iter_errors(decoded):
+        if not explained_by_losses(original, failure, strict.losses):
+            return OracleFailure("RT-5", schema_location(original, list(failure.absolute_schema_path)),
+                                 f"the decoded value is not valid under the original schema at value path "
+                                 f"{pointer_from_path(failure.absolute_path) or '/'}: {failure.message}", example)
+    return None
+
+
+def _null_partners(value: Any, path: ValuePath = ()) -> Iterator[tuple[ValuePath, Any]]:
+    """For every ``null`` property in ``value``: (its path, ``value`` with it absent)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if item is None:
+                yield (*path, key), {k: v for k, v in value.items() if k != key}
+            for sub_path, partner in _null_partners(item, (*path, key)):
+                yield sub_path, {**value, key: partner}
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            for sub_path, partner in _null_partners(item, (*path, index)):
+                yield sub_path, [*value[:index], partner, *value[index + 1:]]
+
+
+def check_rt6_no_silent_collapse(original: Schema, strict: Strictified, encode: CodecFn, value: Any) -> OracleFailure | None:
+    """RT-6: an optional property that is ``null`` in ``value`` and its absence, both valid, must
+    encode apart, or a reported loss must cover that property."""
+    validator = Draft202012Validator(original)
+    base, error = _call(encode, value)
+    if error:
+        return None  # RT-4's business
+    for path, partner in _null_partners(value):
+        if not validator.is_valid(partner):
+            continue
+        encoded, error = _call(encode, partner)
+        if error or not json_equal(encoded, base):
+            continue
+        # a collapse loss at that property explains it, as does a narrowing that drops the region
+        regions = _loss_regions(original, strict.losses, partner, completeness=True)
+        regions |= _loss_regions(original, strict.losses, value, completeness=True)
+        if not _under_region(path, regions):
+            return OracleFailure("RT-6", pointer_from_path(path), "absent and null encode to the same wire value and no loss reports it",
+                                 {"schema": original, "strict": strict.schema, "with null": value, "absent": partner,
+                                  "wire": base, "losses": _losses_json(strict.losses)})
+    return None
+
+
+def check_rt7_decodes_wire(original: Schema, decode: CodecFn, value: Any, wire: Any, reference_losses: Sequence[Loss] = ()) -> OracleFailure | None:
+    """RT-7: the dialect's wire shape of ``value`` (``wire``, from the reference encoding) decodes
+    to ``value`` itself, valid under the original: no wire shape reaches user code."""
+    example = {"schema": original, "value": value, "wire": wire, "reference losses": _losses_json(reference_losses)}
+    regions = _loss_regions(original, reference_losses, value, completeness=True)
+    decoded, error = _call(decode, wire)
+    if error:
+        return None if regions else OracleFailure("RT-7", "", f"decode raised {error}", example)
+    example["decoded"] = decoded
+    unexplained = [path for path in _differences(value, decoded) if not _under_region(path, regions)]
+    if unexplained:
+        return OracleFailure("RT-7", pointer_from_path(unexplained[0]), "the decoded answer is not the original value (a wire shape reached user code)", example)
+    return None

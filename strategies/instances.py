@@ -1,0 +1,361 @@
+"""Strategies for values of a JSON Schema.
+
+:func:`instances` compiles a schema straight into Hypothesis strategies (fixed dictionaries,
+lists, ``one_of``): constructive for the strict subsets, records, tuples and references
+(recursion is unrolled :data:`MAX_UNROLL` times, then only the base cases remain), with a filter
+only where a keyword restricts values in a way no construction expresses (``not``, ``if``,
+``oneOf`` exclusivity, ``dependentSchemas``, ``contains``). ``engine="hypothesis-jsonschema"``
+uses hypothesis-jsonschema instead; ``"auto"`` compiles what it builds constructively and hands
+other schemas to hypothesis-jsonschema where it can take them (no recursion, no dynamic or
+unevaluated keywords).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from datetime import timezone
+from typing import Any, Literal
+
+from hypothesis import event
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+
+from strictconformance.dialects.values import canonical
+
+__all__ = ["MAX_UNROLL", "compile_instances", "instances", "json_values", "uses_only_constructive_keywords"]
+
+MAX_UNROLL = 3
+_DEFAULT_MAX_ITEMS = 3
+_NUMBER_RANGE = 10**6
+
+# keywords the compiler builds values for without any filter
+_CONSTRUCTIVE = frozenset({
+    "type", "enum", "const", "properties", "required", "additionalProperties", "items", "prefixItems",
+    "minItems", "maxItems", "minLength", "maxLength", "pattern", "format", "minimum", "maximum",
+    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "anyOf", "$ref", "$defs", "definitions",
+    "patternProperties", "propertyNames", "minProperties", "maxProperties", "dependentRequired",
+    "unevaluatedProperties", "unevaluatedItems", "allOf", "title", "description", "default", "examples",
+    "$comment", "$schema", "$id", "$anchor", "propertyOrdering", "deprecated", "readOnly", "writeOnly",
+})
+_RESTRICTIVE = ("not", "if", "then", "else", "dependentSchemas", "contains", "minContains", "maxContains", "oneOf", "uniqueItems")
+_HJS_UNSUPPORTED = ("$dynamicRef", "$dynamicAnchor", "unevaluatedProperties", "unevaluatedItems", "$anchor")
+
+
+def json_values(max_leaves: int = 6) -> st.SearchStrategy[Any]:
+    """Any JSON value, kept small."""
+    scalars = st.none() | st.booleans() | st.integers(-1000, 1000) | st.floats(allow_nan=False, allow_infinity=False, width=32) | st.text(max_size=8)
+    return st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=max_leaves)
+
+
+def _format_strategy(name: str) -> st.SearchStrategy[str] | None:
+    strategies: dict[str, Callable[[], st.SearchStrategy[str]]] = {
+        "date-time": lambda: st.datetimes(timezones=st.just(timezone.utc)).map(lambda d: d.isoformat()),
+        "date": lambda: st.dates().map(lambda d: d.isoformat()),
+        "time": lambda: st.times().map(lambda t: t.isoformat() + "Z"),
+        "duration": lambda: st.tuples(st.integers(0, 30), st.integers(0, 23)).map(lambda p: f"P{p[0]}DT{p[1]}H"),
+        "email": lambda: st.from_regex(r"\A[a-z]{1,8}@[a-z]{1,8}\.(com|org)\Z"),
+        "hostname": lambda: st.from_regex(r"\A[a-z]{1,10}(\.[a-z]{1,10}){0,2}\Z"),
+        "ipv4": lambda: st.ip_addresses(v=4).map(str),
+        "ipv6": lambda: st.ip_addresses(v=6).map(str),
+        "uuid": lambda: st.uuids().map(str),
+        "uri": lambda: st.from_regex(r"\Ahttps://[a-z]{1,10}\.com/[a-z0-9]{0,8}\Z"),
+    }
+    make = strategies.get(name)
+    return make() if make else None
+
+
+class _Compiler:
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self.validator = Draft202012Validator(root)
+        self.anchors: dict[str, Any] = {}
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                for key in ("$anchor", "$dynamicAnchor"):
+                    if isinstance(node.get(key), str):
+                        self.anchors.setdefault(node[key], node)
+                stack.extend(v for k, v in node.items() if k not in ("enum", "const", "default", "examples"))
+            elif isinstance(node, list):
+                stack.extend(node)
+
+    def valid(self, schema: Any) -> Callable[[Any], bool]:
+        bound = self.validator.evolve(schema=schema)
+        return lambda value: bool(bound.is_valid(value))
+
+    def resolve(self, reference: str) -> Any:
+        if reference.startswith("#/") or reference == "#":
+            node = self.root
+            for token in reference[2:].split("/") if reference != "#" else []:
+                token = token.replace("~1", "/").replace("~0", "~")
+                node = node[int(token)] if isinstance(node, list) else node[token]
+            return node
+        if reference.startswith("#") and reference[1:] in self.anchors:
+            return self.anchors[reference[1:]]
+        raise ValueError(f"cannot generate values for reference {reference!r}: only local references resolve")
+
+    def compile(self, node: Any, chain: tuple[int, ...] = ()) -> st.SearchStrategy[Any]:
+        if node is True or node == {}:
+            return json_values()
+        if node is False:
+            return st.nothing()
+        if not isinstance(node, dict):
+            raise ValueError(f"not a schema: {node!r}")
+        reference = node.get("$ref", node.get("$dynamicRef"))
+        if isinstance(reference, str):
+            target = self.resolve(reference)
+            if chain.count(id(target)) >= MAX_UNROLL:
+                return st.nothing()  # deeper recursion: only the base cases remain
+            event("instances: reference")
+            base = self.compile(target, (*chain, id(target)))
+            rest = {k: v for k, v in node.items() if k not in ("$ref", "$dynamicRef")}
+            return base.filter(self.valid(rest)) if set(rest) - {"description", "title"} else base
+        restrictive = [k for k in _RESTRICTIVE if k in node]
+        if restrictive:
+            plain = {k: v for k, v in node.items() if k not in ("not", "if", "then", "else", "dependentSchemas", "oneOf")}
+            if "oneOf" in node:
+                branches = node["oneOf"]
+                checks = [self.valid(b) for b in branches]
+
+                def only(index: int) -> Callable[[Any], bool]:
+                    return lambda value: not any(check(value) for j, check in enumerate(checks) if j != index)
+
+                options = [self.compile(_conjoin(plain, b), chain).filter(only(i)) for i, b in enumerate(branches)]
+                usable = [o for o in options if not o.is_empty]
+                return st.one_of(usable) if usable else st.nothing()
+            return self._compile_plain(plain, chain).filter(self.valid(node))
+        return self._compile_plain(node, chain)
+
+    def _compile_plain(self, node: dict[str, Any], chain: tuple[int, ...]) -> st.SearchStrategy[Any]:
+        if "allOf" in node:
+            merged = {k: v for k, v in node.items() if k != "allOf"}
+            leftovers = []
+            for branch in node["allOf"]:
+                combined = _conjoin(merged, branch)
+                if combined is None:
+                    leftovers.append(branch)
+                else:
+                    merged = combined
+            base = self.compile(merged, chain)
+            return base.filter(self.valid({"allOf": leftovers})) if leftovers else base
+        if "anyOf" in node:
+            rest = {k: v for k, v in node.items() if k != "anyOf"}
+            options = []
+            for branch in node["anyOf"]:
+                combined = _conjoin(rest, branch)
+                options.append(self.compile(combined, chain) if combined is not None else self.compile(branch, chain).filter(self.valid(rest)))
+            usable = [o for o in options if not o.is_empty]
+            return st.one_of(usable) if usable else st.nothing()
+        if "const" in node:
+            return st.just(node["const"]) if self.valid(node)(node["const"]) else st.nothing()
+        if "enum" in node:
+            check = self.valid(node)
+            values = [v for v in node["enum"] if check(v)]
+            return st.sampled_from(values) if values else st.nothing()
+        declared = node.get("type")
+        if isinstance(declared, list):
+            options = [self._typed({**node, "type": name}, name, chain) for name in declared]
+            usable = [o for o in options if not o.is_empty]
+            return st.one_of(usable) if usable else st.nothing()
+        if isinstance(declared, str):
+            return self._typed(node, declared, chain)
+        # no type: the keywords apply only to their own type, any other type passes
+        return json_values().filter(self.valid(node))
+
+    def _typed(self, node: dict[str, Any], name: str, chain: tuple[int, ...]) -> st.SearchStrategy[Any]:
+        event(f"instances: {name}")
+        if name == "null":
+            return st.none()
+        if name == "boolean":
+            return st.booleans()
+        if name == "string":
+            return self._string(node)
+        if name in ("integer", "number"):
+            return _numbers(node, name)
+        if name == "array":
+            return self._array(node, chain)
+        if name == "object":
+            return self._object(node, chain)
+        return st.nothing()
+
+    def _string(self, node: dict[str, Any]) -> st.SearchStrategy[str]:
+        low, high = node.get("minLength", 0), node.get("maxLength")
+        if "pattern" in node:
+            def fits(text: str) -> bool:
+                return len(text) >= low and (high is None or len(text) <= high)
+            return st.from_regex(node["pattern"]).filter(fits)
+        formatted = _format_strategy(node["format"]) if "format" in node else None
+        if formatted is not None:
+            return formatted.filter(lambda text: len(text) >= low and (high is None or len(text) <= high))
+        return st.text(min_size=low, max_size=high if high is not None else max(low, 12))
+
+    def _array(self, node: dict[str, Any], chain: tuple[int, ...]) -> st.SearchStrategy[list[Any]]:
+        prefix = [self.compile(sub, chain) for sub in node.get("prefixItems", [])]
+        rest_schema = node.get("items", True)
+        if node.get("unevaluatedItems") is False and "items" not in node:
+            rest_schema = False
+        rest = self.compile(rest_schema, chain)
+        low = node.get("minItems", 0)
+        high = node.get("maxItems")
+        unique = node.get("uniqueItems") is True
+        usable_prefix = 0
+        for strategy in prefix:
+            if strategy.is_empty:
+                break
+            usable_prefix += 1
+
+        @st.composite
+        def build(draw: st.DrawFn) -> list[Any]:
+            top = usable_prefix if high is None else min(usable_prefix, high)
+            count = draw(st.integers(min(low, top), top), label="prefix items")
+            values = [draw(prefix[i], label=f"prefix item {i}") for i in range(count)]
+            if count == len(prefix) and not rest.is_empty:
+                room = (max(low - count, 0), (high - count) if high is not None else max(low - count, 0) + _DEFAULT_MAX_ITEMS)
+                extra = draw(st.lists(rest, min_size=room[0], max_size=max(room), unique_by=canonical if unique else None), label="items")
+                values.extend(extra)
+            return values
+        check = self.valid(node)
+        strategy = build()
+        return strategy.filter(check) if unique or (len(prefix) and low > usable_prefix) else strategy
+
+    def _object(self, node: dict[str, Any], chain: tuple[int, ...]) -> st.SearchStrategy[dict[str, Any]]:
+        properties: dict[str, Any] = node.get("properties", {})
+        required = [name for name in node.get("required", [])]
+        compiled = {name: self.compile(sub, chain) for name, sub in properties.items()}
+        for name in required:
+            if name not in compiled:
+                compiled[name] = self.compile(node.get("additionalProperties", True), chain)
+            if compiled[name].is_empty:
+                return st.nothing()
+        closed = node.get("additionalProperties") is False or node.get("unevaluatedProperties") is False
+        patterns: dict[str, Any] = node.get("patternProperties", {})
+        extra_schema = node.get("additionalProperties", True)
+        if patterns:
+            pattern, pattern_schema = next(iter(patterns.items()))
+            keys: st.SearchStrategy[str] = st.from_regex(pattern, fullmatch=True)
+            extra_values = self.compile(pattern_schema, chain)
+            closed = False
+            patterns_check = self.valid({"patternProperties": patterns, "additionalProperties": extra_schema})
+        else:
+            names = node.get("propertyNames", {})
+            keys = st.from_regex(names["pattern"], fullmatch=True) if isinstance(names, dict) and "pattern" in names else st.text(alphabet="klmnopqrstuvwxyz", min_size=1, max_size=6)
+            extra_values = self.compile(extra_schema, chain)
+            patterns_check = None
+        if extra_values.is_empty:
+            closed = True
+        low, high = node.get("minProperties", 0), node.get("maxProperties")
+        dependencies: dict[str, list[str]] = node.get("dependentRequired", {})
+        optional = [name for name in properties if name not in required and not compiled[name].is_empty]
+
+        @st.composite
+        def build(draw: st.DrawFn) -> dict[str, Any]:
+            chosen = [name for name in optional if draw(st.booleans(), label=f"include {name}")]
+            for name in list(chosen):
+                chosen.extend(dep for dep in dependencies.get(name, []) if dep not in chosen and dep not in required)
+            value = {name: draw(compiled[name], label=name) for name in required}
+            for name in chosen:
+                if name in compiled and name not in value:
+                    value[name] = draw(compiled[name], label=name)
+            if not closed:
+                room_low = max(low - len(value), 0)
+                room_high = (high - len(value)) if high is not None else room_low + _DEFAULT_MAX_ITEMS
+                if room_high >= room_low:
+                    fresh = keys.filter(lambda key: key not in properties)
+                    extras = draw(st.dictionaries(fresh, extra_values, min_size=room_low, max_size=room_high), label="extra keys")
+                    for key, item in extras.items():
+                        value.setdefault(key, item)
+            return value
+        strategy = build()
+        if high is not None or low or patterns_check is not None:
+            return strategy.filter(self.valid(node))
+        return strategy
+
+
+def _numbers(node: dict[str, Any], name: str) -> st.SearchStrategy[Any]:
+    low = node.get("minimum")
+    high = node.get("maximum")
+    ex_low = node.get("exclusiveMinimum")
+    ex_high = node.get("exclusiveMaximum")
+    step = node.get("multipleOf")
+    if name == "integer" or (isinstance(step, int) and not isinstance(step, bool)):
+        lowest = max([v for v in (low, None if ex_low is None else math.floor(ex_low) + 1) if v is not None], default=-_NUMBER_RANGE)
+        highest = min([v for v in (high, None if ex_high is None else math.ceil(ex_high) - 1) if v is not None], default=_NUMBER_RANGE)
+        lowest, highest = math.ceil(lowest), math.floor(highest)
+        if step:
+            first, last = math.ceil(lowest / step), math.floor(highest / step)
+            return st.integers(first, last).map(lambda k: k * step) if first <= last else st.nothing()
+        return st.integers(lowest, highest) if lowest <= highest else st.nothing()
+    floats = st.floats(
+        min_value=low if low is not None else ex_low if ex_low is not None else -_NUMBER_RANGE,
+        max_value=high if high is not None else ex_high if ex_high is not None else _NUMBER_RANGE,
+        exclude_min=low is None and ex_low is not None, exclude_max=high is None and ex_high is not None,
+        allow_nan=False, allow_infinity=False,
+    )
+    strategy = floats if step is None else floats.map(lambda x: round(x / step) * step)
+    return strategy.filter(Draft202012Validator(node).is_valid) if step is not None or (low is not None and ex_low is not None) or (high is not None and ex_high is not None) else strategy
+
+
+def _conjoin(a: dict[str, Any], b: Any) -> dict[str, Any] | None:
+    """``a`` and ``b`` as one schema when no keyword clashes (``None`` otherwise)."""
+    if not isinstance(b, dict):
+        return None if b is False else dict(a)
+    merged = dict(a)
+    for key, value in b.items():
+        if key in merged and merged[key] != value:
+            if key == "properties" and isinstance(value, dict):
+                if set(merged[key]) & set(value):
+                    return None
+                merged[key] = {**merged[key], **value}
+            elif key == "required":
+                merged[key] = list(dict.fromkeys([*merged[key], *value]))
+            elif key in ("title", "description", "default", "examples", "$comment"):
+                continue
+            else:
+                return None
+        else:
+            merged[key] = value
+    return merged
+
+
+def uses_only_constructive_keywords(schema: Any) -> bool:
+    """True when every keyword of ``schema`` is one the compiler builds without filtering."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas") and isinstance(value, dict):
+                    stack.extend(value.values())
+                elif key in ("enum", "const", "default", "examples", "required", "dependentRequired", "propertyOrdering"):
+                    continue
+                else:
+                    if key not in _CONSTRUCTIVE:
+                        return False
+                    if isinstance(value, (dict, list)):
+                        stack.append(value)
+        elif isinstance(node, list):
+            stack.extend(node)
+    return True
+
+
+def _hypothesis_jsonschema_can(schema: Any) -> bool:
+    text = repr(schema)
+    return not any(keyword in text for keyword in _HJS_UNSUPPORTED) and "'$ref'" not in text
+
+
+def compile_instances(schema: Any) -> st.SearchStrategy[Any]:
+    """The compiled strategy for ``schema`` (see the module docstring)."""
+    return _Compiler(schema).compile(schema)
+
+
+def instances(schema: Any, *, engine: Literal["auto", "compiled", "hypothesis-jsonschema"] = "auto") -> st.SearchStrategy[Any]:
+    """Values valid under ``schema``. A schema the engine cannot handle gets its error when the
+    strategy is drawn from (so one bad case fails its own test, not the collection)."""
+    def build() -> st.SearchStrategy[Any]:
+        if engine == "compiled" or (engine == "auto" and (uses_only_constructive_keywords(schema) or not _hypothesis_jsonschema_can(schema))):
+            return compile_instances(schema)
+        from hypothesis_jsonschema import from_schema
+        return from_schema(schema)
+    return st.deferred(build)

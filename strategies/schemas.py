@@ -1,0 +1,550 @@
+"""Strategies for JSON Schemas: the general Draft 2020-12 space the strict rules talk about, and
+schemas already inside a dialect's strict subset.
+
+Everything is built constructively (nothing is filtered), every schema is satisfiable, and each
+feature used is an ``hypothesis.event`` (``--hypothesis-show-statistics`` shows coverage).
+:func:`schema_features` names the features a schema uses, so tests can check every one is reached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import event
+from hypothesis import strategies as st
+
+from strictconformance.dialects import Dialect, resolve_dialect
+
+__all__ = ["FEATURES", "json_schemas", "schema_features", "strict_schemas"]
+
+#: Every feature :func:`json_schemas` can produce (pass some to ``features=`` or ``exclude=``).
+FEATURES: frozenset[str] = frozenset({
+    # shapes
+    "object", "array", "string", "integer", "number", "boolean", "null", "any",
+    "record", "tuple", "open-tuple", "open-object", "mixed-record", "pattern-record",
+    "enum", "const", "type-list", "anyOf", "oneOf", "allOf", "allOf-objects",
+    "optional", "nullable", "optional-nullable", "non-object-root", "deep",
+    # references
+    "$ref", "recursion", "root-recursion", "ref-siblings", "$anchor", "dynamic-ref",
+    # constraints and formats
+    "string-constraints", "pattern", "format", "numeric-constraints", "array-constraints",
+    "object-constraints",
+    # keywords strict subsets ban
+    "not", "if-then-else", "contains", "uniqueItems", "dependentRequired", "dependentSchemas",
+    "unevaluatedProperties", "unevaluatedItems", "default", "propertyNames",
+})
+
+_NAMES = ("id", "name", "tags", "count", "meta", "kind", "note", "when", "size", "a/b", "x~y", "value")
+_PATTERNS = ("^[a-z]+$", "^[A-Z][a-z]*$", "^[0-9]{3}-[0-9]{2}$", "[a-f]", "^(yes|no)$")
+_FORMATS = ("date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "uri")
+_SCALAR_TYPES = ("string", "integer", "number", "boolean")
+
+
+@dataclass(frozen=True)
+class _Knobs:
+    features: frozenset[str]
+    max_depth: int
+    max_properties: int
+    root_types: tuple[str, ...]
+
+    def on(self, feature: str) -> bool:
+        return feature in self.features
+
+
+def _use(feature: str) -> None:
+    event(f"schema feature: {feature}")
+
+
+_words = st.text(alphabet="abcdefgh", min_size=1, max_size=6)
+_scalars = st.one_of(_words, st.integers(-50, 50), st.booleans())
+
+
+@st.composite
+def _string(draw: st.DrawFn, knobs: _Knobs) -> dict[str, Any]:
+    node: dict[str, Any] = {"type": "string"}
+    choice = draw(st.sampled_from(("plain", "length", "pattern", "format")), label="string kind")
+    if choice == "length" and knobs.on("string-constraints"):
+        _use("string-constraints")
+        low = draw(st.integers(0, 3), label="minLength")
+        node.update(minLength=low, maxLength=low + draw(st.integers(0, 8), label="length span"))
+    elif choice == "pattern" and knobs.on("pattern"):
+        _use("pattern")
+        node["pattern"] = draw(st.sampled_from(_PATTERNS), label="pattern")
+    elif choice == "format" and knobs.on("format"):
+        _use("format")
+        node["format"] = draw(st.sampled_from(_FORMATS), label="format")
+    return node
+
+
+@st.composite
+def _number(draw: st.DrawFn, knobs: _Knobs, kind: str) -> dict[str, Any]:
+    node: dict[str, Any] = {"type": kind}
+    if knobs.on("numeric-constraints") and draw(st.booleans(), label="numeric constraints"):
+        _use("numeric-constraints")
+        low = draw(st.integers(-20, 20), label="minimum")
+        style = draw(st.sampled_from(("inclusive", "exclusive", "multiple")), label="bound style")
+        if style == "inclusive":
+            # spans leave room for a few distinct values (uniqueItems arrays need them)
+            node.update(minimum=low, maximum=low + draw(st.integers(3, 40), label="span"))
+        elif style == "exclusive":
+            node.update(exclusiveMinimum=low, exclusiveMaximum=low + draw(st.integers(4, 40), label="span"))
+        else:
+            node.update(multipleOf=draw(st.sampled_from((2, 3, 5)), label="multipleOf"), minimum=low)
+    return node
+
+
+@st.composite
+def _leaf(draw: st.DrawFn, knobs: _Knobs) -> dict[str, Any]:
+    kinds = [k for k in ("string", "integer", "number", "boolean", "null", "enum", "const", "any") if knobs.on(k)] or ["string"]
+    kind = draw(st.sampled_from(kinds), label="leaf kind")
+    _use(kind)
+    if kind == "string":
+        return draw(_string(knobs))
+    if kind in ("integer", "number"):
+        return draw(_number(knobs, kind))
+    if kind == "enum":
+        values = draw(st.lists(_scalars, min_size=1, max_size=4, unique_by=lambda v: (type(v), v)), label="enum values")
+        return {"enum": values}
+    if kind == "const":
+        return {"const": draw(_scalars, label="const value")}
+    if kind == "any":
+        return {}
+    return {"type": kind}
+
+
+class _Builder:
+    """Builds one schema; remembers the definitions it created so references can point at them."""
+
+    def __init__(self, draw: st.DrawFn, knobs: _Knobs) -> None:
+        self.draw = draw
+        self.knobs = knobs
+        self.definitions: dict[str, Any] = {}
+        self.anchors: list[str] = []
+
+    def node(self, depth: int) -> dict[str, Any]:
+        knobs, draw = self.knobs, self.draw
+        composite = ["object", "array", "record", "tuple", "anyOf", "oneOf", "allOf", "type-list", "open-object",
+                     "mixed-record", "pattern-record", "$ref"]
+        kinds = ["leaf"] + ([k for k in composite if knobs.on(k)] if depth < knobs.max_depth else [])
+        if "$ref" in kinds and not self.definitions:
+            kinds.remove("$ref")
+        kind = draw(st.sampled_from(kinds), label="node kind")
+        if depth >= 3:
+            _use("deep")
+        node = draw(_leaf(knobs)) if kind == "leaf" else getattr(self, "_" + kind.replace("-", "_").replace("$", ""))(depth)
+        return self.decorate(node)
+
+    def decorate(self, node: dict[str, Any]) -> dict[str, Any]:
+        knobs, draw = self.knobs, self.draw
+        declared = node.get("type")
+        if knobs.on("default") and isinstance(declared, str) and declared in _SCALAR_TYPES and draw(st.integers(0, 9), label="default?") == 0:
+            _use("default")
+            node["default"] = {"string": "x", "integer": 1, "number": 1.5, "boolean": True}[declared]
+        if knobs.on("not") and isinstance(declared, str) and draw(st.integers(0, 11), label="not?") == 0:
+            _use("not")
+            node["not"] = {"type": "null" if declared != "null" else "string"}  # never excludes a value of the node
+        if knobs.on("if-then-else") and isinstance(declared, str) and draw(st.integers(0, 11), label="if?") == 0:
+            _use("if-then-else")
+            node.update({"if": {"type": declared}, "then": {"type": declared}, "else": {"type": "null"}})
+        return node
+
+    def properties(self, depth: int) -> tuple[dict[str, Any], list[str]]:
+        names = self.draw(st.lists(st.sampled_from(_NAMES), min_size=1, max_size=self.knobs.max_properties, unique=True), label="property names")
+        properties: dict[str, Any] = {}
+        required: list[str] = []
+        for name in names:
+            sub = self.node(depth + 1)
+            optional = self.knobs.on("optional") and self.draw(st.booleans(), label=f"{name} optional")
+            nullable = self.knobs.on("nullable") and self.draw(st.integers(0, 3), label=f"{name} nullable") == 0
+            if nullable:
+                _use("nullable")
+                sub = {"anyOf": [sub, {"type": "null"}]}
+            if optional:
+                _use("optional")
+                if nullable:
+                    _use("optional-nullable")
+            else:
+                required.append(name)
+            properties[name] = sub
+        return properties, required
+
+    def _object(self, depth: int) -> dict[str, Any]:
+        properties, required = self.properties(depth)
+        node: dict[str, Any] = {"type": "object", "properties": properties, "required": required}
+        closing = self.draw(st.sampled_from(("closed", "closed", "unevaluated", "open")), label="object closing")
+        if closing == "unevaluated" and self.knobs.on("unevaluatedProperties"):
+            _use("unevaluatedProperties")
+            node["unevaluatedProperties"] = False
+        elif closing != "open" or not self.knobs.on("open-object"):
+            node["additionalProperties"] = False
+        else:
+            _use("open-object")
+        optional = [name for name in properties if name not in required]
+        if len(optional) >= 2 and self.knobs.on("dependentRequired") and self.draw(st.integers(0, 3), label="dependentRequired?") == 0:
+            _use("dependentRequired")
+            node["dependentRequired"] = {optional[0]: [optional[1]]}
+        if optional and self.knobs.on("dependentSchemas") and self.draw(st.integers(0, 5), label="dependentSchemas?") == 0:
+            _use("dependentSchemas")
+            node["dependentSchemas"] = {optional[0]: {"type": "object"}}
+        return node
+
+    def _open_object(self, depth: int) -> dict[str, Any]:
+        _use("open-object")
+        properties, required = self.properties(depth)
+        return {"type": "object", "properties": properties, "required": required}
+
+    def _array(self, depth: int) -> dict[str, Any]:
+        items = self.node(depth + 1)
+        node: dict[str, Any] = {"type": "array", "items": items}
+        if self.knobs.on("array-constraints") and self.draw(st.booleans(), label="array constraints"):
+            _use("array-constraints")
+            node.update(minItems=self.draw(st.integers(0, 2), label="minItems"), maxItems=self.draw(st.integers(2, 4), label="maxItems"))
+        scalar = items.get("type") in _SCALAR_TYPES and not any(k in items for k in ("not", "if"))
+        if scalar and self.knobs.on("uniqueItems") and self.draw(st.integers(0, 3), label="uniqueItems?") == 0:
+            _use("uniqueItems")
+            node["uniqueItems"] = True
+        if scalar and self.knobs.on("contains") and self.draw(st.integers(0, 3), label="contains?") == 0:
+            _use("contains")
+            node.update(contains={"type": items["type"]}, minContains=1, maxContains=10, minItems=max(1, node.get("minItems", 0)))
+        return node
+
+    def _record(self, depth: int) -> dict[str, Any]:
+        node: dict[str, Any] = {"type": "object", "additionalProperties": self.node(depth + 1)}
+        if self.knobs.on("propertyNames") and self.draw(st.booleans(), label="propertyNames?"):
+            _use("propertyNames")
+            node["propertyNames"] = {"pattern": "^[a-z]+$"}
+        if self.knobs.on("object-constraints") and self.draw(st.booleans(), label="record size"):
+            _use("object-constraints")
+            node["maxProperties"] = self.draw(st.integers(1, 4), label="maxProperties")
+        return node
+
+    def _mixed_record(self, depth: int) -> dict[str, Any]:
+        properties, required = self.properties(depth)
+        return {"type": "object", "properties": properties, "required": required, "additionalProperties": self.node(depth + 1)}
+
+    def _pattern_record(self, depth: int) -> dict[str, Any]:
+        return {"type": "object", "patternProperties": {"^[a-z]+$": self.node(depth + 1)}, "additionalProperties": False}
+
+    def _tuple(self, depth: int) -> dict[str, Any]:
+        prefix = [self.node(depth + 1) for _ in range(self.draw(st.integers(1, 3), label="tuple length"))]
+        low = self.draw(st.integers(0, len(prefix)), label="tuple minItems")
+        node: dict[str, Any] = {"type": "array", "prefixItems": prefix, "minItems": low}
+        closing = self.draw(st.sampled_from(("items", "max", "unevaluated", "open")), label="tuple closing")
+        if closing == "unevaluated" and self.knobs.on("unevaluatedItems"):
+            _use("unevaluatedItems")
+            node["unevaluatedItems"] = False
+        elif closing == "open" and self.knobs.on("open-tuple"):
+            _use("open-tuple")
+            node["items"] = self.node(depth + 1)
+        elif closing == "max":
+            node["maxItems"] = len(prefix)
+        else:
+            node["items"] = False
+        return node
+
+    def _anyOf(self, depth: int) -> dict[str, Any]:
+        return {"anyOf": [self.node(depth + 1) for _ in range(self.draw(st.integers(2, 3), label="anyOf size"))]}
+
+    def _oneOf(self, depth: int) -> dict[str, Any]:
+        # branches of distinct types (exactly one matches), or integer/number (overlapping)
+        if self.draw(st.booleans(), label="oneOf overlaps"):
+            return {"oneOf": [{"type": "integer"}, {"type": "number"}]}
+        kinds = self.draw(st.lists(st.sampled_from(("string", "boolean", "null", "array", "object")), min_size=2, max_size=3, unique=True), label="oneOf types")
+        branches = []
+        for kind in kinds:
+            if kind == "array":
+                branches.append({"type": "array", "items": self.node(depth + 1)})
+            elif kind == "object":
+                branches.append(self._object(depth))
+            else:
+                branches.append({"type": kind})
+        return {"oneOf": branches}
+
+    def _allOf(self, depth: int) -> dict[str, Any]:
+        if self.knobs.on("allOf-objects") and self.draw(st.booleans(), label="allOf of objects"):
+            _use("allOf-objects")
+            first, first_required = self.properties(depth)
+            second, second_required = self.properties(depth)
+            second = {name: sub for name, sub in second.items() if name not in first}
+            return {"allOf": [
+                {"type": "object", "properties": first, "required": first_required},
+                {"type": "object", "properties": second, "required": [n for n in second_required if n in second]},
+            ]}
+        low = self.draw(st.integers(0, 3), label="allOf minLength")
+        return {"allOf": [{"type": "string", "minLength": low}, {"type": "string", "maxLength": low + 5}]}
+
+    def _type_list(self, depth: int) -> dict[str, Any]:
+        kinds = self.draw(st.lists(st.sampled_from(("string", "integer", "null", "boolean", "array", "object")), min_size=2, max_size=3, unique=True), label="type list")
+        node: dict[str, Any] = {"type": kinds}
+        if "string" in kinds:
+            node["maxLength"] = 12
+        if "array" in kinds:
+            node["items"] = self.node(depth + 1)
+        if "object" in kinds:
+            node["properties"], node["required"] = self.properties(depth)
+            node["additionalProperties"] = False
+        return node
+
+    def _ref(self, depth: int) -> dict[str, Any]:
+        name = self.draw(st.sampled_from(sorted(self.definitions)), label="ref target")
+        target = self.definitions[name]
+        anchor = target.get("$anchor")
+        dynamic = target.get("$dynamicAnchor")
+        if dynamic and self.draw(st.booleans(), label="dynamic ref"):
+            _use("dynamic-ref")
+            node: dict[str, Any] = {"$dynamicRef": f"#{dynamic}"}
+        elif anchor and self.draw(st.booleans(), label="anchor ref"):
+            _use("$anchor")
+            node = {"$ref": f"#{anchor}"}
+        else:
+            node = {"$ref": f"#/$defs/{name}"}
+        _use("$ref")
+        if self.knobs.on("ref-siblings") and self.draw(st.booleans(), label="ref siblings"):
+            _use("ref-siblings")
+            node["description"] = "a reference with siblings"
+            if target.get("type") == "string":
+                node["maxLength"] = 40
+        return node
+
+    def definitions_for(self, depth: int) -> None:
+        count = self.draw(st.integers(0, 2), label="definitions") if self.knobs.on("$ref") else 0
+        for index in range(count):
+            name = f"Def{index}"
+            definition = self.node(min(depth + 1, self.knobs.max_depth))
+            if self.knobs.on("$anchor") and self.draw(st.booleans(), label="anchor"):
+                definition["$anchor"] = f"anchor{index}"
+            elif self.knobs.on("dynamic-ref") and self.draw(st.booleans(), label="dynamic anchor"):
+                definition["$dynamicAnchor"] = f"dyn{index}"
+            self.definitions[name] = definition
+        if self.knobs.on("recursion") and self.knobs.on("$ref") and self.draw(st.booleans(), label="recursive definition"):
+            _use("recursion")
+            self.definitions["Node"] = {
+                "type": "object",
+                "properties": {"label": {"type": "string", "maxLength": 8},
+                               "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}, "maxItems": 2}},
+                "required": ["label"],
+                "additionalProperties": False,
+            }
+
+
+@st.composite
+def _schemas(draw: st.DrawFn, knobs: _Knobs) -> dict[str, Any]:
+    builder = _Builder(draw, knobs)
+    builder.definitions_for(1)
+    root_kind = draw(st.sampled_from(knobs.root_types), label="root kind")
+    if root_kind == "object":
+        root = builder._object(0)
+        if knobs.on("root-recursion") and draw(st.integers(0, 4), label="root recursion") == 0:
+            _use("root-recursion")
+            root["properties"]["parent"] = {"$ref": "#"}
+    else:
+        _use("non-object-root")
+        root = builder.node(0) if root_kind == "any" else builder.decorate(
+            {"array": lambda: builder._array(0), "anyOf": lambda: builder._anyOf(0)}.get(root_kind, lambda: draw(_leaf(_Knobs(frozenset({root_kind}), 0, 1, ()))))()
+        )
+    if builder.definitions:
+        root["$defs"] = builder.definitions
+    return root
+
+
+def json_schemas(
+    *,
+    features: Collection[str] | None = None,
+    exclude: Collection[str] = (),
+    max_depth: int = 3,
+    max_properties: int = 4,
+    root_types: Collection[str] = ("object", "object", "object", "array", "string", "integer", "anyOf", "any"),
+) -> st.SearchStrategy[dict[str, Any]]:
+    """Satisfiable Draft 2020-12 schemas over :data:`FEATURES` (all by default).
+
+    ``features``/``exclude`` restrict the features used; ``max_depth`` bounds nesting (in
+    subschema levels); ``root_types`` weights the root's kind (``"any"`` draws any node).
+    """
+    chosen = frozenset(FEATURES if features is None else features) - frozenset(exclude)
+    unknown = chosen - FEATURES
+    if unknown:
+        raise ValueError(f"unknown schema features {sorted(unknown)}; known: {sorted(FEATURES)}")
+    return _schemas(_Knobs(chosen, max_depth, max_properties, tuple(root_types)))
+
+
+# --- strict schemas ----------------------------------------------------------------------------
+
+def _strict_features(dialect: Dialect) -> dict[str, Any]:
+    """What a schema may use in ``dialect``, read from its rules (not from strictify's data)."""
+    banned: set[str] = set()
+    formats: tuple[str, ...] | None = None
+    depth_limit = 4
+    flags = {"closed": False, "all_required": False, "recursion": True, "min_items": None}
+    for rule in dialect.rules:
+        if rule.kind == "banned_keywords":
+            banned.update(rule.params["keywords"])
+        elif rule.kind == "format_whitelist":
+            formats = tuple(rule.params["formats"])
+        elif rule.kind == "max_depth":
+            depth_limit = min(depth_limit, rule.params["limit"])
+        elif rule.kind == "closed_objects":
+            flags["closed"] = True
+        elif rule.kind == "all_required":
+            flags["all_required"] = True
+        elif rule.kind == "no_recursion":
+            flags["recursion"] = False
+        elif rule.kind == "keyword_values" and rule.params["keyword"] == "minItems":
+            flags["min_items"] = tuple(rule.params["allowed"])
+    return {"banned": banned, "formats": formats, "depth": depth_limit, **flags}
+
+
+@st.composite
+def _strict_node(draw: st.DrawFn, rules: dict[str, Any], depth: int, refs: tuple[str, ...]) -> dict[str, Any]:
+    banned = rules["banned"]
+    kinds = ["string", "integer", "number", "boolean", "enum"]
+    if depth < rules["depth"]:
+        kinds += ["object", "array", "nullable"]
+        if refs:
+            kinds.append("ref")
+    kind = draw(st.sampled_from(kinds), label="strict node kind")
+    _use(f"strict {kind}")
+    if kind == "string":
+        node: dict[str, Any] = {"type": "string"}
+        if "pattern" not in banned and draw(st.booleans(), label="pattern?"):
+            node["pattern"] = draw(st.sampled_from(("^[a-z]+$", "^[0-9]+$")), label="pattern")
+        elif draw(st.booleans(), label="format?"):
+            candidates = rules["formats"] if rules["formats"] is not None else _FORMATS
+            node["format"] = draw(st.sampled_from(candidates), label="format")
+        return node
+    if kind in ("integer", "number"):
+        node = {"type": kind}
+        if "minimum" not in banned and draw(st.booleans(), label="bounds?"):
+            node.update(minimum=0, maximum=draw(st.integers(1, 100), label="maximum"))
+        return node
+    if kind == "boolean":
+        return {"type": "boolean"}
+    if kind == "enum":
+        return {"type": "string", "enum": draw(st.lists(_words, min_size=1, max_size=4, unique=True), label="enum")}
+    if kind == "ref":
+        return {"$ref": f"#/$defs/{draw(st.sampled_from(refs), label='ref')}"}
+    if kind == "nullable":
+        return {"anyOf": [draw(_strict_node(rules, depth, refs)), {"type": "null"}]}
+    if kind == "array":
+        node = {"type": "array", "items": draw(_strict_node(rules, depth + 1, refs))}
+        if "maxItems" not in banned and draw(st.booleans(), label="array bounds?"):
+            allowed = rules["min_items"] or (0, 1, 2)
+            node.update(minItems=draw(st.sampled_from(allowed), label="minItems"))
+            if "maxItems" not in banned:
+                node["maxItems"] = node["minItems"] + 3
+        return node
+    names = draw(st.lists(st.sampled_from(_NAMES), min_size=0, max_size=4, unique=True), label="strict property names")
+    properties = {name: draw(_strict_node(rules, depth + 1, refs)) for name in names}
+    required = list(names) if rules["all_required"] else [n for n in names if draw(st.booleans(), label=f"{n} required")]
+    node = {"type": "object", "properties": properties, "required": required}
+    if rules["closed"] or draw(st.booleans(), label="closed?"):
+        node["additionalProperties"] = False
+    return node
+
+
+@st.composite
+def _strict_schema(draw: st.DrawFn, rules: dict[str, Any]) -> dict[str, Any]:
+    definitions: dict[str, Any] = {}
+    if "$ref" not in rules["banned"] and draw(st.booleans(), label="definitions?"):
+        _use("strict $defs")
+        definitions["Leaf"] = draw(_strict_node(rules, rules["depth"], ()))
+        if rules["recursion"] and draw(st.booleans(), label="recursive?"):
+            _use("strict recursion")
+            definitions["Tree"] = {
+                "type": "object",
+                "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}},
+                "required": ["name", "children"],
+                "additionalProperties": False,
+            }
+    root = draw(_strict_node(dict(rules, depth=max(rules["depth"], 1)), 0, tuple(sorted(definitions))), label="root")
+    if root.get("type") != "object":
+        wrapped: dict[str, Any] = {"type": "object", "properties": {"result": root}, "required": ["result"], "additionalProperties": False}
+        root = wrapped
+    if definitions:
+        root["$defs"] = definitions
+    return root
+
+
+def strict_schemas(dialect: str | Dialect) -> st.SearchStrategy[dict[str, Any]]:
+    """Schemas inside ``dialect``'s strict subset, built from its rules (closed objects, required
+    properties, formats, depth, recursion and banned keywords as the rules say)."""
+    return _strict_schema(_strict_features(resolve_dialect(dialect)))
+
+
+def schema_features(schema: Any) -> set[str]:
+    """The :data:`FEATURES` a schema uses, read from the schema itself (for coverage tests)."""
+    found: set[str] = set()
+    if isinstance(schema, dict) and schema.get("type") != "object":
+        found.add("non-object-root")
+    for node, depth in _nodes(schema):
+        declared = node.get("type")
+        if isinstance(declared, list):
+            found.add("type-list")
+        elif isinstance(declared, str):
+            found.add(declared)
+        if depth >= 3:
+            found.add("deep")
+        if not node:
+            found.add("any")
+        keys = set(node)
+        for keyword, feature in (("enum", "enum"), ("const", "const"), ("anyOf", "anyOf"), ("oneOf", "oneOf"), ("allOf", "allOf"),
+                                 ("$ref", "$ref"), ("not", "not"), ("if", "if-then-else"), ("contains", "contains"),
+                                 ("uniqueItems", "uniqueItems"), ("dependentRequired", "dependentRequired"),
+                                 ("dependentSchemas", "dependentSchemas"), ("unevaluatedProperties", "unevaluatedProperties"),
+                                 ("unevaluatedItems", "unevaluatedItems"), ("default", "default"), ("propertyNames", "propertyNames"),
+                                 ("pattern", "pattern"), ("format", "format"), ("$dynamicRef", "dynamic-ref"), ("$anchor", "$anchor")):
+            if keyword in keys:
+                found.add(feature)
+        if keys & {"minLength", "maxLength"}:
+            found.add("string-constraints")
+        if keys & {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}:
+            found.add("numeric-constraints")
+        if keys & {"minItems", "maxItems"} and "prefixItems" not in keys:
+            found.add("array-constraints")
+        if keys & {"minProperties", "maxProperties"}:
+            found.add("object-constraints")
+        if "$ref" in keys and keys - {"$ref"}:
+            found.add("ref-siblings")
+        if node.get("$ref") == "#":
+            found.add("root-recursion")
+        if isinstance(node.get("$ref"), str) and node["$ref"] == "#/$defs/Node":
+            found.add("recursion")
+        if "prefixItems" in keys:
+            found.add("tuple" if node.get("items") is False or "maxItems" in keys or "unevaluatedItems" in keys else "open-tuple")
+        if "patternProperties" in keys:
+            found.add("pattern-record")
+        extra = node.get("additionalProperties")
+        if isinstance(extra, dict):
+            found.add("mixed-record" if node.get("properties") else "record")
+        if declared == "object" and "properties" in keys and "additionalProperties" not in keys and "unevaluatedProperties" not in keys:
+            found.add("open-object")
+        if "allOf" in keys and all(isinstance(b, dict) and b.get("type") == "object" for b in node["allOf"]):
+            found.add("allOf-objects")
+        properties = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+        required = set(node.get("required", [])) if isinstance(node.get("required"), list) else set()
+        for name, sub in properties.items():
+            nullable = isinstance(sub, dict) and {"type": "null"} in sub.get("anyOf", [])
+            if nullable:
+                found.add("nullable")
+            if name not in required:
+                found.add("optional")
+                if nullable:
+                    found.add("optional-nullable")
+    return found
+
+
+def _nodes(schema: Any) -> Iterator[tuple[dict[str, Any], int]]:
+    stack: list[tuple[Any, int]] = [(schema, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        yield node, depth
+        for keyword, value in node.items():
+            if isinstance(value, dict) and keyword in ("properties", "patternProperties", "$defs", "dependentSchemas"):
+                stack.extend((sub, depth + 1) for sub in value.values())
+            elif isinstance(value, dict):
+                stack.append((value, depth + 1))
+            elif isinstance(value, list) and keyword in ("anyOf", "oneOf", "allOf", "prefixItems"):
+                stack.extend((sub, depth + 1) for sub in value)
