@@ -75,18 +75,36 @@ def plan_requests(draw: st.DrawFn, *, strict: st.SearchStrategy[Any] | None = No
     return PlanRequest(tools=tools, candidates=chosen)
 
 
+_PRESSURES = {
+    # which budget binds first: per-tool (optional, union) cost ranges
+    "tool count": ((0, 1), (0, 0)),
+    "optional parameters": ((1, 4), (0, 1)),
+    "union-typed parameters": ((0, 1), (1, 4)),
+    "mixed": ((0, 3), (0, 2)),
+}
+
+
 @st.composite
 def budget_requests(draw: st.DrawFn, *, max_tools: int = 40, required: st.SearchStrategy[bool] | None = None) -> PlanRequest:
-    """0-40 tools for one strict-capable Anthropic candidate, with costs that often exceed the
-    budgets. ``required`` draws, per tool, whether it is ``strict=True`` (rarely, by default)."""
+    """0-40 tools for one strict-capable Anthropic candidate, with costs chosen so that each budget
+    (tool count, optional, union-typed) is the binding one in some requests. ``required`` draws, per
+    tool, whether it is ``strict=True`` (rarely, by default)."""
+    pressure = draw(st.sampled_from(sorted(_PRESSURES)))
+    (optional_low, optional_high), (union_low, union_high) = _PRESSURES[pressure]
     size = draw(st.integers(min_value=0, max_value=max_tools))
-    event(f"budget request: {size} tools")
+    event(f"budget request: {pressure} pressure")
+    event(f"budget request: {_size_label(size)} tools")
     wants_required = required if required is not None else st.integers(0, 9).map(lambda n: n == 0)
     tools = []
     for index in range(size):
         setting = True if draw(wants_required) else draw(strict_settings("priority", required=False))
-        tools.append(ToolSpec(f"tool_{index:02d}", draw(tool_schemas(max_properties=4, max_depth=1)), setting))
+        cost = (draw(st.integers(optional_low, optional_high)), draw(st.integers(union_low, union_high)))
+        tools.append(ToolSpec(f"tool_{index:02d}", draw(costed_schemas(*cost)), setting))
     return PlanRequest(tools=tuple(tools), candidates=(ANTHROPIC_STRICT_MODEL,))
+
+
+def _size_label(size: int) -> str:
+    return "0" if size == 0 else "1-5" if size <= 5 else "6-20" if size <= 20 else "21-40"
 
 
 @st.composite

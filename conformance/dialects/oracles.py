@@ -228,7 +228,7 @@ def _loss_regions(original: Any, losses: Iterable[Loss], value: Any, *, complete
     """Value paths where losses of the relevant kind explain a difference."""
     regions: set[ValuePath] = set()
     for loss in losses:
-        breaks_completeness, breaks_soundness, _ = LOSS_KINDS.get(loss.kind, (True, True, ""))
+        breaks_completeness, _, _ = LOSS_KINDS.get(loss.kind, (True, True, ""))
         if completeness and not breaks_completeness:
             continue
         if loss.kind == "absent-null-collapse":

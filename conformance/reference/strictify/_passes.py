@@ -82,9 +82,13 @@ def _with_mark(node: Node, **updates: Any) -> Node:
     return copy
 
 
-def opaque(at_origin: str, description: str = OPAQUE_DESCRIPTION) -> Node:
-    """A node carrying any value as JSON text."""
-    return {"type": "string", "description": description, MARK: {"origin": at_origin, "codec": "json"}}
+def opaque(at_origin: str, *, replacing: Any = None) -> Node:
+    """A node carrying any value as JSON text (keeping the semantic pointer of the node it
+    replaces, so the codec still knows which ``anyOf`` branch it stands for)."""
+    marks: dict[str, Any] = {"origin": at_origin, "codec": "json"}
+    if isinstance(replacing, dict) and "sem" in replacing.get(MARK, {}):
+        marks["sem"] = replacing[MARK]["sem"]
+    return {"type": "string", "description": OPAQUE_DESCRIPTION, MARK: marks}
 
 
 def _bottom_up(fn: Callable[[Node], Any]) -> Callable[[Any], Any]:
@@ -558,7 +562,7 @@ def truncate_depth(state: State) -> None:
         pairs = node.get(MARK, {}).get("codec") == "pairs"
         if (depth >= limit and _has_nested_schema(node)) or (pairs and depth + 2 > limit):
             state.lose(origin(node), "truncated", "", f"nesting beyond depth {limit} travels as JSON text")
-            return opaque(origin(node))
+            return opaque(origin(node), replacing=node)
         return map_children(node, lambda sub, keyword, key: sub if keyword in ("$defs", "definitions")
                             else cut(sub, depth + 1 if keyword in DATA_EDGES else depth))
 
@@ -625,7 +629,7 @@ def apply_limits(state: State) -> None:
         if property_budget is not None and isinstance(properties, dict):
             if len(properties) > property_budget:
                 state.lose(origin(node), "truncated", "properties", "properties over the dialect's total travel as JSON text")
-                root = _replace_at(root, path, opaque(origin(node)))
+                root = _replace_at(root, path, opaque(origin(node), replacing=node))
             else:
                 property_budget -= len(properties)
     if limits.max_total_string_length is not None:
@@ -637,7 +641,7 @@ def apply_limits(state: State) -> None:
             if path and _string_size(node) and path[-1][0] != "$defs":
                 state.lose(origin(node), "truncated", "", "names and values over the dialect's string budget travel as JSON text")
                 size -= sum(_string_size(inner) for _, inner in _nodes_breadth_first(node))
-                root = _replace_at(root, path, opaque(origin(node)))
+                root = _replace_at(root, path, opaque(origin(node), replacing=node))
     state.schema = root
 
 

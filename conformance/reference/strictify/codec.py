@@ -55,6 +55,7 @@ class _Identity(_Node):
 
 
 IDENTITY = _Identity()
+_NO_VALUE = object()
 
 
 class _JsonText(_Node):
@@ -216,10 +217,17 @@ class _AnyOf(_Node):
         return value
 
     def decode(self, value: Any, depth: int) -> Any:
-        for _, matches_wire, child in self.branches:
+        # a loosened branch may accept another branch's wire value: prefer the branch whose
+        # decoded value its original branch accepts
+        fallback: Any = _NO_VALUE
+        for matches_original, matches_wire, child in self.branches:
             if matches_wire(value):
-                return child.decode(value, depth)
-        return value
+                decoded = child.decode(value, depth)
+                if matches_original(decoded):
+                    return decoded
+                if fallback is _NO_VALUE:
+                    fallback = decoded
+        return value if fallback is _NO_VALUE else fallback
 
 
 @dataclass
@@ -300,15 +308,16 @@ def build_codec(marked: Any, strict: Any, semantic: Any) -> Codec:
             return _Nullable(build(node["anyOf"][0], child_pointer(pointer, "anyOf", 0)))
         if isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/$defs/"):
             return _Ref(node["$ref"][len("#/$defs/"):], table)
-        if isinstance(node.get("anyOf"), list) and not properties:
-            children = [build(branch, child_pointer(pointer, "anyOf", i)) for i, branch in enumerate(node["anyOf"])]
+        combinator = "anyOf" if isinstance(node.get("anyOf"), list) else "oneOf"
+        if isinstance(node.get(combinator), list) and not properties:
+            children = [build(branch, child_pointer(pointer, combinator, i)) for i, branch in enumerate(node[combinator])]
             if all(child.identity for child in children):
                 return IDENTITY
             branches = []
-            for i, (branch, child) in enumerate(zip(node["anyOf"], children, strict=True)):
+            for i, (branch, child) in enumerate(zip(node[combinator], children, strict=True)):
                 sem = branch.get(MARK, {}).get("sem") if isinstance(branch, dict) else None
                 original_schema = resolve_pointer(semantic, sem) if sem is not None else None
-                wire_schema = resolve_pointer(strict, child_pointer(pointer, "anyOf", i))
+                wire_schema = resolve_pointer(strict, child_pointer(pointer, combinator, i))
                 branches.append((
                     matcher(original_validator, original_schema) if original_schema is not None else matcher(wire_validator, wire_schema),
                     matcher(wire_validator, wire_schema),
