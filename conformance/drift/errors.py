@@ -1,0 +1,150 @@
+"""What the drift validator reports: :class:`SchemaDriftError`, notices and the report.
+
+Drift (SPEC §5) is a missing or retyped field an SDK reads, a broken cross-field invariant,
+or a payload that is not JSON at all; it raises :class:`SchemaDriftError`. Additive change (a
+new field, a new variant, a new enum value) is information, reported as a :class:`DriftNotice`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = ["DriftNotice", "DriftReport", "NoticeKind", "SchemaDriftError", "describe_type", "short_repr"]
+
+NoticeKind = Literal[
+    "unknown_field",  # a key the shape does not declare
+    "unknown_variant",  # a discriminator value (or variant key) the shape does not know
+    "unknown_value",  # an enum-like value outside the documented set
+    "unread_mismatch",  # a documented field no SDK reads is missing or has another type
+    "stream_unterminated",  # the stream ended without its documented final event
+    "after_terminator",  # events after the terminator (`[DONE]`), which SDKs never read
+]
+
+#: How many characters of an actual value an error or notice quotes.
+_REPR_LIMIT = 80
+
+
+def describe_type(value: object) -> str:
+    """The JSON type name of ``value`` (``"string"``, ``"integer"``, ...), or what it is instead."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return "non-finite number (not JSON)"
+        return "integer" if value.is_integer() else "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, dict):
+        return "object"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    return f"{type(value).__name__} (not JSON)"
+
+
+def short_repr(value: object) -> str:
+    """A one-line, bounded rendering of a value for messages (never walks a deep value)."""
+    if isinstance(value, str):
+        text = value if len(value) <= _REPR_LIMIT else value[: _REPR_LIMIT - 1] + "…"
+        return repr(text)
+    if value is None or isinstance(value, (bool, int, float)):
+        return repr(value)
+    if isinstance(value, dict):
+        return f"{{…{len(value)} keys}}"
+    if isinstance(value, (list, tuple)):
+        return f"[…{len(value)} items]"
+    return f"<{type(value).__name__}>"
+
+
+class SchemaDriftError(Exception):
+    """A response no longer has the shape an SDK relies on.
+
+    ``path`` uses the kit's syntax (``content[3].id``; ``""`` is the root), ``expected`` says what
+    the shape wants there, ``actual_type`` what was found (``"absent"`` for a missing key), and
+    ``actual`` quotes the value when it helps (``'function_call'`` for a renamed variant).
+    """
+
+    def __init__(
+        self,
+        provider: str,
+        api: str,
+        path: str,
+        expected: str,
+        actual_type: str,
+        rule_id: str,
+        actual: str | None = None,
+    ) -> None:
+        self.provider = provider
+        self.api = api
+        self.path = path
+        self.expected = expected
+        self.actual_type = actual_type
+        self.rule_id = rule_id
+        self.actual = actual
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        where = self.path or "<root>"
+        found = self.actual_type if self.actual is None else f"{self.actual_type} {self.actual}"
+        return f"{self.api}: {self.rule_id} drift at {where}: expected {self.expected}, got {found}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # keep every field across pickling (pytest-xdist workers send exceptions back)
+        return (
+            type(self),
+            (self.provider, self.api, self.path, self.expected, self.actual_type, self.rule_id, self.actual),
+        )
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {
+            "provider": self.provider,
+            "api": self.api,
+            "path": self.path,
+            "expected": self.expected,
+            "actual_type": self.actual_type,
+            "actual": self.actual,
+            "rule_id": self.rule_id,
+        }
+
+
+@dataclass(frozen=True)
+class DriftNotice:
+    """Additive change or harmless difference: worth knowing, never an error."""
+
+    kind: NoticeKind
+    path: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.kind} at {self.path or '<root>'}: {self.detail}"
+
+
+@dataclass(frozen=True)
+class DriftReport:
+    """Everything one validation found. ``errors`` is empty when the response has no drift."""
+
+    api: str
+    errors: tuple[SchemaDriftError, ...] = ()
+    notices: tuple[DriftNotice, ...] = ()
+    #: Notices past the cap (a payload with 100,000 unknown fields does not fill memory).
+    notices_dropped: int = 0
+    #: Sites checked, for statistics and the benchmark.
+    fields_checked: int = field(default=0, compare=False)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def raise_for_drift(self) -> DriftReport:
+        """Raise the first error (in walk order), or return the report unchanged."""
+        if self.errors:
+            raise self.errors[0]
+        return self
+
+    def notices_of(self, kind: NoticeKind) -> Sequence[DriftNotice]:
+        return [notice for notice in self.notices if notice.kind == kind]

@@ -1,0 +1,243 @@
+"""Keep secrets out of cassettes: scrub what is recorded, scan what is shipped.
+
+Scrubbing drops headers by name (``authorization``, ``x-api-key``...) and by pattern (any name
+with ``key``, ``token``, ``secret``, ``auth``, ``cookie``, ``session`` or ``password`` as a word),
+replaces key-shaped strings anywhere (``sk-…``, ``AIza…``, ``gsk_…``, bearer tokens, JWTs,
+OpenAI org/project ids) with ``REDACTED``, removes key query parameters, and replaces
+Cloudflare account ids in URLs with ``ACCOUNT_ID``.
+
+:func:`scan_cassette_text` reports what still looks secret in a cassette file; the self-tests
+run it over every shipped cassette, and the recorder runs it on what it writes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterable, Mapping, MutableMapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import yaml
+
+__all__ = [
+    "PLACEHOLDER",
+    "SECRET_VALUE_PATTERNS",
+    "SENSITIVE_HEADER_NAMES",
+    "SecretFinding",
+    "is_sensitive_header",
+    "scan_cassette_file",
+    "scan_cassette_text",
+    "scan_shipped_cassettes",
+    "scrub_headers",
+    "scrub_text",
+    "scrub_uri",
+]
+
+PLACEHOLDER = "REDACTED"
+ACCOUNT_PLACEHOLDER = "ACCOUNT_ID"
+
+#: Headers dropped by exact (case-insensitive) name.
+SENSITIVE_HEADER_NAMES: frozenset[str] = frozenset(
+    {
+        "authorization",
+        "proxy-authorization",
+        "x-api-key",
+        "api-key",
+        "x-goog-api-key",
+        "cookie",
+        "set-cookie",
+        "openai-organization",
+        "openai-project",
+        "anthropic-organization-id",
+        "cf-access-client-id",
+        "cf-access-client-secret",
+        "x-auth-email",
+        "x-auth-key",
+    }
+)
+
+# a sensitive word as a whole dash/underscore-separated part of a header name ("x-api-key",
+# "session-token") but not inside another word ("anthropic-ratelimit-tokens-limit" is fine)
+_SENSITIVE_HEADER_PATTERN = re.compile(
+    r"(?:^|[-_])(?:api[-_]?key|key|token|secret|auth|authorization|cookie|session|password|credentials?)(?:$|[-_])",
+    re.IGNORECASE,
+)
+
+# a key must not be glued to a longer base64/word run (opaque signatures contain "sk-" by chance)
+_B = r"(?<![A-Za-z0-9_\-+/])"
+#: (name, pattern) of values that are secrets wherever they appear.
+SECRET_VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("Anthropic API key", re.compile(_B + r"sk-ant-[A-Za-z0-9_\-]{16,}")),
+    ("OpenAI-style API key", re.compile(_B + r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}")),
+    ("Google API key", re.compile(_B + r"AIza[0-9A-Za-z_\-]{30,}")),
+    ("Groq API key", re.compile(_B + r"gsk_[A-Za-z0-9]{20,}")),
+    ("Cerebras API key", re.compile(_B + r"csk-[A-Za-z0-9]{20,}")),
+    ("Hugging Face token", re.compile(_B + r"hf_[A-Za-z0-9]{30,}")),
+    ("GitHub token", re.compile(_B + r"gh[pousr]_[A-Za-z0-9]{30,}")),
+    ("AWS access key id", re.compile(_B + r"AKIA[0-9A-Z]{16}")),
+    ("bearer token", re.compile(r"\bBearer\s+(?!" + PLACEHOLDER + r")[A-Za-z0-9._~+/=\-]{16,}")),
+    ("JSON Web Token", re.compile(_B + r"eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}")),
+    ("OpenAI organization id", re.compile(_B + r"org-[A-Za-z0-9]{20,}")),
+    ("OpenAI project id", re.compile(_B + r"proj_[A-Za-z0-9]{20,}")),
+)
+
+_ACCOUNT_IN_PATH = re.compile(r"(/accounts/)([0-9a-f]{32})(?=/|$)")
+_SECRET_QUERY_KEYS = frozenset({"key", "api_key", "apikey", "access_token", "token", "auth", "signature", "sig"})
+
+
+def is_sensitive_header(name: str) -> bool:
+    """Whether a header is dropped from cassettes (by exact name or by pattern)."""
+    lowered = name.lower()
+    return lowered in SENSITIVE_HEADER_NAMES or bool(_SENSITIVE_HEADER_PATTERN.search(lowered))
+
+
+def scrub_text(text: str) -> str:
+    """``text`` with every key-shaped value replaced by ``REDACTED`` and account ids masked."""
+    for _, pattern in SECRET_VALUE_PATTERNS:
+        text = pattern.sub(PLACEHOLDER if "Bearer" not in pattern.pattern else "Bearer " + PLACEHOLDER, text)
+    return _ACCOUNT_IN_PATH.sub(r"\g<1>" + ACCOUNT_PLACEHOLDER, text)
+
+
+def scrub_uri(uri: str) -> str:
+    """A URI without key query parameters and with Cloudflare account ids masked."""
+    parts = urlsplit(uri)
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k.lower() not in _SECRET_QUERY_KEYS]
+    rebuilt = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(query, safe=":"), parts.fragment))
+    return scrub_text(rebuilt)
+
+
+def scrub_headers(headers: Mapping[str, Any]) -> dict[str, Any]:
+    """Headers without the sensitive ones, other values scrubbed (lists of values kept as lists)."""
+    kept: dict[str, Any] = {}
+    for name, value in headers.items():
+        if is_sensitive_header(name):
+            continue
+        if isinstance(value, list):
+            kept[name] = [scrub_text(v) if isinstance(v, str) else v for v in value]
+        else:
+            kept[name] = scrub_text(value) if isinstance(value, str) else value
+    return kept
+
+
+# -- vcrpy hooks -------------------------------------------------------------------------------------
+
+
+def scrub_vcr_request(request: Any) -> Any:
+    """``before_record_request`` hook for vcrpy: drop sensitive headers, scrub URI and body."""
+    for name in list(request.headers):
+        if is_sensitive_header(name):
+            del request.headers[name]
+    request.uri = scrub_uri(request.uri)
+    body = request.body
+    if isinstance(body, bytes):
+        with contextlib.suppress(UnicodeDecodeError):
+            request.body = scrub_text(body.decode("utf-8")).encode("utf-8")
+    elif isinstance(body, str):
+        request.body = scrub_text(body)
+    return request
+
+
+def scrub_vcr_response(response: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+    """``before_record_response`` hook for vcrpy: drop sensitive headers, scrub the body."""
+    response["headers"] = scrub_headers(response.get("headers") or {})
+    body = response.get("body") or {}
+    data = body.get("string")
+    if isinstance(data, bytes):
+        with contextlib.suppress(UnicodeDecodeError):
+            body["string"] = scrub_text(data.decode("utf-8")).encode("utf-8")
+    elif isinstance(data, str):
+        body["string"] = scrub_text(data)
+    return response
+
+
+def vcr_scrub_options() -> dict[str, Any]:
+    """Keyword arguments for ``vcr.VCR(...)``/``use_cassette`` that scrub everything recorded."""
+    return {
+        "filter_headers": sorted(SENSITIVE_HEADER_NAMES),
+        "filter_query_parameters": sorted(_SECRET_QUERY_KEYS),
+        "before_record_request": scrub_vcr_request,
+        "before_record_response": scrub_vcr_response,
+        "decode_compressed_response": True,
+    }
+
+
+# -- scanning ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SecretFinding:
+    """Something in a cassette that looks like a secret."""
+
+    where: str
+    line: int
+    kind: str
+    excerpt: str
+
+    def __str__(self) -> str:
+        return f"{self.where}:{self.line}: {self.kind}: {self.excerpt}"
+
+
+def _mask(secret: str) -> str:
+    return secret[:6] + "…" if len(secret) > 6 else "…"
+
+
+def scan_cassette_text(text: str, where: str = "<cassette>") -> list[SecretFinding]:
+    """Key-shaped values, unmasked account ids and sensitive headers left in a cassette."""
+    findings: list[SecretFinding] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        for kind, pattern in SECRET_VALUE_PATTERNS:
+            findings.extend(SecretFinding(where, number, kind, _mask(m.group(0))) for m in pattern.finditer(line))
+        findings.extend(
+            SecretFinding(where, number, "Cloudflare account id in a URL", _mask(m.group(2))) for m in _ACCOUNT_IN_PATH.finditer(line)
+        )
+    try:
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as exc:
+        findings.append(SecretFinding(where, 0, "unreadable YAML (cannot check headers)", str(exc)[:80]))
+        return findings
+    for index, interaction in enumerate(_interactions(data)):
+        for side in ("request", "response"):
+            headers = (interaction.get(side) or {}).get("headers") or {}
+            if isinstance(headers, Mapping):
+                findings.extend(
+                    SecretFinding(where, 0, f"sensitive header in interactions[{index}].{side}", str(name))
+                    for name in headers
+                    if is_sensitive_header(str(name))
+                )
+        uri = str((interaction.get("request") or {}).get("uri", ""))
+        query_keys = {k.lower() for k, _ in parse_qsl(urlsplit(uri).query)}
+        findings.extend(
+            SecretFinding(where, 0, f"secret query parameter in interactions[{index}].request.uri", key)
+            for key in sorted(query_keys & _SECRET_QUERY_KEYS)
+        )
+    return findings
+
+
+def _interactions(data: object) -> Iterable[Mapping[str, Any]]:
+    if isinstance(data, Mapping) and isinstance(data.get("interactions"), list):
+        return [i for i in data["interactions"] if isinstance(i, Mapping)]
+    return []
+
+
+def scan_cassette_file(path: Path | str) -> list[SecretFinding]:
+    path = Path(path)
+    return scan_cassette_text(path.read_text(encoding="utf-8"), str(path))
+
+
+def scan_shipped_cassettes() -> list[SecretFinding]:
+    """Scan every cassette shipped in ``strictconformance.cassettes``."""
+    findings: list[SecretFinding] = []
+    root = resources.files("strictconformance.cassettes")
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in node.iterdir():
+            if child.is_dir():
+                stack.append(child)
+            elif child.name.endswith((".yaml", ".yml")):
+                findings.extend(scan_cassette_text(child.read_text(encoding="utf-8"), str(child)))
+    return findings

@@ -1,0 +1,204 @@
+"""Gemini ``generateContent`` (``gemini.generate_content``), REST v1beta, camelCase JSON.
+
+Proto3 JSON omits zero, empty and false values, so almost every field may be absent: that is
+the default value, never drift (``index`` 0 and ``text`` "" disappear; ``parts`` is absent when
+thinking used up ``maxOutputTokens``; ``candidates`` is absent when the prompt is blocked).
+google-genai models every field as ``Optional``, so ``null`` is accepted where absence is.
+
+``parts[]`` is a proto ``oneof``: the variant is the data key present (``text``,
+``functionCall``...); a part with none of them is an unknown variant. A function call finishes
+with ``STOP``: there is no tool-call finish reason, so SPEC lists no DR-5 invariant here.
+The stream (``:streamGenerateContent?alt=sse``) sends whole response fragments and just closes.
+"""
+
+from __future__ import annotations
+
+from strictconformance.drift.shapes.model import (
+    ANY,
+    ARRAY,
+    BOOL,
+    INT,
+    NUMBER,
+    OBJECT,
+    STRING,
+    ApiShape,
+    Arr,
+    Keyed,
+    Obj,
+    SplitRule,
+    StreamShape,
+    ValueShape,
+    enum,
+    info,
+    opt,
+    req,
+)
+
+__all__ = ["SHAPE"]
+
+SDK = "response_shapes.md §4 (google-genai 3.4.0 types.py GenerateContentResponse)"
+PART = "response_shapes.md §4 (google-genai 3.4.0 types.py Part)"
+STREAM = "response_shapes.md §4 Stream (python-genai; FAN and CHL gemini streams)"
+
+FINISH_REASONS = (
+    "STOP",
+    "MAX_TOKENS",
+    "SAFETY",
+    "RECITATION",
+    "LANGUAGE",
+    "OTHER",
+    "BLOCKLIST",
+    "PROHIBITED_CONTENT",
+    "SPII",
+    "MALFORMED_FUNCTION_CALL",
+    "UNEXPECTED_TOOL_CALL",
+    "TOO_MANY_TOOL_CALLS",
+    "MISSING_THOUGHT_SIGNATURE",
+    "MALFORMED_RESPONSE",
+    "IMAGE_SAFETY",
+    "IMAGE_PROHIBITED_CONTENT",
+    "IMAGE_OTHER",
+    "NO_IMAGE",
+    "IMAGE_RECITATION",
+    "ESCALATION",
+    "PUP_LIMITED_DISABLED",
+    "CONTINUATION",
+    "MODEL_ARMOR",
+    "FINISH_REASON_UNSPECIFIED",
+)
+BLOCK_REASONS = ("SAFETY", "OTHER", "BLOCKLIST", "PROHIBITED_CONTENT", "IMAGE_SAFETY", "MODEL_ARMOR", "JAILBREAK")
+
+
+def _data(key: str, shape: ValueShape, source: str) -> Obj:
+    """A part variant: the data key itself is required, a null there is drift."""
+    return Obj((req(key, shape, source),))
+
+
+FUNCTION_CALL = Obj(
+    (
+        req("name", STRING, PART, nonempty=True),
+        opt("args", OBJECT, PART, note="{} for a function without parameters"),
+        opt("id", STRING, "FAN TestGoogleThinking/gemini-3-pro-preview (populated by Gemini 3)"),
+        opt("partialArgs", ARRAY, "python-genai 9b2ca50d (2025-11-17)"),
+        opt("willContinue", BOOL, "python-genai 6258dad0 (2025-05-14)"),
+    )
+)
+
+PART_UNION = Keyed(
+    {
+        "text": _data("text", STRING, PART),
+        "functionCall": _data("functionCall", FUNCTION_CALL, PART),
+        "functionResponse": _data(
+            "functionResponse",
+            Obj((req("name", STRING, PART, nonempty=True), opt("response", OBJECT, PART), opt("id", STRING, PART))),
+            PART,
+        ),
+        "inlineData": _data("inlineData", Obj((opt("mimeType", STRING, PART), opt("data", STRING, PART))), PART),
+        "fileData": _data("fileData", Obj((opt("mimeType", STRING, PART), opt("fileUri", STRING, PART))), PART),
+        "executableCode": _data(
+            "executableCode",
+            Obj((opt("language", STRING, PART), req("code", STRING, PART), opt("id", STRING, "CHL test_google_code_execution (2026-07)"))),
+            PART,
+        ),
+        "codeExecutionResult": _data(
+            "codeExecutionResult",
+            Obj((opt("outcome", STRING, PART), opt("output", STRING, PART), opt("id", STRING, "CHL test_google_code_execution (2026-07)"))),
+            PART,
+        ),
+        "toolCall": _data("toolCall", OBJECT, PART),
+        "toolResponse": _data("toolResponse", OBJECT, PART),
+    },
+    common=(
+        opt("thought", BOOL, PART, note="true on thought summaries (text parts)"),
+        opt("thoughtSignature", STRING, "python-genai 85e00bc1 (2025-05-04)"),
+        info("videoMetadata", OBJECT, PART),
+        info("partMetadata", OBJECT, PART),
+        info("mediaResolution", ANY, PART),
+    ),
+)
+
+_TOKEN_DETAILS = Arr(Obj((opt("modality", STRING, SDK), opt("tokenCount", INT, SDK))))
+
+USAGE = Obj(
+    (
+        opt("promptTokenCount", INT, SDK),
+        opt("candidatesTokenCount", INT, SDK, note="excludes thinking tokens since ~2025-04"),
+        opt("thoughtsTokenCount", INT, "python-genai 122cdc86 (2025-03-20)"),
+        opt("toolUsePromptTokenCount", INT, "python-genai 122cdc86 (2025-03-20)"),
+        opt("cachedContentTokenCount", INT, SDK),
+        opt("totalTokenCount", INT, SDK),
+        opt("promptTokensDetails", _TOKEN_DETAILS, "python-genai 122cdc86 (2025-03-20)"),
+        opt("candidatesTokensDetails", _TOKEN_DETAILS, "python-genai 122cdc86 (2025-03-20)"),
+        opt("cacheTokensDetails", _TOKEN_DETAILS, "python-genai 122cdc86 (2025-03-20)"),
+        opt("toolUsePromptTokensDetails", _TOKEN_DETAILS, "python-genai 122cdc86 (2025-03-20)"),
+        info("trafficType", STRING, SDK),
+    )
+)
+
+CANDIDATE = Obj(
+    (
+        opt(
+            "content",
+            Obj((opt("role", STRING, SDK), opt("parts", Arr(PART_UNION), SDK, note="absent when thinking used up maxOutputTokens"))),
+            SDK,
+        ),
+        opt("finishReason", enum(*FINISH_REASONS), SDK, note="absent on non-final stream chunks"),
+        opt("finishMessage", STRING, SDK),
+        opt("index", INT, SDK, note="0 is omitted by proto3 JSON"),
+        info("safetyRatings", ARRAY, SDK),
+        info("citationMetadata", OBJECT, SDK),
+        info("groundingMetadata", OBJECT, SDK),
+        info("urlContextMetadata", OBJECT, SDK),
+        info("avgLogprobs", NUMBER, SDK),
+        info("logprobsResult", OBJECT, SDK),
+        info("tokenCount", INT, SDK),
+    )
+)
+
+RESPONSE = Obj(
+    (
+        opt("candidates", Arr(CANDIDATE), SDK, note="absent when the prompt is blocked"),
+        opt(
+            "promptFeedback",
+            Obj(
+                (
+                    opt("blockReason", enum(*BLOCK_REASONS), SDK),
+                    opt("blockReasonMessage", STRING, SDK),
+                    info("safetyRatings", ARRAY, SDK),
+                )
+            ),
+            SDK,
+        ),
+        opt("usageMetadata", USAGE, SDK),
+        opt("modelVersion", STRING, SDK, note="may differ from the requested alias"),
+        opt("responseId", STRING, "python-genai b46ed361 (2025-02-26)"),
+        info("createTime", STRING, "python-genai b46ed361 (2025-02-26)"),
+    )
+)
+
+SHAPE = ApiShape(
+    api="gemini.generate_content",
+    provider="gemini",
+    title="Google Gemini generateContent (REST v1beta)",
+    endpoint="POST https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
+    response=RESPONSE,
+    stream=StreamShape(
+        event=RESPONSE,
+        source=STREAM,
+        framing="data",
+        splits=(
+            SplitRule(
+                text="candidates[0].content.parts[0].text",
+                head_clears=("candidates[0].finishReason", "candidates[0].finishMessage"),
+                clear_with_null=False,
+                same_item=("responseId",),
+            ),
+        ),
+    ),
+    sources=(
+        "response_shapes.md §4",
+        "https://ai.google.dev/api/generate-content#generatecontentresponse",
+        "python-genai 3.4.0 google/genai/types.py",
+    ),
+    notes="Nullable everywhere absence is allowed: google-genai validates with pydantic and every field is Optional.",
+)
