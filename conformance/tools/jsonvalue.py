@@ -1,0 +1,89 @@
+"""JSON values: what counts as one, how deep it may nest, and JSON pointers.
+
+Everything the tool helper accepts from outside (a raw schema, a tool input, a callback's
+return value) goes through :func:`json_value_problem` first, so a set, a NaN, a non-string key,
+a dict that contains itself or a 10,000-level nesting gives a clear message instead of a
+``RecursionError`` deep inside a validator. The walk is iterative for that reason.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from strictconformance.dialects.pointers import pointer_from_path
+
+__all__ = [
+    "MAX_INPUT_DEPTH",
+    "MAX_SCHEMA_DEPTH",
+    "JSONValue",
+    "json_value_problem",
+    "parse_json_text",
+]
+
+JSONValue = Any  # None | bool | int | float | str | list[JSONValue] | dict[str, JSONValue]
+
+#: Containers (objects and arrays) a raw schema may nest. jsonschema's own metaschema check
+#: recurses several frames per level and overflows the default stack near 200 containers; 64
+#: is far above any provider's limit (OpenAI: 10 levels of nesting) and leaves headroom.
+MAX_SCHEMA_DEPTH = 64
+
+#: Containers a tool input may nest; deeper input is an input error, not a crash.
+MAX_INPUT_DEPTH = 64
+
+
+def json_value_problem(value: object, *, max_depth: int) -> str | None:
+    """Why ``value`` is not a JSON value of at most ``max_depth`` nested containers, or None.
+
+    Accepted: None, bool, int, finite float, str, lists and tuples of those, and mappings with
+    string keys. The message names the JSON pointer of the first offending place.
+    """
+    # (value, path, depth, ids of the containers above it) - the ids catch self-containing objects
+    stack: list[tuple[object, tuple[str | int, ...], int, frozenset[int]]] = [(value, (), 0, frozenset())]
+    while stack:
+        node, path, depth, above = stack.pop()
+        where = pointer_from_path(path) or "the root"
+        if node is None or isinstance(node, (bool, int, str)):
+            continue
+        if isinstance(node, float):
+            if not math.isfinite(node):
+                return f"{node!r} at {where} is not a JSON number"
+            continue
+        if isinstance(node, (Mapping, list, tuple)):
+            if id(node) in above:
+                return f"the value at {where} contains itself (a cycle of Python objects)"
+            if depth >= max_depth:
+                return f"nesting deeper than {max_depth} objects/arrays at {where}"
+            inner = above | {id(node)}
+            children: Iterable[tuple[str | int, object]]
+            if isinstance(node, Mapping):
+                for key in node:
+                    if not isinstance(key, str):
+                        return f"object key {key!r} at {where} is a {type(key).__name__}, not a string"
+                children = node.items()
+            else:
+                children = enumerate(node)
+            stack.extend((child, (*path, key), depth + 1, inner) for key, child in reversed(list(children)))
+            continue
+        return f"value of type {type(node).__name__} at {where} is not JSON"
+    return None
+
+
+def _reject_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def parse_json_text(text: str | bytes | bytearray) -> JSONValue:
+    """Parse JSON text strictly (no NaN/Infinity); raises ``ValueError`` with a plain message.
+
+    CPython's decoder recurses per nesting level, so absurdly deep text surfaces as a
+    ``RecursionError`` there: it is reported as a ``ValueError`` like any other bad text.
+    """
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ValueError("JSON text nests too deeply to parse") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"not valid JSON text: {exc}") from None
