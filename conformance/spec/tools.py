@@ -1,0 +1,48 @@
+"""SPEC.md §6 (TL): tool definition and invocation, as data.
+
+The checks live in :mod:`strictconformance.tools.oracles` (``check_tl1`` ... ``check_tl7``);
+the capabilities name the tool-layer methods of :class:`strictconformance.tools.ToolLayer`
+each check calls.
+"""
+
+from __future__ import annotations
+
+from strictconformance.spec import Rule
+
+__all__ = ["RULES"]
+
+_SPEC6 = "SPEC.md §6; seeds/002_412295d649f7520e.txt"
+_SEED_SCHEMA = f"{_SPEC6} ('Schema Definition Strategy', 'Allowing manual JSON Schema')"
+_SEED_ERRORS = f"{_SPEC6} ('Error Handling')"
+_SEED_STREAMING = f"{_SPEC6} ('With streaming', 'Streaming Tool')"
+_SEED_CONTEXT = f"{_SPEC6} ('Context Parameter Injection')"
+_SEED_CALLABLE = f"{_SPEC6} ('Callable Function Behavior')"
+_SPEC1 = "SPEC.md §6 and §1 (invalid strict values are rejected at tool definition time)"
+
+_DEFINE = ("define_tool", "describe_tool")
+_INVOKE = ("define_tool", "invoke_tool")
+
+RULES: tuple[Rule, ...] = (
+    Rule("TL-1", "a typed model and a raw JSON Schema of one shape advertise the same schema",
+         "A tool's input schema comes from a typed model (pydantic) or a raw JSON Schema; both give the "
+         "same advertised schema for the same shape.", _SEED_SCHEMA, _DEFINE),
+    Rule("TL-2", "input is validated before the callback; invalid input names its field and never runs it",
+         "Input is validated against the advertised schema before the callback runs; invalid input gives "
+         "an error result naming the failing field, and the callback is not called.", _SEED_SCHEMA, _INVOKE),
+    Rule("TL-3", "a callback's exception becomes an error result with its type and message",
+         "A callback's exception becomes an error result carrying the exception type and message; it "
+         "never escapes the tool-use path.", _SEED_ERRORS, _INVOKE),
+    Rule("TL-4", "generator items stream as ordered events, then exactly one final result",
+         "Sync, async and generator callbacks: a generator's items stream as progress events, in order, "
+         "then exactly one final result; an empty generator gives a defined result.", _SEED_STREAMING, _INVOKE),
+    Rule("TL-5", "context is opt-in, carries the tool-use id and state, and stays out of the schema",
+         "Context is opt-in, carries the tool-use id and the invocation state, and never appears in the "
+         "advertised schema.", _SEED_CONTEXT, ("define_tool", "describe_tool", "invoke_tool")),
+    Rule("TL-6", "a direct call validates and raises; the tool-use path returns error results",
+         "The tool object is directly callable; a direct call validates and raises, the tool-use path "
+         "returns error results.", _SEED_CALLABLE, ("define_tool", "call_tool", "invoke_tool")),
+    Rule("TL-7", "the strict setting is validated when the tool is defined",
+         "The tool's strict setting follows §1 and is validated when the tool is defined: true, false, "
+         "unset or a finite number > 0 is kept as given; anything else is a clear error at definition "
+         "time, never a silent default.", _SPEC1, _DEFINE),
+)

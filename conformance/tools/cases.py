@@ -1,0 +1,138 @@
+"""The cases the TL checks judge: a tool definition plus what it should do with given input.
+
+Strategies (``strictconformance.strategies.callbacks``) draw these; the checks
+(:mod:`strictconformance.tools.oracles`) take one case and a tool layer and decide. Every
+callback a case holds records its calls in the case's own :class:`CallLog`, so a check can tell
+whether, and with what, the callback ran.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from strictconformance.tools.contract import FinalValueConvention, ToolDefinition
+from strictconformance.tools.jsonvalue import JSONValue
+from strictconformance.tools.results import ToolContext
+from strictconformance.tools.shapes import ObjectShape
+
+__all__ = [
+    "CallLog",
+    "CallbackKind",
+    "ContextCase",
+    "DirectCallCase",
+    "RaisingCase",
+    "RecordedCall",
+    "RecordingCase",
+    "ShapeCase",
+    "StreamingCase",
+    "StrictCase",
+]
+
+#: How a callback delivers its outcome.
+CallbackKind = Literal["sync", "async", "sync_generator", "async_generator"]
+
+
+@dataclass(frozen=True)
+class RecordedCall:
+    """One call of a kit callback: the input it received, its context, any surplus arguments."""
+
+    input: Any
+    context: ToolContext | None = None
+    surplus: tuple[Any, ...] = ()
+
+
+@dataclass
+class CallLog:
+    """The calls of one case's callback, in order. Local to the case, never shared."""
+
+    calls: list[RecordedCall] = field(default_factory=list)
+
+    def record(self, call: RecordedCall) -> None:
+        self.calls.append(call)
+
+
+@dataclass(frozen=True)
+class ShapeCase:
+    """TL-1: one input shape written as several definitions; all must advertise ``schema``."""
+
+    shape: ObjectShape
+    schema: Mapping[str, Any]
+    definitions: tuple[ToolDefinition, ...]
+
+
+@dataclass(frozen=True)
+class RecordingCase:
+    """TL-2: a recording callback, a valid input, and an input invalid at ``invalid_field``."""
+
+    definition: ToolDefinition
+    shape: ObjectShape
+    log: CallLog
+    valid_input: Mapping[str, JSONValue]
+    invalid_input: Mapping[str, JSONValue]
+    invalid_field: str
+    returns: JSONValue
+
+
+@dataclass(frozen=True)
+class RaisingCase:
+    """TL-3: a callback that yields ``items_before`` (generators) and then raises."""
+
+    definition: ToolDefinition
+    input: Mapping[str, JSONValue]
+    kind: CallbackKind
+    exception_type: type[Exception]
+    message: str
+    items_before: tuple[JSONValue, ...]
+
+    @property
+    def exception_text(self) -> str:
+        return str(self.exception_type(self.message))
+
+
+@dataclass(frozen=True)
+class StreamingCase:
+    """TL-4: a callback of ``kind`` that streams ``items`` and gives ``final`` (if ``has_final``)."""
+
+    definition: ToolDefinition
+    input: Mapping[str, JSONValue]
+    kind: CallbackKind
+    convention: FinalValueConvention
+    items: tuple[JSONValue, ...]
+    final: JSONValue
+    has_final: bool
+
+
+@dataclass(frozen=True)
+class ContextCase:
+    """TL-5: a tool that opted in to context, and one with the same shape that did not."""
+
+    definition: ToolDefinition
+    plain_definition: ToolDefinition
+    shape: ObjectShape
+    log: CallLog
+    plain_log: CallLog
+    input: Mapping[str, JSONValue]
+    tool_use_id: str
+    invocation_state: Mapping[str, JSONValue]
+
+    @property
+    def context_parameter(self) -> str | None:
+        return self.definition.context if isinstance(self.definition.context, str) else None
+
+
+@dataclass(frozen=True)
+class DirectCallCase:
+    """TL-6: a recording tool and a raising tool, both with sync callbacks, called directly."""
+
+    recording: RecordingCase
+    raising: RaisingCase
+
+
+@dataclass(frozen=True)
+class StrictCase:
+    """TL-7: a definition whose strict setting is ``valid`` or not (SPEC §1)."""
+
+    definition: ToolDefinition
+    valid: bool

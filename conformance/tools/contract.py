@@ -1,0 +1,114 @@
+"""The tool-layer capability an adapter provides for the TL checks (SPEC.md §6).
+
+An SDK's tool layer is driven through four calls; :class:`ToolLayer` states them. The kit's own
+helper implements them in :class:`strictconformance.tools.layer.ReferenceToolLayer`.
+
+How the kit's callbacks expect to be called, whatever the SDK (the adapter translates):
+
+- a definition from a raw JSON Schema or a model class: ``callback(input)``, or
+  ``callback(input, context)`` when ``context`` is True;
+- a definition from type hints (neither ``input_schema`` nor ``input_model``): the callback's
+  own keyword arguments; with ``context="param"`` that parameter (annotated
+  :class:`ToolContext`) receives the context;
+- ``context`` is always a :class:`strictconformance.tools.ToolContext` carrying the tool-use id
+  and the invocation state the check passed; an adapter builds it from its SDK's own context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from strictconformance.tools.helper import InputSource
+from strictconformance.tools.results import ToolContext, ToolInvocation
+
+__all__ = ["AdvertisedTool", "FinalValueConvention", "ToolDefinition", "ToolLayer", "ToolLayerTraits"]
+
+#: How a generator callback gives its final value in a tool layer:
+#: ``"tool_return"`` - the kit's: ``yield ToolReturn(value)`` last (a sync generator may also
+#: ``return value``); ``"last_item"`` - the last yielded item is the result, not a progress
+#: event; ``"none"`` - generators give no value: the result carries the empty value.
+FinalValueConvention = Literal["tool_return", "last_item", "none"]
+
+
+@dataclass(frozen=True)
+class ToolDefinition:
+    """What a check asks a tool layer to define.
+
+    At most one of ``input_schema`` (a raw JSON Schema) and ``input_model`` (a pydantic model,
+    dataclass or TypedDict class) is set; with neither, the callback's type hints describe the
+    input. ``strict`` is passed through as given, even when invalid (TL-7 checks the layer
+    rejects it).
+    """
+
+    name: str
+    description: str
+    callback: Callable[..., Any]
+    input_schema: Mapping[str, Any] | None = None
+    input_model: type[Any] | None = None
+    strict: object = None
+    context: bool | str = False
+
+    def __post_init__(self) -> None:
+        if self.input_schema is not None and self.input_model is not None:
+            raise ValueError(f"tool definition {self.name!r}: give input_schema or input_model, not both")
+
+    @property
+    def source(self) -> InputSource:
+        if self.input_schema is not None:
+            return "json_schema"
+        return "model" if self.input_model is not None else "signature"
+
+    def as_json(self) -> dict[str, Any]:
+        """A JSON-compatible summary for counterexamples."""
+        out: dict[str, Any] = {"name": self.name, "source": self.source, "strict": repr(self.strict), "context": self.context}
+        if self.input_schema is not None:
+            out["input_schema"] = dict(self.input_schema)
+        if self.input_model is not None:
+            out["input_model"] = getattr(self.input_model, "__name__", repr(self.input_model))
+        return out
+
+
+@dataclass(frozen=True)
+class AdvertisedTool:
+    """What the layer would send to a provider for one tool."""
+
+    name: str
+    description: str
+    input_schema: Mapping[str, Any]
+    strict: object = None
+
+
+@dataclass(frozen=True)
+class ToolLayerTraits:
+    """Declared, SDK-specific conventions the checks must respect instead of guessing."""
+
+    final_value: FinalValueConvention = "tool_return"
+    #: the value of a success result from a generator that gave no final value
+    empty_generator_value: Any = None
+    #: where input schemas may come from in this layer (the checks skip the others)
+    sources: frozenset[InputSource] = field(default_factory=lambda: frozenset({"signature", "model", "json_schema"}))
+
+
+@runtime_checkable
+class ToolLayer(Protocol):
+    """An SDK's tool layer, as the TL checks drive it."""
+
+    traits: ToolLayerTraits
+
+    def define_tool(self, definition: ToolDefinition) -> Any:
+        """Define a tool and return the SDK's handle for it; raise on an invalid definition."""
+        ...
+
+    def describe_tool(self, handle: Any) -> AdvertisedTool:
+        """The advertised name, description, input schema and strict setting of a defined tool."""
+        ...
+
+    def invoke_tool(self, handle: Any, tool_use_id: str, input: Mapping[str, Any], invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        """Run the tool-use path once and report every progress event and final result seen."""
+        ...
+
+    def call_tool(self, handle: Any, input: Mapping[str, Any], context: ToolContext | None) -> Any:
+        """Call the tool object directly, the way a user would call the function."""
+        ...

@@ -1,0 +1,518 @@
+"""The TL checks as pure decisions: a tool layer and one case in, violations out (SPEC.md §6).
+
+Each ``check_tl*`` drives a :class:`ToolLayer` through one case and returns the list of
+:class:`Violation` it found, empty when the layer conforms. A violation names its rule ID, says
+what went wrong in a sentence a maintainer can act on, shows the adapter call that produced it
+and a JSON counterexample. Nothing the layer raises escapes a check: an unexpected exception is
+itself reported against the rule being checked. :func:`assert_conforms` turns violations into
+one ``AssertionError`` for Hypothesis to shrink.
+
+The checks are strict where the SPEC is and lenient where SDKs legitimately differ: schemas are
+compared in canonical form (titles, ``$defs`` placement and ``anyOf``-vs-type-list do not
+matter, a lost ``null`` or a dropped ``additionalProperties`` does); an omitted optional
+argument may arrive absent or as its declared default; an error may be reported in structured
+fields or only in the result text; a generator's final value follows the layer's declared
+convention (:class:`ToolLayerTraits`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pydantic_core import PydanticSerializationError, to_jsonable_python
+
+from strictconformance.dialects.pointers import split_pointer
+from strictconformance.tools.canonical import canonical_input_schema
+from strictconformance.tools.cases import (
+    CallLog,
+    ContextCase,
+    DirectCallCase,
+    RaisingCase,
+    RecordingCase,
+    ShapeCase,
+    StreamingCase,
+    StrictCase,
+)
+from strictconformance.tools.contract import ToolDefinition, ToolLayer
+from strictconformance.tools.errors import ToolDefinitionError
+from strictconformance.tools.results import ToolContext, ToolInvocation, ToolResult, result_content
+from strictconformance.tools.shapes import (
+    ObjectShape,
+    as_json,
+    fill_defaults,
+    json_equal,
+    schema_for,
+    type_mismatches,
+)
+
+__all__ = [
+    "CHECKS",
+    "ToolRuleViolation",
+    "Violation",
+    "assert_conforms",
+    "check_tl1",
+    "check_tl2",
+    "check_tl3",
+    "check_tl4",
+    "check_tl5",
+    "check_tl6",
+    "check_tl7",
+]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule: which, why, the adapter call, and a JSON counterexample."""
+
+    rule_id: str
+    message: str
+    call: str
+    counterexample: Mapping[str, Any]
+
+    def __str__(self) -> str:
+        example = json.dumps(self.counterexample, indent=2, default=repr, ensure_ascii=False)
+        return f"[{self.rule_id}] {self.message}\n  call: {self.call}\n  counterexample: {example}"
+
+
+class ToolRuleViolation(AssertionError):
+    """Raised by :func:`assert_conforms`; carries the violations."""
+
+    def __init__(self, violations: Sequence[Violation]) -> None:
+        self.violations = tuple(violations)
+        super().__init__("\n\n".join(str(violation) for violation in self.violations))
+
+
+def assert_conforms(violations: Sequence[Violation]) -> None:
+    """Raise :class:`ToolRuleViolation` when there is any violation."""
+    if violations:
+        raise ToolRuleViolation(violations)
+
+
+def _dump(value: object) -> str:
+    try:
+        text = json.dumps(value, default=repr, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 400 else text[:397] + "..."
+
+
+def _call(method: str, *args: object) -> str:
+    return f"layer.{method}({', '.join(arg if isinstance(arg, str) and arg == 'handle' else _dump(arg) for arg in args)})"
+
+
+class _Escaped(Exception):
+    """Internal: a layer call raised; carries a violation for it."""
+
+    def __init__(self, violation: Violation) -> None:
+        super().__init__(violation.message)
+        self.violation = violation
+
+
+def _attempt(rule_id: str, call: str, example: Mapping[str, Any], action: Callable[[], T], what: str) -> T:
+    try:
+        return action()
+    except Exception as exc:
+        raise _Escaped(Violation(rule_id, f"{what} raised {type(exc).__qualname__}: {exc}", call, example)) from exc
+
+
+def _define(rule_id: str, layer: ToolLayer, definition: ToolDefinition, example: Mapping[str, Any]) -> Any:
+    return _attempt(rule_id, _call("define_tool", definition.as_json()), example, lambda: layer.define_tool(definition), "defining a valid tool")
+
+
+def _invoke(rule_id: str, layer: ToolLayer, handle: Any, tool_use_id: str, input: Mapping[str, Any], state: Mapping[str, Any], example: Mapping[str, Any], what: str) -> tuple[ToolInvocation, str]:
+    call = _call("invoke_tool", "handle", tool_use_id, input, state)
+    invocation = _attempt(rule_id, call, example, lambda: layer.invoke_tool(handle, tool_use_id, input, state), what)
+    return invocation, call
+
+
+def _checked(rule_id: str, run: Callable[[], list[Violation]]) -> list[Violation]:
+    try:
+        return run()
+    except _Escaped as escaped:
+        return [escaped.violation]
+
+
+def _single_result(rule_id: str, invocation: ToolInvocation, call: str, example: Mapping[str, Any]) -> tuple[ToolResult | None, list[Violation]]:
+    if len(invocation.results) == 1:
+        return invocation.results[0], []
+    return None, [Violation(rule_id, f"expected exactly one final result, got {len(invocation.results)}", call, {**example, "invocation": invocation.as_json()})]
+
+
+def _text(result: ToolResult) -> str:
+    return " ".join(part for part in (result.error_type, result.error_message, result.content) if part)
+
+
+def _to_json(value: object) -> object:
+    try:
+        return to_jsonable_python(value, by_alias=True)
+    except PydanticSerializationError:
+        return value
+
+
+def _carries(result: ToolResult, expected: object) -> bool:
+    """A success result carries ``expected`` as its value, or as its text (SDKs that stringify)."""
+    expected_json = _to_json(expected)
+    if json_equal(_to_json(result.value), expected_json):
+        return True
+    try:
+        return result.content == result_content(expected_json)
+    except (TypeError, ValueError):
+        return False
+
+
+def _new_calls(log: CallLog, before: int) -> list[Any]:
+    return log.calls[before:]
+
+
+def _received_ok(received: object, given: Mapping[str, Any], shape: ObjectShape) -> bool:
+    """``received`` equals ``given``, except that omitted defaulted properties may appear as their defaults."""
+    received_json = as_json(received)
+    if not isinstance(received_json, Mapping):
+        return False
+    return json_equal(fill_defaults(received_json, shape), fill_defaults(given, shape))
+
+
+def _names_field(result: ToolResult, pointer: str) -> bool:
+    if result.error_field == pointer:
+        return True
+    names = [part for part in split_pointer(pointer) if not part.isdigit()]
+    return bool(names) and names[-1] in _text(result)
+
+
+def _first_difference(left: object, right: object, path: str = "") -> tuple[str, object, object] | None:
+    if isinstance(left, Mapping) and isinstance(right, Mapping):
+        for key in list(left) + [key for key in right if key not in left]:
+            if key not in left or key not in right:
+                return (f"{path}/{key}", left.get(key, "<absent>"), right.get(key, "<absent>"))
+            found = _first_difference(left[key], right[key], f"{path}/{key}")
+            if found:
+                return found
+        return None
+    if isinstance(left, list) and isinstance(right, list) and len(left) == len(right):
+        for index, (a, b) in enumerate(zip(left, right, strict=True)):
+            found = _first_difference(a, b, f"{path}/{index}")
+            if found:
+                return found
+        return None
+    return None if json_equal(left, right) else (path or "(root)", left, right)
+
+
+# -- TL-1 ---------------------------------------------------------------------------------------
+
+
+def check_tl1(layer: ToolLayer, case: ShapeCase) -> list[Violation]:
+    """TL-1: a model, a raw JSON Schema (and a typed signature) of one shape advertise one schema."""
+    expected = canonical_input_schema(case.schema).schema
+    violations: list[Violation] = []
+    for definition in case.definitions:
+        if definition.source not in layer.traits.sources:
+            continue
+        example = {"source": definition.source, "expected_schema": expected, "definition": definition.as_json()}
+
+        def run(definition: ToolDefinition = definition, example: dict[str, Any] = example) -> list[Violation]:
+            handle = _define("TL-1", layer, definition, example)
+            call = _call("describe_tool", "handle")
+            advertised = _attempt("TL-1", call, example, lambda: layer.describe_tool(handle), "describe_tool")
+            try:
+                got = canonical_input_schema(advertised.input_schema).schema
+            except ToolDefinitionError as exc:
+                return [Violation("TL-1", f"the schema advertised for a {definition.source} definition is unusable: {exc}", call, {**example, "advertised": advertised.input_schema})]
+            difference = _first_difference(got, expected)
+            if difference is None:
+                return []
+            where, actual, wanted = difference
+            return [
+                Violation(
+                    "TL-1",
+                    f"the {definition.source} definition advertises a different schema than the same shape "
+                    f"as raw JSON Schema; first difference at {where}: {_dump(actual)} instead of {_dump(wanted)}",
+                    call,
+                    {**example, "advertised": advertised.input_schema},
+                )
+            ]
+
+        violations.extend(_checked("TL-1", run))
+    return violations
+
+
+# -- TL-2 ---------------------------------------------------------------------------------------
+
+
+def check_tl2(layer: ToolLayer, case: RecordingCase) -> list[Violation]:
+    """TL-2: valid input reaches the callback as given; invalid input never does and names its field."""
+    if case.definition.source not in layer.traits.sources:
+        return []
+    example: dict[str, Any] = {"definition": case.definition.as_json(), "schema": schema_for(case.shape)}
+
+    def run() -> list[Violation]:
+        violations: list[Violation] = []
+        handle = _define("TL-2", layer, case.definition, example)
+        before = len(case.log.calls)
+        valid_example = {**example, "input": case.valid_input}
+        invocation, call = _invoke("TL-2", layer, handle, "toolu_valid", case.valid_input, {}, valid_example, "invoking with valid input")
+        result, problems = _single_result("TL-2", invocation, call, valid_example)
+        violations += problems
+        calls = _new_calls(case.log, before)
+        if result is not None and result.status != "success":
+            violations.append(Violation("TL-2", f"valid input gave an error result: {result.content}", call, {**valid_example, "result": result.as_json()}))
+        if len(calls) != 1:
+            violations.append(Violation("TL-2", f"valid input should call the callback once, it was called {len(calls)} times", call, valid_example))
+        else:
+            received = calls[0].input
+            if not _received_ok(received, case.valid_input, case.shape):
+                violations.append(Violation("TL-2", "the callback did not receive the input as given", call, {**valid_example, "received": as_json(received)}))
+            mismatches = type_mismatches(received, case.shape, expect_models=case.definition.source != "json_schema")
+            if mismatches:
+                violations.append(Violation("TL-2", f"the callback received the wrong types: {'; '.join(mismatches)}", call, valid_example))
+        before = len(case.log.calls)
+        invalid_example = {**example, "input": case.invalid_input, "invalid_at": case.invalid_field}
+        invocation, call = _invoke("TL-2", layer, handle, "toolu_invalid", case.invalid_input, {}, invalid_example, "invoking with invalid input")
+        result, problems = _single_result("TL-2", invocation, call, invalid_example)
+        violations += problems
+        if _new_calls(case.log, before):
+            violations.append(Violation("TL-2", f"input invalid at {case.invalid_field} reached the callback", call, invalid_example))
+        if result is not None:
+            if result.status != "error":
+                violations.append(Violation("TL-2", f"input invalid at {case.invalid_field} gave a success result", call, {**invalid_example, "result": result.as_json()}))
+            elif not _names_field(result, case.invalid_field):
+                violations.append(Violation("TL-2", f"the error result does not name the failing field {case.invalid_field}", call, {**invalid_example, "result": result.as_json()}))
+        return violations
+
+    return _checked("TL-2", run)
+
+
+# -- TL-3 ---------------------------------------------------------------------------------------
+
+
+def check_tl3(layer: ToolLayer, case: RaisingCase) -> list[Violation]:
+    """TL-3: a callback's exception becomes an error result with its type and message."""
+    if case.definition.source not in layer.traits.sources:
+        return []
+    example: dict[str, Any] = {
+        "definition": case.definition.as_json(),
+        "callback": case.kind,
+        "raises": f"{case.exception_type.__qualname__}({case.message!r})",
+        "items_before": list(case.items_before),
+    }
+
+    def run() -> list[Violation]:
+        handle = _define("TL-3", layer, case.definition, example)
+        call = _call("invoke_tool", "handle", "toolu_raise", case.input, {})
+        try:
+            invocation = layer.invoke_tool(handle, "toolu_raise", case.input, {})
+        except Exception as exc:
+            return [Violation("TL-3", f"the callback's {type(exc).__qualname__} escaped the tool-use path", call, example)]
+        result, violations = _single_result("TL-3", invocation, call, example)
+        if result is None:
+            return violations
+        shown = {**example, "result": result.as_json()}
+        if result.status != "error":
+            violations.append(Violation("TL-3", "a raising callback gave a success result", call, shown))
+            return violations
+        text = _text(result)
+        if case.exception_type.__name__ not in text:
+            violations.append(Violation("TL-3", f"the error result does not carry the exception type {case.exception_type.__qualname__}", call, shown))
+        if case.exception_text and case.exception_text not in text:
+            violations.append(Violation("TL-3", f"the error result does not carry the exception message {case.exception_text!r}", call, shown))
+        if result.tool_use_id != "toolu_raise":
+            violations.append(Violation("TL-3", f"the error result carries tool-use id {result.tool_use_id!r}, not 'toolu_raise'", call, shown))
+        got = [event.data for event in invocation.events]
+        if not json_equal(got, list(case.items_before)):
+            violations.append(Violation("TL-3", "the progress events before the exception were not delivered in order", call, {**shown, "events": got}))
+        return violations
+
+    return _checked("TL-3", run)
+
+
+# -- TL-4 ---------------------------------------------------------------------------------------
+
+
+def check_tl4(layer: ToolLayer, case: StreamingCase) -> list[Violation]:
+    """TL-4: items stream as events in order, then exactly one final result with the final value."""
+    if case.definition.source not in layer.traits.sources:
+        return []
+    expected_final = case.final if case.has_final else layer.traits.empty_generator_value
+    example: dict[str, Any] = {
+        "definition": case.definition.as_json(),
+        "callback": case.kind,
+        "convention": case.convention,
+        "items": list(case.items),
+        "final": expected_final,
+    }
+
+    def run() -> list[Violation]:
+        handle = _define("TL-4", layer, case.definition, example)
+        invocation, call = _invoke("TL-4", layer, handle, "toolu_stream", case.input, {}, example, "invoking a streaming tool")
+        result, violations = _single_result("TL-4", invocation, call, example)
+        got = [event.data for event in invocation.events]
+        if not json_equal(got, list(case.items)):
+            violations.append(Violation("TL-4", f"progress events {_dump(got)} differ from the items yielded {_dump(list(case.items))}", call, {**example, "invocation": invocation.as_json()}))
+        if any(event.tool_use_id != "toolu_stream" for event in invocation.events):
+            violations.append(Violation("TL-4", "a progress event carries the wrong tool-use id", call, example))
+        if result is not None:
+            if result.status != "success":
+                violations.append(Violation("TL-4", f"the stream ended in an error result: {result.content}", call, {**example, "result": result.as_json()}))
+            elif not _carries(result, expected_final):
+                what = "an empty generator's result" if not case.items and not case.has_final else "the final result"
+                violations.append(Violation("TL-4", f"{what} carries {_dump(result.value)} instead of {_dump(expected_final)}", call, {**example, "result": result.as_json()}))
+        return violations
+
+    return _checked("TL-4", run)
+
+
+# -- TL-5 ---------------------------------------------------------------------------------------
+
+
+def check_tl5(layer: ToolLayer, case: ContextCase) -> list[Violation]:
+    """TL-5: context is opt-in, carries the tool-use id and invocation state, and stays out of the schema."""
+    expected = canonical_input_schema(schema_for(case.shape)).schema
+    example: dict[str, Any] = {
+        "definition": case.definition.as_json(),
+        "context_parameter": case.context_parameter,
+        "input": case.input,
+        "tool_use_id": case.tool_use_id,
+        "invocation_state": case.invocation_state,
+    }
+
+    def run() -> list[Violation]:
+        violations: list[Violation] = []
+        if case.definition.source in layer.traits.sources:
+            handle = _define("TL-5", layer, case.definition, example)
+            call = _call("describe_tool", "handle")
+            advertised = _attempt("TL-5", call, example, lambda: layer.describe_tool(handle), "describe_tool")
+            properties = advertised.input_schema.get("properties", {})
+            leaked = case.context_parameter is not None and isinstance(properties, Mapping) and case.context_parameter in properties
+            try:
+                same = canonical_input_schema(advertised.input_schema).schema == expected
+            except ToolDefinitionError:
+                same = False
+            if leaked or not same:
+                detail = f"the context parameter {case.context_parameter!r} appears in the advertised schema" if leaked else "the advertised schema differs from the same tool without context"
+                violations.append(Violation("TL-5", detail, call, {**example, "advertised": advertised.input_schema, "expected": expected}))
+            before = len(case.log.calls)
+            invocation, call = _invoke("TL-5", layer, handle, case.tool_use_id, case.input, case.invocation_state, example, "invoking a tool with context")
+            calls = _new_calls(case.log, before)
+            if len(calls) != 1:
+                result = invocation.results[0].as_json() if invocation.results else None
+                violations.append(Violation("TL-5", f"the context tool's callback ran {len(calls)} times for one valid invocation", call, {**example, "result": result}))
+            else:
+                context = calls[0].context
+                if not isinstance(context, ToolContext):
+                    violations.append(Violation("TL-5", f"the callback received {type(context).__name__} as its context, not a ToolContext", call, example))
+                else:
+                    if context.tool_use_id != case.tool_use_id:
+                        violations.append(Violation("TL-5", f"the context carries tool-use id {context.tool_use_id!r}, not {case.tool_use_id!r}", call, example))
+                    if not json_equal(dict(context.invocation_state), dict(case.invocation_state)):
+                        violations.append(Violation("TL-5", "the context does not carry the invocation state", call, {**example, "received_state": dict(context.invocation_state)}))
+        if case.plain_definition.source in layer.traits.sources:
+            plain_example = {**example, "definition": case.plain_definition.as_json()}
+            handle = _define("TL-5", layer, case.plain_definition, plain_example)
+            before = len(case.plain_log.calls)
+            invocation, call = _invoke("TL-5", layer, handle, case.tool_use_id, case.input, case.invocation_state, plain_example, "invoking a tool without context")
+            for recorded in _new_calls(case.plain_log, before):
+                if recorded.context is not None or recorded.surplus:
+                    violations.append(Violation("TL-5", "a tool that did not opt in to context received one", call, {**plain_example, "surplus": [repr(item) for item in recorded.surplus]}))
+        return violations
+
+    return _checked("TL-5", run)
+
+
+# -- TL-6 ---------------------------------------------------------------------------------------
+
+
+def check_tl6(layer: ToolLayer, case: DirectCallCase) -> list[Violation]:
+    """TL-6: calling the tool object validates and raises; the tool-use path returns results instead."""
+    recording = case.recording
+    if recording.definition.source not in layer.traits.sources:
+        return []
+    example: dict[str, Any] = {"definition": recording.definition.as_json(), "schema": schema_for(recording.shape)}
+
+    def run() -> list[Violation]:
+        violations: list[Violation] = []
+        handle = _define("TL-6", layer, recording.definition, example)
+        before = len(recording.log.calls)
+        call = _call("call_tool", "handle", recording.valid_input, None)
+        valid_example = {**example, "input": recording.valid_input}
+        returned = _attempt("TL-6", call, valid_example, lambda: layer.call_tool(handle, recording.valid_input, None), "a direct call with valid input")
+        calls = _new_calls(recording.log, before)
+        if not json_equal(_to_json(returned), recording.returns):
+            violations.append(Violation("TL-6", f"a direct call returned {_dump(returned)}, not the callback's {_dump(recording.returns)}", call, valid_example))
+        if len(calls) != 1 or not _received_ok(calls[0].input, recording.valid_input, recording.shape):
+            violations.append(Violation("TL-6", "a direct call with valid input did not pass it to the callback once, as given", call, valid_example))
+        before = len(recording.log.calls)
+        call = _call("call_tool", "handle", recording.invalid_input, None)
+        invalid_example = {**example, "input": recording.invalid_input, "invalid_at": recording.invalid_field}
+        try:
+            returned = layer.call_tool(handle, recording.invalid_input, None)
+        except Exception:
+            pass
+        else:
+            violations.append(Violation("TL-6", f"a direct call with input invalid at {recording.invalid_field} returned {_dump(returned)} instead of raising", call, invalid_example))
+        if _new_calls(recording.log, before):
+            violations.append(Violation("TL-6", "a direct call passed invalid input to the callback", call, invalid_example))
+        call = _call("invoke_tool", "handle", "toolu_direct", recording.invalid_input, {})
+        try:
+            layer.invoke_tool(handle, "toolu_direct", recording.invalid_input, {})
+        except Exception as exc:
+            violations.append(Violation("TL-6", f"the tool-use path raised {type(exc).__qualname__} for invalid input instead of returning an error result", call, invalid_example))
+        raising = case.raising
+        raising_example = {"definition": raising.definition.as_json(), "raises": f"{raising.exception_type.__qualname__}({raising.message!r})"}
+        if raising.definition.source in layer.traits.sources:
+            raising_handle = _define("TL-6", layer, raising.definition, raising_example)
+            call = _call("call_tool", "handle", raising.input, None)
+            try:
+                returned = layer.call_tool(raising_handle, raising.input, None)
+            except raising.exception_type:
+                pass
+            except Exception as exc:
+                violations.append(Violation("TL-6", f"a direct call raised {type(exc).__qualname__} instead of the callback's {raising.exception_type.__qualname__}", call, raising_example))
+            else:
+                violations.append(Violation("TL-6", f"a direct call of a raising callback returned {_dump(returned)} instead of raising", call, raising_example))
+        return violations
+
+    return _checked("TL-6", run)
+
+
+# -- TL-7 ---------------------------------------------------------------------------------------
+
+
+def check_tl7(layer: ToolLayer, case: StrictCase) -> list[Violation]:
+    """TL-7: a valid strict setting is kept exactly; an invalid one is rejected at definition."""
+    strict = case.definition.strict
+    example: dict[str, Any] = {"definition": case.definition.as_json(), "strict": repr(strict), "valid": case.valid}
+    call = _call("define_tool", case.definition.as_json())
+    try:
+        handle = layer.define_tool(case.definition)
+    except Exception as exc:
+        if case.valid:
+            return [Violation("TL-7", f"a valid strict setting {strict!r} was rejected: {type(exc).__qualname__}: {exc}", call, example)]
+        if "strict" not in str(exc).lower():
+            return [Violation("TL-7", f"the error for strict={strict!r} does not mention the strict setting: {exc}", call, example)]
+        return []
+    if not case.valid:
+        return [Violation("TL-7", f"an invalid strict setting {strict!r} was accepted at definition time", call, example)]
+
+    def run() -> list[Violation]:
+        advertised = _attempt("TL-7", _call("describe_tool", "handle"), example, lambda: layer.describe_tool(handle), "describe_tool")
+        if type(advertised.strict) is not type(strict) or advertised.strict != strict:
+            return [Violation("TL-7", f"strict={strict!r} was defined but {advertised.strict!r} is advertised", call, example)]
+        return []
+
+    return _checked("TL-7", run)
+
+
+#: Rule ID -> its check. The plugin pairs each with the strategy of the same case type.
+CHECKS: Mapping[str, Callable[[ToolLayer, Any], list[Violation]]] = {
+    "TL-1": check_tl1,
+    "TL-2": check_tl2,
+    "TL-3": check_tl3,
+    "TL-4": check_tl4,
+    "TL-5": check_tl5,
+    "TL-6": check_tl6,
+    "TL-7": check_tl7,
+}

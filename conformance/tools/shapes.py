@@ -1,0 +1,329 @@
+"""Input shapes: one description of a tool's input, written three ways (TL-1).
+
+An :class:`ObjectShape` is plain data. From it, pure builders produce the raw JSON Schema (already
+in canonical form), a pydantic model, and a typed function signature with a docstring - the
+three sources a tool helper accepts. A conforming helper advertises the same schema for all three.
+The builders also give what an input looks like once declared defaults are filled in, and what
+types a callback should receive (model instances for nested objects), so the checks can tell a
+correct "as given" delivery from a lossy one.
+
+Shapes are deliberately the common ground of pydantic and JSON Schema: scalar types, string
+enums of two or more values, lists, nested objects, ``T | None``, defaults, descriptions, closed
+or open objects.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, Optional
+
+import pydantic
+
+from strictconformance.dialects.pointers import pointer_from_path
+from strictconformance.tools.jsonvalue import JSONValue
+from strictconformance.tools.results import ToolContext
+
+__all__ = [
+    "NO_DEFAULT",
+    "FieldKind",
+    "FieldShape",
+    "ObjectShape",
+    "fill_defaults",
+    "json_equal",
+    "model_for",
+    "python_type_for",
+    "schema_for",
+    "signature_callback",
+    "type_mismatches",
+]
+
+FieldKind = Literal["string", "integer", "number", "boolean", "enum", "list", "object"]
+
+_SCALAR_TYPES: Mapping[str, type] = {"string": str, "integer": int, "number": float, "boolean": bool}
+
+
+class _NoDefault:
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+
+#: Marks a field without a default (it is then required).
+NO_DEFAULT: Any = _NoDefault()
+
+
+@dataclass(frozen=True)
+class FieldShape:
+    """One value's shape. ``default`` is ``NO_DEFAULT`` for a required property."""
+
+    kind: FieldKind
+    nullable: bool = False
+    description: str | None = None
+    default: Any = NO_DEFAULT
+    enum_values: tuple[str, ...] = ()
+    item: FieldShape | None = None
+    obj: ObjectShape | None = None
+
+    @property
+    def required(self) -> bool:
+        return self.default is NO_DEFAULT
+
+
+@dataclass(frozen=True)
+class ObjectShape:
+    """An object: ordered named fields, closed (no other properties) or open, an optional docstring."""
+
+    name: str
+    fields: tuple[tuple[str, FieldShape], ...]
+    closed: bool = True
+    description: str | None = None
+
+    def field(self, name: str) -> FieldShape:
+        for field_name, shape in self.fields:
+            if field_name == name:
+                return shape
+        raise KeyError(f"{self.name} has no field {name!r}")
+
+
+# -- JSON Schema ---------------------------------------------------------------------------------
+
+
+def _value_schema(shape: FieldShape) -> dict[str, Any]:
+    """The schema of the value itself (no nullability, description or default)."""
+    if shape.kind in _SCALAR_TYPES:
+        return {"type": shape.kind}
+    if shape.kind == "enum":
+        return {"type": "string", "enum": list(shape.enum_values)}
+    if shape.kind == "list":
+        assert shape.item is not None
+        return {"type": "array", "items": _field_schema(shape.item)}
+    assert shape.obj is not None
+    return schema_for(shape.obj, root=False)
+
+
+def _field_schema(shape: FieldShape) -> dict[str, Any]:
+    value = _value_schema(shape)
+    if shape.nullable:
+        if shape.kind in _SCALAR_TYPES:
+            value = {"type": [shape.kind, "null"]}
+        else:
+            value = {"anyOf": [value, {"type": "null"}]}
+    # a field's own description beats its model's docstring, as pydantic's $ref siblings do
+    description = shape.description if shape.description is not None else value.get("description")
+    value.pop("description", None)
+    if description is not None:
+        value["description"] = description
+    if shape.default is not NO_DEFAULT:
+        value["default"] = shape.default
+    return value
+
+
+def schema_for(shape: ObjectShape, *, root: bool = True) -> dict[str, Any]:
+    """The canonical JSON Schema of ``shape`` (what a conforming helper advertises for it)."""
+    out: dict[str, Any] = {"type": "object"}
+    if shape.description is not None and not root:
+        out["description"] = shape.description
+    if shape.closed:
+        out["additionalProperties"] = False
+    out["properties"] = {name: _field_schema(field) for name, field in shape.fields}
+    required = [name for name, field in shape.fields if field.required]
+    if required:
+        out["required"] = required
+    return out
+
+
+# -- pydantic and signatures ---------------------------------------------------------------------
+
+
+def python_type_for(shape: FieldShape, models: Mapping[str, type[pydantic.BaseModel]]) -> Any:
+    """The annotation for a field; nested objects use the classes in ``models`` (by shape name)."""
+    annotation: Any
+    if shape.kind in _SCALAR_TYPES:
+        annotation = _SCALAR_TYPES[shape.kind]
+    elif shape.kind == "enum":
+        annotation = Literal[shape.enum_values]
+    elif shape.kind == "list":
+        assert shape.item is not None
+        annotation = list[python_type_for(shape.item, models)]  # type: ignore[misc]
+    else:
+        assert shape.obj is not None
+        annotation = models[shape.obj.name]
+    return Optional[annotation] if shape.nullable else annotation  # noqa: UP045 - built at runtime
+
+
+def _nested_objects(shape: ObjectShape) -> list[ObjectShape]:
+    """Every object shape under ``shape`` (not itself), innermost first."""
+    found: list[ObjectShape] = []
+
+    def visit(field: FieldShape) -> None:
+        if field.item is not None:
+            visit(field.item)
+        if field.obj is not None:
+            for _, inner in field.obj.fields:
+                visit(inner)
+            found.append(field.obj)
+
+    for _, field in shape.fields:
+        visit(field)
+    return found
+
+
+def _field_definition(field: FieldShape, models: Mapping[str, type[pydantic.BaseModel]]) -> tuple[Any, Any]:
+    kwargs: dict[str, Any] = {}
+    if field.description is not None:
+        kwargs["description"] = field.description
+    if field.default is not NO_DEFAULT:
+        kwargs["default"] = field.default
+    return python_type_for(field, models), pydantic.Field(**kwargs)
+
+
+def _build_model(shape: ObjectShape, models: Mapping[str, type[pydantic.BaseModel]]) -> type[pydantic.BaseModel]:
+    config = pydantic.ConfigDict(extra="forbid" if shape.closed else "ignore")
+    definitions = {name: _field_definition(field, models) for name, field in shape.fields}
+    model: type[pydantic.BaseModel] = pydantic.create_model(  # type: ignore[call-overload]
+        shape.name, __config__=config, __doc__=shape.description, **definitions
+    )
+    return model
+
+
+def models_for(shape: ObjectShape) -> dict[str, type[pydantic.BaseModel]]:
+    """Pydantic models for ``shape`` and every nested object shape, keyed by shape name."""
+    models: dict[str, type[pydantic.BaseModel]] = {}
+    for inner in _nested_objects(shape):
+        if inner.name not in models:
+            models[inner.name] = _build_model(inner, models)
+    models[shape.name] = _build_model(shape, models)
+    return models
+
+
+def model_for(shape: ObjectShape) -> type[pydantic.BaseModel]:
+    """A pydantic model class with exactly ``shape``'s fields, docstrings and closedness."""
+    return models_for(shape)[shape.name]
+
+
+def signature_callback(
+    shape: ObjectShape,
+    body: Callable[[dict[str, Any], ToolContext | None], Any],
+    *,
+    name: str,
+    summary: str,
+    context_parameter: str | None = None,
+) -> Callable[..., Any]:
+    """A function whose signature and docstring describe ``shape``; it calls ``body(kwargs, ctx)``.
+
+    Parameters are keyword-only (so required and defaulted ones may come in any order), typed
+    with the nested models of :func:`models_for`, described in a Google-style ``Args:`` section.
+    ``shape`` must be closed: a function takes no other arguments.
+    """
+    if not shape.closed:
+        raise ValueError("a signature describes a closed object; give a closed shape")
+    models = models_for(shape)
+    parameters = [
+        inspect.Parameter(
+            field_name,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=inspect.Parameter.empty if field.required else field.default,
+            annotation=python_type_for(field, models),
+        )
+        for field_name, field in shape.fields
+    ]
+    if context_parameter is not None:
+        parameters.append(inspect.Parameter(context_parameter, inspect.Parameter.KEYWORD_ONLY, annotation=ToolContext))
+    documented = [(field_name, field.description) for field_name, field in shape.fields if field.description]
+    doc = summary
+    if documented:
+        doc += "\n\nArgs:\n" + "\n".join(f"    {field_name}: {text}" for field_name, text in documented)
+
+    def callback(**kwargs: Any) -> Any:
+        context = kwargs.pop(context_parameter, None) if context_parameter is not None else None
+        return body(kwargs, context)
+
+    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    callback.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
+    callback.__doc__ = doc
+    callback.__name__ = callback.__qualname__ = name
+    return callback
+
+
+# -- comparing what a callback received with what was sent ---------------------------------------
+
+
+def json_equal(left: object, right: object) -> bool:
+    """Equality of JSON values that keeps booleans apart from numbers (``True != 1``)."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    if isinstance(left, (int, float)) and isinstance(right, (int, float)):
+        return left == right or (isinstance(left, float) and isinstance(right, float) and math.isnan(left) and math.isnan(right))
+    if isinstance(left, Mapping) and isinstance(right, Mapping):
+        return left.keys() == right.keys() and all(json_equal(left[key], right[key]) for key in left)
+    if isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)):
+        return len(left) == len(right) and all(json_equal(a, b) for a, b in zip(left, right, strict=True))
+    return type(left) is type(right) and left == right
+
+
+def as_json(value: object) -> JSONValue:
+    """A received value as JSON: models dumped (all fields, by alias), containers walked."""
+    if isinstance(value, pydantic.BaseModel):
+        return value.model_dump(mode="json", by_alias=True)
+    if isinstance(value, Mapping):
+        return {key: as_json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [as_json(item) for item in value]
+    return value
+
+
+def _fill(value: JSONValue, field: FieldShape) -> JSONValue:
+    if value is None:
+        return None
+    if field.kind == "object" and field.obj is not None and isinstance(value, Mapping):
+        return fill_defaults(value, field.obj)
+    if field.kind == "list" and field.item is not None and isinstance(value, list):
+        return [_fill(item, field.item) for item in value]
+    return value
+
+
+def fill_defaults(value: Mapping[str, Any], shape: ObjectShape) -> dict[str, Any]:
+    """``value`` with every absent defaulted property set to its default, at every depth.
+
+    Properties of open objects that the shape does not declare are dropped: an SDK may keep
+    or ignore them, both are correct.
+    """
+    out: dict[str, Any] = {}
+    for name, field in shape.fields:
+        if name in value:
+            out[name] = _fill(value[name], field)
+        elif field.default is not NO_DEFAULT:
+            out[name] = field.default
+    if shape.closed:
+        out.update((key, item) for key, item in value.items() if key not in out)
+    return out
+
+
+def type_mismatches(value: object, shape: ObjectShape, *, expect_models: bool, path: tuple[str | int, ...] = ()) -> list[str]:
+    """Where a received value has the wrong Python type for its source.
+
+    With ``expect_models`` (pydantic-model or type-hint tools) every nested object must arrive as
+    an instance of a pydantic model; otherwise (raw JSON Schema tools) as a dict.
+    """
+    problems: list[str] = []
+    where = pointer_from_path(path) or "the root"
+    if expect_models and path and not isinstance(value, pydantic.BaseModel):
+        return [f"{where}: expected a model instance for {shape.name}, got {type(value).__name__}"]
+    if not expect_models and not isinstance(value, Mapping):
+        return [f"{where}: expected a dict, got {type(value).__name__}"]
+    for name, field in shape.fields:
+        item = value.get(name) if isinstance(value, Mapping) else getattr(value, name, None)
+        problems.extend(_field_mismatches(item, field, expect_models, (*path, name)))
+    return problems
+
+
+def _field_mismatches(value: object, field: FieldShape, expect_models: bool, path: tuple[str | int, ...]) -> list[str]:
+    if value is None:
+        return []
+    if field.kind == "object" and field.obj is not None:
+        return type_mismatches(value, field.obj, expect_models=expect_models, path=path)
+    if field.kind == "list" and field.item is not None and isinstance(value, (list, tuple)):
+        return [problem for index, item in enumerate(value) for problem in _field_mismatches(item, field.item, expect_models, (*path, index))]
+    return []

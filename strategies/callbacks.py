@@ -1,0 +1,511 @@
+"""Strategies for tools with observable callbacks (SPEC.md §6, TL-1..TL-7).
+
+Every case is built constructively: a shape first, then valid inputs from the shape, then an
+invalid input made by one known mutation (wrong type, missing required property, unexpected
+property of a closed object) at a known JSON pointer. Callbacks record what they receive,
+raise a chosen exception, or stream a chosen list of items. ``hypothesis.event`` labels every
+feature so ``--hypothesis-show-statistics`` shows what was reached.
+
+Strategies only: nothing here asserts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from hypothesis import event
+from hypothesis import strategies as st
+
+from strictconformance.dialects.pointers import pointer_from_path
+from strictconformance.tools.cases import (
+    CallbackKind,
+    CallLog,
+    ContextCase,
+    DirectCallCase,
+    RaisingCase,
+    RecordedCall,
+    RecordingCase,
+    ShapeCase,
+    StreamingCase,
+    StrictCase,
+)
+from strictconformance.tools.contract import FinalValueConvention, ToolDefinition
+from strictconformance.tools.helper import InputSource
+from strictconformance.tools.jsonvalue import JSONValue
+from strictconformance.tools.results import ToolContext, ToolReturn
+from strictconformance.tools.shapes import (
+    NO_DEFAULT,
+    FieldKind,
+    FieldShape,
+    ObjectShape,
+    model_for,
+    schema_for,
+    signature_callback,
+)
+
+__all__ = [
+    "CONTEXT_PARAMETER_NAMES",
+    "EXCEPTION_TYPES",
+    "INVALID_STRICT_SETTINGS",
+    "PROPERTY_NAMES",
+    "ToolFailure",
+    "context_cases",
+    "direct_call_cases",
+    "field_shapes",
+    "input_shapes",
+    "invalid_inputs",
+    "json_values",
+    "raising_cases",
+    "recording_cases",
+    "shape_cases",
+    "streaming_cases",
+    "strict_cases",
+    "tool_names",
+    "valid_inputs",
+]
+
+#: Property names: ordinary ones and JSON Schema keywords (a walker that confuses a property
+#: named "type" with the keyword shows up here).
+PROPERTY_NAMES = (
+    "query", "limit", "city", "unit", "tags", "owner", "note", "level", "mode", "flag",
+    "title", "type", "properties", "items", "required", "default", "description", "enum",
+)  # fmt: skip
+
+#: Names for an opted-in context parameter; disjoint from PROPERTY_NAMES.
+CONTEXT_PARAMETER_NAMES = ("ctx", "tool_context", "context", "run_info")
+
+#: Property added by the "unexpected property" mutation; never a declared name.
+UNEXPECTED_PROPERTY = "unexpected_extra"
+
+_DESCRIPTIONS = (
+    "How many results to return.",
+    "City name or zip code",
+    "Unit: celsius or fahrenheit",
+    "Città di partenza (default ok)",
+    "A longer description that mentions the default, 5, and keeps going",
+)
+
+_ENUM_POOL = ("red", "green", "blue", "celsius", "fahrenheit", "a b", "ünï")
+
+
+class ToolFailure(Exception):
+    """A user-defined exception type a callback raises (not a builtin, so its name is telling)."""
+
+
+class NestedFailure:
+    class Error(LookupError):
+        """An exception class nested in another class: its qualified name has a dot."""
+
+
+#: Exception types callbacks raise: builtins with quirks (KeyError quotes its message) and
+#: user-defined ones.
+EXCEPTION_TYPES: tuple[type[Exception], ...] = (
+    ValueError, KeyError, RuntimeError, TypeError, ZeroDivisionError, ToolFailure, NestedFailure.Error,
+)  # fmt: skip
+
+#: Strict settings that SPEC §1 rejects at definition time.
+INVALID_STRICT_SETTINGS: tuple[object, ...] = (
+    0, -1, -0.5, 0.0, math.nan, math.inf, -math.inf, "true", "false", "1", "", [], {}, b"1",
+)  # fmt: skip
+
+SCALAR_KINDS: tuple[FieldKind, ...] = ("string", "integer", "number", "boolean", "enum")
+
+_CALLBACK_KINDS: tuple[CallbackKind, ...] = ("sync", "async", "sync_generator", "async_generator")
+_GENERATOR_KINDS: tuple[CallbackKind, ...] = ("sync_generator", "async_generator")
+_SCHEMA_SOURCES: tuple[InputSource, ...] = ("model", "json_schema")
+
+
+def tool_names() -> st.SearchStrategy[str]:
+    return st.from_regex(r"[a-z][a-z0-9_]{0,20}", fullmatch=True)
+
+
+def json_values(max_leaves: int = 6) -> st.SearchStrategy[JSONValue]:
+    """Small JSON values (finite numbers, no NaN)."""
+    scalars = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=6)
+    return st.recursive(
+        scalars,
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+        max_leaves=max_leaves,
+    )
+
+
+# -- shapes ------------------------------------------------------------------------------------
+
+
+def _scalar_default(kind: FieldKind, enum_values: tuple[str, ...]) -> st.SearchStrategy[JSONValue]:
+    if kind == "string":
+        return st.text(max_size=5)
+    if kind == "integer":
+        return st.integers(-5, 5)
+    if kind == "number":
+        return st.sampled_from([0.5, 1.0, -2.25])
+    if kind == "boolean":
+        return st.booleans()
+    return st.sampled_from(enum_values)
+
+
+@st.composite
+def field_shapes(draw: st.DrawFn, name: str, depth: int = 2) -> FieldShape:
+    """One field: a scalar, a string enum, a list, or (while ``depth`` lasts) a nested object."""
+    kinds: tuple[FieldKind, ...] = SCALAR_KINDS + (("list", "object") if depth > 0 else ("list",))
+    kind = draw(st.sampled_from(kinds), label="kind")
+    nullable = draw(st.booleans(), label="nullable")
+    description = draw(st.none() | st.sampled_from(_DESCRIPTIONS), label="description")
+    enum_values: tuple[str, ...] = ()
+    item: FieldShape | None = None
+    obj: ObjectShape | None = None
+    if kind == "enum":
+        # sorted: typing caches Optional[Literal[...]] by set-equality, so two orders of one set
+        # would share the first one's order in pydantic's schema
+        enum_values = tuple(sorted(draw(st.lists(st.sampled_from(_ENUM_POOL), min_size=2, max_size=4, unique=True))))
+    elif kind == "list":
+        item_kind = draw(st.sampled_from(SCALAR_KINDS + (("object",) if depth > 0 else ())), label="item kind")
+        if item_kind == "object":
+            item = FieldShape("object", obj=draw(input_shapes(f"{name}_item", depth=depth - 1)))
+        else:
+            values = tuple(sorted(draw(st.lists(st.sampled_from(_ENUM_POOL), min_size=2, max_size=3, unique=True)))) if item_kind == "enum" else ()
+            item = FieldShape(item_kind, nullable=draw(st.booleans()), enum_values=values)
+    elif kind == "object":
+        obj = draw(input_shapes(name, depth=depth - 1))
+    default: Any = NO_DEFAULT
+    if draw(st.booleans(), label="optional"):
+        if nullable:
+            default = None  # the `T | None = None` case
+        elif kind == "list":
+            default = []
+        elif kind != "object":
+            default = draw(_scalar_default(kind, enum_values))
+    event(f"field: {kind}{' | None' if nullable else ''}{' (default)' if default is not NO_DEFAULT else ''}")
+    return FieldShape(kind, nullable=nullable, description=description, default=default, enum_values=enum_values, item=item, obj=obj)
+
+
+@st.composite
+def input_shapes(draw: st.DrawFn, name: str = "Input", depth: int = 2, *, closed: bool | None = None, min_fields: int = 0) -> ObjectShape:
+    """An object shape with up to four fields; ``closed`` None draws it."""
+    names = draw(st.lists(st.sampled_from(PROPERTY_NAMES), min_size=min_fields, max_size=4, unique=True), label="fields")
+    fields = tuple((field_name, draw(field_shapes(f"{name}_{field_name}", depth))) for field_name in names)
+    is_closed = draw(st.booleans(), label="closed") if closed is None else closed
+    docstring = draw(st.none() | st.just(f"The {name} object."), label="docstring")
+    event(f"object: {'closed' if is_closed else 'open'}, {len(fields)} fields")
+    return ObjectShape(name=name, fields=fields, closed=is_closed, description=docstring)
+
+
+# -- inputs ------------------------------------------------------------------------------------
+
+
+def _values(field: FieldShape) -> st.SearchStrategy[JSONValue]:
+    base: st.SearchStrategy[JSONValue]
+    if field.kind == "string":
+        base = st.text(max_size=8)
+    elif field.kind == "integer":
+        base = st.integers(-(2**40), 2**40)
+    elif field.kind == "number":
+        base = st.integers(-1000, 1000) | st.floats(-1e9, 1e9, allow_nan=False)
+    elif field.kind == "boolean":
+        base = st.booleans()
+    elif field.kind == "enum":
+        base = st.sampled_from(field.enum_values)
+    elif field.kind == "list":
+        assert field.item is not None
+        base = st.lists(_values(field.item), max_size=3)
+    else:
+        assert field.obj is not None
+        base = valid_inputs(field.obj)
+    return st.none() | base if field.nullable else base
+
+
+def valid_inputs(shape: ObjectShape) -> st.SearchStrategy[dict[str, JSONValue]]:
+    """Inputs valid under ``shape``: required properties always, optional ones sometimes."""
+    required = {name: _values(field) for name, field in shape.fields if field.required}
+    optional: dict[str, st.SearchStrategy[JSONValue]] = {name: _values(field) for name, field in shape.fields if not field.required}
+    if not shape.closed:
+        optional["x_undeclared"] = st.integers(0, 9)  # open objects accept undeclared properties
+    return st.fixed_dictionaries(required, optional=optional)
+
+
+_WRONG_VALUES: Mapping[str, tuple[JSONValue, ...]] = {
+    "string": (5, True, [], {"a": 1}),
+    "integer": ("5", 1.5, True, []),
+    "number": ("1.5", True, [], {}),
+    "boolean": (1, "true", 0, []),
+    "enum": ("not-a-choice", 3, ["red"]),
+    "list": ("a", 7, {"0": 1}),
+    "object": (7, "x", [], True),
+}
+
+
+def _mutation_sites(value: Mapping[str, Any], shape: ObjectShape, path: tuple[str | int, ...]) -> list[tuple[str, tuple[str | int, ...], FieldShape | None]]:
+    """(mutation, path, field) for every place one mutation makes ``value`` invalid."""
+    sites: list[tuple[str, tuple[str | int, ...], FieldShape | None]] = []
+    for name, field in shape.fields:
+        where = (*path, name)
+        sites.append(("wrong type", where, field))
+        if field.required:
+            sites.append(("missing", where, None))
+        current = value.get(name)
+        if field.kind == "object" and field.obj is not None and isinstance(current, Mapping):
+            sites.extend(_mutation_sites(current, field.obj, where))
+        if field.kind == "list" and field.item is not None and isinstance(current, list):
+            for index, item in enumerate(current):
+                sites.append(("wrong type", (*where, index), field.item))
+                if field.item.obj is not None and isinstance(item, Mapping):
+                    sites.extend(_mutation_sites(item, field.item.obj, (*where, index)))
+    if shape.closed:
+        sites.append(("unexpected", (*path, UNEXPECTED_PROPERTY), None))
+    return sites
+
+
+def _replace(value: Any, path: tuple[str | int, ...], mutation: str, replacement: JSONValue) -> Any:
+    """A copy of ``value`` with the mutation applied at ``path`` (whose parent exists)."""
+    head, rest = path[0], path[1:]
+    if isinstance(value, list):
+        copied_list = list(value)
+        copied_list[int(head)] = _replace(copied_list[int(head)], rest, mutation, replacement) if rest else replacement
+        return copied_list
+    copied = dict(value)
+    if rest:
+        copied[str(head)] = _replace(copied[str(head)], rest, mutation, replacement)
+    elif mutation == "missing":
+        copied.pop(str(head), None)
+    else:
+        copied[str(head)] = replacement
+    return copied
+
+
+@st.composite
+def invalid_inputs(draw: st.DrawFn, shape: ObjectShape, valid: Mapping[str, JSONValue]) -> tuple[dict[str, JSONValue], str]:
+    """An input invalid at exactly one known place, and that place's JSON pointer."""
+    sites = _mutation_sites(valid, shape, ())
+    mutation, path, field = draw(st.sampled_from(sites), label="mutation")
+    replacement: JSONValue = None
+    if mutation == "wrong type":
+        assert field is not None
+        replacement = draw(st.sampled_from(_WRONG_VALUES[field.kind]))
+    elif mutation == "unexpected":
+        replacement = draw(st.integers(0, 9))
+    event(f"invalid input: {mutation}{f' ({field.kind})' if field is not None else ''}, depth {len(path)}")
+    return _replace(valid, path, mutation, replacement), pointer_from_path(path)
+
+
+# -- definitions -------------------------------------------------------------------------------
+
+
+def _recording_callback(log: CallLog, returns: JSONValue, *, context: bool) -> Callable[..., JSONValue]:
+    if context:
+
+        def with_context(input: Any, context: ToolContext) -> JSONValue:
+            log.record(RecordedCall(input=input, context=context))
+            return returns
+
+        return with_context
+
+    def plain(input: Any, *surplus: Any) -> JSONValue:
+        log.record(RecordedCall(input=input, surplus=surplus))
+        return returns
+
+    return plain
+
+
+def _definition(
+    shape: ObjectShape,
+    source: InputSource,
+    *,
+    name: str,
+    log: CallLog,
+    returns: JSONValue,
+    context: bool | str = False,
+) -> ToolDefinition:
+    """A recording tool for ``shape`` whose input schema comes from ``source``."""
+    event(f"source: {source}")
+    description = f"Tool {name} for tests."
+    if source == "signature":
+        parameter = context if isinstance(context, str) else None
+
+        def body(kwargs: dict[str, Any], ctx: ToolContext | None) -> JSONValue:
+            log.record(RecordedCall(input=kwargs, context=ctx))
+            return returns
+
+        callback = signature_callback(shape, body, name=name, summary=description, context_parameter=parameter)
+        return ToolDefinition(name=name, description=description, callback=callback, context=context)
+    callback = _recording_callback(log, returns, context=bool(context))
+    if source == "model":
+        return ToolDefinition(name=name, description=description, callback=callback, input_model=model_for(shape), context=bool(context))
+    return ToolDefinition(name=name, description=description, callback=callback, input_schema=schema_for(shape), context=bool(context))
+
+
+def _sources(root_closed: bool) -> st.SearchStrategy[InputSource]:
+    return st.sampled_from(("signature", "model", "json_schema") if root_closed else ("model", "json_schema"))
+
+
+@st.composite
+def shape_cases(draw: st.DrawFn) -> ShapeCase:
+    """TL-1: a shape as a pydantic model, a raw schema and (closed roots) a typed signature."""
+    shape = draw(input_shapes())
+    name = draw(tool_names())
+    definitions = [
+        _definition(shape, "model", name=name, log=CallLog(), returns=None),
+        _definition(shape, "json_schema", name=name, log=CallLog(), returns=None),
+    ]
+    if shape.closed:
+        definitions.append(_definition(shape, "signature", name=name, log=CallLog(), returns=None))
+    return ShapeCase(shape=shape, schema=schema_for(shape), definitions=tuple(definitions))
+
+
+@st.composite
+def recording_cases(draw: st.DrawFn, sources: tuple[InputSource, ...] | None = None) -> RecordingCase:
+    """TL-2: a recording tool, a valid input and an input invalid at a known field."""
+    closed = draw(st.booleans(), label="root closed")
+    shape = draw(input_shapes(closed=closed, min_fields=1))
+    source = draw(st.sampled_from(sources) if sources else _sources(closed), label="source")
+    if source == "signature" and not shape.closed:
+        shape = ObjectShape(shape.name, shape.fields, closed=True, description=shape.description)
+    log = CallLog()
+    returns = draw(json_values(), label="returns")
+    definition = _definition(shape, source, name=draw(tool_names()), log=log, returns=returns)
+    valid = draw(valid_inputs(shape), label="valid input")
+    invalid, pointer = draw(invalid_inputs(shape, valid))
+    return RecordingCase(definition, shape, log, valid, invalid, pointer, returns)
+
+
+_SIMPLE_SHAPE = ObjectShape("Simple", (("query", FieldShape("string")), ("limit", FieldShape("integer", default=3))), closed=True)
+
+
+def _outcome_callback(
+    kind: CallbackKind,
+    items: tuple[JSONValue, ...],
+    *,
+    final: JSONValue,
+    has_final: bool,
+    convention: FinalValueConvention,
+    failure: tuple[type[Exception], str] | None,
+    use_return: bool,
+) -> Callable[[Any], Any]:
+    """A ``callback(input)`` of ``kind`` that streams ``items``, then raises or gives ``final``."""
+
+    def fail() -> None:
+        if failure is not None:
+            raise failure[0](failure[1])
+
+    if kind == "sync":
+
+        def sync_callback(input: Any) -> JSONValue:
+            fail()
+            return final
+
+        return sync_callback
+    if kind == "async":
+
+        async def async_callback(input: Any) -> JSONValue:
+            fail()
+            return final
+
+        return async_callback
+    if kind == "sync_generator":
+
+        def sync_generator(input: Any) -> Any:
+            yield from items
+            fail()
+            if has_final and convention == "tool_return":
+                if use_return:
+                    return final
+                yield ToolReturn(final)
+            elif has_final and convention == "last_item":
+                yield final
+            return None
+
+        return sync_generator
+
+    async def async_generator(input: Any) -> Any:
+        for item in items:
+            yield item
+        fail()
+        if has_final and convention == "tool_return":
+            yield ToolReturn(final)
+        elif has_final and convention == "last_item":
+            yield final
+
+    return async_generator
+
+
+def _simple_definition(name: str, callback: Callable[..., Any], source: InputSource) -> ToolDefinition:
+    description = f"Tool {name} for tests."
+    if source == "model":
+        return ToolDefinition(name=name, description=description, callback=callback, input_model=model_for(_SIMPLE_SHAPE))
+    return ToolDefinition(name=name, description=description, callback=callback, input_schema=schema_for(_SIMPLE_SHAPE))
+
+
+def _item_values() -> st.SearchStrategy[JSONValue]:
+    return st.text(max_size=10) | st.integers(0, 100) | st.dictionaries(st.sampled_from(("step", "of")), st.integers(0, 9), min_size=1)
+
+
+@st.composite
+def raising_cases(draw: st.DrawFn, kinds: tuple[CallbackKind, ...] = _CALLBACK_KINDS) -> RaisingCase:
+    """TL-3: a callback of some kind that raises a chosen exception (generators after some items)."""
+    kind = draw(st.sampled_from(kinds), label="kind")
+    exception_type = draw(st.sampled_from(EXCEPTION_TYPES), label="exception")
+    message = draw(st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=20), label="message")
+    items = tuple(draw(st.lists(_item_values(), max_size=3))) if kind in _GENERATOR_KINDS else ()
+    event(f"raises {exception_type.__qualname__} from {kind}{' after items' if items else ''}")
+    callback = _outcome_callback(kind, items, final=None, has_final=False, convention="tool_return", failure=(exception_type, message), use_return=False)
+    source = draw(st.sampled_from(_SCHEMA_SOURCES))
+    definition = _simple_definition(draw(tool_names()), callback, source)
+    return RaisingCase(definition, {"query": "q"}, kind, exception_type, message, items)
+
+
+@st.composite
+def streaming_cases(draw: st.DrawFn, convention: FinalValueConvention = "tool_return") -> StreamingCase:
+    """TL-4: sync, async and generator callbacks with 0..4 progress items and a final value (or none)."""
+    kind = draw(st.sampled_from(_CALLBACK_KINDS), label="kind")
+    final = draw(json_values(), label="final")
+    items: tuple[JSONValue, ...] = ()
+    has_final = True
+    if kind in _GENERATOR_KINDS:
+        items = tuple(draw(st.lists(_item_values(), max_size=4), label="items"))
+        has_final = convention != "none" and draw(st.booleans(), label="has final")
+    use_return = kind == "sync_generator" and draw(st.booleans(), label="return statement")
+    event(f"stream: {kind}, {len(items)} items, {'final' if has_final else 'no final'}{' via return' if use_return else ''}")
+    callback = _outcome_callback(kind, items, final=final, has_final=has_final, convention=convention, failure=None, use_return=use_return)
+    source = draw(st.sampled_from(_SCHEMA_SOURCES))
+    definition = _simple_definition(draw(tool_names()), callback, source)
+    return StreamingCase(definition, {"query": "q"}, kind, convention, items, final if has_final else None, has_final)
+
+
+@st.composite
+def context_cases(draw: st.DrawFn) -> ContextCase:
+    """TL-5: a type-hinted tool with a context parameter, and the same shape without context."""
+    shape = draw(input_shapes(closed=True))
+    parameter = draw(st.sampled_from(CONTEXT_PARAMETER_NAMES), label="context parameter")
+    name = draw(tool_names())
+    log, plain_log = CallLog(), CallLog()
+    definition = _definition(shape, "signature", name=name, log=log, returns="ok", context=parameter)
+    plain_source = draw(st.sampled_from(_SCHEMA_SOURCES), label="plain source")
+    plain = _definition(shape, plain_source, name=name, log=plain_log, returns="ok")
+    state = draw(st.dictionaries(st.sampled_from(("user_id", "session", "depth", "agent")), json_values(3), max_size=3), label="state")
+    tool_use_id = draw(st.from_regex(r"(toolu|call)_[A-Za-z0-9]{1,16}", fullmatch=True), label="tool use id")
+    return ContextCase(definition, plain, shape, log, plain_log, draw(valid_inputs(shape)), tool_use_id, state)
+
+
+@st.composite
+def direct_call_cases(draw: st.DrawFn) -> DirectCallCase:
+    """TL-6: a recording tool (any source) and a raising tool, both with sync callbacks."""
+    return DirectCallCase(recording=draw(recording_cases()), raising=draw(raising_cases(kinds=("sync",))))
+
+
+@st.composite
+def strict_cases(draw: st.DrawFn) -> StrictCase:
+    """TL-7: a tool with a valid strict setting (bool, None, priority > 0) or an invalid one."""
+    valid = draw(st.booleans(), label="valid strict")
+    strict: object
+    if valid:
+        strict = draw(st.sampled_from([True, False, None]) | st.integers(1, 100) | st.floats(1e-6, 1e6), label="strict")
+    else:
+        strict = draw(st.sampled_from(INVALID_STRICT_SETTINGS), label="strict")
+    event(f"strict: {'valid' if valid else 'invalid'} {type(strict).__name__}")
+    name = draw(tool_names())
+    callback = _recording_callback(CallLog(), None, context=False)
+    return StrictCase(
+        ToolDefinition(name=name, description="", callback=callback, input_schema=schema_for(_SIMPLE_SHAPE), strict=strict),
+        valid,
+    )

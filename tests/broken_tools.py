@@ -1,0 +1,148 @@
+"""Deliberately broken tool layers: each breaks one TL rule the way a real SDK does (or did).
+
+Every class is the reference layer with one fault, so its rule's check must fail and, where
+practical, only that one. ``BROKEN`` maps each rule to its broken layer (the self-tests read it);
+``EXTRA_BROKEN`` holds further faults of an already covered rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import pydantic
+
+from strictconformance.reference.resolution import InvalidStrictSetting, validate_strict_setting
+from strictconformance.tools import Tool, ToolContext, ToolInvocation, ToolResult, tool
+from strictconformance.tools.contract import AdvertisedTool, ToolDefinition
+from strictconformance.tools.layer import ReferenceToolLayer
+from strictconformance.tools.schema_walk import map_subschemas
+
+
+def _drop_null(schema: Any) -> Any:
+    """Optional[X] -> X everywhere, the way a helper that 'cleans up' pydantic output loses null."""
+    if not isinstance(schema, dict):
+        return schema
+    node = map_subschemas(schema, lambda sub: _drop_null(sub.schema))
+    if isinstance(node.get("type"), list):
+        kinds = [kind for kind in node["type"] if kind != "null"]
+        node["type"] = kinds[0] if len(kinds) == 1 else kinds
+    branches = node.get("anyOf")
+    if isinstance(branches, list) and any(branch == {"type": "null"} for branch in branches):
+        rest = [branch for branch in branches if branch != {"type": "null"}]
+        del node["anyOf"]
+        if len(rest) == 1 and isinstance(rest[0], dict):
+            node.update(rest[0])
+        else:
+            node["anyOf"] = rest
+    return node
+
+
+class NullDroppingLayer(ReferenceToolLayer):
+    """TL-1: model-defined tools advertise ``T | None`` as plain ``T`` (raw schemas keep null)."""
+
+    def describe_tool(self, handle: Tool[..., Any]) -> AdvertisedTool:
+        advertised = super().describe_tool(handle)
+        if handle.source != "model":
+            return advertised
+        return replace(advertised, input_schema=_drop_null(dict(advertised.input_schema)))
+
+
+class UnvalidatedRawSchemaLayer(ReferenceToolLayer):
+    """TL-2: a raw JSON Schema is advertised but never used to validate input."""
+
+    def invoke_tool(self, handle: Tool[..., Any], tool_use_id: str, input: Mapping[str, Any], invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        if handle.source != "json_schema":
+            return super().invoke_tool(handle, tool_use_id, input, invocation_state)
+        permissive = tool(handle.callback, name=handle.name, input_schema={"type": "object"}, context=handle.takes_context)
+        return permissive.invoke(tool_use_id, input, invocation_state)
+
+
+class DictNestedModelsLayer(ReferenceToolLayer):
+    """TL-2: type-hinted tools receive nested models as plain dicts (``model_dump`` before the call)."""
+
+    def define_tool(self, definition: ToolDefinition) -> Tool[..., Any]:
+        if definition.source != "signature":
+            return super().define_tool(definition)
+        callback = definition.callback
+
+        def dumped(**kwargs: Any) -> Any:
+            plain = {key: value.model_dump() if isinstance(value, pydantic.BaseModel) else value for key, value in kwargs.items()}
+            return callback(**plain)
+
+        dumped.__signature__ = getattr(callback, "__signature__", None)  # type: ignore[attr-defined]
+        dumped.__annotations__ = dict(getattr(callback, "__annotations__", {}))
+        dumped.__doc__, dumped.__name__ = callback.__doc__, definition.name
+        return super().define_tool(replace(definition, callback=dumped))
+
+
+class EscapingErrorsLayer(ReferenceToolLayer):
+    """TL-3: exceptions from the callback propagate out of the tool-use path."""
+
+    def invoke_tool(self, handle: Tool[..., Any], tool_use_id: str, input: Mapping[str, Any], invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        invocation = super().invoke_tool(handle, tool_use_id, input, invocation_state)
+        result = invocation.results[0]
+        if result.status == "error" and result.error_type != "ToolInputError" and result.exception is not None:
+            raise result.exception
+        return invocation
+
+
+class TextifiedGeneratorLayer(ReferenceToolLayer):
+    """TL-4: a generator's items are silently joined into the result text; no progress events."""
+
+    def invoke_tool(self, handle: Tool[..., Any], tool_use_id: str, input: Mapping[str, Any], invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        invocation = super().invoke_tool(handle, tool_use_id, input, invocation_state)
+        result = invocation.results[0]
+        if not invocation.events or result.status != "success":
+            return invocation
+        text = "".join(str(event.data) for event in invocation.events) + result.content
+        return ToolInvocation(events=(), results=(ToolResult(tool_use_id, "success", content=text, value=text),))
+
+
+class LeakingContextLayer(ReferenceToolLayer):
+    """TL-5: the context parameter of a type-hinted tool shows up in the advertised schema."""
+
+    def describe_tool(self, handle: Tool[..., Any]) -> AdvertisedTool:
+        advertised = super().describe_tool(handle)
+        if handle.context_parameter is None:
+            return advertised
+        schema = dict(advertised.input_schema)
+        schema["properties"] = {**schema["properties"], handle.context_parameter: {"type": "object"}}
+        schema["required"] = [*schema.get("required", []), handle.context_parameter]
+        return replace(advertised, input_schema=schema)
+
+
+class UnvalidatedDirectCallLayer(ReferenceToolLayer):
+    """TL-6: calling the tool object runs the bare function, without validation."""
+
+    def call_tool(self, handle: Tool[..., Any], input: Mapping[str, Any], context: ToolContext | None) -> Any:
+        if handle.source == "signature":
+            return handle.callback(**input)
+        return handle.callback(input, context) if handle.takes_context else handle.callback(input)
+
+
+class LenientStrictLayer(ReferenceToolLayer):
+    """TL-7: an invalid strict setting silently becomes 'unset' instead of an error."""
+
+    def define_tool(self, definition: ToolDefinition) -> Tool[..., Any]:
+        try:
+            validate_strict_setting(definition.strict)
+        except InvalidStrictSetting:
+            definition = replace(definition, strict=None)
+        return super().define_tool(definition)
+
+
+#: Rule ID -> the layer that breaks exactly that rule.
+BROKEN: Mapping[str, type[ReferenceToolLayer]] = {
+    "TL-1": NullDroppingLayer,
+    "TL-2": UnvalidatedRawSchemaLayer,
+    "TL-3": EscapingErrorsLayer,
+    "TL-4": TextifiedGeneratorLayer,
+    "TL-5": LeakingContextLayer,
+    "TL-6": UnvalidatedDirectCallLayer,
+    "TL-7": LenientStrictLayer,
+}
+
+#: Further faults of an already covered rule: (rule ID, layer).
+EXTRA_BROKEN: tuple[tuple[str, type[ReferenceToolLayer]], ...] = (("TL-2", DictNestedModelsLayer),)
