@@ -1,0 +1,80 @@
+"""The SM validator: every rule caught on its known-bad schema, and only that rule; no false alarm
+on schemas inside the strict subset; clear errors on input that is not a schema."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from strictconformance.dialects import SHIPPED, SchemaError, validate_strict
+from strictconformance.dialects.known_bad import known_bad_cases
+from strictconformance.strategies.schemas import strict_schemas
+
+CASES = known_bad_cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.rule_id for c in CASES])
+def test_known_bad_schema_breaks_exactly_its_rule(case) -> None:  # type: ignore[no-untyped-def]
+    violations = validate_strict(case.schema, case.dialect)
+    assert {v.rule_id for v in violations} == {case.rule_id}, [str(v) for v in violations]
+    assert case.pointer in {v.pointer for v in violations}
+    assert all(v.check == SHIPPED[case.dialect].rule(case.rule_id).check for v in violations)
+
+
+def test_every_rule_has_a_known_bad_case() -> None:
+    assert {c.rule_id for c in CASES} == {r.id for d in SHIPPED.values() for r in d.rules}
+
+
+def test_known_bad_cases_pass_where_the_rule_does_not_apply() -> None:
+    for case in CASES:
+        assert validate_strict(case.schema, "lenient") == []
+
+
+def test_property_names_that_look_like_keywords_are_not_keywords() -> None:
+    schema = {"type": "object", "additionalProperties": False, "required": ["not", "$ref", "if"],
+              "properties": {"not": {"type": "string"}, "$ref": {"type": "string"}, "if": {"type": "string"}}}
+    for name in ("openai", "openai@2025-01", "anthropic"):
+        assert validate_strict(schema, name) == []
+
+
+def test_depth_counts_data_edges_not_combinators() -> None:
+    leaf = {"type": "string"}
+    node = leaf
+    for _ in range(5):  # five object levels, each behind an anyOf: depth 5, allowed by the catalogue
+        node = {"anyOf": [{"type": "object", "properties": {"n": node}, "required": ["n"], "additionalProperties": False}, {"type": "null"}]}
+    schema = node["anyOf"][0]
+    assert validate_strict(schema, "openai@2025-01") == []
+    deeper = {"type": "object", "properties": {"m": schema}, "required": ["m"], "additionalProperties": False}
+    assert [v.rule_id for v in validate_strict(deeper, "openai@2025-01")] == ["SM-21"]
+
+
+def test_very_deep_input_is_reported_not_crashed() -> None:
+    node: dict = {"type": "string"}
+    for _ in range(5000):
+        node = {"type": "object", "properties": {"n": node}, "required": ["n"], "additionalProperties": False}
+    violations = validate_strict(node, "openai")
+    assert [v.rule_id for v in violations] == ["SM-21"]
+
+
+@pytest.mark.parametrize("bad", [[], 3, "schema", None])
+def test_input_that_is_not_a_schema_is_a_schema_error(bad: object) -> None:
+    with pytest.raises(SchemaError, match="a schema is an object or a boolean"):
+        validate_strict(bad, "openai")
+
+
+def test_malformed_keywords_and_cycles_are_schema_errors() -> None:
+    with pytest.raises(SchemaError, match="/properties"):
+        validate_strict({"type": "object", "properties": ["a"]}, "openai")
+    looped: dict = {"type": "object", "properties": {}}
+    looped["properties"]["self"] = looped
+    with pytest.raises(SchemaError, match="contains itself"):
+        validate_strict(looped, "openai")
+
+
+@pytest.mark.parametrize("dialect", sorted(SHIPPED))
+def test_strict_schemas_of_a_dialect_raise_no_violation(dialect: str) -> None:
+    @settings(max_examples=40, deadline=None, database=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+    @given(strict_schemas(dialect))
+    def check(schema: dict) -> None:
+        assert validate_strict(schema, dialect) == [], schema
+    check()
