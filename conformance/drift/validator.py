@@ -70,6 +70,7 @@ __all__ = [
     "stream_sites",
     "validate_response",
     "validate_stream",
+    "violated_invariants",
 ]
 
 #: Notices kept per report; the rest are counted in ``notices_dropped``.
@@ -337,15 +338,19 @@ def _walk(root: ValueShape, value: object, node: _Node, out: _Collector, *, in_v
 # -- invariants -------------------------------------------------------------------------------------
 
 
-def _check_invariants(invariants: Sequence[Invariant], document: object, out: _Collector) -> None:
+def violated_invariants(
+    invariants: Sequence[Invariant], document: object
+) -> list[tuple[Invariant, tuple[PathPart, ...]]]:
+    """Each invariant broken in ``document``, with the scope path where it is broken."""
+    broken: list[tuple[Invariant, tuple[PathPart, ...]]] = []
     for invariant in invariants:
         scope = parse_path(invariant.scope) if invariant.scope else ()
         when = parse_path(invariant.when)
         for scope_path, scope_value in resolve_path(document, scope):
             if not any(type(v) is type(invariant.equals) and v == invariant.equals for _, v in resolve_path(scope_value, when)):
                 continue
-            arrays = [(p, a) for p, a in resolve_path(scope_value, invariant.array_path) if isinstance(a, list)]
-            elements = [item for _, array in arrays for item in array]
+            arrays = [array for _, array in resolve_path(scope_value, invariant.array_path) if isinstance(array, list)]
+            elements = [item for array in arrays for item in array]
             if invariant.variant is None:
                 satisfied = bool(elements)
             else:
@@ -353,7 +358,13 @@ def _check_invariants(invariants: Sequence[Invariant], document: object, out: _C
                     value == invariant.variant for element in elements for _, value in resolve_path(element, invariant.element_path)
                 )
             if not satisfied:
-                _invariant_error(invariant, document, scope_path, out)
+                broken.append((invariant, scope_path))
+    return broken
+
+
+def _check_invariants(invariants: Sequence[Invariant], document: object, out: _Collector) -> None:
+    for invariant, scope_path in violated_invariants(invariants, document):
+        _invariant_error(invariant, document, scope_path, out)
 
 
 def _invariant_error(invariant: Invariant, document: object, scope_path: tuple[PathPart, ...], out: _Collector) -> None:

@@ -1,0 +1,570 @@
+"""Drift mutations of real responses, each labelled breaking or additive with its expected path.
+
+A mutation is a pure transform of a response (a JSON body or an SSE stream) at a *site* the
+reference walk checked (:func:`~strictconformance.drift.validator.response_sites`):
+
+======================== ==================================================== ==================
+kind                     change                                               label
+======================== ==================================================== ==================
+``drop_field``           remove a required field an SDK reads                 breaking, DR-2/3
+``move_field``           move it under a new key (``tool.metadata.id``)       breaking, DR-2/3
+``change_type``          give a field an unaccepted JSON type                 breaking, DR-2/3
+``null_field``           set a non-nullable field to ``null``                 breaking, DR-2/3
+``rename_discriminator`` rename a variant (``tool_use`` -> ``function_call``) breaking (DR-5) when
+                                                                              an invariant then
+                                                                              fails, else additive
+``add_unknown_variant``  insert an element (or stream event) of a new type    additive, DR-4
+``add_unknown_field``    add an undeclared key to an object                   additive, DR-4
+``resplit_stream``       split one delta event in two, or merge two           not breaking, DR-1
+======================== ==================================================== ==================
+
+DR-3 replaces DR-2 when the site lies inside an element of a discriminated union. Labels come
+from the shape's declarations (required, nullable, accepted types) and, for renames, from the
+shape's invariants; they never come from running the validator on the mutated response.
+
+:func:`mutation_candidates` lists what can be mutated with the possible choices;
+:func:`apply_mutation` builds one mutation; :func:`all_mutations` applies every candidate's first
+choice (a deterministic sweep). ``strictconformance.strategies.responses`` draws from these.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Literal
+
+from strictconformance.drift.paths import PathPart, format_path, parse_path, resolve_path
+from strictconformance.drift.shapes import get_shape
+from strictconformance.drift.shapes.model import (
+    AnyJson,
+    ApiShape,
+    Arr,
+    Field,
+    Keyed,
+    Obj,
+    SplitRule,
+    Tagged,
+    ValueShape,
+    accepted_types,
+)
+from strictconformance.drift.sse import SSEEvent
+from strictconformance.drift.validator import (
+    ArraySite,
+    FieldSite,
+    ObjectSite,
+    Site,
+    UnionSite,
+    load_json_text,
+    response_sites,
+    stream_document,
+    stream_sites,
+    violated_invariants,
+)
+
+__all__ = [
+    "BREAKING_KINDS",
+    "MUTATION_KINDS",
+    "Candidate",
+    "DriftMutation",
+    "MutationKind",
+    "ResponseSubject",
+    "all_mutations",
+    "apply_mutation",
+    "mutation_candidates",
+]
+
+MutationKind = Literal[
+    "drop_field",
+    "move_field",
+    "change_type",
+    "null_field",
+    "rename_discriminator",
+    "add_unknown_variant",
+    "add_unknown_field",
+    "resplit_stream",
+]
+MUTATION_KINDS: tuple[MutationKind, ...] = (
+    "drop_field",
+    "move_field",
+    "change_type",
+    "null_field",
+    "rename_discriminator",
+    "add_unknown_variant",
+    "add_unknown_field",
+    "resplit_stream",
+)
+#: Kinds that are always breaking (a rename is breaking only when an invariant fails).
+BREAKING_KINDS: frozenset[str] = frozenset({"drop_field", "move_field", "change_type", "null_field"})
+
+#: Replacement values by JSON type, for change_type.
+_REPLACEMENTS: dict[str, object] = {
+    "string": "drift",
+    "integer": 7,
+    "number": 0.5,
+    "boolean": True,
+    "object": {"drift": 1},
+    "array": ["drift"],
+}
+#: Realistic new field names (all seen as additions in real traffic or SDK histories).
+FRESH_FIELDS = (
+    "obfuscation",
+    "billing",
+    "usage_breakdown",
+    "safety_identifier",
+    "service_tier_used",
+    "caller",
+    "x_trace",
+    "moderation",
+)
+#: Realistic renames of variants; anything else gets a ``_v2`` suffix.
+RENAMES = {
+    "tool_use": "function_call",
+    "text": "output_text",
+    "function": "tool",
+    "function_call": "tool_call",
+    "message": "assistant_message",
+    "thinking": "reasoning",
+    "functionCall": "function_call",
+    "choices": "choice",
+    "content_block_start": "content_block_begin",
+}
+FRESH_VARIANTS = ("fancy_new_block", "citation_block", "audio_delta", "tool_reference")
+_MOVED_UNDER = "metadata_v2"
+
+
+@dataclass(frozen=True)
+class ResponseSubject:
+    """What a drift check is called on: one JSON body, or one stream's events."""
+
+    api: str
+    payload: Any = None
+    events: tuple[SSEEvent, ...] | None = None
+
+    @property
+    def is_stream(self) -> bool:
+        return self.events is not None
+
+    def describe(self) -> str:
+        """The subject as JSON text (streams as a list of ``{event, data}``), for counterexamples."""
+        if self.events is not None:
+            value: object = [{"event": e.event, "data": e.data} for e in self.events]
+        else:
+            value = self.payload
+        try:
+            return json.dumps(value, ensure_ascii=False, indent=1, default=repr)
+        except (ValueError, TypeError, RecursionError):
+            return repr(value)[:2000]
+
+
+@dataclass(frozen=True)
+class DriftMutation:
+    """A mutated response, what changed and whether a drift check must catch it (and where)."""
+
+    kind: MutationKind
+    breaking: bool
+    rule_id: str
+    path: str
+    description: str
+    subject: ResponseSubject
+    original: ResponseSubject
+
+    @property
+    def api(self) -> str:
+        return self.subject.api
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A place a mutation of ``kind`` can happen, and the choices it can take there."""
+
+    kind: MutationKind
+    site: Site | None
+    event_index: int | None
+    choices: tuple[Any, ...]
+    split: SplitRule | None = None
+
+
+# -- helpers ------------------------------------------------------------------------------------------
+
+
+@cache
+def _keyed_key_fields(shape: ApiShape) -> frozenset[int]:
+    """Identities of the fields that are a Keyed union's variant key (dropping one is a rename)."""
+    found: set[int] = set()
+    seen: set[int] = set()
+    stack: list[ValueShape] = [shape.response, shape.stream.event]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, Obj):
+            stack.extend(f.shape for f in node.fields)
+        elif isinstance(node, Arr):
+            stack.append(node.items)
+        elif isinstance(node, (Tagged, Keyed)):
+            if isinstance(node, Keyed):
+                found.update(id(variant.by_name[key]) for key, variant in node.variants.items())
+            stack.extend(node.merged.values())
+    return frozenset(found)
+
+
+def _rule(site_in_variant: bool) -> str:
+    return "DR-3" if site_in_variant else "DR-2"
+
+
+def _parent(document: Any, path: Sequence[PathPart]) -> tuple[Any, PathPart]:
+    node = document
+    for part in path[:-1]:
+        node = node[part]
+    return node, path[-1]
+
+
+def _fresh(name_pool: Sequence[str], taken: set[str] | frozenset[str]) -> tuple[str, ...]:
+    return tuple(name for name in name_pool if name not in taken) or ("x_new_field",)
+
+
+def _renamed(value: str, taken: Sequence[str]) -> tuple[str, ...]:
+    options = [RENAMES.get(value, ""), f"{value}_v2", f"new_{value}"]
+    return tuple(dict.fromkeys(o for o in options if o and o not in taken))
+
+
+def _expected_types(field: Field) -> str:
+    return " or ".join(sorted(accepted_types(field.shape)))
+
+
+def _serialize(data: object) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+# -- candidates ---------------------------------------------------------------------------------------
+
+
+def mutation_candidates(subject: ResponseSubject) -> list[Candidate]:
+    """Every place ``subject`` can be mutated, per kind, with the choices available there."""
+    shape = get_shape(subject.api)
+    key_fields = _keyed_key_fields(shape)
+    sites = stream_sites(shape, subject.events) if subject.events is not None else response_sites(shape, subject.payload)
+    out: list[Candidate] = []
+    for site in sites:
+        if isinstance(site, FieldSite):
+            field = site.field
+            if not site.reads:
+                continue
+            if field.required and id(field) not in key_fields:
+                out.append(Candidate("drop_field", site, None, (None,)))
+                out.append(Candidate("move_field", site, None, (_MOVED_UNDER,)))
+            if not isinstance(field.shape, AnyJson):
+                accepted = accepted_types(field.shape)
+                replacements = tuple(value for name, value in _REPLACEMENTS.items() if name not in accepted)
+                if replacements:
+                    out.append(Candidate("change_type", site, None, replacements))
+            if not field.nullable:
+                out.append(Candidate("null_field", site, None, (None,)))
+        elif isinstance(site, UnionSite):
+            if isinstance(site.union, Tagged):
+                if site.reads:
+                    out.append(Candidate("change_type", site, None, (7, {"drift": 1})))
+                    out.append(Candidate("null_field", site, None, (None,)))
+                out.append(Candidate("rename_discriminator", site, None, _renamed(site.variant, list(site.union.variants))))
+            else:
+                out.append(Candidate("rename_discriminator", site, None, _renamed(site.variant, list(site.union.variants))))
+        elif isinstance(site, ArraySite):
+            union = site.items
+            if isinstance(union, Keyed) and union.closed:
+                continue
+            out.append(Candidate("add_unknown_variant", site, None, _fresh(FRESH_VARIANTS, frozenset(union.variants))))
+        elif isinstance(site, ObjectSite):
+            out.append(Candidate("add_unknown_field", site, None, _fresh(FRESH_FIELDS, site.known)))
+    if subject.events is not None:
+        out.extend(_stream_candidates(shape, subject.events))
+    return out
+
+
+def _stream_candidates(shape: ApiShape, events: Sequence[SSEEvent]) -> list[Candidate]:
+    out: list[Candidate] = []
+    stream = shape.stream
+    parsed = [_parse(event) for event in events]
+    if isinstance(stream.event, Tagged) and stream.framing == "named":
+        positions = tuple(range(1, len(events)))
+        if positions:
+            out.append(Candidate("add_unknown_variant", None, None, positions))
+    for index, data in enumerate(parsed):
+        if data is None:
+            continue
+        for rule in stream.splits:
+            if not _rule_applies(rule, stream.event, data):
+                continue
+            text = _text_at(data, rule.text)
+            if text is None:
+                continue
+            choices: list[Any] = []
+            if len(text) >= 2:
+                middle = len(text) // 2
+                choices.extend(dict.fromkeys((middle, 1, len(text) - 1)))
+            following = parsed[index + 1] if index + 1 < len(parsed) else None
+            if following is not None and _mergeable(rule, stream.event, data, following):
+                choices.append("merge")
+            if choices:
+                out.append(Candidate("resplit_stream", None, index, tuple(choices), split=rule))
+    return out
+
+
+def _parse(event: SSEEvent) -> Any:
+    try:
+        data = load_json_text(event.data)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _rule_applies(rule: SplitRule, event_shape: ValueShape, data: dict[str, Any]) -> bool:
+    if rule.variant is None:
+        return True
+    return isinstance(event_shape, Tagged) and data.get(event_shape.discriminator) == rule.variant
+
+
+def _text_at(data: object, path: str) -> str | None:
+    found = resolve_path(data, parse_path(path))
+    return found[0][1] if len(found) == 1 and isinstance(found[0][1], str) else None
+
+
+def _mergeable(rule: SplitRule, event_shape: ValueShape, first: dict[str, Any], second: dict[str, Any]) -> bool:
+    if not _rule_applies(rule, event_shape, second) or _text_at(second, rule.text) is None:
+        return False
+    if any(_present(first, path) for path in rule.head_clears) or any(_present(second, path) for path in rule.tail_drops):
+        return False  # the first carries a finish marker, or the second starts a new item
+    return all(
+        [v for _, v in resolve_path(first, parse_path(p))] == [v for _, v in resolve_path(second, parse_path(p))] for p in rule.same_item
+    )
+
+
+def _present(data: object, path: str) -> bool:
+    return any(value is not None for _, value in resolve_path(data, parse_path(path)))
+
+
+# -- applying -----------------------------------------------------------------------------------------
+
+
+def apply_mutation(subject: ResponseSubject, candidate: Candidate, choice: Any) -> DriftMutation:
+    """The mutation ``candidate`` makes with ``choice`` (one of ``candidate.choices``)."""
+    if candidate.kind == "resplit_stream":
+        return _resplit(subject, candidate, choice)
+    if candidate.kind == "add_unknown_variant" and candidate.site is None:
+        return _insert_event(subject, int(choice))
+    site = candidate.site
+    assert site is not None
+    shape = get_shape(subject.api)
+    if subject.events is not None:
+        document: Any = copy.deepcopy(stream_document(shape, subject.events))
+    else:
+        document = copy.deepcopy(subject.payload)
+    path = site.path
+    kind = candidate.kind
+    breaking = kind in BREAKING_KINDS
+    where = path
+    rule_id = "DR-4"
+    description: str
+    if isinstance(site, FieldSite):
+        container, key = _parent(document, path)
+        rule_id = _rule(site.in_variant)
+        if kind == "drop_field":
+            del container[key]
+            description = f"drop required field {format_path(path)}"
+        elif kind == "move_field":
+            value = container.pop(key)
+            target = str(choice)
+            container[target] = {key: value}
+            description = f"move {format_path(path)} to {format_path((*path[:-1], target, key))}"
+        elif kind == "change_type":
+            container[key] = copy.deepcopy(choice)
+            description = f"change {format_path(path)} from {_expected_types(site.field)} to {json.dumps(choice)}"
+        elif kind == "null_field":
+            container[key] = None
+            description = f"set non-nullable {format_path(path)} to null"
+        else:  # pragma: no cover - candidates never pair these
+            raise ValueError(f"{kind} does not apply to a field")
+    elif isinstance(site, UnionSite):
+        element = _at(document, path)
+        if isinstance(site.union, Tagged):
+            discriminator = site.union.discriminator
+            where = (*path, discriminator)
+            if kind == "rename_discriminator":
+                element[discriminator] = str(choice)
+                description = f"rename variant {site.variant!r} to {choice!r} at {format_path(where)}"
+            elif kind == "change_type":
+                element[discriminator] = copy.deepcopy(choice)
+                rule_id = "DR-3"
+                description = f"change discriminator {format_path(where)} to {json.dumps(choice)}"
+            else:
+                element[discriminator] = None
+                rule_id = "DR-3"
+                description = f"set discriminator {format_path(where)} to null"
+        else:
+            renamed = {(str(choice) if k == site.variant else k): v for k, v in element.items()}
+            element.clear()
+            element.update(renamed)
+            description = f"rename variant key {site.variant!r} to {choice!r} at {format_path(path)}"
+            if site.union.closed:
+                breaking = True
+                rule_id = "DR-3"
+                where = (*path, next(iter(site.union.variants)))
+        if kind == "rename_discriminator" and isinstance(site.union, Tagged):
+            invariants = shape.stream.invariants if subject.events is not None else shape.invariants
+            if violated_invariants(invariants, document):
+                breaking, rule_id = True, "DR-5"
+    elif isinstance(site, ArraySite):
+        array = _at(document, path)
+        position = len(array)
+        if isinstance(site.items, Tagged):
+            array.insert(position, {site.items.discriminator: str(choice), "detail": "added by strictconformance"})
+        else:
+            array.insert(position, {str(choice): {"detail": "added by strictconformance"}})
+        where = (*path, position)
+        description = f"add an element of unknown variant {choice!r} at {format_path(where)}"
+    elif isinstance(site, ObjectSite):
+        target_object = _at(document, path)
+        target_object[str(choice)] = {"added_by": "strictconformance"}
+        where = (*path, str(choice))
+        description = f"add unknown field {format_path(where)}"
+    else:  # pragma: no cover
+        raise TypeError(f"unknown site {site!r}")
+    mutated = _rebuild(subject, document, path)
+    return DriftMutation(
+        kind=kind,
+        breaking=breaking,
+        rule_id=rule_id if breaking else "DR-4",
+        path=format_path(where),
+        description=description,
+        subject=mutated,
+        original=subject,
+    )
+
+
+def _at(document: Any, path: Sequence[PathPart]) -> Any:
+    node = document
+    for part in path:
+        node = node[part]
+    return node
+
+
+def _rebuild(subject: ResponseSubject, document: Any, path: Sequence[PathPart]) -> ResponseSubject:
+    """The subject with the mutated document; for a stream only the touched event is re-serialised."""
+    if subject.events is None:
+        return ResponseSubject(subject.api, payload=document)
+    index = int(path[1])  # type: ignore[arg-type]  # stream paths are ("events", i, "data", ...)
+    shape = get_shape(subject.api)
+    events = list(subject.events)
+    entry = document["events"][index]
+    data = entry["data"]
+    name = events[index].event
+    if shape.stream.framing == "named" and isinstance(shape.stream.event, Tagged) and len(path) <= 3 and isinstance(data, dict):
+        tag = data.get(shape.stream.event.discriminator)
+        if isinstance(tag, str):
+            name = tag  # a renamed event is renamed on the wire too
+    events[index] = SSEEvent(_serialize(data), name, events[index].id)
+    return ResponseSubject(subject.api, events=tuple(events))
+
+
+def _insert_event(subject: ResponseSubject, position: int) -> DriftMutation:
+    assert subject.events is not None
+    shape = get_shape(subject.api)
+    assert isinstance(shape.stream.event, Tagged)
+    name = _fresh(FRESH_VARIANTS, frozenset(shape.stream.event.variants))[0]
+    event_type = f"{name}.added" if "." in next(iter(shape.stream.event.variants)) else name
+    data = {shape.stream.event.discriminator: event_type, "detail": "added by strictconformance"}
+    events = list(subject.events)
+    events.insert(position, SSEEvent(_serialize(data), event_type))
+    return DriftMutation(
+        kind="add_unknown_variant",
+        breaking=False,
+        rule_id="DR-4",
+        path=f"events[{position}]",
+        description=f"insert an event of unknown type {event_type!r} at position {position}",
+        subject=ResponseSubject(subject.api, events=tuple(events)),
+        original=subject,
+    )
+
+
+def _set_path(data: Any, path: str, value: Any, *, delete: bool = False) -> None:
+    parts = parse_path(path)
+    found = resolve_path(data, parts[:-1])
+    if not found:
+        return
+    container = found[0][1]
+    key = parts[-1]
+    if isinstance(container, dict) and isinstance(key, str) and key in container:
+        if delete:
+            del container[key]
+        else:
+            container[key] = value
+    elif isinstance(container, list) and isinstance(key, int) and -len(container) <= key < len(container):
+        container[key] = value
+
+
+def _resplit(subject: ResponseSubject, candidate: Candidate, choice: Any) -> DriftMutation:
+    assert subject.events is not None
+    assert candidate.split is not None
+    assert candidate.event_index is not None
+    rule, index = candidate.split, candidate.event_index
+    events = list(subject.events)
+    first = load_json_text(events[index].data)
+    if choice == "merge":
+        second = load_json_text(events[index + 1].data)
+        merged_text = (_text_at(first, rule.text) or "") + (_text_at(second, rule.text) or "")
+        _set_path(first, rule.text, merged_text)
+        events[index : index + 2] = [SSEEvent(_serialize(first), events[index].event, events[index].id)]
+        description = f"merge events {index} and {index + 1} ({rule.text})"
+    else:
+        offset = int(choice)
+        text = _text_at(first, rule.text) or ""
+        head, tail = copy.deepcopy(first), copy.deepcopy(first)
+        _set_path(head, rule.text, text[:offset])
+        _set_path(tail, rule.text, text[offset:])
+        for path in rule.head_clears:
+            if _present(head, path):
+                _set_path(head, path, None, delete=not rule.clear_with_null)
+        for path in rule.tail_drops:
+            _set_path(tail, path, None, delete=True)
+        name = events[index].event
+        events[index : index + 1] = [SSEEvent(_serialize(head), name), SSEEvent(_serialize(tail), name)]
+        description = f"split event {index} at {rule.text}[{offset}:]"
+    if rule.renumber is not None:
+        events = _renumber(events, rule.renumber)
+    return DriftMutation(
+        kind="resplit_stream",
+        breaking=False,
+        rule_id="DR-1",
+        path=f"events[{index}]",
+        description=description,
+        subject=ResponseSubject(subject.api, events=tuple(events)),
+        original=subject,
+    )
+
+
+def _renumber(events: list[SSEEvent], key: str) -> list[SSEEvent]:
+    counter: int | None = None
+    out = []
+    for event in events:
+        try:
+            data = load_json_text(event.data)
+        except ValueError:
+            out.append(event)
+            continue
+        if isinstance(data, dict) and isinstance(data.get(key), int):
+            counter = data[key] if counter is None else counter + 1
+            data[key] = counter
+            out.append(SSEEvent(_serialize(data), event.event, event.id))
+        else:
+            out.append(event)
+    return out
+
+
+def all_mutations(subject: ResponseSubject) -> Iterator[DriftMutation]:
+    """Every candidate with its first choice: a deterministic sweep over ``subject``."""
+    for candidate in mutation_candidates(subject):
+        yield apply_mutation(subject, candidate, candidate.choices[0])
+

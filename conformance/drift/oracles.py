@@ -1,0 +1,309 @@
+"""The property logic of DR-1..DR-6: call a drift check under test and judge what it did.
+
+Each judge takes the check as a :class:`DriftChecker` (the adapter's ``check_response`` /
+``check_stream``, its declared drift error types and how to read a path from them) plus one
+response, and returns a :class:`Verdict` naming the rule, the call, what was expected and found,
+and the counterexample as JSON. Judges never raise for anything the check does.
+
+=========== ===============================================================================
+DR-1        a recorded real response (also re-split into other chunks) raises nothing
+DR-2/3/5    a breaking mutation raises a declared drift error, at the mutation's path when the
+            adapter can tell the path
+DR-4        an additive mutation (new field, new variant) raises nothing
+DR-6        any JSON value raises nothing but a declared drift error, and is not modified
+=========== ===============================================================================
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from strictconformance.drift.errors import SchemaDriftError, describe_type
+from strictconformance.drift.mutations import DriftMutation, ResponseSubject
+from strictconformance.drift.paths import PathLike, format_path, parse_path, paths_match
+from strictconformance.drift.sse import SSEEvent
+
+__all__ = [
+    "DriftChecker",
+    "Verdict",
+    "fingerprint",
+    "judge_mutation",
+    "judge_recorded",
+    "judge_total",
+]
+
+CheckResponse = Callable[[str, Any], object]
+CheckStream = Callable[[str, Sequence[SSEEvent]], object]
+ReadPath = Callable[[BaseException], "PathLike | None"]
+_COUNTEREXAMPLE_LIMIT = 4000
+
+
+def _path_attribute(error: BaseException) -> PathLike | None:
+    path = getattr(error, "path", None)
+    return path if isinstance(path, (str, tuple, list)) else None
+
+
+@dataclass(frozen=True)
+class DriftChecker:
+    """A drift check under test: what the oracles call and which errors count as detection."""
+
+    check_response: CheckResponse | None
+    check_stream: CheckStream | None
+    error_types: tuple[type[BaseException], ...]
+    read_path: ReadPath = _path_attribute
+    name: str = "adapter"
+
+    @classmethod
+    def reference(cls) -> DriftChecker:
+        """The kit's reference validator as a checker (it passes every DR judge)."""
+        from strictconformance.drift.validator import check_response, check_stream
+
+        return cls(check_response, check_stream, (SchemaDriftError,), _path_attribute, "reference")
+
+    @classmethod
+    def from_adapter(cls, adapter: Any) -> DriftChecker:
+        """Read an adapter: its overridden ``check_response`` / ``check_stream``, its
+        ``drift_errors`` and its ``drift_error_path``. A method left at the base class's
+        default counts as missing (the judges then skip, naming the capability)."""
+        from strictconformance.adapter import Adapter as base
+
+        def overridden(name: str) -> Any:
+            method = getattr(adapter, name, None)
+            if method is None:
+                return None
+            if isinstance(adapter, base) and getattr(type(adapter), name, None) is getattr(base, name, None):
+                return None
+            return method
+
+        reader = getattr(adapter, "drift_error_path", None)
+        return cls(
+            check_response=overridden("check_response"),
+            check_stream=overridden("check_stream"),
+            error_types=tuple(getattr(adapter, "drift_errors", ()) or ()),
+            read_path=reader if callable(reader) else _path_attribute,
+            name=str(getattr(adapter, "name", None) or type(adapter).__qualname__),
+        )
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of one judge: pass, fail (with what went wrong) or skip (capability missing)."""
+
+    rule_id: str
+    status: Literal["pass", "fail", "skip"]
+    message: str
+    call: str
+    counterexample: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "pass"
+
+    @property
+    def failed(self) -> bool:
+        return self.status == "fail"
+
+    def __str__(self) -> str:
+        text = f"{self.rule_id} {self.status}: {self.message}\n  call: {self.call}"
+        if self.counterexample is not None and self.status == "fail":
+            text += f"\n  counterexample:\n{self.counterexample}"
+        return text
+
+
+# -- calling the check --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    error: BaseException | None
+    missing: str | None = None
+
+
+def _call(checker: DriftChecker, subject: ResponseSubject) -> tuple[str, _Outcome]:
+    method = "check_stream" if subject.is_stream else "check_response"
+    argument = "events" if subject.is_stream else "payload"
+    call = f"{checker.name}.{method}({subject.api!r}, {argument})"
+    function = checker.check_stream if subject.is_stream else checker.check_response
+    if function is None:
+        return call, _Outcome(None, missing=method)
+    try:
+        if subject.is_stream:
+            assert subject.events is not None
+            function(subject.api, list(subject.events))
+        else:
+            function(subject.api, subject.payload)
+    except NotImplementedError:
+        return call, _Outcome(None, missing=method)
+    except BaseException as error:  # judges report whatever the check raises
+        if isinstance(error, (KeyboardInterrupt, SystemExit)):
+            raise
+        return call, _Outcome(error)
+    return call, _Outcome(None)
+
+
+def _counterexample(subject: ResponseSubject) -> str:
+    text = subject.describe()
+    return text if len(text) <= _COUNTEREXAMPLE_LIMIT else text[:_COUNTEREXAMPLE_LIMIT] + "\n…(truncated)"
+
+
+def _is_drift_error(checker: DriftChecker, error: BaseException) -> bool:
+    return bool(checker.error_types) and isinstance(error, checker.error_types)
+
+
+def _describe_error(error: BaseException) -> str:
+    return f"{type(error).__qualname__}: {str(error)[:300]}"
+
+
+def _skip(rule_id: str, call: str, missing: str) -> Verdict:
+    return Verdict(rule_id, "skip", f"the adapter does not implement {missing}(); {rule_id} is not covered", call)
+
+
+# -- judges -------------------------------------------------------------------------------------------
+
+
+def judge_recorded(checker: DriftChecker, subject: ResponseSubject, *, label: str = "") -> Verdict:
+    """DR-1: a recorded real response passes the check."""
+    call, outcome = _call(checker, subject)
+    if outcome.missing:
+        return _skip("DR-1", call, outcome.missing)
+    where = f" ({label})" if label else ""
+    if outcome.error is None:
+        return Verdict("DR-1", "pass", f"recorded response{where} accepted", call)
+    kind = "reported drift on" if _is_drift_error(checker, outcome.error) else "crashed on"
+    return Verdict(
+        "DR-1",
+        "fail",
+        f"{kind} a recorded real response{where}: {_describe_error(outcome.error)}",
+        call,
+        _counterexample(subject),
+    )
+
+
+def judge_mutation(checker: DriftChecker, mutation: DriftMutation) -> Verdict:
+    """A breaking mutation must be detected at its path; a non-breaking one must pass."""
+    rule = mutation.rule_id
+    call, outcome = _call(checker, mutation.subject)
+    if outcome.missing:
+        return _skip(rule, call, outcome.missing)
+    change = f"{mutation.kind}: {mutation.description}"
+    error = outcome.error
+    if not mutation.breaking:
+        if error is None:
+            return Verdict(rule, "pass", f"tolerated {change}", call)
+        kind = "reported drift on" if _is_drift_error(checker, error) else "crashed on"
+        return Verdict(
+            rule,
+            "fail",
+            f"{kind} a change that is not drift ({change}): {_describe_error(error)}",
+            call,
+            _counterexample(mutation.subject),
+        )
+    if error is None:
+        return Verdict(
+            rule, "fail", f"missed breaking drift ({change}); expected a drift error at {mutation.path}", call, _counterexample(mutation.subject)
+        )
+    if not _is_drift_error(checker, error):
+        declared = ", ".join(t.__qualname__ for t in checker.error_types) or "none declared"
+        return Verdict(
+            rule,
+            "fail",
+            f"raised {_describe_error(error)} on breaking drift ({change}), not a declared drift error ({declared})",
+            call,
+            _counterexample(mutation.subject),
+        )
+    try:
+        reported = checker.read_path(error)
+    except Exception as exc:  # the adapter's path reader failing is its fault, reported as such
+        return Verdict(rule, "fail", f"drift_error_path() raised {_describe_error(exc)}", call, _counterexample(mutation.subject))
+    if reported is None:
+        return Verdict(rule, "pass", f"detected {change} (the error carries no path; path not checked)", call)
+    if paths_match(reported, mutation.path):
+        return Verdict(rule, "pass", f"detected {change} at {_render(reported)}", call)
+    return Verdict(
+        rule,
+        "fail",
+        f"detected {change} but reported path {_render(reported)}; expected {mutation.path} ([*] matches any position)",
+        call,
+        _counterexample(mutation.subject),
+    )
+
+
+def _render(path: PathLike) -> str:
+    try:
+        return format_path(parse_path(path))
+    except ValueError:
+        return repr(path)
+
+
+def judge_total(checker: DriftChecker, api: str, value: object, *, stream: bool = False) -> Verdict:
+    """DR-6: on any value the check raises nothing but a drift error, and leaves the value as it was."""
+    if stream:
+        subject = ResponseSubject(api, events=value if isinstance(value, tuple) else tuple(value))  # type: ignore[arg-type]
+    else:
+        subject = ResponseSubject(api, payload=value)
+    before = fingerprint(value)
+    call, outcome = _call(checker, subject)
+    if outcome.missing:
+        return _skip("DR-6", call, outcome.missing)
+    if outcome.error is not None and not _is_drift_error(checker, outcome.error):
+        return Verdict(
+            "DR-6",
+            "fail",
+            f"raised {_describe_error(outcome.error)} on a {describe_type(value)} input; only declared drift errors may escape",
+            call,
+            _counterexample(subject),
+        )
+    if fingerprint(value) != before:
+        return Verdict("DR-6", "fail", "modified the payload it was given", call, _counterexample(subject))
+    return Verdict("DR-6", "pass", "raised nothing but drift errors and left the input unchanged", call)
+
+
+def fingerprint(value: object) -> tuple[object, ...]:
+    """An exact, order-preserving snapshot of a JSON-like value, built without recursion.
+
+    Two snapshots are equal exactly when the values are (NaN equals NaN here, and ``1`` differs
+    from ``1.0`` and ``True``); unknown objects are compared by identity and type.
+    """
+    tokens: list[object] = []
+    stack: list[object] = [value]
+    alive: list[object] = []  # unknown objects stay referenced so their ids are not reused
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _Close):
+            tokens.append(node)
+            continue
+        if isinstance(node, dict):
+            tokens.append(("{", len(node)))
+            stack.append(_CLOSE)
+            for key, item in reversed(list(node.items())):
+                stack.append(item)
+                stack.append(_Key(key))
+        elif isinstance(node, (list, tuple)):
+            tokens.append(("[" if isinstance(node, list) else "(", len(node)))
+            stack.append(_CLOSE)
+            stack.extend(reversed(node))
+        elif isinstance(node, _Key):
+            tokens.append(("k", type(node.key).__name__, node.key))
+        elif isinstance(node, float) and math.isnan(node):
+            tokens.append(("nan",))
+        elif node is None or isinstance(node, (bool, int, float, str, bytes)):
+            tokens.append((type(node).__name__, node))
+        else:
+            alive.append(node)
+            tokens.append(("obj", type(node).__qualname__, id(node)))
+    return tuple(tokens)
+
+
+class _Close:
+    __slots__ = ()
+
+
+_CLOSE = _Close()
+
+
+@dataclass(frozen=True)
+class _Key:
+    key: object

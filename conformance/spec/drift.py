@@ -1,0 +1,85 @@
+"""SPEC.md §5, drift detection: DR-1..DR-6.
+
+Capabilities: DR-1..DR-5 are checked with either ``check_response`` or ``check_stream`` (each
+rule has cases of both kinds; an adapter with one of them is covered by that kind). DR-6 is about
+arbitrary JSON values, which only ``check_response`` receives: its check calls ``check_response``
+(and ``check_stream`` with arbitrary event data when the adapter has it).
+"""
+
+from __future__ import annotations
+
+from strictconformance.spec import Rule
+
+__all__ = ["RULES"]
+
+_SECTION = "SPEC.md §5 Drift detection"
+_SEED = "seeds/004_a0237f49a68a70ed.txt"
+_SHAPES = "reference/response_shapes.md"
+_EITHER = ("check_response", "check_stream")
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        id="DR-1",
+        title="A recorded real response passes",
+        statement=(
+            "A real response recorded from the provider (every shipped cassette, streams included, also "
+            "with their deltas re-split into other chunks) is accepted by the SDK's response check."
+        ),
+        source=f"{_SECTION} DR-1; {_SHAPES} §0 (absent vs null vs empty per provider)",
+        capabilities=_EITHER,
+    ),
+    Rule(
+        id="DR-2",
+        title="A missing or retyped field an SDK reads raises SchemaDriftError with provider, path and types",
+        statement=(
+            "A missing, null (where not nullable) or retyped field that an SDK reads raises a drift error "
+            "carrying the provider, the path (array elements as content[3].id), the expected type and the "
+            "actual value's type."
+        ),
+        source=f"{_SECTION} DR-2; {_SEED} (missing choices[0].message)",
+        capabilities=_EITHER,
+    ),
+    Rule(
+        id="DR-3",
+        title="Discriminated array elements are checked per variant",
+        statement=(
+            "Elements of discriminated arrays are checked per variant: every known variant's fields count, "
+            "and a missing or non-string discriminator is drift (a reshaped tool_use.id fails at content[*].id)."
+        ),
+        source=f"{_SECTION} DR-3; {_SEED} (element shapes inside arrays)",
+        capabilities=_EITHER,
+    ),
+    Rule(
+        id="DR-4",
+        title="Additive change passes",
+        statement=(
+            "New fields, and elements whose discriminator value is unknown, pass; they are reported as "
+            "notices, not errors."
+        ),
+        source=f"{_SECTION} DR-4; {_SEED} (unknown block type passes); {_SHAPES} §0.3",
+        capabilities=_EITHER,
+    ),
+    Rule(
+        id="DR-5",
+        title="Cross-field invariants catch a renamed variant",
+        statement=(
+            "Anthropic stop_reason 'tool_use' needs at least one tool_use block; OpenAI-style finish_reason "
+            "'tool_calls' needs non-empty tool_calls (streams: at least one tool-call fragment). A block "
+            "renamed from tool_use to function_call fails at content[*].type with the actual value "
+            "function_call, while a brand-new block type beside the known ones passes. The converse "
+            "(tool_calls with finish_reason 'stop') is valid."
+        ),
+        source=f"{_SECTION} DR-5; {_SEED} (renamed tool_use); {_SHAPES} §1 and §3 Invariants",
+        capabilities=_EITHER,
+    ),
+    Rule(
+        id="DR-6",
+        title="The check raises only drift errors on any JSON value and never mutates it",
+        statement=(
+            "On any JSON value, however malformed, deep or large, the response check raises nothing but "
+            "its drift error type, and leaves the payload unchanged."
+        ),
+        source=f"{_SECTION} DR-6",
+        capabilities=("check_response",),
+    ),
+)
