@@ -167,7 +167,8 @@ class KeepsRecursiveRefs(ReferenceStrictifyAdapter):
 
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified | Mapping[str, Any]:
         base = SHIPPED[dialect]
-        keeping = dataclasses.replace(base, encoding=dataclasses.replace(base.encoding, references="keep", recursion="keep"))
+        keywords = (base.encoding.keywords or frozenset()) | {"$ref", "$defs"}
+        keeping = dataclasses.replace(base, encoding=dataclasses.replace(base.encoding, references="keep", recursion="keep", keywords=keywords))
         return strictify(schema, keeping).as_strictified()
 
 

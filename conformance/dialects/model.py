@@ -200,6 +200,7 @@ LossKind = Literal[
     "absent-null-collapse",
     "narrowed",
     "loosened",
+    "ambiguous",
 ]
 
 #: What each kind of loss means for the round trip: (may break RT-4 completeness,
@@ -211,6 +212,7 @@ LOSS_KINDS: Mapping[str, tuple[bool, bool, str]] = MappingProxyType({
     "absent-null-collapse": (True, False, "an optional property that also accepts null: absent and null meet on the wire"),
     "narrowed": (True, False, "values the original accepts cannot be expressed on the wire (e.g. extra keys dropped)"),
     "loosened": (False, True, "a construct was replaced by a looser one (e.g. oneOf by anyOf)"),
+    "ambiguous": (True, False, "anyOf branches whose wire values can coincide while they decode differently"),
 })
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from jsonschema import Draft202012Validator, validators  # type: ignore[import-untyped]
 from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]
 
 from strictconformance.dialects.model import LOSS_KINDS, Dialect, Loss, Strictified
@@ -76,11 +76,34 @@ def require(failure: OracleFailure | None) -> None:
         raise AssertionError(str(failure))
 
 
-def _coerce(result: object, rule_id: str, schema: Schema) -> Strictified | OracleFailure:
+class _Refused(Exception):
+    """The implementation refused the input (raised): not a rule violation by itself."""
+
+
+def _strictified(strictify: StrictifyFn, schema: Schema, rule_id: str, *, accepted: bool = False) -> Strictified | OracleFailure:
+    """Call ``strictify`` on a copy of ``schema``. Raising on a caller's schema is a refusal
+    (:class:`_Refused`); raising where it must accept (``accepted``), or returning something unusable, fails."""
+    try:
+        result = strictify(copy.deepcopy(schema))
+    except Exception as exc:
+        if accepted:
+            return OracleFailure(rule_id, "", f"strictify raised on a schema it must accept (its own output, or an input it accepted before): {type(exc).__name__}: {exc}", {"schema": schema})
+        raise _Refused(f"{type(exc).__name__}: {exc}") from exc
     try:
         return Strictified.coerce(result)
     except (TypeError, ValueError) as exc:
         return OracleFailure(rule_id, "", f"strictify returned an unusable result: {exc}", {"schema": schema})
+
+
+def _refusals_pass(check: Callable[..., OracleFailure | None]) -> Callable[..., OracleFailure | None]:
+    """A schema the implementation refuses (raises on) is not a violation of these rules."""
+    def run(*args: Any, **kwargs: Any) -> OracleFailure | None:
+        try:
+            return check(*args, **kwargs)
+        except _Refused:
+            return None
+    run.__name__, run.__doc__ = check.__name__, check.__doc__
+    return run
 
 
 def _losses_json(losses: Iterable[Loss]) -> list[dict[str, str]]:
@@ -89,9 +112,10 @@ def _losses_json(losses: Iterable[Loss]) -> list[dict[str, str]]:
 
 # --- RT-1, RT-2, RT-3, SM --------------------------------------------------------------------
 
+@_refusals_pass
 def check_rt1_obeys_rules(schema: Schema, strictify: StrictifyFn, dialect: str | Dialect) -> OracleFailure | None:
     """RT-1: the strict schema breaks no rule of the dialect (per the independent validator)."""
-    result = _coerce(strictify(copy.deepcopy(schema)), "RT-1", schema)
+    result = _strictified(strictify, schema, "RT-1")
     if isinstance(result, OracleFailure):
         return result
     violations = validate_strict(result.schema, dialect)
@@ -102,9 +126,10 @@ def check_rt1_obeys_rules(schema: Schema, strictify: StrictifyFn, dialect: str |
                          {"schema": schema, "strict": result.schema, "violations": [str(v) for v in violations[:10]]})
 
 
+@_refusals_pass
 def check_sm_rule(rule_id: str, schema: Schema, strictify: StrictifyFn, dialect: str | Dialect) -> OracleFailure | None:
     """SM-xx: the strict schema breaks this one rule nowhere."""
-    result = _coerce(strictify(copy.deepcopy(schema)), rule_id, schema)
+    result = _strictified(strictify, schema, rule_id)
     if isinstance(result, OracleFailure):
         return result
     violations = [v for v in validate_strict(result.schema, dialect) if v.rule_id == rule_id]
@@ -114,16 +139,22 @@ def check_sm_rule(rule_id: str, schema: Schema, strictify: StrictifyFn, dialect:
                          {"schema": schema, "strict": result.schema, "violations": [str(v) for v in violations[:10]]})
 
 
+@_refusals_pass
 def check_rt2_pure(schema: Schema, strictify: StrictifyFn) -> OracleFailure | None:
     """RT-2: the input is not mutated and the same input gives the same output."""
     pristine = copy.deepcopy(schema)
     given = copy.deepcopy(schema)
-    first = _coerce(strictify(given), "RT-2", schema)
-    if isinstance(first, OracleFailure):
-        return first
+    try:
+        returned = strictify(given)
+    except Exception as exc:
+        raise _Refused(str(exc)) from exc
     if canonical(given) != canonical(pristine) or list(_key_orders(given)) != list(_key_orders(pristine)):
         return OracleFailure("RT-2", "", "strictify mutated its input", {"schema": pristine, "after the call": given})
-    second = _coerce(strictify(copy.deepcopy(schema)), "RT-2", schema)
+    try:
+        first = Strictified.coerce(returned)
+    except (TypeError, ValueError) as exc:
+        return OracleFailure("RT-2", "", f"strictify returned an unusable result: {exc}", {"schema": schema})
+    second = _strictified(strictify, schema, "RT-2", accepted=True)
     if isinstance(second, OracleFailure):
         return second
     if json.dumps(first.schema) != json.dumps(second.schema) or first.losses != second.losses:
@@ -144,12 +175,13 @@ def _key_orders(value: Any) -> Iterator[tuple[str, ...]]:
             stack.extend(item)
 
 
+@_refusals_pass
 def check_rt3_idempotent(schema: Schema, strictify: StrictifyFn) -> OracleFailure | None:
     """RT-3: strictifying the output again changes nothing."""
-    once = _coerce(strictify(copy.deepcopy(schema)), "RT-3", schema)
+    once = _strictified(strictify, schema, "RT-3")
     if isinstance(once, OracleFailure):
         return once
-    twice = _coerce(strictify(copy.deepcopy(once.schema)), "RT-3", once.schema)
+    twice = _strictified(strictify, once.schema, "RT-3", accepted=True)
     if isinstance(twice, OracleFailure):
         return twice
     if canonical(once.schema) == canonical(twice.schema):
@@ -208,13 +240,50 @@ def _all_errors(errors: Iterable[ValidationError]) -> Iterator[ValidationError]:
         stack.extend(error.context or ())
 
 
+def _parallel_nodes(marked: Any, original: Any, found: dict[int, Any]) -> None:
+    """Map each dict of ``marked`` (by identity) to the same place in ``original``."""
+    stack = [(marked, original)]
+    while stack:
+        ours, theirs = stack.pop()
+        if isinstance(ours, dict) and isinstance(theirs, dict):
+            found[id(ours)] = theirs
+            stack.extend((ours[key], theirs[key]) for key in ours if key in theirs)
+        elif isinstance(ours, list) and isinstance(theirs, list):
+            stack.extend(zip(ours, theirs, strict=False))
+
+
+def _branch_aware_validator(original: Any, marked: Any) -> Any:
+    """A validator of ``marked`` whose ``anyOf``/``oneOf`` descend into every branch the value
+    matches under the ORIGINAL schema (any of them may be the one an encoder chose), so a marker
+    in a matching branch is found even when another branch also matches."""
+    plain = Draft202012Validator(original)
+    originals: dict[int, Any] = {}
+    _parallel_nodes(marked, original, originals)
+    standard = Draft202012Validator.VALIDATORS
+
+    def branches(keyword: str) -> Callable[..., Iterator[ValidationError]]:
+        def check(validator: Any, subschemas: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+            matching = [
+                index for index, branch in enumerate(subschemas)
+                if plain.evolve(schema=originals.get(id(branch), branch)).is_valid(instance)
+            ]
+            if not matching:
+                yield from standard[keyword](validator, subschemas, instance, schema)
+            for index in matching:
+                yield from validator.descend(instance, subschemas[index], schema_path=index)
+        return check
+
+    extended = validators.extend(Draft202012Validator, {"anyOf": branches("anyOf"), "oneOf": branches("oneOf")})
+    return extended(marked)
+
+
 def governed_value_paths(original: Any, pointer: str, value: Any) -> set[ValuePath]:
     """The paths inside ``value`` that the original schema's node at ``pointer`` constrains."""
     marked = _with_marker(original, pointer)
     if marked is None:
         return set()
     try:
-        validator = Draft202012Validator(marked)
+        validator = _branch_aware_validator(original, marked)
         return {
             tuple(error.absolute_path)
             for error in _all_errors(validator.iter_errors(value))

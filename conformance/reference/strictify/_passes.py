@@ -82,6 +82,13 @@ def _with_mark(node: Node, **updates: Any) -> Node:
     return copy
 
 
+def _keep_definitions(before: Node, after: Node) -> Node:
+    """A node that replaces the root keeps the root's ``$defs``."""
+    if "$defs" in before and "$defs" not in after:
+        return {**after, "$defs": before["$defs"]}
+    return after
+
+
 def opaque(at_origin: str, *, replacing: Any = None) -> Node:
     """A node carrying any value as JSON text (keeping the semantic pointer of the node it
     replaces, so the codec still knows which ``anyOf`` branch it stands for)."""
@@ -345,7 +352,7 @@ def records_to_pairs(state: State) -> None:
         for keyword in ("title", "description"):
             if keyword in node:
                 result[keyword] = node[keyword]
-        return result
+        return _keep_definitions(node, result)
     state.schema = _bottom_up(convert)(state.schema)
 
 
@@ -378,7 +385,7 @@ def tuples_to_objects(state: State) -> None:
         for keyword in ("title", "description"):
             if keyword in node:
                 result[keyword] = node[keyword]
-        return result
+        return _keep_definitions(node, result)
     state.schema = _bottom_up(convert)(state.schema)
 
 
@@ -465,7 +472,8 @@ def declare_types(state: State) -> None:
             state.lose(here, "narrowed", "type", f"an untyped node with {name} keywords now accepts only {name} values")
             return {**node, "type": name}
         state.lose(here, "opaque", "type", "a node with no type travels as JSON text")
-        return {**opaque(here), **{k: v for k, v in node.items() if k in ("title",)}, MARK: {**node.get(MARK, {}), "codec": "json"}}
+        return _keep_definitions(node, {**opaque(here), **{k: v for k, v in node.items() if k in ("title",)},
+                                        MARK: {**node.get(MARK, {}), "codec": "json"}})
     state.schema = _bottom_up(declare)(state.schema)
 
 
@@ -629,7 +637,7 @@ def apply_limits(state: State) -> None:
         if property_budget is not None and isinstance(properties, dict):
             if len(properties) > property_budget:
                 state.lose(origin(node), "truncated", "properties", "properties over the dialect's total travel as JSON text")
-                root = _replace_at(root, path, opaque(origin(node), replacing=node))
+                root = _replace_at(root, path, _keep_definitions(node, opaque(origin(node), replacing=node)))
             else:
                 property_budget -= len(properties)
     if limits.max_total_string_length is not None:
@@ -658,6 +666,72 @@ def property_ordering(state: State) -> None:
             return {**node, "propertyOrdering": list(node["properties"])}
         return node
     state.schema = _bottom_up(order)(state.schema)
+
+
+def _wire_types(node: Any, definitions: dict[str, Any], seen: frozenset[str]) -> frozenset[str] | None:
+    """The JSON types a wire value of ``node`` can have (None: any); integer counts as number."""
+    if not isinstance(node, dict):
+        return None if node is not False else frozenset()
+    reference = node.get("$ref")
+    if isinstance(reference, str) and reference.startswith("#/$defs/"):
+        name = reference[len("#/$defs/"):]
+        return frozenset() if name in seen else _wire_types(definitions.get(name, {}), definitions, seen | {name})
+    declared = frozenset("number" if t == "integer" else t for t in type_set(node)) or None
+    for combinator in ("anyOf", "oneOf"):
+        if isinstance(node.get(combinator), list):
+            inner: set[str] = set()
+            for branch in node[combinator]:
+                kinds = _wire_types(branch, definitions, seen)
+                if kinds is None:
+                    return declared
+                inner |= kinds
+            return frozenset(inner) & declared if declared is not None else frozenset(inner)
+    if declared is None and isinstance(node.get("enum"), list):
+        return frozenset("number" if json_type_of(v) == "integer" else json_type_of(v) for v in node["enum"])
+    return declared
+
+
+def _changes_values(node: Any, definitions: dict[str, Any], seen: frozenset[str]) -> bool:
+    """Does the codec change values anywhere under ``node``?"""
+    stack, visited = [node], set(seen)
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            marks = current.get(MARK, {})
+            if "codec" in marks or marks.get("absent_as_null") or marks.get("collapsed"):
+                return True
+            reference = current.get("$ref")
+            if isinstance(reference, str) and reference.startswith("#/$defs/") and reference not in visited:
+                visited.add(reference)
+                stack.append(definitions.get(reference[len("#/$defs/"):]))
+            stack.extend(value for key, value in current.items() if key != MARK)
+        elif isinstance(current, list):
+            stack.extend(current)
+    return False
+
+
+def report_ambiguous_branches(state: State) -> None:
+    """Where two ``anyOf`` branches can put the same value on the wire and the codec changes
+    values in one of them, a wire value may decode through the wrong branch: a loss."""
+    root = state.schema
+    definitions = root.get("$defs", {}) if isinstance(root, dict) else {}
+
+    def visit(node: Node) -> Any:
+        for combinator in ("anyOf", "oneOf"):
+            branches = node.get(combinator)
+            if not isinstance(branches, list) or node.get(MARK, {}).get("codec") == "nullable":
+                continue
+            kinds = [_wire_types(branch, definitions, frozenset()) for branch in branches]
+            changing = [_changes_values(branch, definitions, frozenset()) for branch in branches]
+            for i in range(len(branches)):
+                for j in range(i + 1, len(branches)):
+                    overlap = kinds[i] is None or kinds[j] is None or bool(kinds[i] & kinds[j])  # type: ignore[operator]
+                    if overlap and (changing[i] or changing[j]):
+                        state.lose(origin(node), "ambiguous", combinator,
+                                   f"branches {i} and {j} can share a wire value that decodes differently")
+                        return node
+        return node
+    _bottom_up(visit)(root)
 
 
 def _when(condition: Callable[[Dialect], bool], fn: Callable[[State], None]) -> Callable[[State], None]:
@@ -696,5 +770,6 @@ PASSES: tuple[Pass, ...] = tuple(
         truncate_depth,
         apply_limits,
         _when(lambda d: d.encoding.property_ordering, property_ordering),
+        report_ambiguous_branches,
     )
 )

@@ -1,0 +1,219 @@
+"""The reference strictify on explicit cases: the classic traps per dialect, its passes, its
+losses, its errors on bad input, and the codec's edge cases."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from strictconformance.dialects import SHIPPED, SchemaError, validate_strict
+from strictconformance.dialects.oracles import (
+    check_rt1_obeys_rules,
+    check_rt2_pure,
+    check_rt3_idempotent,
+    check_rt4_complete,
+    check_rt6_no_silent_collapse,
+    check_rt7_decodes_wire,
+    require,
+)
+from strictconformance.dialects.traps import traps
+from strictconformance.reference.strictify import (
+    MAX_NESTING,
+    PASS_NAMES,
+    CodecError,
+    strictify,
+)
+
+DIALECTS = sorted(SHIPPED)
+TRAPS = traps()
+
+
+def _losses(schema: dict[str, Any], dialect: str) -> set[tuple[str, str]]:
+    return {(loss.pointer, loss.kind) for loss in strictify(schema, dialect).losses}
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize("trap", TRAPS, ids=[t.name for t in TRAPS])
+def test_classic_trap_passes_every_round_trip_rule(trap, dialect: str) -> None:  # type: ignore[no-untyped-def]
+    def bound(schema: dict[str, Any]) -> Any:
+        return strictify(schema, dialect).as_strictified()
+
+    require(check_rt1_obeys_rules(trap.schema, bound, dialect))
+    require(check_rt2_pure(trap.schema, bound))
+    require(check_rt3_idempotent(trap.schema, bound))
+    result = strictify(trap.schema, dialect)
+    for value in trap.values:
+        require(check_rt4_complete(trap.schema, result.as_strictified(), result.codec.encode, result.codec.decode, value))
+        require(check_rt6_no_silent_collapse(trap.schema, result.as_strictified(), result.codec.encode, value))
+        require(check_rt7_decodes_wire(trap.schema, result.codec.decode, value, result.codec.encode(value), result.losses))
+
+
+def test_pipeline_is_named_passes_in_order() -> None:
+    assert PASS_NAMES[0] == "check_input"
+    assert PASS_NAMES[-1] == "build_codec"
+    for expected in ("resolve_references", "combine_all_of", "close_objects", "optional_to_nullable", "records_to_pairs",
+                     "tuples_to_objects", "wrap_root", "strip_unsupported", "declare_types", "truncate_depth", "apply_limits"):
+        assert expected in PASS_NAMES
+    assert PASS_NAMES.index("records_to_pairs") < PASS_NAMES.index("truncate_depth")
+
+
+def test_optional_becomes_required_nullable_and_null_means_absent() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["b"]}
+    result = strictify(schema, "openai")
+    assert result.schema["required"] == ["a", "b"]
+    assert result.schema["properties"]["a"] == {"anyOf": [{"type": "string"}, {"type": "null"}]}
+    assert result.codec.encode({"b": 1}) == {"a": None, "b": 1}
+    assert result.codec.decode({"a": None, "b": 1}) == {"b": 1}
+
+
+def test_optional_and_nullable_together_is_a_reported_collapse() -> None:
+    schema = TRAPS[0].schema
+    assert ("/properties/note", "absent-null-collapse") in _losses(schema, "openai")
+    result = strictify(schema, "openai")
+    assert result.codec.encode({"id": 1}) == result.codec.encode({"id": 1, "note": None})
+    # anthropic keeps optional properties optional: nothing collapses
+    assert not any(kind == "absent-null-collapse" for _, kind in _losses(schema, "anthropic"))
+
+
+def test_allof_of_objects_merges_before_closing() -> None:
+    result = strictify(TRAPS[1].schema, "openai")
+    assert set(result.schema["properties"]) == {"a", "b"}
+    assert result.schema["additionalProperties"] is False
+    assert "allOf" not in json.dumps(result.schema)
+
+
+def test_ref_siblings_apply_as_well_as_the_target() -> None:
+    result = strictify(TRAPS[2].schema, "openai@2025-01")
+    code = result.schema["properties"]["code"]
+    assert code["pattern"] == "^[A-Z]+$"
+    assert code["maxLength"] == 4
+
+
+def test_recursion_is_kept_where_allowed_and_unrolled_with_a_loss_elsewhere() -> None:
+    schema = TRAPS[3].schema
+    kept = strictify(schema, "openai").schema
+    assert "Tree" in kept["$defs"]
+    assert "$ref" not in json.dumps(strictify(schema, "anthropic").schema)
+    assert any(kind == "truncated" and pointer.startswith("/$defs/Tree") for pointer, kind in _losses(schema, "anthropic"))
+    assert "$ref" not in json.dumps(strictify(schema, "openai@2025-01").schema)
+
+
+def test_records_and_tuples_change_shape_on_the_wire() -> None:
+    records = strictify(TRAPS[4].schema, "openai")
+    assert records.codec.encode({"scores": {"x": 1}}) == {"scores": [{"key": "x", "value": 1}]}
+    assert records.codec.decode({"scores": [{"key": "x", "value": 1}]}) == {"scores": {"x": 1}}
+    tuples = strictify(TRAPS[5].schema, "openai")
+    assert tuples.codec.encode({"point": [1, 2]}) == {"point": {"0": 1, "1": 2, "2": None}}
+    assert tuples.codec.decode({"point": {"0": 1, "1": 2, "2": None}}) == {"point": [1, 2]}
+    native = strictify(TRAPS[5].schema, "google")
+    assert native.codec.encode({"point": [1, 2]}) == {"point": [1, 2]}
+
+
+def test_non_object_roots_are_wrapped() -> None:
+    result = strictify({"type": "array", "items": {"type": "string"}}, "openai")
+    assert result.schema["required"] == ["result"]
+    assert result.codec.encode(["a"]) == {"result": ["a"]}
+    assert result.codec.decode({"result": ["a"]}) == ["a"]
+    assert strictify({"type": "array", "items": {"type": "string"}}, "lenient").schema == {"type": "array", "items": {"type": "string"}}
+
+
+def test_depth_limit_truncates_to_json_text_with_a_loss() -> None:
+    deep = TRAPS[9]
+    result = strictify(deep.schema, "openai@2025-01")
+    assert validate_strict(result.schema, "openai@2025-01") == []
+    assert any(loss.kind == "truncated" for loss in result.losses)
+    value = deep.values[0]
+    wire = result.codec.encode(value)
+    assert isinstance(wire["l1"]["l2"]["l3"]["l4"]["l5"], str)
+    assert result.codec.decode(wire) == value
+
+
+def test_documented_limits_are_kept() -> None:
+    many = {"type": "object", "properties": {f"p{i}": {"type": "boolean"} for i in range(5001)}}
+    result = strictify(many, "openai")
+    assert not [v for v in validate_strict(result.schema, "openai") if v.rule_id == "SM-22"]
+    assert any(loss.kind == "truncated" for loss in result.losses)
+    big_enum = {"type": "object", "properties": {"e": {"type": "string", "enum": [f"v{i}" for i in range(1200)]}}}
+    result = strictify(big_enum, "openai")
+    assert validate_strict(result.schema, "openai") == []
+    assert ("/properties/e", "keyword-stripped") in {(loss.pointer, loss.kind) for loss in result.losses}
+
+
+def test_unsupported_keywords_are_stripped_and_reported_annotations_silently() -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "minimum": 3, "default": 4, "title": "N"}}, "required": ["n"]}
+    result = strictify(schema, "anthropic")
+    assert result.schema["properties"]["n"] == {"type": "integer", "default": 4, "title": "N"}
+    losses = {(loss.pointer, loss.keyword) for loss in result.losses}
+    assert ("/properties/n", "minimum") in losses
+    assert not any(keyword in ("title", "default") for _, keyword in losses)
+
+
+def test_strictify_is_pure_and_deterministic() -> None:
+    for trap in TRAPS:
+        before = copy.deepcopy(trap.schema)
+        first = strictify(trap.schema, "openai")
+        assert trap.schema == before
+        assert json.dumps(strictify(trap.schema, "openai").schema) == json.dumps(first.schema)
+
+
+@pytest.mark.parametrize(("schema", "pointer", "message"), [
+    ([], "", "a schema is an object or a boolean"),
+    ({"type": "object", "properties": {"a": 3}}, "/properties/a", "must be an object or a boolean"),
+    ({"properties": {"a": {"$ref": "https://example.com/a.json"}}}, "/properties/a/$ref", "external \\$ref"),
+    ({"properties": {"a": {"$ref": "#/$defs/missing"}}}, "/properties/a/$ref", "does not resolve"),
+    ({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"anyOf": [{"$ref": "#/$defs/a"}]}}, "$ref": "#/$defs/a"}, "", "cyclic definition"),
+    ({"type": "object", "required": "a"}, "/required", "list of strings"),
+    ({"type": 5}, "/type", "string or a list of strings"),
+    ({"\x00strictconformance": {}}, "", "reserved"),
+])
+def test_bad_input_is_a_schema_error_naming_the_pointer(schema: Any, pointer: str, message: str) -> None:
+    with pytest.raises(SchemaError, match=message) as caught:
+        strictify(schema, "openai")
+    assert caught.value.pointer.startswith(pointer) or pointer == ""
+
+
+def test_deep_input_is_a_clear_error_not_a_recursion_error() -> None:
+    node: dict[str, Any] = {"type": "string"}
+    for _ in range(MAX_NESTING + 5):
+        node = {"type": "object", "properties": {"n": node}}
+    with pytest.raises(SchemaError, match="nests deeper"):
+        strictify(node, "openai")
+    shallow: dict[str, Any] = {"type": "string"}
+    for _ in range(MAX_NESTING // 2 - 2):
+        shallow = {"type": "object", "properties": {"n": shallow}}
+    assert validate_strict(strictify(shallow, "openai").schema, "openai") == []
+
+
+def test_non_json_input_is_a_schema_error() -> None:
+    with pytest.raises(SchemaError, match="not JSON"):
+        strictify({"type": "number", "maximum": float("nan")}, "openai")
+    looped: dict[str, Any] = {"type": "object", "properties": {}}
+    looped["properties"]["me"] = looped
+    with pytest.raises(SchemaError, match="contains itself"):
+        strictify(looped, "openai")
+
+
+def test_codec_reports_too_deep_values_and_never_crashes_on_wrong_shapes() -> None:
+    recursive = {"type": "object", "properties": {"next": {"$ref": "#"}}}
+    codec = strictify(recursive, "openai").codec
+    deep: dict[str, Any] = {}
+    for _ in range(2000):
+        deep = {"next": deep}
+    with pytest.raises(CodecError, match="deeper"):
+        codec.encode(deep)
+    records = strictify(TRAPS[4].schema, "openai").codec
+    for garbage in (None, 3, "x", [1], {"scores": "not pairs"}, {"scores": [{"key": 1}]}):
+        records.decode(garbage)  # returned as is; validation names the problem
+
+
+def test_every_dialect_output_validates_its_own_instances() -> None:
+    for dialect in DIALECTS:
+        for trap in TRAPS:
+            result = strictify(trap.schema, dialect)
+            validator = Draft202012Validator(result.schema)
+            for value in trap.values:
+                assert validator.is_valid(result.codec.encode(value)), (dialect, trap.name, value)

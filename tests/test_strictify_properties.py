@@ -1,0 +1,152 @@
+"""RT-1..RT-7 (and the SM rules, through RT-1) as properties: they hold for the reference on
+generated schemas in every dialect, and each fails on a deliberately broken strictify or codec.
+
+``SC_STRICTIFY_EXAMPLES`` scales the examples per property (20 by default; a nightly-size run
+uses e.g. 500).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from broken_strictify import (
+    BROKEN,
+    ReferenceStrictifyAdapter,
+)
+from strictconformance.dialects import SHIPPED, Strictified
+from strictconformance.dialects.oracles import (
+    OracleFailure,
+    check_rt1_obeys_rules,
+    check_rt2_pure,
+    check_rt3_idempotent,
+    check_rt4_complete,
+    check_rt5_sound,
+    check_rt6_no_silent_collapse,
+    check_rt7_decodes_wire,
+    check_sm_rule,
+    require,
+)
+from strictconformance.reference.strictify import strictify
+from strictconformance.strategies.instances import instances
+from strictconformance.strategies.schemas import json_schemas
+
+EXAMPLES = int(os.environ.get("SC_STRICTIFY_EXAMPLES", "20"))
+RT_RULES = tuple(f"RT-{n}" for n in range(1, 8))
+REFERENCE = ReferenceStrictifyAdapter()
+
+
+def run_rule(rule_id: str, adapter: Any, dialect: str, schema: dict[str, Any], data: st.DataObject) -> OracleFailure | None:
+    """One rule on one generated schema, driving the implementation through adapter methods."""
+    def bound(original: dict[str, Any]) -> Any:
+        return adapter.strictify(original, dialect)
+
+    if rule_id.startswith("SM-"):
+        return check_sm_rule(rule_id, schema, bound, dialect)
+    if rule_id == "RT-1":
+        return check_rt1_obeys_rules(schema, bound, dialect)
+    if rule_id == "RT-2":
+        return check_rt2_pure(schema, bound)
+    if rule_id == "RT-3":
+        return check_rt3_idempotent(schema, bound)
+    strict = Strictified.coerce(adapter.strictify(copy.deepcopy(schema), dialect))
+
+    def encode(value: Any) -> Any:
+        return adapter.encode(schema, dialect, value)
+
+    def decode(value: Any) -> Any:
+        return adapter.decode(schema, dialect, value)
+
+    if rule_id == "RT-5":
+        return check_rt5_sound(schema, strict, decode, data.draw(instances(strict.schema, engine="compiled"), label="wire value"))
+    value = data.draw(instances(schema, engine="compiled"), label="value")
+    if rule_id == "RT-4":
+        return check_rt4_complete(schema, strict, encode, decode, value)
+    if rule_id == "RT-6":
+        return check_rt6_no_silent_collapse(schema, strict, encode, value)
+    reference = strictify(schema, dialect)
+    return check_rt7_decodes_wire(schema, decode, value, reference.codec.encode(value), reference.losses)
+
+
+_SETTINGS = {"deadline": None, "database": None, "derandomize": True, "suppress_health_check": list(HealthCheck)}
+
+
+@pytest.mark.parametrize("rule_id", RT_RULES)
+@pytest.mark.parametrize("dialect", sorted(SHIPPED))
+def test_reference_holds_the_round_trip_rules(dialect: str, rule_id: str) -> None:
+    @settings(max_examples=EXAMPLES, **_SETTINGS)
+    @given(json_schemas(), st.data())
+    def check(schema: dict[str, Any], data: st.DataObject) -> None:
+        require(run_rule(rule_id, REFERENCE, dialect, schema, data))
+    check()
+
+
+def first_failure(adapter: Any, dialect: str, rule_id: str, schemas: st.SearchStrategy[dict[str, Any]], examples: int = 80) -> OracleFailure | None:
+    """Search (generation only, no shrinking: we want a failure, not the smallest) for a schema
+    on which ``rule_id`` fails for ``adapter``."""
+    @settings(max_examples=examples, phases=[Phase.generate], **_SETTINGS)
+    @given(schemas, st.data())
+    def search(schema: dict[str, Any], data: st.DataObject) -> None:
+        failure = run_rule(rule_id, adapter, dialect, schema, data)
+        if failure is not None:
+            raise _Found(failure)  # stops the search at the first failure
+
+    try:
+        search()
+    except _Found as found:
+        return found.failure
+    return None
+
+
+class _Found(Exception):
+    def __init__(self, failure: OracleFailure) -> None:
+        super().__init__(str(failure))
+        self.failure = failure
+
+
+_OBJECTS = ("object", "string", "integer", "boolean")
+BROKEN_CASES = [
+    # (broken adapter, dialect, rule it breaks, schema features that reach the bug)
+    ("OpenBelowDepth3", "openai", "SM-03", json_schemas(features=_OBJECTS, max_depth=5, root_types=("object",))),
+    ("OpenBelowDepth3", "anthropic", "RT-1", json_schemas(features=_OBJECTS, max_depth=5, root_types=("object",))),
+    ("RequiredWithoutNull", "openai", "RT-4", json_schemas(features=(*_OBJECTS, "optional"), root_types=("object",))),
+    ("MutatesInput", "openai", "RT-2", json_schemas()),
+    ("CollapsesSilently", "openai", "RT-6", json_schemas(features=(*_OBJECTS, "optional", "nullable", "optional-nullable"), root_types=("object",))),
+    ("NotIdempotent", "google", "RT-3", json_schemas()),
+    ("DecodeKeepsWireShapes", "openai", "RT-5", json_schemas(features=(*_OBJECTS, "record", "tuple"), root_types=("object",))),
+    ("DecodeKeepsWireShapes", "anthropic", "RT-7", json_schemas(features=(*_OBJECTS, "record", "tuple"), root_types=("object",))),
+    ("EncodeKeepsOriginalShapes", "openai", "RT-4", json_schemas(features=(*_OBJECTS, "record", "tuple"), root_types=("object",))),
+    ("NullMeansAbsentEverywhere", "openai", "RT-5", json_schemas(features=(*_OBJECTS, "nullable"), root_types=("object",))),
+    ("NullMeansAbsentEverywhere", "google", "RT-7", json_schemas(features=(*_OBJECTS, "nullable"), root_types=("object",))),
+    ("KeepsNot", "openai", "SM-20", json_schemas(features=_OBJECTS)),
+    ("NoDepthLimit", "openai@2025-01", "SM-21", json_schemas(features=_OBJECTS, max_depth=7, root_types=("object",))),
+    ("KeepsRecursiveRefs", "openai@2025-01", "SM-06", json_schemas(features=(*_OBJECTS, "$ref", "recursion", "root-recursion"), root_types=("object",))),
+]
+
+
+@pytest.mark.parametrize(("broken", "dialect", "rule_id", "schemas"), BROKEN_CASES,
+                         ids=[f"{b}-{d}-{r}" for b, d, r, _ in BROKEN_CASES])
+def test_broken_implementation_fails_its_rule(broken: str, dialect: str, rule_id: str, schemas: st.SearchStrategy[dict[str, Any]]) -> None:
+    failure = first_failure(BROKEN[broken](), dialect, rule_id, schemas)
+    assert failure is not None, f"{broken} was not caught by {rule_id}"
+    assert failure.rule_id == rule_id
+    assert "counterexample" in str(failure)
+    # the same search finds nothing wrong with the reference
+    assert first_failure(REFERENCE, dialect, rule_id, schemas, examples=25) is None
+
+
+@pytest.mark.parametrize(("broken", "dialect", "spared"), [
+    ("MutatesInput", "openai", ("RT-1", "RT-3", "RT-4", "RT-5")),
+    ("DecodeKeepsWireShapes", "openai", ("RT-1", "RT-2", "RT-3", "RT-6")),
+    ("CollapsesSilently", "openai", ("RT-1", "RT-2", "RT-3", "RT-5")),
+])
+def test_a_broken_implementation_fails_only_its_rules(broken: str, dialect: str, spared: tuple[str, ...]) -> None:
+    schemas = json_schemas(features=(*_OBJECTS, "record", "tuple", "optional", "nullable", "optional-nullable"), root_types=("object",))
+    for rule_id in spared:
+        failure = first_failure(BROKEN[broken](), dialect, rule_id, schemas, examples=20)
+        assert failure is None, str(failure)
