@@ -65,6 +65,14 @@ def _format_strategy(name: str) -> st.SearchStrategy[str] | None:
     return make() if make else None
 
 
+def _noted(strategy: st.SearchStrategy[Any], feature: str) -> st.SearchStrategy[Any]:
+    """``strategy`` recording ``hypothesis.event(feature)`` at each draw (never when compiling)."""
+    def note(value: Any) -> Any:
+        event(f"instances: {feature}")
+        return value
+    return strategy.map(note)
+
+
 class _Compiler:
     def __init__(self, root: Any) -> None:
         self.root = root
@@ -108,8 +116,7 @@ class _Compiler:
             target = self.resolve(reference)
             if chain.count(id(target)) >= MAX_UNROLL:
                 return st.nothing()  # deeper recursion: only the base cases remain
-            event("instances: reference")
-            base = self.compile(target, (*chain, id(target)))
+            base = _noted(self.compile(target, (*chain, id(target))), "reference")
             rest = {k: v for k, v in node.items() if k not in ("$ref", "$dynamicRef")}
             return base.filter(self.valid(rest)) if set(rest) - {"description", "title"} else base
         restrictive = [k for k in _RESTRICTIVE if k in node]
@@ -165,7 +172,10 @@ class _Compiler:
         return json_values().filter(self.valid(node))
 
     def _typed(self, node: dict[str, Any], name: str, chain: tuple[int, ...]) -> st.SearchStrategy[Any]:
-        event(f"instances: {name}")
+        strategy = self._typed_unnoted(node, name, chain)
+        return strategy if strategy.is_empty else _noted(strategy, name)
+
+    def _typed_unnoted(self, node: dict[str, Any], name: str, chain: tuple[int, ...]) -> st.SearchStrategy[Any]:
         if name == "null":
             return st.none()
         if name == "boolean":

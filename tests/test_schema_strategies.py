@@ -1,0 +1,113 @@
+"""The schema and instance strategies: every feature is reached, knobs restrict, every instance
+is valid per jsonschema, and compiled instances cover what hypothesis-jsonschema covers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from strictconformance.dialects import SHIPPED, validate_strict
+from strictconformance.reference.strictify import strictify
+from strictconformance.strategies.instances import instances, uses_only_constructive_keywords
+from strictconformance.strategies.schemas import (
+    FEATURES,
+    json_schemas,
+    schema_features,
+    strict_schemas,
+)
+
+_QUICK = {"deadline": None, "database": None, "derandomize": True, "suppress_health_check": list(HealthCheck)}
+
+
+def test_every_feature_is_reached() -> None:
+    seen: set[str] = set()
+
+    @settings(max_examples=250, **_QUICK)
+    @given(json_schemas())
+    def collect(schema: dict[str, Any]) -> None:
+        seen.update(schema_features(schema))
+    collect()
+    assert FEATURES - seen == set()
+
+
+def test_knobs_restrict_the_features() -> None:
+    only = {"object", "string", "integer", "optional"}
+
+    @settings(max_examples=60, **_QUICK)
+    @given(json_schemas(features=only, root_types=("object",), max_depth=2))
+    def check(schema: dict[str, Any]) -> None:
+        assert schema_features(schema) <= only | {"deep"}
+    check()
+    with pytest.raises(ValueError, match="unknown schema features"):
+        json_schemas(features={"object", "telepathy"})
+
+
+def test_every_instance_is_valid() -> None:
+    @settings(max_examples=150, **_QUICK)
+    @given(json_schemas(), st.data())
+    def check(schema: dict[str, Any], data: st.DataObject) -> None:
+        value = data.draw(instances(schema, engine="compiled"))
+        errors = [e.message for e in Draft202012Validator(schema).iter_errors(value)]
+        assert errors == [], (schema, value)
+    check()
+
+
+@pytest.mark.parametrize("dialect", sorted(SHIPPED))
+def test_strict_schemas_compile_without_filters_and_give_valid_instances(dialect: str) -> None:
+    @settings(max_examples=25, **_QUICK)
+    @given(strict_schemas(dialect), st.data())
+    def check(schema: dict[str, Any], data: st.DataObject) -> None:
+        assert validate_strict(schema, dialect) == []
+        assert uses_only_constructive_keywords(schema)
+        value = data.draw(instances(schema))
+        assert Draft202012Validator(schema).is_valid(value)
+    check()
+
+
+@pytest.mark.parametrize("dialect", ["openai", "anthropic"])
+def test_strictified_schemas_are_in_the_compiled_subset(dialect: str) -> None:
+    @settings(max_examples=40, **_QUICK)
+    @given(json_schemas())
+    def check(schema: dict[str, Any]) -> None:
+        assert uses_only_constructive_keywords(strictify(schema, dialect).schema)
+    check()
+
+
+def test_hypothesis_jsonschema_engine_agrees_on_validity() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "string", "minLength": 2}, "b": {"not": {"type": "null"}}},
+              "required": ["a"], "additionalProperties": False}
+
+    @settings(max_examples=20, **_QUICK)
+    @given(instances(schema, engine="hypothesis-jsonschema"), instances(schema, engine="auto"))
+    def check(first: Any, second: Any) -> None:
+        assert Draft202012Validator(schema).is_valid(first)
+        assert Draft202012Validator(schema).is_valid(second)
+    check()
+
+
+def test_recursion_is_bounded_and_base_cases_remain() -> None:
+    schema = {"type": "object", "properties": {"child": {"$ref": "#"}, "n": {"type": "integer"}}, "required": ["n"]}
+
+    @settings(max_examples=50, **_QUICK)
+    @given(instances(schema))
+    def check(value: dict[str, Any]) -> None:
+        depth = 0
+        while "child" in value:
+            value, depth = value["child"], depth + 1
+        assert depth <= 3
+    check()
+
+
+def test_a_bad_schema_fails_when_drawn_not_when_built() -> None:
+    strategy = instances({"$ref": "https://example.com/elsewhere.json"})  # building is fine
+
+    @settings(max_examples=1, **_QUICK)
+    @given(strategy)
+    def draw(value: Any) -> None:
+        pass
+    with pytest.raises(ValueError, match="only local references"):
+        draw()
