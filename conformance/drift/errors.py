@@ -7,11 +7,13 @@ new field, a new variant, a new enum value) is information, reported as a :class
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["DriftNotice", "DriftReport", "NoticeKind", "SchemaDriftError", "describe_type", "short_repr"]
+__all__ = ["DriftNotice", "DriftReport", "NoticeKind", "SchemaDriftError", "bounded_json", "describe_type", "short_repr"]
 
 NoticeKind = Literal[
     "unknown_field",  # a key the shape does not declare
@@ -148,3 +150,44 @@ class DriftReport:
 
     def notices_of(self, kind: NoticeKind) -> Sequence[DriftNotice]:
         return [notice for notice in self.notices if notice.kind == kind]
+
+
+def bounded_json(value: object, limit: int = 4000, max_depth: int = 64) -> str:
+    """Compact JSON text for ``value``, cut at ``limit`` characters and ``max_depth`` levels.
+
+    Built without recursion, so a 100,000-level or self-containing value renders (truncated)
+    instead of raising ``RecursionError``. Non-JSON leaves are shown as their quoted repr.
+    """
+    out: list[str] = []
+    size = 0
+    stack: list[tuple[bool, object, int]] = [(False, value, 0)]  # (is literal text, item, depth)
+    while stack:
+        literal, item, depth = stack.pop()
+        if literal:
+            piece = str(item)
+        elif isinstance(item, dict) and depth < max_depth:
+            entries = list(item.items())
+            stack.append((True, "}", depth))
+            for index in reversed(range(len(entries))):
+                key, child = entries[index]
+                stack.append((False, child, depth + 1))
+                stack.append((True, ("," if index else "") + json.dumps(str(key), ensure_ascii=False) + ":", depth))
+            piece = "{"
+        elif isinstance(item, (list, tuple)) and depth < max_depth:
+            stack.append((True, "]", depth))
+            for index in reversed(range(len(item))):
+                stack.append((False, item[index], depth + 1))
+                if index:
+                    stack.append((True, ",", depth))
+            piece = "["
+        elif isinstance(item, (dict, list, tuple)):
+            piece = '"…"'
+        elif item is None or isinstance(item, (bool, int, str)) or (isinstance(item, float) and math.isfinite(item)):
+            piece = json.dumps(item, ensure_ascii=False)
+        else:
+            piece = json.dumps(repr(item)[:_REPR_LIMIT], ensure_ascii=False)
+        out.append(piece)
+        size += len(piece)
+        if size > limit:
+            return "".join(out)[:limit] + "…(truncated)"
+    return "".join(out)

@@ -36,7 +36,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
-from strictconformance.drift.paths import PathPart, format_path, parse_path, resolve_path
+from strictconformance.drift.errors import bounded_json
+from strictconformance.drift.paths import (
+    PathPart,
+    format_path,
+    parse_path,
+    paths_match,
+    resolve_path,
+)
 from strictconformance.drift.shapes import get_shape
 from strictconformance.drift.shapes.model import (
     AnyJson,
@@ -147,16 +154,11 @@ class ResponseSubject:
     def is_stream(self) -> bool:
         return self.events is not None
 
-    def describe(self) -> str:
+    def describe(self, limit: int = 4000) -> str:
         """The subject as JSON text (streams as a list of ``{event, data}``), for counterexamples."""
         if self.events is not None:
-            value: object = [{"event": e.event, "data": e.data} for e in self.events]
-        else:
-            value = self.payload
-        try:
-            return json.dumps(value, ensure_ascii=False, indent=1, default=repr)
-        except (ValueError, TypeError, RecursionError):
-            return repr(value)[:2000]
+            return bounded_json([{"event": e.event, "data": e.data} for e in self.events], limit)
+        return bounded_json(self.payload, limit)
 
 
 @dataclass(frozen=True)
@@ -212,6 +214,17 @@ def _keyed_key_fields(shape: ApiShape) -> frozenset[int]:
     return frozenset(found)
 
 
+def _invariant_array(shape: ApiShape, site: FieldSite, stream: bool) -> bool:
+    """Whether ``site`` is an array an invariant requires (dropping it may break the invariant)."""
+    invariants = shape.stream.invariants if stream else shape.invariants
+    where = format_path(site.path)
+    for invariant in invariants:
+        scope = parse_path(invariant.scope) if invariant.scope else ()
+        if paths_match(where, format_path((*scope, *invariant.array_path))):
+            return True
+    return False
+
+
 def _rule(site_in_variant: bool) -> str:
     return "DR-3" if site_in_variant else "DR-2"
 
@@ -257,6 +270,10 @@ def mutation_candidates(subject: ResponseSubject) -> list[Candidate]:
             if field.required and id(field) not in key_fields:
                 out.append(Candidate("drop_field", site, None, (None,)))
                 out.append(Candidate("move_field", site, None, (_MOVED_UNDER,)))
+            elif not field.required and _invariant_array(shape, site, subject.is_stream):
+                drop = Candidate("drop_field", site, None, (None,))
+                if apply_mutation(subject, drop, None).breaking:  # only when an invariant then fails
+                    out.append(drop)
             if not isinstance(field.shape, AnyJson):
                 accepted = accepted_types(field.shape)
                 replacements = tuple(value for name, value in _REPLACEMENTS.items() if name not in accepted)
@@ -374,6 +391,11 @@ def apply_mutation(subject: ResponseSubject, candidate: Candidate, choice: Any) 
         if kind == "drop_field":
             del container[key]
             description = f"drop required field {format_path(path)}"
+            if not site.field.required:
+                invariants = shape.stream.invariants if subject.events is not None else shape.invariants
+                breaking = bool(violated_invariants(invariants, document))
+                rule_id = "DR-5"
+                description = f"drop {format_path(path)}, which an invariant requires"
         elif kind == "move_field":
             value = container.pop(key)
             target = str(choice)

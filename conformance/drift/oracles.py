@@ -145,8 +145,7 @@ def _call(checker: DriftChecker, subject: ResponseSubject) -> tuple[str, _Outcom
 
 
 def _counterexample(subject: ResponseSubject) -> str:
-    text = subject.describe()
-    return text if len(text) <= _COUNTEREXAMPLE_LIMIT else text[:_COUNTEREXAMPLE_LIMIT] + "\n…(truncated)"
+    return subject.describe(_COUNTEREXAMPLE_LIMIT)
 
 
 def _is_drift_error(checker: DriftChecker, error: BaseException) -> bool:
@@ -265,28 +264,36 @@ def fingerprint(value: object) -> tuple[object, ...]:
     """An exact, order-preserving snapshot of a JSON-like value, built without recursion.
 
     Two snapshots are equal exactly when the values are (NaN equals NaN here, and ``1`` differs
-    from ``1.0`` and ``True``); unknown objects are compared by identity and type.
+    from ``1.0`` and ``True``); unknown objects are compared by identity and type; a container
+    that contains itself is marked where the cycle closes instead of being walked forever.
     """
     tokens: list[object] = []
     stack: list[object] = [value]
+    open_ids: set[int] = set()
     alive: list[object] = []  # unknown objects stay referenced so their ids are not reused
     while stack:
         node = stack.pop()
         if isinstance(node, _Close):
-            tokens.append(node)
+            open_ids.discard(node.container)
+            tokens.append("close")
             continue
-        if isinstance(node, dict):
-            tokens.append(("{", len(node)))
-            stack.append(_CLOSE)
-            for key, item in reversed(list(node.items())):
-                stack.append(item)
-                stack.append(_Key(key))
-        elif isinstance(node, (list, tuple)):
-            tokens.append(("[" if isinstance(node, list) else "(", len(node)))
-            stack.append(_CLOSE)
-            stack.extend(reversed(node))
-        elif isinstance(node, _Key):
+        if isinstance(node, _Key):
             tokens.append(("k", type(node.key).__name__, node.key))
+            continue
+        if isinstance(node, (dict, list, tuple)):
+            if id(node) in open_ids:
+                tokens.append(("cycle",))
+                continue
+            open_ids.add(id(node))
+            stack.append(_Close(id(node)))
+            if isinstance(node, dict):
+                tokens.append(("{", len(node)))
+                for key, item in reversed(list(node.items())):
+                    stack.append(item)
+                    stack.append(_Key(key))
+            else:
+                tokens.append(("[" if isinstance(node, list) else "(", len(node)))
+                stack.extend(reversed(node))
         elif isinstance(node, float) and math.isnan(node):
             tokens.append(("nan",))
         elif node is None or isinstance(node, (bool, int, float, str, bytes)):
@@ -297,11 +304,9 @@ def fingerprint(value: object) -> tuple[object, ...]:
     return tuple(tokens)
 
 
+@dataclass(frozen=True)
 class _Close:
-    __slots__ = ()
-
-
-_CLOSE = _Close()
+    container: int
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,7 @@ PathPart = str | int | _AnyIndex
 #: What the helpers accept: a path string in any supported syntax, or a sequence of parts.
 PathLike = str | Sequence[str | int]
 
+_DIGITS = re.compile(r"[0-9]+")
 _PLAIN_KEY = re.compile(r"^[A-Za-z_$@][A-Za-z0-9_$@-]*$")
 _TOKEN = re.compile(
     r"""\s*(?:
@@ -137,7 +138,7 @@ def _parse_string(text: str) -> tuple[PathPart, ...]:
 
 def _is_index(part: PathPart) -> bool:
     return isinstance(part, _AnyIndex) or (isinstance(part, int) and not isinstance(part, bool)) or (
-        isinstance(part, str) and part.isdigit()
+        isinstance(part, str) and _DIGITS.fullmatch(part) is not None
     )
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal, Protocol, TypeVar
 
-from strictconformance.drift.paths import ANY_INDEX, PathPart, format_path, parse_path
+from strictconformance.drift.paths import ANY_INDEX, PathPart, parse_path
 
 __all__ = [
     "ANY",
@@ -396,7 +396,7 @@ def shape_at(root: ValueShape, path: str | Sequence[PathPart]) -> list[ValueShap
     for part in parts:
         following: list[ValueShape] = []
         for node in current:
-            if isinstance(part, str) and not part.isdigit():
+            if isinstance(part, str):
                 objects: list[Obj] = []
                 if isinstance(node, Obj):
                     objects = [node]
@@ -408,6 +408,3 @@ def shape_at(root: ValueShape, path: str | Sequence[PathPart]) -> list[ValueShap
         current = following
     return current
 
-
-def describe_path(parts: Sequence[PathPart]) -> str:
-    return format_path(parts)

@@ -1,0 +1,448 @@
+"""Hypothesis strategies for provider responses: generated from shapes, recorded, mutated, hostile.
+
+* :func:`responses` builds response bodies directly from an API's shape (required fields always,
+  optional ones sometimes omitted, ``null`` only where the shape allows it, discriminated arrays
+  with every variant reachable, invariants satisfied by construction).
+* :func:`recorded_subjects` draws real recorded responses and streams from the shipped cassettes.
+* :func:`drift_mutations` mutates real (or generated) responses: each draw is labelled breaking
+  or additive with the path where a check must catch it (see
+  :mod:`strictconformance.drift.mutations`).
+* :func:`json_values`, :func:`deep_json`, :func:`hostile_payloads`, :func:`hostile_events` feed the
+  DR-6 fuzz; :func:`sse_chunkings` re-chunks raw stream bytes.
+* :func:`recording_tools` is the small tool strategy the re-recorder builds requests from, until
+  ``strictconformance.strategies.tools`` provides one.
+
+Strategies only: no assertions here. ``hypothesis.event`` marks what was drawn, so
+``--hypothesis-show-statistics`` shows coverage per API, variant and mutation kind.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from hypothesis import event
+from hypothesis import strategies as st
+
+from strictconformance.drift.cassettes import recorded_responses
+from strictconformance.drift.mutations import (
+    BREAKING_KINDS,
+    Candidate,
+    DriftMutation,
+    MutationKind,
+    ResponseSubject,
+    apply_mutation,
+    mutation_candidates,
+)
+from strictconformance.drift.paths import ANY_INDEX, PathPart, parse_path, resolve_path
+from strictconformance.drift.shapes import API_IDS, get_shape
+from strictconformance.drift.shapes.model import (
+    AnyJson,
+    ApiShape,
+    Arr,
+    Field,
+    Keyed,
+    Obj,
+    Tagged,
+    Value,
+    fold_shape,
+    shape_at,
+)
+from strictconformance.drift.sse import SSEEvent, format_sse
+from strictconformance.drift.validator import violated_invariants
+
+__all__ = [
+    "additive_mutations",
+    "api_ids",
+    "breaking_mutations",
+    "deep_json",
+    "drift_mutations",
+    "elements",
+    "hostile_events",
+    "hostile_payloads",
+    "json_values",
+    "recorded_subjects",
+    "recording_tools",
+    "responses",
+    "sse_chunkings",
+]
+
+_WORDS = ("Florence", "weather", "ok", "40°C", "résumé", "東京", "🙂", "")
+_chars = st.characters(codec="utf-8")
+_text = st.one_of(st.sampled_from(_WORDS), st.text(_chars, max_size=12))
+_nonempty_text = st.text(_chars, min_size=1, max_size=12) | st.sampled_from(
+    ("a", "msg_01X", "call_1", "weather")
+)
+
+
+def api_ids() -> st.SearchStrategy[str]:
+    return st.sampled_from(API_IDS)
+
+
+# -- arbitrary JSON -----------------------------------------------------------------------------------
+
+
+def json_values(*, max_leaves: int = 30) -> st.SearchStrategy[Any]:
+    """Any JSON value (finite numbers, unicode strings and keys), small enough to shrink well."""
+    leaves = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | _text
+    return st.recursive(
+        leaves,
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_text, inner, max_size=4),
+        max_leaves=max_leaves,
+    )
+
+
+def _nest(depth: int, kind: str, key: str) -> Any:
+    value: Any = {"end": True}
+    for level in range(depth):
+        value = [value] if kind == "list" or (kind == "mixed" and level % 2) else {key: value}
+    return value
+
+
+def deep_json(*, min_depth: int = 1_000, max_depth: int = 20_000) -> st.SearchStrategy[Any]:
+    """JSON nested thousands of levels deep (built without recursion), under a familiar key."""
+    return st.builds(
+        _nest,
+        st.integers(min_depth, max_depth),
+        st.sampled_from(("list", "dict", "mixed")),
+        st.sampled_from(("content", "choices", "candidates", "message", "input")),
+    )
+
+
+def _large(width: int, key: str) -> Any:
+    return {key: [{"type": "text", "text": "x" * 16, "extra": i} for i in range(width)], "id": "big"}
+
+
+def large_json(*, min_width: int = 10_000, max_width: int = 50_000) -> st.SearchStrategy[Any]:
+    """Wide payloads (thousands of elements) with familiar top-level keys."""
+    return st.builds(_large, st.integers(min_width, max_width), st.sampled_from(("content", "choices", "output", "candidates")))
+
+
+# -- generated responses ------------------------------------------------------------------------------
+
+
+def _leaf(shape: Value, *, nonempty: bool) -> st.SearchStrategy[Any]:
+    if shape.known_values:
+        return st.sampled_from(shape.known_values)
+    options: list[st.SearchStrategy[Any]] = []
+    for name in shape.types:
+        if name == "string":
+            options.append(_nonempty_text if nonempty else _text)
+        elif name == "integer":
+            options.append(st.integers(0, 10**6))
+        elif name == "number":
+            options.append(st.floats(0, 10**6, allow_nan=False) | st.integers(0, 10**6))
+        elif name == "boolean":
+            options.append(st.booleans())
+        elif name == "object":
+            options.append(st.dictionaries(_text, json_values(max_leaves=4), min_size=1 if nonempty else 0, max_size=3))
+        elif name == "array":
+            options.append(st.lists(json_values(max_leaves=4), min_size=1 if nonempty else 0, max_size=3))
+    return st.one_of(options)
+
+
+class _Generate:
+    """The fold from a shape to a strategy for present, non-null values of that shape."""
+
+    def __init__(self, api: str) -> None:
+        self.api = api
+
+    def value(self, shape: Value) -> st.SearchStrategy[Any]:
+        return _leaf(shape, nonempty=False)
+
+    def any_json(self, shape: AnyJson) -> st.SearchStrategy[Any]:
+        return json_values(max_leaves=6)
+
+    def obj(self, shape: Obj, fields: Sequence[tuple[Field, st.SearchStrategy[Any]]]) -> st.SearchStrategy[Any]:
+        required: dict[str, st.SearchStrategy[Any]] = {}
+        optional: dict[str, st.SearchStrategy[Any]] = {}
+        for field, child in fields:
+            strategy = _leaf(field.shape, nonempty=True) if field.nonempty and isinstance(field.shape, Value) else child
+            if field.nonempty and isinstance(field.shape, Arr):
+                strategy = st.lists(fold_shape(field.shape.items, self), min_size=1, max_size=3)
+            if field.nullable:
+                strategy = strategy | st.none()
+            (required if field.required else optional)[field.name] = strategy
+        return st.fixed_dictionaries(required, optional=optional)
+
+    def array(self, shape: Arr, items: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+        return st.lists(items, max_size=3)
+
+    def tagged(self, shape: Tagged, variants: Mapping[str, st.SearchStrategy[Any]]) -> st.SearchStrategy[Any]:
+        def tag(name: str) -> Any:
+            def with_tag(body: dict[str, Any]) -> dict[str, Any]:
+                event(f"{self.api}: variant {shape.discriminator}={name}")
+                return {shape.discriminator: name, **body}
+
+            return with_tag
+
+        return st.one_of([strategy.map(tag(name)) for name, strategy in variants.items()])
+
+    def keyed(self, shape: Keyed, variants: Mapping[str, st.SearchStrategy[Any]]) -> st.SearchStrategy[Any]:
+        def mark(key: str) -> Any:
+            def marked(body: dict[str, Any]) -> dict[str, Any]:
+                event(f"{self.api}: variant key {key}")
+                return body
+
+            return marked
+
+        return st.one_of([strategy.map(mark(key)) for key, strategy in variants.items()])
+
+
+@cache
+def _response_strategy(shape: ApiShape) -> st.SearchStrategy[Any]:
+    return fold_shape(shape.response, _Generate(shape.api))
+
+
+@cache
+def _element_strategy(shape: ApiShape, pattern: tuple[PathPart, ...], variant: object) -> st.SearchStrategy[Any]:
+    """A strategy for one element of the array at ``pattern`` (of ``variant`` when given)."""
+    generate = _Generate(shape.api)
+    arrays = [node for node in shape_at(shape.response, pattern) if isinstance(node, Arr)]
+    items = arrays[0].items
+    if variant is not None and isinstance(items, Tagged):
+        body = fold_shape(items.merged[str(variant)], generate)
+        return body.map(lambda b: {items.discriminator: variant, **b})
+    return fold_shape(items, generate)
+
+
+@st.composite
+def _satisfy_invariants(draw: st.DrawFn, shape: ApiShape, payload: dict[str, Any]) -> dict[str, Any]:
+    """Add the elements a triggered invariant needs (a tool_use block, a tool call)."""
+    for _ in range(4):
+        broken = violated_invariants(shape.invariants, payload)
+        if not broken:
+            return payload
+        for invariant, scope_path in broken:
+            location = (*scope_path, *invariant.array_path)
+            pattern = tuple(ANY_INDEX if isinstance(p, int) else p for p in location)
+            element = draw(_element_strategy(shape, pattern, invariant.variant))
+            parent = resolve_path(payload, location[:-1])[0][1]
+            assert isinstance(parent, dict)
+            if not isinstance(parent.get(location[-1]), list):
+                parent[location[-1]] = []
+            parent[location[-1]].append(element)
+            event(f"{shape.api}: invariant {invariant.id} satisfied by construction")
+    return payload
+
+
+def elements(api: str, path: str) -> st.SearchStrategy[Any]:
+    """One element of the array at ``path`` in ``api``'s response (``content``, ``choices[*].message.tool_calls``)."""
+    shape = get_shape(api)
+    pattern = tuple(ANY_INDEX if isinstance(p, int) else p for p in parse_path(path))
+    if not any(isinstance(node, Arr) for node in shape_at(shape.response, pattern)):
+        raise ValueError(f"{path!r} is not an array in the {api} response shape")
+    return _element_strategy(shape, pattern, None).map(copy.deepcopy)
+
+
+def responses(api: str) -> st.SearchStrategy[Any]:
+    """Response bodies of ``api`` built from its shape; every draw passes the reference check."""
+    shape = get_shape(api)
+    return _response_strategy(shape).map(copy.deepcopy).flatmap(lambda payload: _satisfy_invariants(shape, payload))
+
+
+# -- recorded responses and mutations -----------------------------------------------------------------
+
+
+@cache
+def _recorded(api: str | None, streams: bool | None) -> tuple[tuple[str, ResponseSubject], ...]:
+    out = []
+    for response in recorded_responses(api, streams=streams):
+        if response.is_stream:
+            subject = ResponseSubject(response.api, events=response.events())
+        else:
+            subject = ResponseSubject(response.api, payload=response.payload())
+        out.append((response.label, subject))
+    return tuple(out)
+
+
+def recorded_subjects(api: str | None = None, *, streams: bool | None = None) -> st.SearchStrategy[ResponseSubject]:
+    """A real recorded response (or stream) from the shipped cassettes, as a fresh copy."""
+    recorded = _recorded(api, streams)
+    if not recorded:
+        raise ValueError(f"no shipped cassette has {'streams' if streams else 'responses'} for {api!r}")
+
+    def fresh(item: tuple[str, ResponseSubject]) -> ResponseSubject:
+        label, subject = item
+        event(f"recorded: {label}")
+        if subject.events is not None:
+            return subject
+        return ResponseSubject(subject.api, payload=copy.deepcopy(subject.payload))
+
+    return st.sampled_from(recorded).map(fresh)
+
+
+def _labelled(subject: ResponseSubject, kinds: tuple[MutationKind, ...] | None, breaking: bool | None) -> list[Candidate]:
+    """The candidates of ``subject`` of the given kinds whose label is ``breaking`` (any if None)."""
+    kept = []
+    for candidate in mutation_candidates(subject):
+        if kinds is not None and candidate.kind not in kinds:
+            continue
+        if candidate.kind in BREAKING_KINDS:
+            is_breaking = True
+        elif candidate.kind == "rename_discriminator":
+            # the label does not depend on which new name is chosen
+            is_breaking = apply_mutation(subject, candidate, candidate.choices[0]).breaking
+        else:
+            is_breaking = False
+        if breaking is None or is_breaking == breaking:
+            kept.append(candidate)
+    return kept
+
+
+@cache
+def _mutable(api: str | None, kinds: tuple[MutationKind, ...] | None, breaking: bool | None) -> tuple[ResponseSubject, ...]:
+    """Recorded subjects that have at least one such mutation (so draws never have to reject)."""
+    found = tuple(subject for _, subject in _recorded(api, None) if _labelled(subject, kinds, breaking))
+    if not found:
+        raise ValueError(f"no recorded response of {api or 'any API'} admits mutations {kinds or 'of any kind'} with breaking={breaking}")
+    return found
+
+
+@st.composite
+def drift_mutations(
+    draw: st.DrawFn,
+    api: str | None = None,
+    *,
+    breaking: bool | None = None,
+    kinds: Sequence[MutationKind] | None = None,
+    base: st.SearchStrategy[ResponseSubject] | None = None,
+) -> DriftMutation:
+    """A labelled mutation of a recorded response (or of ``base``), optionally only breaking
+    or only non-breaking ones, optionally of given kinds.
+
+    With ``base``, a drawn subject that admits no such mutation is replaced by a recorded one
+    that does (constructive: nothing is rejected).
+    """
+    wanted = tuple(kinds) if kinds is not None else None
+    candidates: list[Candidate] = []
+    if base is not None:
+        subject = draw(base)
+        candidates = _labelled(subject, wanted, breaking)
+    if not candidates:
+        subject = draw(st.sampled_from(_mutable(api, wanted, breaking)))
+        if subject.payload is not None:
+            subject = ResponseSubject(subject.api, payload=copy.deepcopy(subject.payload))
+        candidates = _labelled(subject, wanted, breaking)
+    candidate = draw(st.sampled_from(candidates))
+    choice = draw(st.sampled_from(candidate.choices))
+    mutation = apply_mutation(subject, candidate, choice)
+    event(f"mutation: {mutation.kind} ({'breaking' if mutation.breaking else 'not breaking'}, {mutation.rule_id})")
+    event(f"mutated api: {mutation.api}{' stream' if mutation.subject.is_stream else ''}")
+    return mutation
+
+
+def breaking_mutations(api: str | None = None, **kwargs: Any) -> st.SearchStrategy[DriftMutation]:
+    return drift_mutations(api, breaking=True, **kwargs)
+
+
+def additive_mutations(api: str | None = None, **kwargs: Any) -> st.SearchStrategy[DriftMutation]:
+    """Mutations a check must tolerate: new fields, new variants, re-split streams."""
+    return drift_mutations(api, breaking=False, **kwargs)
+
+
+# -- hostile input for DR-6 ---------------------------------------------------------------------------
+
+
+def _replace_somewhere(payload: Any, path_choice: int, value: Any) -> Any:
+    """``payload`` with the value at one of its paths (chosen by index) replaced by ``value``."""
+    paths: list[tuple[PathPart, ...]] = []
+    stack: list[tuple[tuple[PathPart, ...], Any]] = [((), payload)]
+    while stack and len(paths) < 500:
+        where, node = stack.pop()
+        paths.append(where)
+        if isinstance(node, dict):
+            stack.extend(((*where, k), v) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend(((*where, i), v) for i, v in enumerate(node))
+    target = paths[path_choice % len(paths)]
+    if not target:
+        return value
+    copied = copy.deepcopy(payload)
+    node = copied
+    for part in target[:-1]:
+        node = node[part]
+    node[target[-1]] = value
+    return copied
+
+
+def hostile_payloads(api: str | None = None) -> st.SearchStrategy[Any]:
+    """Anything a broken provider (or a buggy caller) could hand a response check."""
+    junk: st.SearchStrategy[Any] = json_values() | deep_json(min_depth=200, max_depth=5_000) | st.sampled_from((None, True, 0, "", [], {}))
+    real = st.sampled_from([s.payload for _, s in _recorded(api, False)] or [{}])
+    spliced = st.builds(_replace_somewhere, real, st.integers(0, 10_000), junk)
+    return st.one_of(json_values(), deep_json(min_depth=500, max_depth=5_000), spliced, large_json(min_width=1_000, max_width=5_000))
+
+
+def hostile_events(api: str | None = None) -> st.SearchStrategy[tuple[SSEEvent, ...]]:
+    """Streams whose events carry arbitrary data: JSON of any shape, invalid text, deep nesting."""
+    data = st.one_of(
+        json_values().map(lambda v: json.dumps(v, ensure_ascii=False)),
+        st.text(max_size=40),
+        st.integers(200, 3_000).map(lambda d: "[" * d + "]" * d),
+        st.just("[DONE]"),
+    )
+    names = st.none() | st.sampled_from(("message_start", "response.created", "ping", "error")) | st.text(max_size=8)
+    return st.lists(st.builds(SSEEvent, data, names), max_size=8).map(tuple)
+
+
+# -- transport ----------------------------------------------------------------------------------------
+
+
+@st.composite
+def sse_chunkings(draw: st.DrawFn, events: Sequence[SSEEvent]) -> list[bytes]:
+    """The wire bytes of ``events`` cut at arbitrary points (inside UTF-8 sequences and CRLFs too)."""
+    crlf = draw(st.booleans())
+    text = format_sse(events)
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    raw = text.encode("utf-8")
+    cuts = sorted(set(draw(st.lists(st.integers(0, len(raw)), max_size=12))))
+    event(f"sse chunking: {len(cuts) + 1} chunks{' CRLF' if crlf else ''}")
+    bounds = [0, *cuts, len(raw)]
+    return [raw[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+# -- tools for re-recording ---------------------------------------------------------------------------
+
+_TOOL_NAMES = ("get_weather", "lookup_order", "convert_currency", "search_docs")
+_PROPERTIES: Mapping[str, dict[str, Any]] = {
+    "location": {"type": "string", "description": "City and country, e.g. Florence, Italy"},
+    "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+    "order_id": {"type": "string", "description": "The order number"},
+    "amount": {"type": "number", "description": "Amount to convert"},
+    "currency": {"type": "string", "description": "ISO 4217 code"},
+    "query": {"type": "string", "description": "What to look for"},
+    "limit": {"type": "integer", "description": "How many results"},
+}
+
+
+def _tool(name: str, properties: list[str], required: int) -> dict[str, Any]:
+    return {
+        "name": name,
+        "description": f"{name.replace('_', ' ').capitalize()}.",
+        "parameters": {
+            "type": "object",
+            "properties": {key: dict(_PROPERTIES[key]) for key in properties},
+            "required": properties[: max(1, required)],
+            "additionalProperties": False,
+        },
+    }
+
+
+def recording_tools() -> st.SearchStrategy[dict[str, Any]]:
+    """Realistic function tools (name, description, JSON Schema parameters) for live recordings.
+
+    A stand-in until ``strictconformance.strategies.tools`` offers a tool strategy; the recorder
+    draws one deterministically (``hypothesis.find`` with derandomised settings).
+    """
+    return st.builds(
+        _tool,
+        st.sampled_from(_TOOL_NAMES),
+        st.lists(st.sampled_from(sorted(_PROPERTIES)), min_size=1, max_size=3, unique=True),
+        st.integers(1, 3),
+    )

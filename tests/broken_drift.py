@@ -1,0 +1,184 @@
+"""Deliberately broken drift checks: each breaks one DR rule the way real SDK code does (or did).
+
+Every class is an adapter whose ``check_response`` / ``check_stream`` is the reference validator
+with one fault, raising its own SDK-style error (a pydantic-like ``loc`` tuple, read by
+``drift_error_path``). ``BROKEN`` maps each rule to its broken adapter; ``EXTRA_BROKEN`` holds
+further faults of an already covered rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from strictconformance.adapter import Adapter
+from strictconformance.drift.errors import DriftReport, SchemaDriftError
+from strictconformance.drift.paths import parse_path
+from strictconformance.drift.validator import validate_response, validate_stream
+
+
+class SDKResponseError(Exception):
+    """What a typical SDK raises: a message and a location tuple, no kit-specific fields."""
+
+    def __init__(self, message: str, loc: tuple[str | int, ...]) -> None:
+        super().__init__(message)
+        self.loc = loc
+
+
+def _raise(error: SchemaDriftError) -> None:
+    raise SDKResponseError(str(error), tuple(p for p in parse_path(error.path) if isinstance(p, (str, int))))
+
+
+class ReferenceLike(Adapter):
+    """The reference validator behind an SDK-style error; subclasses add one fault each."""
+
+    name = "reference-like"
+    drift_errors = (SDKResponseError,)
+
+    def drift_error_path(self, error: BaseException) -> Any:
+        return getattr(error, "loc", None)
+
+    def report(self, api: str, payload: Any) -> DriftReport:
+        return validate_response(api, payload)
+
+    def stream_report(self, api: str, events: Sequence[Any]) -> DriftReport:
+        return validate_stream(api, events)
+
+    def keep(self, error: SchemaDriftError) -> bool:
+        """Which reference errors this check still raises."""
+        return True
+
+    def check_response(self, api: str, payload: Any) -> None:
+        self._finish(self.report(api, payload), api, payload)
+
+    def check_stream(self, api: str, events: Sequence[Any]) -> None:
+        self._finish(self.stream_report(api, events), api, None)
+
+    def _finish(self, report: DriftReport, api: str, payload: Any) -> None:
+        for error in report.errors:
+            if self.keep(error):
+                _raise(error)
+        self.after(report, api, payload)
+
+    def after(self, report: DriftReport, api: str, payload: Any) -> None:
+        """A hook run when no error was raised."""
+
+
+class StrictSDKTypes(ReferenceLike):
+    """DR-1: validates against the SDK's own types, which lag reality.
+
+    openai-python 2.45 made ``usage.input_tokens_details.cache_write_tokens`` required while
+    real bodies lacked it; strict chat types want a string ``system_fingerprint`` (gpt-5 sends
+    null) and a ``usage`` object (Cloudflare omits it with json_schema).
+    """
+
+    name = "strict-sdk-types"
+
+    def after(self, report: DriftReport, api: str, payload: Any) -> None:
+        if not isinstance(payload, dict):
+            return
+        if api == "openai.responses" and isinstance(payload.get("usage"), dict):
+            details = payload["usage"].get("input_tokens_details")
+            if isinstance(details, dict) and "cache_write_tokens" not in details:
+                raise SDKResponseError("cache_write_tokens: field required", ("usage", "input_tokens_details", "cache_write_tokens"))
+        if api.endswith(".chat"):
+            if "system_fingerprint" in payload and payload["system_fingerprint"] is None:
+                raise SDKResponseError("system_fingerprint: input should be a string", ("system_fingerprint",))
+            if "usage" not in payload:
+                raise SDKResponseError("usage: field required", ("usage",))
+
+
+class NoEnvelopeChecks(ReferenceLike):
+    """DR-2: trusts the envelope (choices, message, usage...) and checks only union elements."""
+
+    name = "no-envelope-checks"
+
+    def keep(self, error: SchemaDriftError) -> bool:
+        return error.rule_id != "DR-2"
+
+
+class NoElementChecks(ReferenceLike):
+    """DR-3: the PR #40 hole: top-level fields are checked, elements of discriminated arrays are not."""
+
+    name = "no-element-checks"
+
+    def keep(self, error: SchemaDriftError) -> bool:
+        return error.rule_id != "DR-3"
+
+
+class RejectsUnknownVariants(ReferenceLike):
+    """DR-4: treats a new block type (or stream event type) as an error instead of a notice."""
+
+    name = "rejects-unknown-variants"
+
+    def after(self, report: DriftReport, api: str, payload: Any) -> None:
+        for notice in report.notices_of("unknown_variant"):
+            raise SDKResponseError(f"unknown variant: {notice.detail}", tuple(p for p in parse_path(notice.path) if isinstance(p, (str, int))))
+
+
+class NoInvariants(ReferenceLike):
+    """DR-5: checks every field but never relates stop_reason to the blocks (a renamed tool_use slips by)."""
+
+    name = "no-invariants"
+
+    def keep(self, error: SchemaDriftError) -> bool:
+        return error.rule_id != "DR-5"
+
+
+class CrashesOnOddInput(ReferenceLike):
+    """DR-6: reads the payload before validating it, so a body that is not an object crashes (AttributeError)."""
+
+    name = "crashes-on-odd-input"
+
+    def check_response(self, api: str, payload: Any) -> None:
+        model = payload.get("modelVersion" if api == "gemini.generate_content" else "model")  # AttributeError on a list
+        del model
+        super().check_response(api, payload)
+
+
+class CleansUpPayload(ReferenceLike):
+    """DR-6 (extra): "helpfully" strips fields it does not know from the caller's payload."""
+
+    name = "cleans-up-payload"
+
+    def after(self, report: DriftReport, api: str, payload: Any) -> None:
+        if isinstance(payload, dict):
+            for notice in report.notices_of("unknown_field"):
+                parts = parse_path(notice.path)
+                if len(parts) == 1 and isinstance(parts[0], str):
+                    payload.pop(parts[0], None)
+
+
+class ParentPath(ReferenceLike):
+    """DR-2 (extra): detects drift but reports the parent object's path instead of the field's."""
+
+    name = "parent-path"
+
+    def drift_error_path(self, error: BaseException) -> Any:
+        loc = getattr(error, "loc", ())
+        return loc[:-1] if loc else loc
+
+
+class RaisesBareKeyError(ReferenceLike):
+    """DR-2 (extra): detects a missing field by crashing with KeyError, not a declared error."""
+
+    name = "raises-bare-key-error"
+
+    def _finish(self, report: DriftReport, api: str, payload: Any) -> None:
+        if report.errors:
+            raise KeyError(report.errors[0].path)
+
+
+BROKEN: Mapping[str, type[ReferenceLike]] = {
+    "DR-1": StrictSDKTypes,
+    "DR-2": NoEnvelopeChecks,
+    "DR-3": NoElementChecks,
+    "DR-4": RejectsUnknownVariants,
+    "DR-5": NoInvariants,
+    "DR-6": CrashesOnOddInput,
+}
+
+EXTRA_BROKEN: Mapping[str, tuple[type[ReferenceLike], ...]] = {
+    "DR-2": (ParentPath, RaisesBareKeyError),
+    "DR-6": (CleansUpPayload,),
+}

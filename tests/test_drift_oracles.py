@@ -1,0 +1,154 @@
+"""The DR-1..DR-6 property logic: the reference passes every judge, each broken check fails its rule.
+
+Every broken adapter in ``broken_drift.py`` must fail the judges of its rule, and (where
+practical) no other rule: ``ALSO_FAILS`` lists the knock-on failures a fault cannot avoid.
+"""
+
+from __future__ import annotations
+
+import collections
+import copy
+from collections.abc import Iterable
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from broken_drift import BROKEN, EXTRA_BROKEN, ReferenceLike, StrictSDKTypes
+from strictconformance.adapter import Adapter
+from strictconformance.drift.cassettes import load_cassette, recorded_responses
+from strictconformance.drift.mutations import DriftMutation, ResponseSubject, all_mutations
+from strictconformance.drift.oracles import (
+    DriftChecker,
+    Verdict,
+    judge_mutation,
+    judge_recorded,
+    judge_total,
+)
+from strictconformance.strategies.responses import hostile_payloads
+
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
+
+#: Failures a fault drags along: strict SDK types reject the recorded bodies their additive
+#: mutations are made from, so DR-4 fails with DR-1.
+ALSO_FAILS: dict[str, set[str]] = {"DR-1": {"DR-4"}}
+
+
+@cache
+def _recorded() -> tuple[tuple[str, ResponseSubject], ...]:
+    out = []
+    for response in recorded_responses():
+        if response.is_stream:
+            out.append((response.label, ResponseSubject(response.api, events=response.events())))
+        else:
+            out.append((response.label, ResponseSubject(response.api, payload=response.payload())))
+    return tuple(out)
+
+
+@cache
+def _sample() -> tuple[DriftMutation, ...]:
+    """Up to two mutations per recorded response, kind and label: every rule, every API."""
+    taken: collections.Counter[tuple[str, str, bool]] = collections.Counter()
+    out = []
+    for label, subject in _recorded():
+        for mutation in all_mutations(subject):
+            key = (label, mutation.kind, mutation.breaking)
+            if taken[key] < 2:
+                taken[key] += 1
+                out.append(mutation)
+    return tuple(out)
+
+
+def _hostile() -> list[Any]:
+    deep: Any = "bottom"
+    for _ in range(50_000):
+        deep = [deep]
+    valid = copy.deepcopy(load_cassette("openai/chat/tool_call.yaml").interactions[0].json())
+    valid["surprise_field"] = {"new": True}
+    cyclic: dict[str, Any] = {"model": "m"}
+    cyclic["choices"] = [cyclic]
+    return [cyclic, None, True, 0, "text", [], {}, [1, {"choices": None}], deep, {"choices": deep}, valid, {"id": {"id": {"id": []}}}]
+
+
+def _verdicts(checker: DriftChecker) -> list[Verdict]:
+    verdicts = [judge_recorded(checker, subject, label=label) for label, subject in _recorded()]
+    verdicts += [judge_mutation(checker, mutation) for mutation in _sample()]
+    for value in _hostile():
+        for api in ("openai.chat", "anthropic.messages", "gemini.generate_content"):
+            verdicts.append(judge_total(checker, api, value))
+    return verdicts
+
+
+def _failed_rules(verdicts: Iterable[Verdict]) -> set[str]:
+    return {v.rule_id for v in verdicts if v.failed}
+
+
+def test_the_reference_passes_every_judge() -> None:
+    verdicts = _verdicts(DriftChecker.reference())
+    failures = [str(v) for v in verdicts if not v.passed]
+    assert not failures, "\n".join(failures[:5])
+    assert {v.rule_id for v in verdicts} == {"DR-1", "DR-2", "DR-3", "DR-4", "DR-5", "DR-6"}
+
+
+def test_a_reference_like_adapter_passes_through_its_own_error_type() -> None:
+    """SDK errors with a pydantic-style loc tuple, read by drift_error_path, are judged like ours."""
+    checker = DriftChecker.from_adapter(ReferenceLike())
+    assert checker.name == "reference-like"
+    failures = [str(v) for v in _verdicts(checker) if not v.passed]
+    assert not failures, "\n".join(failures[:5])
+
+
+@pytest.mark.parametrize("rule_id", sorted(BROKEN))
+def test_each_broken_check_fails_its_rule_and_only_that(rule_id: str) -> None:
+    checker = DriftChecker.from_adapter(BROKEN[rule_id]())
+    failed = _failed_rules(_verdicts(checker))
+    assert rule_id in failed, f"{checker.name} was not caught by {rule_id}"
+    assert failed <= {rule_id, *ALSO_FAILS.get(rule_id, set())}, f"{checker.name} also failed {sorted(failed - {rule_id})}"
+
+
+@pytest.mark.parametrize(
+    ("rule_id", "broken"), [(rule, broken) for rule, extras in EXTRA_BROKEN.items() for broken in extras], ids=lambda x: getattr(x, "__name__", x)
+)
+def test_extra_broken_checks_are_caught_by_their_rule(rule_id: str, broken: type[ReferenceLike]) -> None:
+    checker = DriftChecker.from_adapter(broken())
+    assert rule_id in _failed_rules(_verdicts(checker)), f"{checker.name} was not caught by {rule_id}"
+
+
+def test_failing_verdicts_say_what_to_fix() -> None:
+    checker = DriftChecker.from_adapter(BROKEN["DR-5"]())
+    renamed = next(m for m in _sample() if m.rule_id == "DR-5" and m.kind == "rename_discriminator")
+    verdict = judge_mutation(checker, renamed)
+    assert verdict.failed
+    text = str(verdict)
+    assert "DR-5 fail" in text
+    assert "missed breaking drift" in text
+    assert "content[1].type" in text
+    assert "no-invariants.check_response('anthropic.messages', payload)" in text
+    assert '"function_call"' in text  # the counterexample, as JSON
+    strict = judge_recorded(DriftChecker.from_adapter(StrictSDKTypes()), _recorded_by_label("openai/chat/text_reasoning_model.yaml#0"))
+    assert strict.failed
+    assert "system_fingerprint" in strict.message
+
+
+def _recorded_by_label(label: str) -> ResponseSubject:
+    return dict(_recorded())[label]
+
+
+def test_a_missing_capability_is_a_skip_that_names_it() -> None:
+    checker = DriftChecker.from_adapter(Adapter())
+    assert checker.check_response is None
+    assert checker.check_stream is None
+    label, subject = _recorded()[0]
+    verdict = judge_recorded(checker, subject, label=label)
+    assert verdict.status == "skip"
+    assert "check_" in verdict.message
+    assert "not covered" in verdict.message
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=_QUIET, database=None)
+@given(hostile_payloads())
+def test_dr6_fuzz_on_the_reference(value: Any) -> None:
+    checker = DriftChecker.reference()
+    for api in ("openai.chat", "openai.responses", "groq.chat"):
+        assert judge_total(checker, api, value).passed

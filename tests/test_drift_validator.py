@@ -1,0 +1,354 @@
+"""The reference drift validator: the 004 cases, absent/null/empty, streams, and totality (DR-6)."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import pickle
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from strictconformance.drift import (
+    SchemaDriftError,
+    SSEEvent,
+    check_response,
+    check_response_text,
+    check_stream,
+    paths_match,
+    validate_response,
+    validate_stream,
+)
+from strictconformance.drift.cassettes import load_cassette, recorded_responses
+from strictconformance.drift.oracles import fingerprint
+from strictconformance.drift.validator import MAX_NOTICES
+from strictconformance.strategies.responses import (
+    deep_json,
+    hostile_events,
+    hostile_payloads,
+    json_values,
+)
+
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
+
+
+def _payload(location: str, index: int = 0) -> Any:
+    return copy.deepcopy(load_cassette(location).interactions[index].json())
+
+
+def _events(location: str, index: int = 0) -> list[SSEEvent]:
+    return list(load_cassette(location).interactions[index].events())
+
+
+def _raises(api: str, payload: Any) -> SchemaDriftError:
+    with pytest.raises(SchemaDriftError) as caught:
+        check_response(api, payload)
+    return caught.value
+
+
+@pytest.mark.parametrize("response", recorded_responses(), ids=lambda r: r.label)
+def test_every_recorded_response_passes(response: Any) -> None:
+    """DR-1 on the reference: every shipped cassette, payloads and streams."""
+    if response.is_stream:
+        report = check_stream(response.api, response.events())
+    else:
+        report = check_response(response.api, response.payload())
+    assert report.ok
+
+
+# -- the four cases of seeds/004 ----------------------------------------------------------------------
+
+
+def test_004_reshaped_tool_use_id_fails_at_content_id() -> None:
+    payload = _payload("anthropic/messages/tool_use.yaml")
+    block = payload["content"][1]
+    assert block["type"] == "tool_use"
+    block["metadata"] = {"id": block.pop("id")}
+    error = _raises("anthropic.messages", payload)
+    assert paths_match(error.path, "content[*].id")
+    assert error.path == "content[1].id"
+    assert (error.provider, error.api, error.rule_id) == ("anthropic", "anthropic.messages", "DR-3")
+    assert error.expected == "non-empty string"
+    assert error.actual_type == "absent"
+
+
+def test_004_renamed_tool_use_fails_at_content_type_with_the_actual_value() -> None:
+    payload = _payload("anthropic/messages/tool_use.yaml")
+    payload["content"][1]["type"] = "function_call"
+    error = _raises("anthropic.messages", payload)
+    assert paths_match(error.path, "content[*].type")
+    assert error.rule_id == "DR-5"
+    assert error.actual == "'function_call'"
+    assert error.actual_type == "string"
+    assert "tool_use" in error.expected
+    assert "function_call" in str(error)
+
+
+def test_004_missing_choices_message_fails() -> None:
+    payload = _payload("openai/chat/tool_call.yaml")
+    del payload["choices"][0]["message"]
+    error = _raises("openai.chat", payload)
+    assert (error.path, error.rule_id, error.expected, error.actual_type) == ("choices[0].message", "DR-2", "object", "absent")
+
+
+def test_004_unknown_block_type_passes_as_a_notice() -> None:
+    payload = _payload("anthropic/messages/tool_use.yaml")
+    payload["content"].insert(1, {"type": "fancy_new_block", "payload": {"x": 1}})
+    report = check_response("anthropic.messages", payload)
+    assert report.ok
+    assert [n.path for n in report.notices_of("unknown_variant")] == ["content[1].type"]
+
+
+# -- absent, null and empty are kept apart -------------------------------------------------------------
+
+
+def test_absent_null_and_empty_are_distinct() -> None:
+    payload = _payload("openai/chat/tool_call.yaml")
+    payload["choices"][0]["message"]["content"] = None  # nullable: fine
+    assert check_response("openai.chat", payload).ok
+    del payload["choices"][0]["message"]["content"]  # optional: fine
+    assert check_response("openai.chat", payload).ok
+    payload["choices"][0]["message"]["role"] = None  # required, not nullable
+    assert _raises("openai.chat", payload).actual_type == "null"
+    payload = _payload("openai/chat/tool_call.yaml")
+    payload["choices"] = []  # an SDK reads choices[0]
+    error = _raises("openai.chat", payload)
+    assert (error.path, error.actual_type) == ("choices", "empty array")
+    payload = _payload("anthropic/messages/tool_use.yaml")
+    payload["content"][1]["id"] = ""
+    assert _raises("anthropic.messages", payload).actual_type == "empty string"
+
+
+def test_reasoning_models_omit_logprobs_and_send_null_fingerprint() -> None:
+    payload = _payload("openai/chat/text_reasoning_model.yaml")
+    assert "logprobs" not in payload["choices"][0]
+    assert payload["system_fingerprint"] is None
+    assert check_response("openai.chat", payload).ok
+
+
+def test_tool_calls_with_finish_reason_stop_is_valid() -> None:
+    """The converse of DR-5 does not hold (forced tool_choice gives 'stop')."""
+    payload = _payload("openai/chat/tool_call.yaml")
+    payload["choices"][0]["finish_reason"] = "stop"
+    assert check_response("openai.chat", payload).ok
+
+
+def test_finish_reason_tool_calls_without_tool_calls_fails() -> None:
+    for variant in ("absent", "null", "empty"):
+        payload = _payload("openai/chat/tool_call.yaml")
+        message = payload["choices"][0]["message"]
+        if variant == "absent":
+            del message["tool_calls"]
+        else:
+            message["tool_calls"] = None if variant == "null" else []
+        error = _raises("openai.chat", payload)
+        assert (error.path, error.rule_id) == ("choices[0].message.tool_calls", "DR-5")
+        assert error.actual_type == {"absent": "absent", "null": "null", "empty": "empty array"}[variant]
+
+
+def test_gemini_proto3_omissions_are_not_drift() -> None:
+    payload = _payload("gemini/generate_content/max_tokens_no_parts.yaml")
+    assert "parts" not in payload["candidates"][0]["content"]
+    assert check_response("gemini.generate_content", payload).ok
+    payload = _payload("gemini/generate_content/function_call.yaml")
+    candidate = payload["candidates"][0]
+    for key in ("index", "finishReason", "finishMessage"):
+        del candidate[key]
+    del payload["usageMetadata"]["promptTokensDetails"]
+    assert check_response("gemini.generate_content", payload).ok
+    payload["candidates"][0]["content"]["parts"][0]["functionCall"]["name"] = None
+    assert _raises("gemini.generate_content", payload).path == "candidates[0].content.parts[0].functionCall.name"
+
+
+def test_cloudflare_object_content_and_missing_finish_reason_are_not_drift() -> None:
+    payload = _payload("cloudflare/chat/json_schema_object_content.yaml")
+    assert isinstance(payload["choices"][0]["message"]["content"], dict)
+    assert check_response("cloudflare.chat", payload).ok
+    events = _events("cloudflare/chat/stream_text.yaml")
+    assert "finish_reason" not in json.loads(events[0].data)["choices"][0]
+    assert check_stream("cloudflare.chat", events).ok
+    # the same object content is drift for OpenAI, whose content is a string
+    openai = _payload("openai/chat/tool_call.yaml", 1)
+    openai["choices"][0]["message"]["content"] = {"title": "x"}
+    assert _raises("openai.chat", openai).path == "choices[0].message.content"
+
+
+def test_unread_fields_report_notices_not_errors() -> None:
+    payload = _payload("openai/responses/function_call_reasoning.yaml")
+    payload["temperature"] = "hot"  # documented, no SDK relies on it
+    payload["brand_new"] = 1
+    report = check_response("openai.responses", payload)
+    assert report.ok
+    kinds = {(n.kind, n.path) for n in report.notices}
+    assert ("unread_mismatch", "temperature") in kinds
+    assert ("unknown_field", "brand_new") in kinds
+
+
+def test_unknown_enum_values_are_notices() -> None:
+    payload = _payload("groq/chat/tool_call.yaml")
+    payload["service_tier"] = "turbo"
+    report = check_response("groq.chat", payload)
+    assert report.ok
+    assert [n.path for n in report.notices_of("unknown_value")] == ["service_tier"]
+
+
+def test_integral_floats_are_integers_but_booleans_are_not() -> None:
+    payload = _payload("anthropic/messages/tool_use.yaml")
+    payload["usage"]["input_tokens"] = 394.0
+    assert check_response("anthropic.messages", payload).ok
+    payload["usage"]["input_tokens"] = True
+    assert _raises("anthropic.messages", payload).actual_type == "boolean"
+    payload["usage"]["input_tokens"] = 1.5
+    assert _raises("anthropic.messages", payload).actual_type == "number"
+
+
+# -- streams --------------------------------------------------------------------------------------------
+
+
+def _anthropic_tool_stream(block_type: str = "tool_use") -> list[SSEEvent]:
+    events = [
+        ("message_start", {"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "content": [], "stop_reason": None, "usage": {"input_tokens": 5, "output_tokens": 1}}}),
+        ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": {"type": block_type, "id": "toolu_1", "name": "weather", "input": {}}}),
+        ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "{}"}}),
+        ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        ("message_delta", {"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 9}}),
+        ("message_stop", {"type": "message_stop"}),
+    ]
+    return [SSEEvent.of(data, name) for name, data in events]
+
+
+def test_anthropic_stream_rename_of_tool_use_fails_at_content_block_type() -> None:
+    assert check_stream("anthropic.messages", _anthropic_tool_stream()).ok
+    events = _anthropic_tool_stream("function_call")
+    with pytest.raises(SchemaDriftError) as caught:
+        check_stream("anthropic.messages", events)
+    assert caught.value.path == "events[1].data.content_block.type"
+    assert (caught.value.rule_id, caught.value.actual) == ("DR-5", "'function_call'")
+
+
+def test_named_events_must_carry_their_type() -> None:
+    events = _events("anthropic/messages/stream_text.yaml")
+    events[2] = SSEEvent(events[2].data, None)  # the SDK drops events without a name
+    with pytest.raises(SchemaDriftError) as caught:
+        check_stream("anthropic.messages", events)
+    assert (caught.value.path, caught.value.actual_type) == ("events[2].event", "absent")
+    events[2] = SSEEvent(events[2].data, "content_block_stop")
+    with pytest.raises(SchemaDriftError, match=r"events\[2\]\.event"):
+        check_stream("anthropic.messages", events)
+
+
+def test_stream_terminators_and_invalid_data() -> None:
+    events = _events("openai/chat/stream_tool_call.yaml")
+    assert events[-1].data == "[DONE]"
+    unterminated = check_stream("openai.chat", events[:-1])
+    assert [n.kind for n in unterminated.notices] == ["stream_unterminated"]
+    trailing = check_stream("openai.chat", [*events, SSEEvent("{not json")])
+    assert [n.kind for n in trailing.notices] == ["after_terminator"]
+    with pytest.raises(SchemaDriftError) as caught:
+        check_stream("openai.chat", [SSEEvent("{not json"), *events])
+    assert (caught.value.path, caught.value.actual_type) == ("events[0].data", "invalid JSON text")
+
+
+def test_stream_text_and_parsed_events_agree() -> None:
+    raw = load_cassette("gemini/generate_content/stream_code_execution.yaml").interactions[0].response_body
+    assert "\r\n" in raw
+    assert validate_stream("gemini.generate_content", raw) == validate_stream("gemini.generate_content", _events("gemini/generate_content/stream_code_execution.yaml"))
+
+
+def test_openai_stream_finish_reason_needs_a_tool_call_fragment() -> None:
+    events = _events("groq/chat/stream_tool_call.yaml")
+    without = [e for e in events if "tool_calls\":[" not in e.data]
+    with pytest.raises(SchemaDriftError) as caught:
+        check_stream("groq.chat", without)
+    assert caught.value.rule_id == "DR-5"
+    assert paths_match(caught.value.path, "events[*].data.choices[*].delta.tool_calls")
+
+
+# -- errors, inputs the validator refuses ----------------------------------------------------------------
+
+
+def test_errors_survive_pickling_and_read_well() -> None:
+    error = SchemaDriftError("anthropic", "anthropic.messages", "content[3].id", "string", "absent", "DR-3")
+    copy_ = pickle.loads(pickle.dumps(error))
+    assert copy_.as_dict() == error.as_dict()
+    assert str(error) == "anthropic.messages: DR-3 drift at content[3].id: expected string, got absent"
+
+
+def test_unknown_api_is_a_clear_caller_error() -> None:
+    with pytest.raises(ValueError, match=r"known: openai\.chat"):
+        check_response("openai.chats", {})
+
+
+def test_raw_text_that_is_not_json_is_dr6_drift() -> None:
+    for text in ("{", b"\xff\xfe", "NaN", "[" * 100_000):
+        with pytest.raises(SchemaDriftError) as caught:
+            check_response_text("openai.chat", text)
+        assert caught.value.rule_id == "DR-6"
+    assert check_response_text("openai.chat", json.dumps(_payload("openai/chat/tool_call.yaml"))).ok
+
+
+def test_non_json_python_values_are_drift_not_crashes() -> None:
+    cyclic: dict[str, Any] = {}
+    cyclic["message"] = cyclic
+    for value in ({1, 2}, b"bytes", float("nan"), object(), {1: "int key"}, [cyclic], {"choices": [cyclic]}):
+        report = validate_response("openai.chat", value)
+        assert not report.ok
+    payload = _payload("openai/chat/tool_call.yaml")
+    payload["usage"]["prompt_tokens"] = float("inf")
+    assert _raises("openai.chat", payload).rule_id == "DR-6"
+    payload = _payload("openai/chat/tool_call.yaml")
+    payload[7] = "int key"  # type: ignore[index]
+    assert _raises("openai.chat", payload).rule_id == "DR-6"
+
+
+def test_notices_are_capped_for_huge_payloads() -> None:
+    payload = _payload("anthropic/messages/tool_use.yaml")
+    payload["content"].extend({"type": "fancy", "n": i} for i in range(MAX_NOTICES + 500))
+    report = check_response("anthropic.messages", payload)
+    assert report.ok
+    assert len(report.notices) == MAX_NOTICES
+    assert report.notices_dropped == 500
+
+
+def test_very_deep_and_very_large_payloads() -> None:
+    deep: Any = {"end": True}
+    for _ in range(200_000):
+        deep = [deep]
+    for api in ("openai.chat", "anthropic.messages", "gemini.generate_content"):
+        assert not validate_response(api, deep).ok
+        assert not validate_response(api, {"content": deep, "choices": deep, "candidates": deep}).ok
+    payload = _payload("anthropic/messages/tool_use.yaml")
+    payload["content"][1]["input"] = {"nested": deep}  # inside a field no one looks into
+    assert check_response("anthropic.messages", payload).ok
+    wide = _payload("anthropic/messages/tool_use.yaml")
+    wide["content"] = [{"type": "text", "text": "x"} for _ in range(100_000)]
+    wide["stop_reason"] = "end_turn"
+    assert check_response("anthropic.messages", wide).ok
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=_QUIET)
+@given(hostile_payloads())
+def test_fuzz_raises_only_schema_drift_error_and_never_mutates(value: Any) -> None:
+    """DR-6 on the reference: arbitrary, deep, large and spliced JSON."""
+    before = fingerprint(value)
+    for api in ("openai.chat", "openai.responses", "anthropic.messages", "gemini.generate_content", "cloudflare.chat"):
+        with contextlib.suppress(SchemaDriftError):
+            check_response(api, value)
+    assert fingerprint(value) == before
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=_QUIET)
+@given(hostile_events())
+def test_stream_fuzz_raises_only_schema_drift_error(events: tuple[SSEEvent, ...]) -> None:
+    for api in ("openai.chat", "openai.responses", "anthropic.messages", "gemini.generate_content"):
+        with contextlib.suppress(SchemaDriftError):
+            check_stream(api, events)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=_QUIET)
+@given(json_values() | deep_json(min_depth=10, max_depth=2_000))
+def test_anything_as_a_stream_argument_is_drift_not_a_crash(value: Any) -> None:
+    with contextlib.suppress(SchemaDriftError):
+        check_stream("openai.chat", value)

@@ -1,0 +1,152 @@
+"""The response strategies themselves: they build valid responses, reach every variant and every
+mutation kind, and re-chunked SSE bytes parse to the same events."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, find, given, settings
+
+from strictconformance.drift import parse_sse
+from strictconformance.drift.cassettes import recorded_responses
+from strictconformance.drift.mutations import MUTATION_KINDS, DriftMutation
+from strictconformance.drift.paths import parse_path, resolve_path
+from strictconformance.drift.shapes import API_IDS, get_shape
+from strictconformance.drift.shapes.model import Arr, Keyed, Tagged
+from strictconformance.drift.sse import SSEEvent
+from strictconformance.drift.validator import check_response
+from strictconformance.strategies.responses import (
+    drift_mutations,
+    elements,
+    recorded_subjects,
+    recording_tools,
+    responses,
+    sse_chunkings,
+)
+
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+_FIND = settings(max_examples=400, database=None, derandomize=True, phases=[Phase.generate], suppress_health_check=_QUIET)
+
+
+def _top_unions(api: str) -> list[tuple[str, Tagged | Keyed]]:
+    """The discriminated arrays directly reachable in a response (content[], output[], parts...)."""
+    shape = get_shape(api).response
+    out = []
+    stack: list[tuple[str, Any]] = [("", shape)]
+    while stack:
+        where, node = stack.pop()
+        for field in getattr(node, "fields", ()):
+            target = field.shape
+            if isinstance(target, Arr) and isinstance(target.items, (Tagged, Keyed)) and field.reads:
+                out.append((f"{where}{field.name}", target.items))
+            elif isinstance(target, Arr) and hasattr(target.items, "fields"):
+                stack.append((f"{where}{field.name}[*].", target.items))
+            elif hasattr(target, "fields"):
+                stack.append((f"{where}{field.name}.", target))
+    return out
+
+
+def _variants_in(value: Any, union: Tagged | Keyed) -> set[str]:
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(union, Tagged) and node.get(union.discriminator) in union.variants:
+                found.add(node[union.discriminator])
+            if isinstance(union, Keyed):
+                found.update(key for key in union.variants if key in node)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+def _variants_reached(api: str, where: str, union: Tagged | Keyed) -> set[str]:
+    seen: set[str] = set()
+
+    @settings(max_examples=max(100, 15 * len(union.variants)), derandomize=True, database=None, deadline=None, suppress_health_check=_QUIET)
+    @given(elements(api, where))
+    def collect(value: Any) -> None:
+        seen.update(_variants_in(value, union))
+
+    collect()
+    return seen
+
+
+@pytest.mark.parametrize("api", API_IDS)
+def test_every_variant_of_the_main_arrays_is_reached(api: str) -> None:
+    unions = _top_unions(api)
+    assert unions
+    for where, union in unions:
+        missing = set(union.variants) - _variants_reached(api, where, union)
+        assert not missing, (where, sorted(missing))
+        # and whole responses do carry such elements
+        find(responses(api), lambda value, w=where: bool(_at(value, w)), settings=_FIND)
+
+
+def _at(value: Any, where: str) -> list[Any]:
+    return [item for _, array in resolve_path(value, parse_path(where)) if isinstance(array, list) for item in array]
+
+
+@pytest.mark.parametrize("api", API_IDS)
+def test_generated_responses_pass_the_reference(api: str) -> None:
+    @settings(max_examples=20, deadline=None, suppress_health_check=_QUIET, database=None)
+    @given(responses(api))
+    def run(payload: Any) -> None:
+        check_response(api, payload)
+        json.dumps(payload)  # plain JSON, no Python-only values
+
+    run()
+
+
+def test_invariants_hold_by_construction() -> None:
+    found = find(
+        responses("anthropic.messages"),
+        lambda p: p.get("stop_reason") == "tool_use",
+        settings=_FIND,
+    )
+    assert any(block.get("type") == "tool_use" for block in found["content"])
+    found = find(responses("openai.chat"), lambda p: any(c.get("finish_reason") == "tool_calls" for c in p["choices"]), settings=_FIND)
+    choice = next(c for c in found["choices"] if c["finish_reason"] == "tool_calls")
+    assert choice["message"]["tool_calls"]
+
+
+@pytest.mark.parametrize("kind", MUTATION_KINDS)
+def test_every_mutation_kind_is_reached(kind: str) -> None:
+    mutation: DriftMutation = find(drift_mutations(kinds=[kind]), lambda m: True, settings=_FIND)  # type: ignore[list-item]
+    assert mutation.kind == kind
+
+
+@pytest.mark.parametrize(("breaking", "rule"), [(True, "DR-2"), (True, "DR-3"), (True, "DR-5"), (False, "DR-4"), (False, "DR-1")])
+def test_breaking_and_additive_draws_reach_every_rule(breaking: bool, rule: str) -> None:
+    found = find(drift_mutations(breaking=breaking), lambda m: m.rule_id == rule, settings=_FIND)
+    assert found.breaking is breaking
+
+
+def test_recorded_subjects_are_fresh_copies() -> None:
+    @settings(max_examples=10, deadline=None, database=None, suppress_health_check=_QUIET)
+    @given(recorded_subjects("openai.chat", streams=False))
+    def run(subject: Any) -> None:
+        subject.payload["choices"].clear()  # a test may mutate what it drew
+
+    run()
+    for response in recorded_responses("openai.chat", streams=False):
+        assert response.payload()["choices"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=_QUIET, database=None)
+@given(recorded_subjects(streams=True).flatmap(lambda s: sse_chunkings(s.events).map(lambda chunks: (s.events, chunks))))
+def test_any_chunking_of_the_bytes_parses_to_the_same_events(case: tuple[tuple[SSEEvent, ...], list[bytes]]) -> None:
+    events, chunks = case
+    assert parse_sse(chunks) == tuple(SSEEvent(e.data, e.event) for e in events)
+
+
+def test_recording_tools_are_deterministic_and_strict_ready() -> None:
+    first = find(recording_tools(), lambda t: len(t["parameters"]["properties"]) >= 2, settings=_FIND)
+    second = find(recording_tools(), lambda t: len(t["parameters"]["properties"]) >= 2, settings=_FIND)
+    assert first == second
+    assert first["parameters"]["additionalProperties"] is False
+    assert set(first["parameters"]["required"]) <= set(first["parameters"]["properties"])
