@@ -19,6 +19,7 @@ from hypothesis import event
 from hypothesis import strategies as st
 
 from strictconformance.dialects.pointers import pointer_from_path
+from strictconformance.strategies.instances import json_values
 from strictconformance.tools.cases import (
     CallbackKind,
     CallLog,
@@ -50,13 +51,13 @@ __all__ = [
     "EXCEPTION_TYPES",
     "INVALID_STRICT_SETTINGS",
     "PROPERTY_NAMES",
+    "UNEXPECTED_PROPERTY",
     "ToolFailure",
     "context_cases",
     "direct_call_cases",
     "field_shapes",
     "input_shapes",
     "invalid_inputs",
-    "json_values",
     "raising_cases",
     "recording_cases",
     "shape_cases",
@@ -119,16 +120,6 @@ _SCHEMA_SOURCES: tuple[InputSource, ...] = ("model", "json_schema")
 
 def tool_names() -> st.SearchStrategy[str]:
     return st.from_regex(r"[a-z][a-z0-9_]{0,20}", fullmatch=True)
-
-
-def json_values(max_leaves: int = 6) -> st.SearchStrategy[JSONValue]:
-    """Small JSON values (finite numbers, no NaN)."""
-    scalars = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=6)
-    return st.recursive(
-        scalars,
-        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
-        max_leaves=max_leaves,
-    )
 
 
 # -- shapes ------------------------------------------------------------------------------------
@@ -463,7 +454,8 @@ def streaming_cases(draw: st.DrawFn, convention: FinalValueConvention = "tool_re
     has_final = True
     if kind in _GENERATOR_KINDS:
         items = tuple(draw(st.lists(_item_values(), max_size=4), label="items"))
-        has_final = convention != "none" and draw(st.booleans(), label="has final")
+        # with "last_item" a generator that yielded anything has given its final value
+        has_final = convention != "none" and ((convention == "last_item" and bool(items)) or draw(st.booleans(), label="has final"))
     use_return = kind == "sync_generator" and draw(st.booleans(), label="return statement")
     event(f"stream: {kind}, {len(items)} items, {'final' if has_final else 'no final'}{' via return' if use_return else ''}")
     callback = _outcome_callback(kind, items, final=final, has_final=has_final, convention=convention, failure=None, use_return=use_return)

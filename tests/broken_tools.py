@@ -25,8 +25,9 @@ def _drop_null(schema: Any) -> Any:
     if not isinstance(schema, dict):
         return schema
     node = map_subschemas(schema, lambda sub: _drop_null(sub.schema))
-    if isinstance(node.get("type"), list):
-        kinds = [kind for kind in node["type"] if kind != "null"]
+    declared = node.get("type")
+    if isinstance(declared, list):
+        kinds = [kind for kind in declared if kind != "null"]
         node["type"] = kinds[0] if len(kinds) == 1 else kinds
     branches = node.get("anyOf")
     if isinstance(branches, list) and any(branch == {"type": "null"} for branch in branches):

@@ -271,6 +271,7 @@ class Tool(Generic[P, R]):
     description: str
     strict: StrictSetting
     source: InputSource
+    __wrapped__: Callable[P, R]  # set by functools.update_wrapper, as are __name__ and __doc__
     takes_context: bool
     context_parameter: str | None
     raise_errors: bool

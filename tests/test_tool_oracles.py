@@ -1,0 +1,144 @@
+"""The TL checks: the reference passes them all; each broken layer fails its rule and only it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, find, given, settings
+from hypothesis import strategies as st
+
+from broken_tools import BROKEN, EXTRA_BROKEN
+from strictconformance.spec import all_rules
+from strictconformance.strategies import callbacks
+from strictconformance.tools import Tool, ToolInvocation, result_content
+from strictconformance.tools.contract import ToolLayer, ToolLayerTraits
+from strictconformance.tools.layer import ReferenceToolLayer
+from strictconformance.tools.oracles import CHECKS, ToolRuleViolation, Violation, assert_conforms
+
+TL_RULES = [rule_id for rule_id in all_rules() if rule_id.startswith("TL-")]
+
+#: Rule -> the strategy of the cases its check takes.
+CASES: Mapping[str, st.SearchStrategy[Any]] = {
+    "TL-1": callbacks.shape_cases(),
+    "TL-2": callbacks.recording_cases(),
+    "TL-3": callbacks.raising_cases(),
+    "TL-4": callbacks.streaming_cases(),
+    "TL-5": callbacks.context_cases(),
+    "TL-6": callbacks.direct_call_cases(),
+    "TL-7": callbacks.strict_cases(),
+}
+
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
+
+
+def _first_violation(layer: ToolLayer, rule_id: str, max_examples: int = 200) -> list[Violation]:
+    """The violations of the first case that breaks ``rule_id`` on ``layer`` (no shrinking)."""
+    case = find(
+        CASES[rule_id],
+        lambda case: bool(CHECKS[rule_id](layer, case)),
+        settings=settings(max_examples=max_examples, phases=[Phase.generate], database=None, deadline=None, suppress_health_check=_QUIET),
+    )
+    return CHECKS[rule_id](layer, case)
+
+
+def test_every_tl_rule_has_a_check_a_strategy_and_a_broken_layer() -> None:
+    assert [f"TL-{n}" for n in range(1, 8)] == TL_RULES
+    assert sorted(CHECKS) == sorted(CASES) == sorted(BROKEN) == TL_RULES
+
+
+@pytest.mark.parametrize("rule_id", TL_RULES)
+def test_the_reference_layer_passes(rule_id: str) -> None:
+    layer = ReferenceToolLayer()
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=_QUIET)
+    @given(case=CASES[rule_id])
+    def holds(case: Any) -> None:
+        assert_conforms(CHECKS[rule_id](layer, case))
+
+    holds()
+
+
+@pytest.mark.parametrize(("rule_id", "layer_class"), [*BROKEN.items(), *EXTRA_BROKEN], ids=lambda v: getattr(v, "__name__", v))
+def test_a_broken_layer_fails_its_rule_with_an_actionable_violation(rule_id: str, layer_class: type[ToolLayer]) -> None:
+    violations = _first_violation(layer_class(), rule_id)
+    assert violations
+    assert {violation.rule_id for violation in violations} == {rule_id}
+    for violation in violations:
+        assert violation.message
+        assert violation.call.startswith("layer.")
+        json.dumps(violation.counterexample, default=repr)  # a counterexample is printable as JSON
+    with pytest.raises(ToolRuleViolation, match=rf"\[{rule_id}\]"):
+        assert_conforms(violations)
+
+
+@pytest.mark.parametrize(
+    ("broken_rule", "rule_id"),
+    [(broken, rule) for broken in TL_RULES for rule in TL_RULES if rule != broken],
+)
+def test_a_broken_layer_fails_no_other_rule(broken_rule: str, rule_id: str) -> None:
+    layer = BROKEN[broken_rule]()
+
+    @settings(max_examples=6, deadline=None, suppress_health_check=_QUIET, database=None)
+    @given(case=CASES[rule_id])
+    def holds(case: Any) -> None:
+        assert_conforms(CHECKS[rule_id](layer, case))
+
+    holds()
+
+
+# -- conventions are declared, not guessed ------------------------------------------------------
+
+
+class LastItemLayer(ReferenceToolLayer):
+    """An SDK whose generators give their result as the last yielded item (declared in traits)."""
+
+    traits = ToolLayerTraits(final_value="last_item")
+
+    def invoke_tool(self, handle: Tool[..., Any], tool_use_id: str, input: Mapping[str, Any], invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        invocation = super().invoke_tool(handle, tool_use_id, input, invocation_state)
+        if not invocation.events or invocation.results[0].status != "success" or invocation.results[0].value is not None:
+            return invocation
+        *events, last = invocation.events
+        result = replace(invocation.results[0], value=last.data, content=result_content(last.data))
+        return ToolInvocation(events=tuple(events), results=(result,))
+
+
+def test_tl4_follows_the_layers_declared_final_value_convention() -> None:
+    layer = LastItemLayer()
+
+    @settings(max_examples=30, deadline=None, suppress_health_check=_QUIET)
+    @given(case=callbacks.streaming_cases(convention="last_item"))
+    def holds(case: Any) -> None:
+        assert_conforms(CHECKS["TL-4"](layer, case))
+
+    holds()
+    # the kit's own convention is not that SDK's: judged by the wrong declaration it fails
+    assert _first_violation(layer, "TL-4")
+
+
+def test_rules_outside_a_layers_sources_are_not_judged() -> None:
+    class RawOnly(ReferenceToolLayer):
+        traits = ToolLayerTraits(sources=frozenset({"json_schema"}))
+
+    layer = RawOnly()
+
+    @settings(max_examples=15, deadline=None, suppress_health_check=_QUIET)
+    @given(case=callbacks.recording_cases(sources=("model", "signature")))
+    def skipped(case: Any) -> None:
+        assert CHECKS["TL-2"](layer, case) == []
+
+    skipped()
+
+
+def test_a_layer_that_raises_while_defining_gets_a_violation_not_a_crash() -> None:
+    class Refusing(ReferenceToolLayer):
+        def define_tool(self, definition: Any) -> Any:
+            raise RuntimeError("no tools today")
+
+    violations = _first_violation(Refusing(), "TL-2", max_examples=5)
+    assert violations[0].rule_id == "TL-2"
+    assert "no tools today" in violations[0].message

@@ -1,0 +1,107 @@
+"""The callback strategies: their inputs are what they claim, and they reach every feature."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jsonschema  # type: ignore[import-untyped]
+import pytest
+from hypothesis import HealthCheck, Phase, find, given, settings
+from hypothesis import strategies as st
+
+from strictconformance.strategies import callbacks
+from strictconformance.tools import ToolInputError, tool
+from strictconformance.tools.cases import RaisingCase, RecordingCase, StreamingCase
+from strictconformance.tools.shapes import NO_DEFAULT, FieldShape, ObjectShape, schema_for
+
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=_QUIET)
+@given(case=callbacks.recording_cases())
+def test_valid_inputs_are_valid_and_invalid_ones_fail_exactly_where_announced(case: RecordingCase) -> None:
+    validator = jsonschema.Draft202012Validator(schema_for(case.shape))
+    assert list(validator.iter_errors(case.valid_input)) == []
+    assert list(validator.iter_errors(case.invalid_input)) != []
+    checker = tool(lambda data: data, name="probe", input_schema=schema_for(case.shape))
+    with pytest.raises(ToolInputError) as raised:
+        checker.validate_input(case.invalid_input)
+    assert case.invalid_field in [problem.field for problem in raised.value.problems]
+
+
+def _fields(shape: ObjectShape) -> list[FieldShape]:
+    found: list[FieldShape] = []
+    for _, field in shape.fields:
+        found.append(field)
+        if field.obj is not None:
+            found.extend(_fields(field.obj))
+        if field.item is not None:
+            found.append(field.item)
+            if field.item.obj is not None:
+                found.extend(_fields(field.item.obj))
+    return found
+
+
+def _depth(shape: ObjectShape) -> int:
+    inner = [field.obj or (field.item.obj if field.item else None) for _, field in shape.fields]
+    return 1 + max((_depth(obj) for obj in inner if obj is not None), default=0)
+
+
+def _field_with(test: Callable[[FieldShape], bool]) -> Callable[[ObjectShape], bool]:
+    return lambda shape: any(test(field) for field in _fields(shape))
+
+
+def _kind(kind: str) -> Callable[[ObjectShape], bool]:
+    return _field_with(lambda field: field.kind == kind)
+
+
+def _source(source: str) -> Callable[[RecordingCase], bool]:
+    return lambda case: case.definition.source == source
+
+
+def _raises(exception: type[Exception]) -> Callable[[RaisingCase], bool]:
+    return lambda case: case.exception_type is exception
+
+
+def _streams(kind: str) -> Callable[[StreamingCase], bool]:
+    return lambda case: case.kind == kind
+
+
+def _top_level(case: RecordingCase) -> bool:
+    return case.invalid_field.count("/") == 1 and not case.invalid_field.endswith(callbacks.UNEXPECTED_PROPERTY)
+
+
+_SHAPES = callbacks.input_shapes()
+_RECORDING = callbacks.recording_cases()
+
+FEATURES: dict[str, tuple[st.SearchStrategy[Any], Callable[[Any], bool]]] = {
+    **{f"field kind {kind}": (_SHAPES, _kind(kind)) for kind in ("string", "integer", "number", "boolean", "enum", "list", "object")},
+    "T | None = None": (_SHAPES, _field_with(lambda f: f.nullable and f.default is None)),
+    "T | None required": (_SHAPES, _field_with(lambda f: f.nullable and f.default is NO_DEFAULT)),
+    "non-null default": (_SHAPES, _field_with(lambda f: f.default is not None and f.default is not NO_DEFAULT)),
+    "description": (_SHAPES, _field_with(lambda f: bool(f.description))),
+    "list of objects": (_SHAPES, _field_with(lambda f: f.item is not None and f.item.obj is not None)),
+    "three levels": (_SHAPES, lambda shape: _depth(shape) >= 3),
+    "open object": (_SHAPES, lambda shape: not shape.closed),
+    "keyword as property name": (_SHAPES, lambda shape: any(name in ("type", "properties", "required") for name, _ in shape.fields)),
+    **{f"source {source}": (_RECORDING, _source(source)) for source in ("signature", "model", "json_schema")},
+    "invalid: wrong type": (_RECORDING, lambda case: _top_level(case) and case.invalid_field[1:] in case.invalid_input),
+    "invalid: missing": (_RECORDING, lambda case: _top_level(case) and case.invalid_field[1:] not in case.invalid_input),
+    "invalid: unexpected": (_RECORDING, lambda case: case.invalid_field.endswith(callbacks.UNEXPECTED_PROPERTY)),
+    "invalid: nested": (_RECORDING, lambda case: case.invalid_field.count("/") >= 2 and not case.invalid_field.endswith(callbacks.UNEXPECTED_PROPERTY)),
+    **{f"raises {exc.__qualname__}": (callbacks.raising_cases(), _raises(exc)) for exc in callbacks.EXCEPTION_TYPES},
+    "raises after items": (callbacks.raising_cases(), lambda case: case.kind == "async_generator" and len(case.items_before) >= 2),
+    **{f"streams from {kind}": (callbacks.streaming_cases(), _streams(kind)) for kind in ("sync", "async", "sync_generator", "async_generator")},
+    "empty generator": (callbacks.streaming_cases(), lambda case: case.kind.endswith("generator") and not case.items and not case.has_final),
+    "many items and a final value": (callbacks.streaming_cases(), lambda case: len(case.items) >= 3 and case.has_final),
+    "context with state": (callbacks.context_cases(), lambda case: bool(case.invocation_state) and case.context_parameter is not None),
+    "valid strict priority": (callbacks.strict_cases(), lambda case: case.valid and isinstance(case.definition.strict, float)),
+    "invalid strict string": (callbacks.strict_cases(), lambda case: not case.valid and isinstance(case.definition.strict, str)),
+}
+
+
+@pytest.mark.parametrize("feature", sorted(FEATURES))
+def test_every_feature_is_reached(feature: str) -> None:
+    strategy, present = FEATURES[feature]
+    find(strategy, present, settings=settings(max_examples=400, phases=[Phase.generate], database=None, deadline=None, suppress_health_check=_QUIET))
