@@ -217,3 +217,12 @@ def test_every_dialect_output_validates_its_own_instances() -> None:
             validator = Draft202012Validator(result.schema)
             for value in trap.values:
                 assert validator.is_valid(result.codec.encode(value)), (dialect, trap.name, value)
+
+
+def test_benchmark_command_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    from strictconformance.bench.schemas import main
+
+    assert main(["all", "--examples", "5", "--sizes", "10,40"]) == 0
+    printed = capsys.readouterr().out
+    assert "compiled vs hypothesis-jsonschema" in printed
+    assert "growth: time ~ nodes^" in printed

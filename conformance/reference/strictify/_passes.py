@@ -343,7 +343,7 @@ def records_to_pairs(state: State) -> None:
             "properties": {"key": _key_schema(node, here, state), "value": value},
             "required": ["key", "value"],
             "additionalProperties": False,
-            MARK: {"origin": here},
+            MARK: {"origin": here, "synthetic": True},  # a wire-only shape: never cut on its own
         }
         result: Node = {"type": "array", "items": pair, MARK: {**node.get(MARK, {}), "codec": "pairs"}}
         for source, target in (("minProperties", "minItems"), ("maxProperties", "maxItems")):
@@ -595,32 +595,52 @@ def _nodes_breadth_first(root: Any) -> list[tuple[tuple[tuple[str, str | int | N
     return found
 
 
-def _replace_at(root: Any, path: tuple[tuple[str, str | int | None], ...], replacement: Any) -> Any:
-    if not path:
-        return replacement
-    (keyword, key), rest = path[0], path[1:]
-    copy = dict(root)
-    if key is None:
-        copy[keyword] = _replace_at(root[keyword], rest, replacement)
-    elif isinstance(root[keyword], list):
-        items = list(root[keyword])
-        assert isinstance(key, int)
-        items[key] = _replace_at(items[key], rest, replacement)
-        copy[keyword] = items
-    else:
-        copy[keyword] = {**root[keyword], key: _replace_at(root[keyword][key], rest, replacement)}
-    return copy
+_Path = tuple[tuple[str, str | int | None], ...]
+
+
+def _node_at(root: Any, path: _Path) -> Any:
+    node = root
+    for keyword, key in path:
+        node = node[keyword] if key is None else node[keyword][key]
+    return node
+
+
+def _cut_point(root: Any, path: _Path) -> tuple[_Path, Any]:
+    """Where to cut to drop ``path``: the node itself, or for a synthetic pair its whole map."""
+    node = _node_at(root, path)
+    while path and isinstance(node, dict) and node.get(MARK, {}).get("synthetic"):
+        path = path[:-1]
+        node = _node_at(root, path)
+    return path, node
+
+
+def _inside(path: _Path, cut: dict[_Path, Any]) -> bool:
+    return any(path[:length] in cut for length in range(len(path) + 1))
+
+
+def _apply_cuts(root: Any, cuts: dict[_Path, Any]) -> Any:
+    """``root`` with the node at each path of ``cuts`` replaced, in one walk (only the paths
+    leading to a cut are copied)."""
+    leading = {path[:length] for path in cuts for length in range(len(path))}
+
+    def rebuild(node: Any, path: _Path) -> Any:
+        if path in cuts:
+            return cuts[path]
+        if path not in leading or not isinstance(node, dict):
+            return node
+        return map_children(node, lambda sub, keyword, key: rebuild(sub, (*path, (keyword, key))))
+    return rebuild(root, ())
 
 
 def apply_limits(state: State) -> None:
     """Keep totals within the dialect's limits: enums past the budget lose their values, objects
-    past the property budget travel as JSON text (each a loss)."""
+    past the property or string budget travel as JSON text (each a loss)."""
     limits = state.dialect.limits
     if limits.max_total_properties is None and limits.max_enum_values is None and limits.max_total_string_length is None:
         return
     root = state.schema
     enum_budget = limits.max_enum_values
-    property_budget = limits.max_total_properties
+    cuts: dict[_Path, Any] = {}
     for path, node in _nodes_breadth_first(root):
         values = node.get("enum")
         if isinstance(values, list):
@@ -629,27 +649,43 @@ def apply_limits(state: State) -> None:
                          and sum(len(v) for v in values if isinstance(v, str)) > limits.large_enum_string_length)
             if too_large or (enum_budget is not None and len(values) > enum_budget):
                 state.lose(origin(node), "keyword-stripped", "enum", "enum values over the dialect's limits were dropped")
-                root = _replace_at(root, path, {k: v for k, v in node.items() if k != "enum"})
+                cuts[path] = {k: v for k, v in node.items() if k != "enum"}
             elif enum_budget is not None:
                 enum_budget -= len(values)
-    for path, node in _nodes_breadth_first(root):
-        properties = node.get("properties")
-        if property_budget is not None and isinstance(properties, dict):
+    root = _apply_cuts(root, cuts)
+
+    def cut_at(path: _Path, detail: str) -> None:
+        path, node = _cut_point(root, path)
+        if not _inside(path, cuts):
+            state.lose(origin(node), "truncated", "properties", detail)
+            cuts[path] = _keep_definitions(node, opaque(origin(node), replacing=node))
+
+    property_budget = limits.max_total_properties
+    cuts = {}
+    if property_budget is not None:
+        for path, node in _nodes_breadth_first(root):
+            properties = node.get("properties")
+            if _inside(path, cuts) or not isinstance(properties, dict):
+                continue  # inside a subtree already sent as JSON text
             if len(properties) > property_budget:
-                state.lose(origin(node), "truncated", "properties", "properties over the dialect's total travel as JSON text")
-                root = _replace_at(root, path, _keep_definitions(node, opaque(origin(node), replacing=node)))
+                cut_at(path, "properties over the dialect's total travel as JSON text")
             else:
                 property_budget -= len(properties)
+    root = _apply_cuts(root, cuts)
     if limits.max_total_string_length is not None:
         nodes = _nodes_breadth_first(root)
         size = sum(_string_size(node) for _, node in nodes)
+        cuts = {}
         for path, node in reversed(nodes):  # deepest first
             if size <= limits.max_total_string_length:
                 break
-            if path and _string_size(node) and path[-1][0] != "$defs":
-                state.lose(origin(node), "truncated", "", "names and values over the dialect's string budget travel as JSON text")
-                size -= sum(_string_size(inner) for _, inner in _nodes_breadth_first(node))
-                root = _replace_at(root, path, opaque(origin(node), replacing=node))
+            if not path or _inside(path, cuts) or path[-1][0] == "$defs" or not _string_size(node):
+                continue
+            target, target_node = _cut_point(root, path)
+            if target and not _inside(target, cuts):
+                size -= sum(_string_size(inner) for _, inner in _nodes_breadth_first(target_node))
+                cut_at(target, "names and values over the dialect's string budget travel as JSON text")
+        root = _apply_cuts(root, cuts)
     state.schema = root
 
 
