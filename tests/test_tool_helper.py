@@ -12,16 +12,21 @@ from typing import Annotated, Any, Literal
 
 import pydantic
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typing_extensions import TypedDict
 
+from strictconformance.strategies.instances import json_values
 from strictconformance.tools import (
     Tool,
     ToolContext,
     ToolDefinitionError,
     ToolInputError,
     ToolReturn,
+    canonical_input_schema,
     tool,
 )
+from strictconformance.tools.docstrings import parse_docstring
 
 # -- the README example, run exactly as written -------------------------------------------------
 
@@ -628,6 +633,17 @@ def test_context_is_opt_in_and_carries_id_name_and_the_same_state_object() -> No
     assert [ctx.tool_name for ctx in seen] == ["with_named", "with_annotated"]
 
 
+def test_an_optional_context_parameter_never_leaks_into_the_schema() -> None:
+    def maybe(a: int, ctx: ToolContext | None = None) -> int:
+        return a
+
+    with pytest.raises(ToolDefinitionError, match="context=True"):
+        tool(maybe)
+    made = tool(maybe, context=True)
+    assert list(made.input_schema["properties"]) == ["a"]
+    assert made.context_parameter == "ctx"
+
+
 def test_context_for_schema_tools_is_a_second_argument() -> None:
     made = tool(lambda data, ctx: ctx.tool_use_id, name="c", input_schema={"type": "object"}, context=True)
     assert made.invoke("toolu_s", {}).result.value == "toolu_s"
@@ -681,3 +697,31 @@ def test_a_direct_call_of_a_model_tool_accepts_an_instance_or_a_dict() -> None:
     assert made({"city": "Rome"}) == "Rome"
     with pytest.raises(ToolInputError):
         made({"city": 3})
+
+
+# -- anything at all in, a clear answer out -----------------------------------------------------
+
+_ANYTHING = json_values(max_leaves=12) | st.sampled_from([math.nan, {1: 2}, {"a": {1, 2}}, object(), b"{}", "{"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(schema=_ANYTHING | st.fixed_dictionaries({"type": st.just("object")}, optional={"properties": st.dictionaries(st.text(max_size=3), _ANYTHING, max_size=3)}))
+def test_any_value_as_a_schema_is_canonical_or_a_definition_error(schema: Any) -> None:
+    with contextlib.suppress(ToolDefinitionError):
+        canonical_input_schema(schema)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=_ANYTHING)
+def test_any_value_as_input_gives_exactly_one_result(data: Any) -> None:
+    run = tool(_add).invoke("t", data)
+    assert len(run.results) == 1
+    assert run.result.status in ("success", "error")
+
+
+@settings(max_examples=60, deadline=None)
+@given(doc=st.text(max_size=200) | st.lists(st.sampled_from(["Args:", "    a: x", "Parameters", "----------", ":param b: y", "", "  z"]), max_size=8).map("\n".join))
+def test_any_docstring_parses(doc: str) -> None:
+    parsed = parse_docstring(doc)
+    assert isinstance(parsed.description, str)
+    assert all(isinstance(text, str) and text for text in parsed.params.values())

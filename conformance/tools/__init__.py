@@ -2,9 +2,21 @@
 
 ``tool`` defines a :class:`Tool`; invoking it yields :class:`ToolEvent` progress items and one
 :class:`ToolResult` (SPEC.md §6, TL-1..TL-7). See ``helper.py`` for the full contract.
+
+For adapters: :class:`ToolLayer` is the capability the TL checks drive (``define_tool``,
+``describe_tool``, ``invoke_tool``, ``call_tool``) with :class:`ToolDefinition` in and
+:class:`ToolInvocation` / :class:`AdvertisedTool` out; :class:`ReferenceToolLayer` is the kit's
+own implementation. The checks are in :mod:`strictconformance.tools.oracles`.
 """
 
 from strictconformance.tools.canonical import CanonicalSchema, canonical_input_schema
+from strictconformance.tools.contract import (
+    AdvertisedTool,
+    FinalValueConvention,
+    ToolDefinition,
+    ToolLayer,
+    ToolLayerTraits,
+)
 from strictconformance.tools.errors import (
     InputProblem,
     ToolDefinitionError,
@@ -12,6 +24,7 @@ from strictconformance.tools.errors import (
     ToolOutputError,
 )
 from strictconformance.tools.helper import TOOL_NAME_PATTERN, InputSource, Tool, tool
+from strictconformance.tools.layer import ReferenceToolLayer
 from strictconformance.tools.results import (
     ToolContext,
     ToolEvent,
@@ -24,15 +37,21 @@ from strictconformance.tools.results import (
 
 __all__ = [
     "TOOL_NAME_PATTERN",
+    "AdvertisedTool",
     "CanonicalSchema",
+    "FinalValueConvention",
     "InputProblem",
     "InputSource",
+    "ReferenceToolLayer",
     "Tool",
     "ToolContext",
+    "ToolDefinition",
     "ToolDefinitionError",
     "ToolEvent",
     "ToolInputError",
     "ToolInvocation",
+    "ToolLayer",
+    "ToolLayerTraits",
     "ToolOutputError",
     "ToolResult",
     "ToolReturn",

@@ -176,6 +176,17 @@ def _run_blocking(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
         return pool.submit(lambda: asyncio.run(make())).result()
 
 
+def _mentions_context(annotation: object) -> bool:
+    """Whether ``ToolContext`` appears in an annotation (``ToolContext | None``, ``Annotated[...]``).
+
+    Such a parameter is the context or an error: described by pydantic, the context (a
+    dataclass) would otherwise leak into the advertised schema.
+    """
+    if annotation is ToolContext:
+        return True
+    return any(_mentions_context(argument) for argument in typing.get_args(annotation))
+
+
 class _SignatureInput:
     """A pydantic model built from a callback's parameters (the context parameter left out)."""
 
@@ -199,7 +210,7 @@ class _SignatureInput:
             if index == 0 and name in ("self", "cls") and parameter.annotation is inspect.Parameter.empty:
                 raise ToolDefinitionError(f"{where}: decorate a function, or pass a bound method (tool(obj.method))")
             annotation = hints.get(name, Any)
-            if annotation is ToolContext:
+            if _mentions_context(annotation):
                 raise ToolDefinitionError(f"{where}: a ToolContext parameter needs context=True (opt-in)")
             base: Any = annotation
             metadata: tuple[Any, ...] = ()
@@ -363,7 +374,7 @@ class Tool(Generic[P, R]):
             hints = typing.get_type_hints(callback)
         except (TypeError, ValueError, NameError):
             return None  # _SignatureInput reports the same problem with the tool name
-        annotated = [name for name in parameters if hints.get(name) is ToolContext]
+        annotated = [name for name in parameters if _mentions_context(hints.get(name))]
         if context is False:
             return None
         if isinstance(context, str):
@@ -523,6 +534,10 @@ class Tool(Generic[P, R]):
         propagate) gives an error result after the events already yielded. With
         ``raise_errors`` (default: the tool's setting) those exceptions are raised instead.
         """
+        if not isinstance(tool_use_id, str):
+            raise TypeError(f"tool_use_id must be a str, got {type(tool_use_id).__name__}")
+        if invocation_state is not None and not isinstance(invocation_state, Mapping):
+            raise TypeError(f"invocation_state must be a mapping, got {type(invocation_state).__name__}")
         raising = self.raise_errors if raise_errors is None else raise_errors
         state: Mapping[str, Any] = {} if invocation_state is None else invocation_state
         context = ToolContext(tool_use_id=tool_use_id, tool_name=self.name, invocation_state=state) if self.takes_context else None

@@ -169,12 +169,14 @@ def _new_calls(log: CallLog, before: int) -> list[Any]:
     return log.calls[before:]
 
 
-def _received_ok(received: object, given: Mapping[str, Any], shape: ObjectShape) -> bool:
-    """``received`` equals ``given``, except that omitted defaulted properties may appear as their defaults."""
+def _received_ok(received: object, given: Mapping[str, Any], definition: ToolDefinition, shape: ObjectShape) -> bool:
+    """``received`` equals ``given``, except that omitted defaulted properties may appear as their
+    defaults, and (model and type-hint tools only) undeclared properties of open objects may go."""
     received_json = as_json(received)
     if not isinstance(received_json, Mapping):
         return False
-    return json_equal(fill_defaults(received_json, shape), fill_defaults(given, shape))
+    keep = definition.source == "json_schema"
+    return json_equal(fill_defaults(received_json, shape, keep_undeclared=keep), fill_defaults(given, shape, keep_undeclared=keep))
 
 
 def _names_field(result: ToolResult, pointer: str) -> bool:
@@ -264,7 +266,7 @@ def check_tl2(layer: ToolLayer, case: RecordingCase) -> list[Violation]:
             violations.append(Violation("TL-2", f"valid input should call the callback once, it was called {len(calls)} times", call, valid_example))
         else:
             received = calls[0].input
-            if not _received_ok(received, case.valid_input, case.shape):
+            if not _received_ok(received, case.valid_input, case.definition, case.shape):
                 violations.append(Violation("TL-2", "the callback did not receive the input as given", call, {**valid_example, "received": as_json(received)}))
             mismatches = type_mismatches(received, case.shape, expect_models=case.definition.source != "json_schema")
             if mismatches:
@@ -442,7 +444,7 @@ def check_tl6(layer: ToolLayer, case: DirectCallCase) -> list[Violation]:
         calls = _new_calls(recording.log, before)
         if not json_equal(_to_json(returned), recording.returns):
             violations.append(Violation("TL-6", f"a direct call returned {_dump(returned)}, not the callback's {_dump(recording.returns)}", call, valid_example))
-        if len(calls) != 1 or not _received_ok(calls[0].input, recording.valid_input, recording.shape):
+        if len(calls) != 1 or not _received_ok(calls[0].input, recording.valid_input, recording.definition, recording.shape):
             violations.append(Violation("TL-6", "a direct call with valid input did not pass it to the callback once, as given", call, valid_example))
         before = len(recording.log.calls)
         call = _call("call_tool", "handle", recording.invalid_input, None)

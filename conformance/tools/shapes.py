@@ -274,29 +274,30 @@ def as_json(value: object) -> JSONValue:
     return value
 
 
-def _fill(value: JSONValue, field: FieldShape) -> JSONValue:
+def _fill(value: JSONValue, field: FieldShape, keep_undeclared: bool) -> JSONValue:
     if value is None:
         return None
     if field.kind == "object" and field.obj is not None and isinstance(value, Mapping):
-        return fill_defaults(value, field.obj)
+        return fill_defaults(value, field.obj, keep_undeclared=keep_undeclared)
     if field.kind == "list" and field.item is not None and isinstance(value, list):
-        return [_fill(item, field.item) for item in value]
+        return [_fill(item, field.item, keep_undeclared) for item in value]
     return value
 
 
-def fill_defaults(value: Mapping[str, Any], shape: ObjectShape) -> dict[str, Any]:
+def fill_defaults(value: Mapping[str, Any], shape: ObjectShape, *, keep_undeclared: bool = False) -> dict[str, Any]:
     """``value`` with every absent defaulted property set to its default, at every depth.
 
-    Properties of open objects that the shape does not declare are dropped: an SDK may keep
-    or ignore them, both are correct.
+    Undeclared properties of open objects are dropped unless ``keep_undeclared``: a model may
+    ignore them (pydantic's default), while a raw JSON Schema tool must pass them on as given.
+    Those of closed objects are always kept (they make the value invalid and must show).
     """
     out: dict[str, Any] = {}
     for name, field in shape.fields:
         if name in value:
-            out[name] = _fill(value[name], field)
+            out[name] = _fill(value[name], field, keep_undeclared)
         elif field.default is not NO_DEFAULT:
             out[name] = field.default
-    if shape.closed:
+    if shape.closed or keep_undeclared:
         out.update((key, item) for key, item in value.items() if key not in out)
     return out
 
