@@ -336,6 +336,12 @@ def _visited(original: Any, schema_path: Sequence[str | int]) -> list[str]:
     visited = [pointer]
     for token in schema_path:
         key = str(token)
+        if key in ("$ref", "$dynamicRef") and isinstance(node, dict) and isinstance(node.get(key), str):
+            target = _local_target(original, node[key])  # jsonschema names this hop (it omits $ref's)
+            if target is not None:
+                pointer, node = target
+                visited.append(pointer)
+                continue
         while isinstance(node, dict) and key not in node and isinstance(node.get("$ref", node.get("$dynamicRef")), str):
             target = _local_target(original, node.get("$ref", node.get("$dynamicRef")))
             if target is None:
