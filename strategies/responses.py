@@ -409,7 +409,13 @@ def sse_chunkings(draw: st.DrawFn, events: Sequence[SSEEvent]) -> list[bytes]:
 
 # -- tools for re-recording ---------------------------------------------------------------------------
 
-_TOOL_NAMES = ("get_weather", "lookup_order", "convert_currency", "search_docs")
+#: Realistic tools and their parameters (name -> properties).
+_TOOLS: Mapping[str, tuple[str, ...]] = {
+    "get_weather": ("location", "unit"),
+    "lookup_order": ("order_id",),
+    "convert_currency": ("amount", "currency"),
+    "search_docs": ("query", "limit"),
+}
 _PROPERTIES: Mapping[str, dict[str, Any]] = {
     "location": {"type": "string", "description": "City and country, e.g. Florence, Italy"},
     "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
@@ -421,7 +427,8 @@ _PROPERTIES: Mapping[str, dict[str, Any]] = {
 }
 
 
-def _tool(name: str, properties: list[str], required: int) -> dict[str, Any]:
+def _tool(name: str, required: int) -> dict[str, Any]:
+    properties = list(_TOOLS[name])
     return {
         "name": name,
         "description": f"{name.replace('_', ' ').capitalize()}.",
@@ -440,9 +447,4 @@ def recording_tools() -> st.SearchStrategy[dict[str, Any]]:
     A stand-in until ``strictconformance.strategies.tools`` offers a tool strategy; the recorder
     draws one deterministically (``hypothesis.find`` with derandomised settings).
     """
-    return st.builds(
-        _tool,
-        st.sampled_from(_TOOL_NAMES),
-        st.lists(st.sampled_from(sorted(_PROPERTIES)), min_size=1, max_size=3, unique=True),
-        st.integers(1, 3),
-    )
+    return st.builds(_tool, st.sampled_from(sorted(_TOOLS)), st.integers(1, 2))

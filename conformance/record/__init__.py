@@ -1,0 +1,372 @@
+"""Re-record the shipped cassettes against the live APIs, then diff the new shapes against them.
+
+::
+
+    OPENAI_API_KEY=... ANTHROPIC_API_KEY=... python -m strictconformance.record --out recordings/
+    python -m strictconformance.record --api anthropic.messages --record-mode new_episodes --out recordings/
+    python -m strictconformance.record --base-url openai=http://127.0.0.1:8080/v1 --out /tmp/rec
+
+For every shipped cassette whose scenario can be produced live (``tool_call``, ``stream_text``…),
+the recorder builds the request around a tool drawn from the kit's tool strategy, sends it
+through vcrpy with ``urllib`` (a tool-call cassette gets a second, tool-result turn), scrubs
+everything recorded (:mod:`strictconformance.drift.secrets`), writes provenance into the
+cassette's ``metadata``, scans the file for secrets, validates every new response with the
+reference validator and diffs its shape against the shipped recording.
+
+Keys come from the environment (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, ``GEMINI_API_KEY`` or
+``GOOGLE_API_KEY``, ``GROQ_API_KEY``, ``CEREBRAS_API_KEY``, ``CLOUDFLARE_API_TOKEN`` with
+``CLOUDFLARE_ACCOUNT_ID``). Base URLs can be overridden per provider (``--base-url`` or
+``STRICTCONFORMANCE_BASE_URL_<PROVIDER>``). Record modes are vcrpy's: ``all`` (always call the
+API), ``new_episodes`` (replay what matches, record the rest), ``once`` (record only a missing
+cassette) and ``none`` (replay only, never touch the network). The shipped cassettes are never
+overwritten unless ``--out`` points at them. Exit code: 0 when nothing drifted, 1 on drift or on
+a failed recording, 2 on bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Mapping, MutableMapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+import vcr
+import yaml
+
+from strictconformance.drift.cassettes import METADATA_KEY, list_cassettes, load_cassette
+from strictconformance.drift.errors import DriftNotice, SchemaDriftError
+from strictconformance.drift.secrets import (
+    scan_cassette_file,
+    scrub_uri,
+    scrub_vcr_response,
+    vcr_scrub_options,
+)
+from strictconformance.drift.shape_diff import diff_signatures, signature, stream_signature
+from strictconformance.drift.shapes import API_IDS
+from strictconformance.drift.sse import parse_sse
+from strictconformance.drift.validator import load_json_text, validate_response, validate_stream
+from strictconformance.record.scenarios import (
+    DEFAULT_MODELS,
+    PROVIDERS,
+    Provider,
+    RequestSpec,
+    follow_up_for,
+    scenario_for,
+)
+
+__all__ = ["RECORD_MODES", "CassetteResult", "RecordOptions", "RecordSummary", "main", "record_all"]
+
+RECORD_MODES = ("all", "new_episodes", "once", "none")
+RecordMode = Literal["all", "new_episodes", "once", "none"]
+_MATCH_ON = ("method", "scheme", "host", "port", "path", "query", "body")
+
+
+@dataclass(frozen=True)
+class RecordOptions:
+    """What to re-record, where, and how."""
+
+    out: Path
+    apis: tuple[str, ...] = API_IDS
+    record_mode: RecordMode = "all"
+    base_urls: Mapping[str, str] = field(default_factory=dict)
+    models: Mapping[str, str] = field(default_factory=dict)
+    env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    timeout: float = 120.0
+
+
+@dataclass
+class CassetteResult:
+    """What happened to one cassette."""
+
+    location: str
+    status: Literal["recorded", "replayed", "skipped", "failed"]
+    message: str
+    interactions: int = 0
+    recorded: int = 0
+    drift: list[SchemaDriftError] = field(default_factory=list)
+    notices: list[DriftNotice] = field(default_factory=list)
+    diff: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "location": self.location,
+            "status": self.status,
+            "message": self.message,
+            "interactions": self.interactions,
+            "recorded": self.recorded,
+            "drift": [error.as_dict() for error in self.drift],
+            "notices": [str(notice) for notice in self.notices],
+            "shape_diff": self.diff,
+        }
+
+
+@dataclass
+class RecordSummary:
+    results: list[CassetteResult]
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if any(r.drift or r.status == "failed" for r in self.results) else 0
+
+    def render(self) -> str:
+        lines = []
+        for result in self.results:
+            lines.append(f"{result.status:>8}  {result.location}: {result.message}")
+            lines.extend(f"          drift: {error}" for error in result.drift)
+            lines.extend(f"          notice: {notice}" for notice in result.notices[:10])
+            if len(result.notices) > 10:
+                lines.append(f"          … {len(result.notices) - 10} more notices")
+            lines.extend(f"          shape {line}" for line in result.diff[:40])
+        counts: dict[str, int] = {}
+        for result in self.results:
+            counts[result.status] = counts.get(result.status, 0) + 1
+        drifted = sum(1 for r in self.results if r.drift)
+        lines.append(", ".join(f"{n} {status}" for status, n in sorted(counts.items())) + f"; {drifted} with drift")
+        return "\n".join(lines)
+
+
+# -- one cassette -------------------------------------------------------------------------------------
+
+
+@cache
+def recording_tool() -> dict[str, Any]:
+    """The tool requests are built around: drawn from the kit's tool strategy, deterministically."""
+    from hypothesis import HealthCheck, Phase, find, settings
+
+    from strictconformance.strategies.responses import recording_tools
+
+    quiet = settings(database=None, derandomize=True, max_examples=200, phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+    def strict_ready(tool: dict[str, Any]) -> bool:  # strict mode wants every property required
+        parameters = tool["parameters"]
+        return len(parameters["properties"]) >= 2 and set(parameters["required"]) == set(parameters["properties"])
+
+    tool: dict[str, Any] = find(recording_tools(), strict_ready, settings=quiet)
+    return tool
+
+
+def _provider_url(provider: Provider, options: RecordOptions) -> str:
+    env_name = f"STRICTCONFORMANCE_BASE_URL_{provider.name.upper()}"
+    base = options.base_urls.get(provider.name) or options.env.get(env_name) or provider.base_url
+    values = {name: options.env.get(var, "") for name, var in provider.url_env.items()}
+    for name, value in values.items():
+        base = base.replace("{" + name + "}", value or "ACCOUNT_ID")
+    return base.rstrip("/")
+
+
+def _key(provider: Provider, env: Mapping[str, str]) -> str | None:
+    return next((env[name] for name in provider.key_env if env.get(name)), None)
+
+
+@dataclass
+class _Exchange:
+    status: int
+    content_type: str
+    body: str
+
+
+def _send(url: str, spec: RequestSpec, headers: Mapping[str, str], timeout: float) -> _Exchange:
+    data = json.dumps(spec.body, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    request = urllib.request.Request(url, data=data, method="POST", headers={"Content-Type": "application/json", **headers})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return _Exchange(response.status, response.headers.get("Content-Type", ""), response.read().decode("utf-8", "replace"))
+    except urllib.error.HTTPError as error:
+        return _Exchange(error.code, error.headers.get("Content-Type", "") if error.headers else "", error.read().decode("utf-8", "replace"))
+
+
+def _keep_successes(response: MutableMapping[str, Any]) -> MutableMapping[str, Any] | None:
+    """vcrpy hook: never record an error response (a 401 is not a shape); scrub the rest."""
+    code = (response.get("status") or {}).get("code", 0)
+    if not isinstance(code, int) or not 200 <= code < 300:
+        return None
+    return scrub_vcr_response(response)
+
+
+def _vcr(mode: RecordMode) -> vcr.VCR:
+    options = vcr_scrub_options()
+    options["before_record_response"] = _keep_successes
+    return vcr.VCR(record_mode=mode, match_on=_MATCH_ON, **options)
+
+
+def _provenance(api: str, scenario: str, features: Sequence[str], url: str, model: str) -> dict[str, Any]:
+    today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    tool = recording_tool()
+    return {
+        "api": api,
+        "scenario": scenario,
+        "features": list(features),
+        "provenance": {
+            "origin": "recorded-live",
+            "recorded_by": f"python -m strictconformance.record (vcrpy {vcr.__version__}, urllib)",
+            "recorded_on": today,
+            "date_evidence": "clock of the machine that recorded",
+            "source": scrub_uri(url),
+            "model": model,
+            "request_built_from": f"strictconformance.strategies.responses.recording_tools: tool {tool['name']!r}",
+            "licence": None,
+            "changes": "scrubbed while recording by strictconformance.drift.secrets (sensitive headers, keys, account ids)",
+        },
+    }
+
+
+def _write_metadata(path: Path, metadata: Mapping[str, Any]) -> None:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data.setdefault("metadata", {})[METADATA_KEY] = dict(metadata)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
+
+
+def _check(api: str, exchange: _Exchange) -> tuple[list[SchemaDriftError], list[DriftNotice], dict[str, set[str]]]:
+    if exchange.content_type.startswith("text/event-stream"):
+        events = parse_sse(exchange.body)
+        report = validate_stream(api, events)
+        return list(report.errors), list(report.notices), stream_signature(events)
+    try:
+        payload = load_json_text(exchange.body)
+    except ValueError as exc:
+        error = SchemaDriftError(api.split(".")[0], api, "", "a JSON body", "invalid JSON text", "DR-6", str(exc)[:80])
+        return [error], [], {}
+    report = validate_response(api, payload)
+    return list(report.errors), list(report.notices), signature(payload)
+
+
+def record_cassette(location: str, options: RecordOptions) -> CassetteResult:
+    """Re-record one shipped cassette into ``options.out / location``."""
+    shipped = load_cassette(location)
+    scenario = scenario_for(shipped.api, shipped.scenario)
+    if scenario is None:
+        why = "a documented-shape cassette" if shipped.provenance.origin == "documented-shape" else "a recorded cassette"
+        return CassetteResult(location, "skipped", f"{why} whose scenario {shipped.scenario!r} has no live request")
+    provider = PROVIDERS[shipped.provider]
+    key = _key(provider, options.env)
+    if key is None and options.record_mode == "all":
+        return CassetteResult(location, "skipped", f"set {' or '.join(provider.key_env)} to record {shipped.api}")
+    base = _provider_url(provider, options)
+    model = options.models.get(shipped.api) or DEFAULT_MODELS[shipped.api]
+    tool = recording_tool()
+    headers = dict(provider.extra_headers)
+    if key is not None:
+        headers[provider.auth_header] = provider.auth_prefix + key
+    target = options.out / location
+    target.parent.mkdir(parents=True, exist_ok=True)
+    first = scenario.build(model, tool)
+    exchanges: list[_Exchange] = []
+    try:
+        with _vcr(options.record_mode).use_cassette(str(target)) as cassette:
+            spec: RequestSpec | None = first
+            while spec is not None:
+                exchange = _send(base + spec.path, spec, {**headers, **spec.extra_headers}, options.timeout)
+                exchanges.append(exchange)
+                if not 200 <= exchange.status < 300:
+                    break
+                spec = None
+                if scenario.follow_up and len(exchanges) == 1 and not first.stream:
+                    body = follow_up_for(shipped.api)(first.body, load_json_text(exchange.body))
+                    spec = RequestSpec(first.path, body) if body is not None else None
+            replayed = cassette.play_count
+    except vcr.errors.CannotOverwriteExistingCassetteException as exc:
+        return CassetteResult(location, "failed", f"record mode {options.record_mode!r} cannot serve this request: {str(exc).splitlines()[0]}")
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        return CassetteResult(location, "failed", f"request failed: {exc}")
+    failed = next((e for e in exchanges if not 200 <= e.status < 300), None)
+    recorded = len(exchanges) - replayed
+    if recorded > 0 and target.exists():
+        _write_metadata(target, _provenance(shipped.api, shipped.scenario, shipped.features, base + first.path.split("?")[0], model))
+    if target.exists():
+        leaks = [str(f) for f in scan_cassette_file(target)]
+        if key and key in target.read_text(encoding="utf-8"):
+            leaks.append("the API key itself")
+        if leaks:
+            target.unlink()
+            return CassetteResult(location, "failed", f"deleted: secrets survived scrubbing: {'; '.join(leaks[:3])}")
+    if failed is not None:
+        return CassetteResult(location, "failed", f"HTTP {failed.status} from {base + first.path}: {failed.body[:200]}", len(exchanges), recorded)
+    result = CassetteResult(
+        location,
+        "recorded" if recorded else "replayed",
+        f"{len(exchanges)} interaction(s), {recorded} new, model {model}",
+        len(exchanges),
+        recorded,
+    )
+    for index, exchange in enumerate(exchanges):
+        errors, notices, new_signature = _check(shipped.api, exchange)
+        result.drift.extend(errors)
+        result.notices.extend(notices)
+        if index < len(shipped.interactions):
+            old = shipped.interactions[index]
+            old_signature = stream_signature(old.events()) if old.is_stream else signature(old.json())
+            result.diff.extend(f"[{index}] {line}" for line in diff_signatures(old_signature, new_signature).lines())
+    return result
+
+
+def record_all(options: RecordOptions) -> RecordSummary:
+    """Re-record every shipped cassette of ``options.apis``."""
+    results = []
+    for api in options.apis:
+        for location in list_cassettes(api):
+            results.append(record_cassette(location, options))
+    return RecordSummary(results)
+
+
+# -- command line -------------------------------------------------------------------------------------
+
+
+def _pairs(values: Sequence[str], what: str, known: Sequence[str]) -> dict[str, str]:
+    out = {}
+    for value in values:
+        name, sep, rest = value.partition("=")
+        if not sep or not rest or name not in known:
+            raise argparse.ArgumentTypeError(f"--{what} takes NAME=VALUE with NAME one of {', '.join(known)}; got {value!r}")
+        out[name] = rest
+    return out
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m strictconformance.record",
+        description="Re-record the shipped cassettes against the live APIs (keys from the environment), "
+        "validate the new responses and diff their shapes against the shipped ones.",
+    )
+    parser.add_argument("--out", type=Path, default=Path("sc-recordings"), help="directory for the new cassettes (default: sc-recordings)")
+    parser.add_argument("--api", action="append", choices=API_IDS, help="only these APIs (repeatable; default: all)")
+    parser.add_argument("--record-mode", choices=RECORD_MODES, default="all", help="vcrpy record mode (default: all)")
+    parser.add_argument("--base-url", action="append", default=[], metavar="PROVIDER=URL", help="override a provider's base URL")
+    parser.add_argument("--model", action="append", default=[], metavar="API=MODEL", help="override the model used for an API")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per request (default: 120)")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument("--list", action="store_true", help="list the cassettes, their scenarios and whether they can be re-recorded")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        base_urls = _pairs(args.base_url, "base-url", sorted(PROVIDERS))
+        models = _pairs(args.model, "model", API_IDS)
+    except argparse.ArgumentTypeError as exc:
+        parser.print_usage(sys.stderr)
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    apis = tuple(args.api) if args.api else API_IDS
+    if args.list:
+        for api in apis:
+            for location in list_cassettes(api):
+                cassette = load_cassette(location)
+                live = "live" if scenario_for(api, cassette.scenario) else "no live scenario"
+                print(f"{location}  {cassette.scenario}  {cassette.provenance.origin}  ({live})")
+        return 0
+    options = RecordOptions(out=args.out, apis=apis, record_mode=args.record_mode, base_urls=base_urls, models=models, timeout=args.timeout)
+    summary = record_all(options)
+    if args.json:
+        print(json.dumps({"results": [r.as_dict() for r in summary.results], "exit_code": summary.exit_code}, indent=2))
+    else:
+        print(summary.render())
+    return summary.exit_code

@@ -1,0 +1,171 @@
+"""The shipped cassettes: loadable by vcrpy and by the kit, provenance complete, no secrets."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import vcr
+import yaml
+from vcr.persisters.filesystem import FilesystemPersister
+from vcr.serializers import yamlserializer
+
+from strictconformance.drift.cassettes import (
+    CassetteError,
+    list_cassettes,
+    load_cassette,
+    load_cassette_file,
+    parse_cassette,
+    recorded_responses,
+)
+from strictconformance.drift.secrets import (
+    is_sensitive_header,
+    scan_cassette_file,
+    scan_cassette_text,
+    scan_shipped_cassettes,
+    scrub_headers,
+    scrub_text,
+    scrub_uri,
+)
+from strictconformance.drift.shapes import API_IDS
+
+CASSETTES = Path(__file__).resolve().parent.parent / "cassettes"
+LOCATIONS = list_cassettes()
+
+
+def test_every_api_has_cassettes_for_text_tool_calls_and_streams() -> None:
+    for api in API_IDS:
+        cassettes = [load_cassette(location) for location in list_cassettes(api)]
+        features = {feature for cassette in cassettes for feature in cassette.features}
+        assert {"tool_call", "stream"} <= features, api
+        assert any(r.is_stream for c in cassettes for r in c.responses()), api
+        assert any(not r.is_stream for c in cassettes for r in c.responses()), api
+    every = {feature for location in LOCATIONS for feature in load_cassette(location).features}
+    assert {"text", "tool_call", "refusal", "thinking", "reasoning", "server_tool", "stream", "structured_output"} <= every
+
+
+def test_listing_filters_by_api_and_provider() -> None:
+    assert list_cassettes("anthropic.messages") == tuple(loc for loc in LOCATIONS if loc.startswith("anthropic/messages/"))
+    assert set(list_cassettes(provider="openai")) == set(list_cassettes("openai.chat")) | set(list_cassettes("openai.responses"))
+    with pytest.raises(ValueError, match="unknown API"):
+        list_cassettes("openai.chats")
+    with pytest.raises(CassetteError, match="no shipped cassette"):
+        load_cassette("openai/chat/nope.yaml")
+
+
+@pytest.mark.parametrize("location", LOCATIONS)
+def test_vcrpy_replays_every_cassette(location: str) -> None:
+    requests, responses, metadata = FilesystemPersister.load_cassette(CASSETTES / location, yamlserializer)
+    assert len(requests) == len(responses) == len(load_cassette(location).interactions)
+    assert metadata["strictconformance"]["api"] in API_IDS
+    with vcr.VCR(record_mode="none").use_cassette(str(CASSETTES / location)) as cassette:
+        assert cassette.get_metadata("strictconformance", None)["scenario"]
+
+
+@pytest.mark.parametrize("location", LOCATIONS)
+def test_every_cassette_names_its_provenance(location: str) -> None:
+    cassette = load_cassette(location)
+    provenance = cassette.provenance
+    assert location.startswith(cassette.api.replace(".", "/") + "/")
+    assert provenance.changes
+    if provenance.origin == "recorded-live":
+        raw = provenance.raw
+        assert raw["repository"] in provenance.source
+        assert re.fullmatch(r"[0-9a-f]{40}", raw["commit"])
+        assert raw["path"] in provenance.source
+        assert provenance.licence
+        assert provenance.recorded_by
+        assert "strictconformance" not in provenance.recorded_by
+        if provenance.recorded_on is not None:
+            assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", provenance.recorded_on)
+        assert provenance.date_evidence
+    else:
+        assert provenance.recorded_on is None
+        assert "never recorded" in provenance.recorded_by
+        assert "http" in provenance.source or "response_shapes.md" in provenance.source
+
+
+def test_recorded_responses_cover_every_cassette() -> None:
+    labels = {response.label.split("#")[0] for response in recorded_responses()}
+    assert labels == set(LOCATIONS)
+
+
+def test_the_loader_names_what_is_wrong(tmp_path: Path) -> None:
+    with pytest.raises(CassetteError, match="not a vcrpy cassette"):
+        parse_cassette("just: text\n", "x.yaml")
+    with pytest.raises(CassetteError, match="no metadata"):
+        parse_cassette("interactions: []\nversion: 1\n", "x.yaml")
+    text = (CASSETTES / LOCATIONS[0]).read_text()
+    broken = text.replace("origin: ", "origin: guessed-", 1)
+    with pytest.raises(CassetteError, match="origin"):
+        parse_cassette(broken, "x.yaml")
+    path = tmp_path / "copy.yaml"
+    path.write_text(text)
+    assert load_cassette_file(path).api == load_cassette(LOCATIONS[0]).api
+
+
+# -- secrets ---------------------------------------------------------------------------------------------
+
+
+def test_no_shipped_cassette_holds_a_secret() -> None:
+    assert scan_shipped_cassettes() == []
+
+
+def _planted(kind: str) -> str:
+    return {
+        "openai": "sk-" + "proj-" + "AbCdEfGhIjKlMnOpQrStUvWxYz012345",
+        "anthropic": "sk-" + "ant-" + "api03-AbCdEfGhIjKlMnOpQrStUvWx",
+        "google": "AI" + "za" + "SyAbCdEfGhIjKlMnOpQrStUvWxYz0123456",
+        "groq": "gsk" + "_AbCdEfGhIjKlMnOpQrStUvWxYz012345",
+        "bearer": "Bearer " + "abcdefghijklmnopqrstuvwxyz0123",
+    }[kind]
+
+
+@pytest.mark.parametrize("kind", ["openai", "anthropic", "google", "groq", "bearer"])
+def test_the_scan_fails_on_a_planted_key(kind: str, tmp_path: Path) -> None:
+    text = (CASSETTES / "openai/chat/tool_call.yaml").read_text()
+    planted = text.replace("fp_cbf1785567", _planted(kind), 1)
+    path = tmp_path / "planted.yaml"
+    path.write_text(planted)
+    findings = scan_cassette_file(path)
+    assert findings, kind
+    assert all(_planted(kind) not in str(finding) for finding in findings)  # the report masks the key
+
+
+def test_the_scan_fails_on_auth_headers_and_account_ids(tmp_path: Path) -> None:
+    data = yaml.safe_load((CASSETTES / "cloudflare/chat/stream_text.yaml").read_text())
+    data["interactions"][0]["request"]["headers"]["Authorization"] = ["Bearer " + "x" * 3]
+    data["interactions"][0]["request"]["uri"] = data["interactions"][0]["request"]["uri"].replace("ACCOUNT_ID", "0123456789abcdef" * 2)
+    findings = scan_cassette_text(yaml.safe_dump(data), "planted")
+    kinds = {finding.kind for finding in findings}
+    assert "sensitive header in interactions[0].request" in kinds
+    assert "Cloudflare account id in a URL" in kinds
+
+
+def test_opaque_base64_is_not_mistaken_for_a_key() -> None:
+    blob = "EtEDCs4DARFNMg9yXq63pfAU3sk-iNT5jIhmxsoqXBitScazQ4AoCso4PdFQ"
+    assert scan_cassette_text(f'body: "{blob}"\n') == []
+    assert scrub_text(blob) == blob
+
+
+def test_scrubbing_drops_headers_by_name_and_pattern_and_masks_values() -> None:
+    headers = {
+        "Authorization": ["Bearer " + "k" * 30],
+        "x-api-key": ["secret"],
+        "X-Goog-Api-Key": ["secret"],
+        "Cookie": ["a=b"],
+        "x-session-token": ["t"],
+        "OpenAI-Organization": ["org-" + "a" * 24],
+        "anthropic-ratelimit-tokens-limit": ["100"],
+        "Content-Type": ["application/json"],
+        "X-Echo": ["prefix " + _planted("openai")],
+    }
+    kept = scrub_headers(headers)
+    assert set(kept) == {"anthropic-ratelimit-tokens-limit", "Content-Type", "X-Echo"}
+    assert kept["X-Echo"] == ["prefix REDACTED"]
+    assert is_sensitive_header("CF-Access-Client-Secret")
+    assert not is_sensitive_header("x-stainless-read-timeout")
+    uri = scrub_uri("https://api.cloudflare.com/client/v4/accounts/" + "ab" * 16 + "/ai/v1/chat?key=" + "x" * 20 + "&alt=sse")
+    assert uri == "https://api.cloudflare.com/client/v4/accounts/ACCOUNT_ID/ai/v1/chat?alt=sse"
+    assert scrub_text('{"key": "' + _planted("anthropic") + '"}') == '{"key": "REDACTED"}'

@@ -1,0 +1,277 @@
+"""Re-recording end to end: a real HTTP server on 127.0.0.1, vcrpy, urllib, every record mode.
+
+The server plays the providers: it answers each API's path with a shipped recording (or a
+drifted one, or an error) and remembers every request, so the tests can see which mode reached
+the network, which key was sent, and that no key reached a cassette.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+import vcr
+import yaml
+
+from strictconformance.drift.cassettes import list_cassettes, load_cassette, load_cassette_file
+from strictconformance.drift.secrets import scan_cassette_file
+from strictconformance.drift.shapes import API_IDS
+from strictconformance.drift.validator import validate_response, validate_stream
+from strictconformance.record import RecordOptions, main, record_all
+
+# fake keys, shaped like real ones so the scrubber's patterns are exercised
+FAKE_KEYS = {
+    "OPENAI_API_KEY": "sk-" + "proj-" + "T3stKeyForLocalServer0123456789abcd",
+    "ANTHROPIC_API_KEY": "sk-" + "ant-" + "api03-LocalOnly0123456789abcdefghij",
+    "GEMINI_API_KEY": "AI" + "za" + "SyLocalOnly0123456789abcdefghijklmn",
+    "GROQ_API_KEY": "gsk" + "_LocalOnly0123456789abcdefghijklmn",
+    "CEREBRAS_API_KEY": "csk" + "-LocalOnly0123456789abcdefghijklmn",
+    "CLOUDFLARE_API_TOKEN": "cf" + "LocalOnlyToken0123456789abcdefghij",
+    "CLOUDFLARE_ACCOUNT_ID": "0123456789abcdef0123456789abcdef",
+}
+
+PREFIXES = {
+    "openai": "/openai/v1",
+    "anthropic": "/anthropic/v1",
+    "gemini": "/gemini/v1beta",
+    "groq": "/groq/openai/v1",
+    "cerebras": "/cerebras/v1",
+    "cloudflare": "/cloudflare/client/v4/accounts/0123456789abcdef0123456789abcdef/ai/v1",
+}
+
+
+@dataclass
+class Canned:
+    status: int
+    content_type: str
+    body: str
+
+
+def _canned(api: str, *, stream: bool, tools: bool, tool_result: bool) -> Canned:
+    """A shipped recording of ``api`` that fits the request."""
+    cassettes = [load_cassette(location) for location in list_cassettes(api)]
+    pool = [(c, i) for c in cassettes for i in c.interactions if i.is_stream == stream]
+    if not stream:
+        with_tools = [(c, i) for c, i in pool if c.scenario == "tool_call"]
+        if tool_result:
+            pool = [(c, i) for c, i in with_tools if i.index == 1] or pool
+        elif tools:
+            pool = [(c, i) for c, i in with_tools if i.index == 0] or pool
+    _, interaction = pool[0]
+    return Canned(200, interaction.content_type, interaction.response_body)
+
+
+@dataclass
+class FakeProviders:
+    """State shared with the handler: what to answer and what was asked."""
+
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    override: dict[str, Canned] = field(default_factory=dict)  # api -> forced answer
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def answer(self, path: str, body: dict[str, Any]) -> Canned:
+        api = _api_for(path)
+        if api in self.override:
+            return self.override[api]
+        text = json.dumps(body)
+        stream = bool(body.get("stream")) or ":streamGenerateContent" in path
+        tools = "tools" in body
+        tool_result = any(marker in text for marker in ('"role": "tool"', "function_call_output", "tool_result", "functionResponse"))
+        return _canned(api, stream=stream, tools=tools, tool_result=tool_result)
+
+
+def _api_for(path: str) -> str:
+    if path.startswith(PREFIXES["groq"]):
+        return "groq.chat"
+    if path.startswith(PREFIXES["cerebras"]):
+        return "cerebras.chat"
+    if path.startswith(PREFIXES["cloudflare"]):
+        return "cloudflare.chat"
+    if path.startswith(PREFIXES["anthropic"]):
+        return "anthropic.messages"
+    if path.startswith(PREFIXES["gemini"]):
+        return "gemini.generate_content"
+    return "openai.responses" if path.startswith(PREFIXES["openai"] + "/responses") else "openai.chat"
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[str, FakeProviders]]:
+    state = FakeProviders()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length", "0"))
+            body = json.loads(self.rfile.read(length) or b"{}")
+            with state.lock:
+                state.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
+            canned = state.answer(self.path, body)
+            data = canned.body.encode("utf-8")
+            self.send_response(canned.status)
+            self.send_header("Content-Type", canned.content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Set-Cookie", "__cf_bm=SessionCookieThatMustNotBeRecorded; path=/")
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}", state
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=5)
+
+
+def _options(base: str, out: Path, mode: str, apis: tuple[str, ...] = API_IDS, **extra: Any) -> RecordOptions:
+    settings: dict[str, Any] = {"env": dict(FAKE_KEYS), "timeout": 10, **extra}
+    return RecordOptions(
+        out=out,
+        apis=apis,
+        record_mode=mode,  # type: ignore[arg-type]
+        base_urls={provider: base + prefix for provider, prefix in PREFIXES.items()},
+        **settings,
+    )
+
+
+def _recorded_files(out: Path) -> list[Path]:
+    return sorted(out.rglob("*.yaml"))
+
+
+def test_mode_all_records_every_cassette_through_vcrpy_and_scrubs_it(server: tuple[str, FakeProviders], tmp_path: Path) -> None:
+    base, state = server
+    summary = record_all(_options(base, tmp_path, "all"))
+    assert summary.exit_code == 0, summary.render()
+    assert {r.status for r in summary.results} == {"recorded"}
+    assert len(summary.results) == len(list_cassettes())
+    assert not [r for r in summary.results if r.drift]
+    files = _recorded_files(tmp_path)
+    assert len(files) == len(list_cassettes())
+    # the keys were sent ...
+    sent = {header for request in state.requests for header in request["headers"].values()}
+    assert f"Bearer {FAKE_KEYS['OPENAI_API_KEY']}" in sent
+    assert FAKE_KEYS["ANTHROPIC_API_KEY"] in sent
+    assert FAKE_KEYS["GEMINI_API_KEY"] in sent
+    # ... and never written down
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        for key in FAKE_KEYS.values():
+            assert key not in text, (path, key)
+        assert "SessionCookieThatMustNotBeRecorded" not in text
+        assert scan_cassette_file(path) == []
+        cassette = load_cassette_file(path)  # a valid cassette with provenance
+        assert cassette.provenance.origin == "recorded-live"
+        assert cassette.provenance.source.startswith(base)
+        assert "recording_tools" in cassette.provenance.raw["request_built_from"]
+        for response in cassette.responses():
+            report = validate_stream(cassette.api, response.events()) if response.is_stream else validate_response(cassette.api, response.payload())
+            assert report.ok, (path, report.errors)
+    # a tool-call cassette has the tool-result turn, built from the first answer
+    tool_call = load_cassette_file(tmp_path / "anthropic/messages/tool_use.yaml")
+    assert len(tool_call.interactions) == 2
+    assert "tool_result" in (tool_call.interactions[1].request_body or "")
+    # requests were built around the drawn tool
+    tool_requests = [r["body"] for r in state.requests if "tools" in r["body"]]
+    assert tool_requests
+    # vcrpy itself reads the files back
+    with vcr.VCR(record_mode="none").use_cassette(str(tmp_path / "openai/chat/tool_call.yaml")) as cassette:
+        assert len(cassette.data) == 2
+
+
+def test_mode_none_replays_without_the_network_and_fails_clearly_without_a_cassette(
+    server: tuple[str, FakeProviders], tmp_path: Path
+) -> None:
+    base, state = server
+    missing = record_all(_options(base, tmp_path, "none", apis=("groq.chat",)))
+    assert {r.status for r in missing.results} == {"failed"}
+    assert all("cannot serve" in r.message for r in missing.results)
+    assert state.requests == []
+    assert record_all(_options(base, tmp_path, "all", apis=("groq.chat",))).exit_code == 0
+    hits = len(state.requests)
+    before = {p: p.read_text() for p in _recorded_files(tmp_path)}
+    replay = record_all(_options(base, tmp_path, "none", apis=("groq.chat",), env={}))
+    assert {r.status for r in replay.results} == {"replayed"}, replay.render()
+    assert len(state.requests) == hits
+    assert {p: p.read_text() for p in _recorded_files(tmp_path)} == before  # provenance untouched on replay
+
+
+def test_mode_once_records_then_replays(server: tuple[str, FakeProviders], tmp_path: Path) -> None:
+    base, state = server
+    first = record_all(_options(base, tmp_path, "once", apis=("cerebras.chat", "gemini.generate_content")))
+    assert {r.status for r in first.results} == {"recorded"}, first.render()
+    hits = len(state.requests)
+    assert hits > 0
+    again = record_all(_options(base, tmp_path, "once", apis=("cerebras.chat", "gemini.generate_content")))
+    assert {r.status for r in again.results} == {"replayed"}
+    assert len(state.requests) == hits
+
+
+def test_mode_new_episodes_keeps_old_interactions_and_records_new_ones(server: tuple[str, FakeProviders], tmp_path: Path) -> None:
+    base, state = server
+    assert record_all(_options(base, tmp_path, "once", apis=("openai.chat",))).exit_code == 0
+    hits = len(state.requests)
+    same = record_all(_options(base, tmp_path, "new_episodes", apis=("openai.chat",)))
+    assert {r.status for r in same.results} == {"replayed"}
+    assert len(state.requests) == hits
+    other_model = record_all(_options(base, tmp_path, "new_episodes", apis=("openai.chat",), models={"openai.chat": "gpt-4.1-mini"}))
+    assert {r.status for r in other_model.results} == {"recorded"}
+    assert len(state.requests) > hits
+    data = yaml.safe_load((tmp_path / "openai/chat/text_reasoning_model.yaml").read_text())
+    models = [json.loads(i["request"]["body"])["model"] for i in data["interactions"]]
+    assert models == ["gpt-4o-mini", "gpt-4.1-mini"]
+
+
+def test_drift_in_a_new_recording_is_reported_with_its_path(server: tuple[str, FakeProviders], tmp_path: Path) -> None:
+    base, state = server
+    tool_use = load_cassette("anthropic/messages/tool_use.yaml").interactions[0]
+    drifted = tool_use.response_body.replace('"type":"tool_use"', '"type":"function_call"')
+    state.override["anthropic.messages"] = Canned(200, "application/json", drifted)
+    summary = record_all(_options(base, tmp_path, "all", apis=("anthropic.messages",)))
+    assert summary.exit_code == 1
+    drift = [e for r in summary.results for e in r.drift]
+    assert drift
+    assert {e.path for e in drift} == {"content[1].type"}
+    assert {e.rule_id for e in drift} == {"DR-5"}
+    diff = next(r.diff for r in summary.results if r.location == "anthropic/messages/tool_use.yaml")
+    assert any("content[type=function_call]" in line for line in diff)
+
+
+def test_errors_are_reported_and_never_recorded(server: tuple[str, FakeProviders], tmp_path: Path) -> None:
+    base, state = server
+    state.override["groq.chat"] = Canned(401, "application/json", '{"error":{"message":"Invalid API Key"}}')
+    summary = record_all(_options(base, tmp_path, "all", apis=("groq.chat",)))
+    assert summary.exit_code == 1
+    assert {r.status for r in summary.results} == {"failed"}
+    assert all("HTTP 401" in r.message for r in summary.results)
+    for path in _recorded_files(tmp_path):
+        assert yaml.safe_load(path.read_text()).get("interactions") in (None, [])
+
+
+def test_missing_keys_skip_with_a_message(server: tuple[str, FakeProviders], tmp_path: Path) -> None:
+    base, _ = server
+    summary = record_all(_options(base, tmp_path, "all", apis=("cloudflare.chat",), env={}))
+    assert {r.status for r in summary.results} == {"skipped"}
+    assert all("CLOUDFLARE_API_TOKEN" in r.message for r in summary.results)
+
+
+def test_the_command_line(server: tuple[str, FakeProviders], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    base, _ = server
+    for name, value in FAKE_KEYS.items():
+        monkeypatch.setenv(name, value)
+    code = main(["--out", str(tmp_path), "--api", "groq.chat", "--base-url", f"groq={base}{PREFIXES['groq']}", "--json"])
+    output = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert {r["status"] for r in output["results"]} == {"recorded"}
+    assert main(["--base-url", "nonsense"]) == 2
+    assert main(["--list", "--api", "groq.chat"]) == 0
+    assert "groq/chat/tool_call.yaml" in capsys.readouterr().out
