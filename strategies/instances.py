@@ -244,7 +244,7 @@ class _Compiler:
         extra_schema = node.get("additionalProperties", True)
         if patterns:
             pattern, pattern_schema = next(iter(patterns.items()))
-            keys: st.SearchStrategy[str] = st.from_regex(pattern, fullmatch=True)
+            keys: st.SearchStrategy[Any] = st.from_regex(pattern, fullmatch=True)
             extra_values = self.compile(pattern_schema, chain)
             closed = False
             patterns_check = self.valid({"patternProperties": patterns, "additionalProperties": extra_schema})

@@ -376,7 +376,7 @@ def _strict_features(dialect: Dialect) -> dict[str, Any]:
     banned: set[str] = set()
     formats: tuple[str, ...] | None = None
     depth_limit = 4
-    flags = {"closed": False, "all_required": False, "recursion": True, "min_items": None}
+    flags: dict[str, Any] = {"closed": False, "all_required": False, "recursion": True, "min_items": None}
     for rule in dialect.rules:
         if rule.kind == "banned_keywords":
             banned.update(rule.params["keywords"])
@@ -521,7 +521,7 @@ def schema_features(schema: Any) -> set[str]:
             found.add("open-object")
         if "allOf" in keys and all(isinstance(b, dict) and b.get("type") == "object" for b in node["allOf"]):
             found.add("allOf-objects")
-        properties = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+        properties: dict[str, Any] = node["properties"] if isinstance(node.get("properties"), dict) else {}
         required = set(node.get("required", [])) if isinstance(node.get("required"), list) else set()
         for name, sub in properties.items():
             nullable = isinstance(sub, dict) and {"type": "null"} in sub.get("anyOf", [])

@@ -342,8 +342,8 @@ def _visited(original: Any, schema_path: Sequence[str | int]) -> list[str]:
                 pointer, node = target
                 visited.append(pointer)
                 continue
-        while isinstance(node, dict) and key not in node and isinstance(node.get("$ref", node.get("$dynamicRef")), str):
-            target = _local_target(original, node.get("$ref", node.get("$dynamicRef")))
+        while isinstance(node, dict) and key not in node and isinstance(hop := node.get("$ref", node.get("$dynamicRef")), str):
+            target = _local_target(original, hop)
             if target is None:
                 break
             pointer, node = target
