@@ -169,3 +169,11 @@ def test_scrubbing_drops_headers_by_name_and_pattern_and_masks_values() -> None:
     uri = scrub_uri("https://api.cloudflare.com/client/v4/accounts/" + "ab" * 16 + "/ai/v1/chat?key=" + "x" * 20 + "&alt=sse")
     assert uri == "https://api.cloudflare.com/client/v4/accounts/ACCOUNT_ID/ai/v1/chat?alt=sse"
     assert scrub_text('{"key": "' + _planted("anthropic") + '"}') == '{"key": "REDACTED"}'
+
+
+def test_the_readme_lists_every_cassette_with_its_origin() -> None:
+    readme = (CASSETTES / "README.md").read_text(encoding="utf-8")
+    for location in LOCATIONS:
+        row = next((line for line in readme.splitlines() if line.startswith(f"| `{location}` |")), None)
+        assert row is not None, f"cassettes/README.md does not list {location}"
+        assert f"| {load_cassette(location).provenance.origin} |" in row
