@@ -27,6 +27,7 @@ from strictconformance.dialects.pointers import (
     is_under,
     join_pointer,
     pointer_from_path,
+    resolve_local_reference,
     split_pointer,
 )
 from strictconformance.dialects.validator import validate_strict
@@ -337,13 +338,13 @@ def _visited(original: Any, schema_path: Sequence[str | int]) -> list[str]:
     for token in schema_path:
         key = str(token)
         if key in ("$ref", "$dynamicRef") and isinstance(node, dict) and isinstance(node.get(key), str):
-            target = _local_target(original, node[key])  # jsonschema names this hop (it omits $ref's)
+            target = resolve_local_reference(original, node[key])  # jsonschema names this hop (it omits $ref's)
             if target is not None:
                 pointer, node = target
                 visited.append(pointer)
                 continue
         while isinstance(node, dict) and key not in node and isinstance(hop := node.get("$ref", node.get("$dynamicRef")), str):
-            target = _local_target(original, hop)
+            target = resolve_local_reference(original, hop)
             if target is None:
                 break
             pointer, node = target
@@ -361,32 +362,6 @@ def _visited(original: Any, schema_path: Sequence[str | int]) -> list[str]:
 def schema_location(original: Any, schema_path: Sequence[str | int]) -> str:
     """The pointer into ``original`` that a jsonschema error's ``absolute_schema_path`` names."""
     return _visited(original, schema_path)[-1]
-
-
-def _local_target(original: Any, reference: str) -> tuple[str, Any] | None:
-    if not reference.startswith("#"):
-        return None
-    fragment = reference[1:]
-    if fragment and not fragment.startswith("/"):  # an anchor
-        stack: list[tuple[str, Any]] = [("", original)]
-        while stack:
-            pointer, node = stack.pop()
-            if isinstance(node, dict):
-                if fragment in (node.get("$anchor"), node.get("$dynamicAnchor")):
-                    return pointer, node
-                stack.extend((join_pointer(pointer, k), v) for k, v in node.items() if isinstance(v, (dict, list)))
-            elif isinstance(node, list):
-                stack.extend((join_pointer(pointer, i), v) for i, v in enumerate(node))
-        return None
-    node = original
-    for token in split_pointer(fragment):
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-    return fragment, node
 
 
 def explained_by_losses(original: Any, error: ValidationError, losses: Sequence[Loss]) -> bool:

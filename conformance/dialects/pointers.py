@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["is_under", "join_pointer", "pointer_from_path", "resolve_pointer", "split_pointer"]
+__all__ = ["is_under", "join_pointer", "pointer_from_path", "resolve_local_reference", "resolve_pointer", "split_pointer"]
 
 
 def _escape(token: str) -> str:
@@ -52,3 +52,31 @@ def resolve_pointer(document: Any, pointer: str) -> Any:
 def is_under(pointer: str, ancestor: str) -> bool:
     """True when ``pointer`` is ``ancestor`` or lies below it."""
     return pointer == ancestor or pointer.startswith(ancestor + "/")
+
+
+def resolve_local_reference(original: Any, reference: str) -> tuple[str, Any] | None:
+    """``(pointer, node)`` a local ``$ref`` (``#/json/pointer`` or ``#anchor``) points at inside
+    ``original``; ``None`` when it is external or does not resolve."""
+    if not reference.startswith("#"):
+        return None
+    fragment = reference[1:]
+    if fragment and not fragment.startswith("/"):  # an anchor
+        stack: list[tuple[str, Any]] = [("", original)]
+        while stack:
+            pointer, node = stack.pop()
+            if isinstance(node, dict):
+                if fragment in (node.get("$anchor"), node.get("$dynamicAnchor")):
+                    return pointer, node
+                stack.extend((join_pointer(pointer, k), v) for k, v in node.items() if isinstance(v, (dict, list)))
+            elif isinstance(node, list):
+                stack.extend((join_pointer(pointer, i), v) for i, v in enumerate(node))
+        return None
+    node = original
+    for token in split_pointer(fragment):
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return fragment, node

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from strictconformance.dialects.model import Dialect, SchemaError, StrictRule, Violation
-from strictconformance.dialects.pointers import is_under, join_pointer, split_pointer
+from strictconformance.dialects.pointers import is_under, join_pointer, resolve_local_reference
 from strictconformance.dialects.registry import resolve_dialect
 
 __all__ = ["SchemaNode", "iter_schema_nodes", "validate_strict"]
@@ -220,27 +220,8 @@ def _check_format_whitelist(rule: StrictRule, nodes: Sequence[SchemaNode], root:
 
 def _ref_target(root: Any, ref: str) -> str | None:
     """Pointer of a local reference's target, or None when it is external or does not resolve."""
-    if not ref.startswith("#"):
-        return None
-    fragment = ref[1:]
-    if fragment == "" or fragment.startswith("/"):
-        node = root
-        try:
-            tokens = split_pointer(fragment)
-        except ValueError:
-            return None
-        for token in tokens:
-            if isinstance(node, dict) and token in node:
-                node = node[token]
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-            else:
-                return None
-        return join_pointer("", *tokens)
-    for node in iter_schema_nodes(root):  # a plain-name fragment: an $anchor
-        if isinstance(node.schema, dict) and node.schema.get("$anchor") == fragment:
-            return node.pointer
-    return None
+    found = resolve_local_reference(root, ref)
+    return None if found is None else found[0]
 
 
 def _refs(nodes: Sequence[SchemaNode]) -> Iterator[tuple[SchemaNode, str]]:
