@@ -27,7 +27,7 @@ from strictconformance.strategies.responses import (
 )
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
-_FIND = settings(max_examples=400, database=None, derandomize=True, phases=[Phase.generate], suppress_health_check=_QUIET)
+_FIND = settings(max_examples=1000, database=None, derandomize=True, phases=[Phase.generate], suppress_health_check=_QUIET)
 
 
 def _top_unions(api: str) -> list[tuple[str, Tagged | Keyed]]:
@@ -67,7 +67,7 @@ def _variants_in(value: Any, union: Tagged | Keyed) -> set[str]:
 def _variants_reached(api: str, where: str, union: Tagged | Keyed) -> set[str]:
     seen: set[str] = set()
 
-    @settings(max_examples=max(100, 15 * len(union.variants)), derandomize=True, database=None, deadline=None, suppress_health_check=_QUIET)
+    @settings(max_examples=8 * len(union.variants), derandomize=True, database=None, deadline=None, suppress_health_check=_QUIET)
     @given(elements(api, where))
     def collect(value: Any) -> None:
         seen.update(_variants_in(value, union))
@@ -81,8 +81,10 @@ def test_every_variant_of_the_main_arrays_is_reached(api: str) -> None:
     unions = _top_unions(api)
     assert unions
     for where, union in unions:
-        missing = set(union.variants) - _variants_reached(api, where, union)
-        assert not missing, (where, sorted(missing))
+        seen = _variants_reached(api, where, union)
+        for variant in set(union.variants) - seen:  # the few a sweep missed: searched for directly
+            found = find(elements(api, where), lambda value, u=union, v=variant: v in _variants_in(value, u), settings=_FIND)
+            assert variant in _variants_in(found, union)
         # and whole responses do carry such elements
         find(responses(api), lambda value, w=where: bool(_at(value, w)), settings=_FIND)
 
