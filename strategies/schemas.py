@@ -8,7 +8,7 @@ feature used is an ``hypothesis.event`` (``--hypothesis-show-statistics`` shows 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +16,7 @@ from hypothesis import event
 from hypothesis import strategies as st
 
 from strictconformance.dialects import Dialect, resolve_dialect
+from strictconformance.dialects.validator import iter_schema_nodes
 
 __all__ = ["FEATURES", "json_schemas", "schema_features", "strict_schemas"]
 
@@ -477,7 +478,10 @@ def schema_features(schema: Any) -> set[str]:
     found: set[str] = set()
     if isinstance(schema, dict) and schema.get("type") != "object":
         found.add("non-object-root")
-    for node, depth in _nodes(schema):
+    for visited in iter_schema_nodes(schema):
+        if not isinstance(visited.schema, dict):
+            continue
+        node, depth = visited.schema, visited.depth
         declared = node.get("type")
         if isinstance(declared, list):
             found.add("type-list")
@@ -532,19 +536,3 @@ def schema_features(schema: Any) -> set[str]:
                 if nullable:
                     found.add("optional-nullable")
     return found
-
-
-def _nodes(schema: Any) -> Iterator[tuple[dict[str, Any], int]]:
-    stack: list[tuple[Any, int]] = [(schema, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if not isinstance(node, dict):
-            continue
-        yield node, depth
-        for keyword, value in node.items():
-            if isinstance(value, dict) and keyword in ("properties", "patternProperties", "$defs", "dependentSchemas"):
-                stack.extend((sub, depth + 1) for sub in value.values())
-            elif isinstance(value, dict):
-                stack.append((value, depth + 1))
-            elif isinstance(value, list) and keyword in ("anyOf", "oneOf", "allOf", "prefixItems"):
-                stack.extend((sub, depth + 1) for sub in value)
