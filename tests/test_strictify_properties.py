@@ -7,7 +7,6 @@ uses e.g. 500).
 
 from __future__ import annotations
 
-import copy
 import os
 from typing import Any
 
@@ -19,21 +18,12 @@ from broken_strictify import (
     BROKEN,
     ReferenceStrictifyAdapter,
 )
-from strictconformance.dialects import SHIPPED, Strictified
+from strictconformance.dialects import SHIPPED
 from strictconformance.dialects.oracles import (
     OracleFailure,
-    check_rt1_obeys_rules,
-    check_rt2_pure,
-    check_rt3_idempotent,
-    check_rt4_complete,
-    check_rt5_sound,
-    check_rt6_no_silent_collapse,
-    check_rt7_decodes_wire,
-    check_sm_rule,
+    check_rule,
     require,
 )
-from strictconformance.reference.strictify import strictify
-from strictconformance.strategies.instances import instances
 from strictconformance.strategies.schemas import json_schemas
 
 EXAMPLES = int(os.environ.get("SC_STRICTIFY_EXAMPLES", "20"))
@@ -43,34 +33,7 @@ REFERENCE = ReferenceStrictifyAdapter()
 
 def run_rule(rule_id: str, adapter: Any, dialect: str, schema: dict[str, Any], data: st.DataObject) -> OracleFailure | None:
     """One rule on one generated schema, driving the implementation through adapter methods."""
-    def bound(original: dict[str, Any]) -> Any:
-        return adapter.strictify(original, dialect)
-
-    if rule_id.startswith("SM-"):
-        return check_sm_rule(rule_id, schema, bound, dialect)
-    if rule_id == "RT-1":
-        return check_rt1_obeys_rules(schema, bound, dialect)
-    if rule_id == "RT-2":
-        return check_rt2_pure(schema, bound)
-    if rule_id == "RT-3":
-        return check_rt3_idempotent(schema, bound)
-    strict = Strictified.coerce(adapter.strictify(copy.deepcopy(schema), dialect))
-
-    def encode(value: Any) -> Any:
-        return adapter.encode(schema, dialect, value)
-
-    def decode(value: Any) -> Any:
-        return adapter.decode(schema, dialect, value)
-
-    if rule_id == "RT-5":
-        return check_rt5_sound(schema, strict, decode, data.draw(instances(strict.schema, engine="compiled"), label="wire value"))
-    value = data.draw(instances(schema, engine="compiled"), label="value")
-    if rule_id == "RT-4":
-        return check_rt4_complete(schema, strict, encode, decode, value)
-    if rule_id == "RT-6":
-        return check_rt6_no_silent_collapse(schema, strict, encode, value)
-    reference = strictify(schema, dialect)
-    return check_rt7_decodes_wire(schema, decode, value, reference.codec.encode(value), reference.losses)
+    return check_rule(rule_id, adapter, dialect, schema, data.draw)
 
 
 _SETTINGS = {"deadline": None, "database": None, "derandomize": True, "suppress_health_check": list(HealthCheck)}
