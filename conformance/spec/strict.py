@@ -49,7 +49,7 @@ RULES: tuple[Rule, ...] = (
     Rule("RT-4", "completeness: every original value encodes validly and decodes back",
          "Every value valid under the original schema encodes to a value valid under the strict schema "
          "and decodes back to an equal value, except where a reported loss (absent/null collapse, a "
-         "narrowed construct) explains it, and only there.", _SPEC4, ("encode",)),
+         "narrowed construct) explains it, and only there.", _SPEC4, ("encode", "decode")),
     Rule("RT-5", "soundness: every strict value decodes to an original value",
          "Every value valid under the strict schema decodes to a value valid under the original schema, "
          "except where a reported loss explains the difference, and only there.", _SPEC4, ("decode",)),
