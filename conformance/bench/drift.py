@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]
 
 from strictconformance.drift.cassettes import recorded_responses
 from strictconformance.drift.jsonschema_export import response_json_schema, stream_json_schema

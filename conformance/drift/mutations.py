@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
@@ -54,8 +54,10 @@ from strictconformance.drift.shapes.model import (
     Obj,
     SplitRule,
     Tagged,
+    Value,
     ValueShape,
     accepted_types,
+    fold_shape,
 )
 from strictconformance.drift.sse import SSEEvent
 from strictconformance.drift.validator import (
@@ -192,26 +194,35 @@ class Candidate:
 # -- helpers ------------------------------------------------------------------------------------------
 
 
+class _KeyedKeys:
+    """Fold: the identities of every Keyed union's variant-key fields below a shape."""
+
+    def value(self, shape: Value) -> frozenset[int]:
+        return frozenset()
+
+    def any_json(self, shape: AnyJson) -> frozenset[int]:
+        return frozenset()
+
+    def obj(self, shape: Obj, fields: Sequence[tuple[Field, frozenset[int]]]) -> frozenset[int]:
+        return frozenset(i for _, found in fields for i in found)
+
+    def array(self, shape: Arr, items: frozenset[int]) -> frozenset[int]:
+        return items
+
+    def tagged(self, shape: Tagged, variants: Mapping[str, frozenset[int]]) -> frozenset[int]:
+        return frozenset(i for found in variants.values() for i in found)
+
+    def keyed(self, shape: Keyed, variants: Mapping[str, frozenset[int]]) -> frozenset[int]:
+        keys = {id(variant.by_name[key]) for key, variant in shape.variants.items()}
+        return frozenset(keys) | {i for found in variants.values() for i in found}
+
+
 @cache
 def _keyed_key_fields(shape: ApiShape) -> frozenset[int]:
     """Identities of the fields that are a Keyed union's variant key (dropping one is a rename)."""
-    found: set[int] = set()
-    seen: set[int] = set()
-    stack: list[ValueShape] = [shape.response, shape.stream.event]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, Obj):
-            stack.extend(f.shape for f in node.fields)
-        elif isinstance(node, Arr):
-            stack.append(node.items)
-        elif isinstance(node, (Tagged, Keyed)):
-            if isinstance(node, Keyed):
-                found.update(id(variant.by_name[key]) for key, variant in node.variants.items())
-            stack.extend(node.merged.values())
-    return frozenset(found)
+    in_response: frozenset[int] = fold_shape(shape.response, _KeyedKeys())
+    in_stream: frozenset[int] = fold_shape(shape.stream.event, _KeyedKeys())
+    return in_response | in_stream
 
 
 def _invariant_array(shape: ApiShape, site: FieldSite, stream: bool) -> bool:
