@@ -16,7 +16,7 @@ from typing import Any
 
 from strictconformance.dialects.model import SchemaError
 from strictconformance.dialects.pointers import is_under, join_pointer, split_pointer
-from strictconformance.reference.strictify._schema import MARK, Node, subschema_kind
+from strictconformance.reference.strictify._schema import MARK, Node, on_cycles, subschema_kind
 
 __all__ = ["MAX_NESTING", "CheckedInput", "check_input", "ref_target"]
 
@@ -142,17 +142,8 @@ def _cyclic_definitions(refs: dict[str, str], document: Node) -> str | None:
         return reached
 
     successors = {ref_pointer: reachable_without_value_edge(target) for ref_pointer, target in refs.items()}
-    for start in successors:
-        seen: set[str] = set()
-        frontier = list(successors[start])
-        while frontier:
-            current = frontier.pop()
-            if current == start:
-                return start
-            if current not in seen:
-                seen.add(current)
-                frontier.extend(successors[current])
-    return None
+    cyclic = on_cycles(successors)
+    return next((ref_pointer for ref_pointer in successors if ref_pointer in cyclic), None)
 
 
 def _tag(node: Any, pointer: str) -> Any:

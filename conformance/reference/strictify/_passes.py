@@ -32,6 +32,7 @@ from strictconformance.reference.strictify._schema import (
     child_pointer,
     json_type_of,
     map_children,
+    on_cycles,
     origin,
     type_set,
 )
@@ -110,20 +111,10 @@ def _bottom_up(fn: Callable[[Node], Any]) -> Callable[[Any], Any]:
 # --- resolve_references -----------------------------------------------------------------------
 
 def _recursive_targets(refs: dict[str, str]) -> set[str]:
+    """Targets of references that lead back to themselves (a reference leads to every reference
+    inside its target)."""
     successors = {pointer: [other for other in refs if is_under(other, target)] for pointer, target in refs.items()}
-    recursive: set[str] = set()
-    for start, target in refs.items():
-        seen: set[str] = set()
-        frontier = list(successors[start])
-        while frontier:
-            current = frontier.pop()
-            if current == start:
-                recursive.add(target)
-                break
-            if current not in seen:
-                seen.add(current)
-                frontier.extend(successors[current])
-    return recursive
+    return {refs[pointer] for pointer in on_cycles(successors)}
 
 
 def _definition_name(target: str, taken: set[str]) -> str:
@@ -538,7 +529,7 @@ def wrap_root(state: State) -> None:
     if isinstance(root, dict) and type_set(root) == {"object"} and not any(k in root for k in ("anyOf", "oneOf", "allOf")):
         return
     body = {k: v for k, v in root.items() if k != "$defs"} if isinstance(root, dict) else root
-    wrapped: Node = {"type": "object", "properties": {ROOT_KEY: body}, "required": [ROOT_KEY], MARK: {"origin": "", "codec": "wrap"}}
+    wrapped: Node = {"type": "object", "properties": {ROOT_KEY: body}, "required": [ROOT_KEY], MARK: {"origin": "", "codec": "wrap", "key": ROOT_KEY}}
     if state.dialect.encoding.close_objects:
         wrapped["additionalProperties"] = False
     if isinstance(root, dict) and "$defs" in root:

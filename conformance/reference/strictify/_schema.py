@@ -8,7 +8,7 @@ value transform a pass applied (``codec``). The final pass strips every mark.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from strictconformance.dialects.pointers import join_pointer
@@ -128,3 +128,20 @@ def json_type_of(value: Any) -> str:
     if isinstance(value, list):
         return "array"
     return "object"
+
+
+def on_cycles(successors: Mapping[str, Sequence[str]]) -> set[str]:
+    """The keys of a graph (key -> successor keys) that can reach themselves again."""
+    cyclic: set[str] = set()
+    for start in successors:
+        seen: set[str] = set()
+        frontier = list(successors[start])
+        while frontier:
+            current = frontier.pop()
+            if current == start:
+                cyclic.add(start)
+                break
+            if current not in seen:
+                seen.add(current)
+                frontier.extend(successors[current])
+    return cyclic

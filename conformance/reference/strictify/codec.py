@@ -297,7 +297,8 @@ def build_codec(marked: Any, strict: Any, semantic: Any) -> Codec:
         if codec == "json":
             return _JsonText()
         if codec == "wrap":
-            return _Wrap("result", build(properties["result"], child_pointer(pointer, "properties", "result")))
+            key = marks["key"]
+            return _Wrap(key, build(properties[key], child_pointer(pointer, "properties", key)))
         if codec == "pairs":
             value = node["items"]["properties"]["value"]
             return _Pairs(build(value, child_pointer(child_pointer(pointer, "items", None), "properties", "value")))
