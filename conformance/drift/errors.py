@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["DriftNotice", "DriftReport", "NoticeKind", "SchemaDriftError", "bounded_json", "describe_type", "short_repr"]
+__all__ = ["DriftNotice", "DriftReport", "NoticeKind", "SchemaDriftError", "bounded_json", "describe_type", "json_type", "short_repr"]
 
 NoticeKind = Literal[
     "unknown_field",  # a key the shape does not declare
@@ -28,24 +28,40 @@ NoticeKind = Literal[
 _REPR_LIMIT = 80
 
 
-def describe_type(value: object) -> str:
-    """The JSON type name of ``value`` (``"string"``, ``"integer"``, ...), or what it is instead."""
-    if value is None:
-        return "null"
-    if value is True or value is False:
+_SIMPLE_TYPES: dict[type, str] = {str: "string", int: "integer", bool: "boolean", dict: "object", list: "array"}
+
+
+def json_type(value: object) -> str | None:
+    """The JSON type of a non-null value (``integer`` for 2.0), or None when it is not JSON."""
+    name = _SIMPLE_TYPES.get(type(value))
+    if name is not None:
+        return name
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        return "integer" if value.is_integer() else "number"
+    if isinstance(value, bool):
         return "boolean"
     if isinstance(value, int):
         return "integer"
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            return "non-finite number (not JSON)"
-        return "integer" if value.is_integer() else "number"
     if isinstance(value, str):
         return "string"
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return "object"
     if isinstance(value, (list, tuple)):
         return "array"
+    return None
+
+
+def describe_type(value: object) -> str:
+    """The JSON type name of ``value`` (``"string"``, ``"null"``, ...), or what it is instead."""
+    if value is None:
+        return "null"
+    name = json_type(value)
+    if name is not None:
+        return name
+    if isinstance(value, float):
+        return "non-finite number (not JSON)"
     return f"{type(value).__name__} (not JSON)"
 
 

@@ -34,7 +34,7 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from strictconformance.drift.errors import bounded_json
 from strictconformance.drift.paths import (
@@ -95,16 +95,7 @@ MutationKind = Literal[
     "add_unknown_field",
     "resplit_stream",
 ]
-MUTATION_KINDS: tuple[MutationKind, ...] = (
-    "drop_field",
-    "move_field",
-    "change_type",
-    "null_field",
-    "rename_discriminator",
-    "add_unknown_variant",
-    "add_unknown_field",
-    "resplit_stream",
-)
+MUTATION_KINDS: tuple[MutationKind, ...] = get_args(MutationKind)
 #: Kinds that are always breaking (a rename is breaking only when an invariant fails).
 BREAKING_KINDS: frozenset[str] = frozenset({"drop_field", "move_field", "change_type", "null_field"})
 

@@ -16,7 +16,6 @@ The same walk, asked to, records the *sites* it checked (fields, objects, union 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +26,7 @@ from strictconformance.drift.errors import (
     NoticeKind,
     SchemaDriftError,
     describe_type,
+    json_type,
     short_repr,
 )
 from strictconformance.drift.paths import (
@@ -89,31 +89,6 @@ def _parts(node: _Node) -> tuple[PathPart, ...]:
         node, part = node
         out.append(part)
     return tuple(reversed(out))
-
-
-_SIMPLE_TYPES: Mapping[type, str] = {str: "string", int: "integer", bool: "boolean", dict: "object", list: "array"}
-
-
-def json_type(value: object) -> str | None:
-    """The JSON type of a non-null value (``integer`` for 2.0), or None when it is not JSON."""
-    name = _SIMPLE_TYPES.get(type(value))
-    if name is not None:
-        return name
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return None
-        return "integer" if value.is_integer() else "number"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, Mapping):
-        return "object"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    return None
 
 
 # -- sites: what the walk checked, for mutations ----------------------------------------------------
