@@ -10,7 +10,6 @@ adapter calls that produced it, which the plugin renders and the report records.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import functools
 import json
@@ -108,8 +107,12 @@ class ConformanceFailure(AssertionError):
         super().__init__(message)
         self.message = message
         self.rule_id = rule_id
-        self.counterexample: Any = None
+        self.drawn: Any = None  # the check's inputs; rendered as JSON only when reported
         self.calls: list[CallRecord] = []
+
+    @property
+    def counterexample(self) -> Any:
+        return None if self.drawn is None else to_jsonable(self.drawn)
 
     def render(self, replay: str | None = None) -> str:
         lines = [f"{self.rule_id or '?'} {self.kind}: {self.message}"]
@@ -159,6 +162,21 @@ def iter_failures(error: BaseException) -> Iterator[ConformanceFailure]:
         yield from iter_failures(inner)
 
 
+def _snapshot(value: Any) -> Any:
+    """A deep copy of the JSON-like parts of ``value`` (dicts, lists, tuples, frozen dataclasses of
+    them), sharing everything else: what the suite passes an adapter, so it can tell mutation.
+    Faster than ``copy.deepcopy``, which matters when Hypothesis shrinks."""
+    if isinstance(value, dict):
+        return {key: _snapshot(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_snapshot(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_snapshot(item) for item in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type) and value.__dataclass_params__.frozen:
+        return dataclasses.replace(value, **{f.name: _snapshot(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init})
+    return value
+
+
 class _Worker:
     """One daemon thread that runs adapter calls, so a hung call can be abandoned."""
 
@@ -200,7 +218,7 @@ class Attempt:
     error: BaseException | None = None
 
 
-@dataclass
+@dataclass(repr=False)
 class Harness:
     """The ``sc`` fixture: the adapter, its declarations, and guarded calls into it."""
 
@@ -213,6 +231,12 @@ class Harness:
     current_rule: str | None = None
     _hung: set[str] = field(default_factory=set)
     _worker: _Worker | None = None
+
+    def __repr__(self) -> str:  # shown in Hypothesis's falsifying examples: keep it short
+        return f"<strictconformance harness: {self.declarations.adapter}>"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # Hypothesis's pretty-printer
+        printer.text(repr(self))
 
     # Lifecycle, driven by the plugin and by @check.
     def begin_item(self, nodeid: str, rule_id: str | None) -> None:
@@ -255,10 +279,7 @@ class Harness:
             raise ValueError(f"{method} is not a capability")
         if method in self._hung:
             raise self._fault(method, f"hung earlier in this session (over {self.call_timeout:g} s); not called again")
-        try:
-            snapshot = copy.deepcopy(args)
-        except Exception:  # arguments the suite can't copy (the adapter's own tool objects) aren't watched
-            snapshot = None
+        snapshot = _snapshot(args)
         bound = getattr(self.adapter, method)
         try:
             result = self._run(bound, args)
@@ -282,14 +303,12 @@ class Harness:
             raise self._fault(method, problem)
         return Attempt(value=result)
 
-    def _check_mutation(self, method: str, args: tuple[Any, ...], snapshot: tuple[Any, ...] | None) -> None:
+    def _check_mutation(self, method: str, args: tuple[Any, ...], snapshot: tuple[Any, ...]) -> None:
         __tracebackhide__ = True
-        if snapshot is None:
-            return
         try:
             unchanged = args == snapshot
-        except Exception:
-            return
+        except Exception:  # an argument the adapter made incomparable has changed
+            unchanged = False
         if not unchanged:
             for index, (before, after) in enumerate(zip(snapshot, args, strict=True)):
                 if before != after:
@@ -351,12 +370,12 @@ def check(rule_id: str) -> Callable[[F], F]:
                 return target(*args, **kwargs)
             except ConformanceFailure as failure:
                 failure.rule_id = failure.rule_id or rule_id
-                failure.counterexample = to_jsonable(drawn)
+                failure.drawn = drawn
                 raise
             except AssertionError as error:  # a plain assert in a check is still a violation of its rule
                 violation = RuleViolation(str(error) or "assertion failed", rule_id=rule_id)
                 violation.calls = list(harness.transcript)
-                violation.counterexample = to_jsonable(drawn)
+                violation.drawn = drawn
                 raise violation from error
 
         if inner is not None:

@@ -1,7 +1,9 @@
 """Hypothesis profiles of the suite: ``dev`` (the default), ``ci`` and ``nightly``.
 
 ``ci`` extends Hypothesis's own ``ci`` profile (loaded automatically when ``CI=true``):
-derandomized, no example database, so a CI run is reproducible. ``nightly`` is the fuzzer:
+derandomized, no example database, so a CI run is reproducible. No profile prints
+``@reproduce_failure`` blobs: the checks live in the installed kit, so a user replays a failure
+with the command the report prints (and, in ``dev``/``nightly``, from the example database). ``nightly`` is the fuzzer:
 many random examples, failures saved in the example database and replayed first next time.
 """
 
@@ -22,10 +24,10 @@ _SUPPRESSED = [HealthCheck.too_slow, HealthCheck.data_too_large]
 def profile_settings() -> Mapping[str, settings]:
     """The three profiles; ``ci`` is built on Hypothesis's registered ``ci`` profile."""
     return {
-        "dev": settings(max_examples=60, deadline=None, print_blob=True, suppress_health_check=_SUPPRESSED),
+        "dev": settings(max_examples=60, deadline=None, print_blob=False, suppress_health_check=_SUPPRESSED),
         "ci": settings(settings.get_profile("ci"), max_examples=100, deadline=None, derandomize=True,
-                       database=None, print_blob=True, suppress_health_check=_SUPPRESSED),
-        "nightly": settings(max_examples=2000, deadline=None, derandomize=False, print_blob=True,
+                       database=None, print_blob=False, suppress_health_check=_SUPPRESSED),
+        "nightly": settings(max_examples=2000, deadline=None, derandomize=False, print_blob=False,
                             suppress_health_check=_SUPPRESSED),
     }
 

@@ -4,15 +4,17 @@ budget, everything fitting)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from hypothesis import event
 from hypothesis import strategies as st
 
+from strictconformance.spec.resolution import schema_cost
 from strictconformance.wire import PROVIDERS, ModelSpec, PlanRequest, ToolSpec, ToolsRequest
 
 from .models import explicit_models, unknown_models
-from .tools import costed_schemas, strict_settings, tool_lists, tool_schemas
+from .tools import schema_with_cost, tool_lists, tool_schemas
 
 __all__ = [
     "ANTHROPIC_STRICT_MODEL",
@@ -82,25 +84,41 @@ _PRESSURES = {
     "union-typed parameters": ((0, 1), (1, 4)),
     "mixed": ((0, 3), (0, 2)),
 }
+# Budget-check priorities: few distinct values, so ties and orderings are common. Ordered simplest
+# first (what a failing example shrinks towards); `true` last, about one tool in ten.
+_BUDGET_SETTINGS: tuple[Any, ...] = (1, None, 2, 3, 4, 5, False, 2.5, True)
+
+
+def _tool_codes(optional: tuple[int, int], union: tuple[int, int], *, required: bool = True) -> st.SearchStrategy[int]:
+    """One integer per tool, decoded by :func:`_decode_tool`: one draw per tool keeps 40-tool
+    requests cheap to generate and quick to shrink."""
+    settings = len(_BUDGET_SETTINGS) - (0 if required else 1)
+    size = settings * 2 * (union[1] - union[0] + 1) * (optional[1] - optional[0] + 1)
+    return st.integers(0, size - 1)
+
+
+def _decode_tool(index: int, code: int, optional: tuple[int, int], union: tuple[int, int], *, required: bool = True) -> ToolSpec:
+    settings = len(_BUDGET_SETTINGS) - (0 if required else 1)
+    code, setting = divmod(code, settings)
+    code, nested = divmod(code, 2)
+    extra_optional, extra_union = divmod(code, union[1] - union[0] + 1)
+    schema = schema_with_cost(optional[0] + extra_optional, union[0] + extra_union, nested=bool(nested))
+    return ToolSpec(f"tool_{index:02d}", schema, _BUDGET_SETTINGS[setting])
 
 
 @st.composite
-def budget_requests(draw: st.DrawFn, *, max_tools: int = 40, required: st.SearchStrategy[bool] | None = None) -> PlanRequest:
+def budget_requests(draw: st.DrawFn, *, max_tools: int = 40) -> PlanRequest:
     """0-40 tools for one strict-capable Anthropic candidate, with costs chosen so that each budget
-    (tool count, optional, union-typed) is the binding one in some requests. ``required`` draws, per
-    tool, whether it is ``strict=True`` (rarely, by default)."""
+    (tool count, optional, union-typed) is the binding one in some requests; about one tool in nine
+    is ``strict=True``."""
     pressure = draw(st.sampled_from(sorted(_PRESSURES)))
-    (optional_low, optional_high), (union_low, union_high) = _PRESSURES[pressure]
-    size = draw(st.integers(min_value=0, max_value=max_tools))
+    optional, union = _PRESSURES[pressure]
+    size = draw(st.integers(0, max_tools))  # drawn first: long requests, where budgets bind, are common
+    codes = draw(st.lists(_tool_codes(optional, union), min_size=size, max_size=size))
     event(f"budget request: {pressure} pressure")
     event(f"budget request: {_size_label(size)} tools")
-    wants_required = required if required is not None else st.integers(0, 9).map(lambda n: n == 0)
-    tools = []
-    for index in range(size):
-        setting = True if draw(wants_required) else draw(strict_settings("priority", required=False))
-        cost = (draw(st.integers(optional_low, optional_high)), draw(st.integers(union_low, union_high)))
-        tools.append(ToolSpec(f"tool_{index:02d}", draw(costed_schemas(*cost)), setting))
-    return PlanRequest(tools=tuple(tools), candidates=(ANTHROPIC_STRICT_MODEL,))
+    tools = tuple(_decode_tool(index, code, optional, union) for index, code in enumerate(codes))
+    return PlanRequest(tools=tools, candidates=(ANTHROPIC_STRICT_MODEL,))
 
 
 def _size_label(size: int) -> str:
@@ -109,16 +127,15 @@ def _size_label(size: int) -> str:
 
 @st.composite
 def uniform_cost_requests(draw: st.DrawFn, *, max_tools: int = 40) -> PlanRequest:
-    """Tools that all share one schema (equal costs) with assorted priorities, for one strict-capable
-    Anthropic candidate: the strict tools must then be a prefix of the priority order (BUD-2)."""
-    schema = draw(tool_schemas(max_properties=3, max_depth=0))
-    size = draw(st.integers(min_value=0, max_value=max_tools))
-    settings = draw(st.lists(st.one_of(st.integers(1, 4), st.sampled_from([None, False])), min_size=size, max_size=size))
+    """Tools that all cost the same, with assorted priorities (the first few ``true``), for one
+    strict-capable Anthropic candidate: the strict tools must be a prefix of the priority order (BUD-2)."""
+    optional, union, nested = draw(st.tuples(st.integers(0, 3), st.integers(0, 2), st.booleans()))
+    size = draw(st.integers(0, max_tools))
+    settings = draw(st.lists(st.integers(0, len(_BUDGET_SETTINGS) - 2), min_size=size, max_size=size))
     required_count = draw(st.integers(0, 3))
-    tools = tuple(
-        ToolSpec(f"tool_{index:02d}", schema, True if index < required_count else setting)
-        for index, setting in enumerate(settings)
-    )
+    schema = schema_with_cost(optional, union, nested=nested)
+    tools = tuple(ToolSpec(f"tool_{index:02d}", schema, True if index < required_count else _BUDGET_SETTINGS[setting])
+                  for index, setting in enumerate(settings))
     return PlanRequest(tools=tools, candidates=(ANTHROPIC_STRICT_MODEL,))
 
 
@@ -128,37 +145,36 @@ _BUDGET_LIMITS = {"max_strict_tools": 20, "max_optional_params": 24, "max_union_
 @st.composite
 def over_budget_requests(draw: st.DrawFn) -> tuple[PlanRequest, str]:
     """Requests whose ``strict=True`` tools alone exceed one of Anthropic's budgets, with the name of
-    a budget they exceed (BUD-5). Other tools may be mixed in."""
+    the budget they exceed (BUD-5); a few other tools are mixed in."""
     budget = draw(st.sampled_from(sorted(_BUDGET_LIMITS)))
     limit = _BUDGET_LIMITS[budget]
     if budget == "max_strict_tools":
-        count = draw(st.integers(limit + 1, limit + 5))
-        costs = [(0, 0)] * count
+        costs = [(0, 0)] * draw(st.integers(limit + 1, limit + 5))
     else:
         count = draw(st.integers(2, 6))
-        per_tool = -(-(limit + 1) // count)  # ceil: the required tools together go one or more over
+        per_tool = -(-(limit + 1) // count)  # ceil: the required tools together go over
         costs = [(per_tool, 0) if budget == "max_optional_params" else (0, per_tool)] * count
     event(f"over budget: {budget}")
-    required = [ToolSpec(f"must_{index:02d}", draw(costed_schemas(optional, union)), True)
-                for index, (optional, union) in enumerate(costs)]
-    others = [ToolSpec(f"may_{index:02d}", draw(tool_schemas(max_properties=2, max_depth=0)),
-                       draw(strict_settings("priority", required=False)))
-              for index in range(draw(st.integers(0, 3)))]
-    tools = tuple(draw(st.permutations(required + others)))
-    return PlanRequest(tools=tools, candidates=(ANTHROPIC_STRICT_MODEL,)), budget
+    required = [ToolSpec(f"must_{index:02d}", schema_with_cost(optional, union), True) for index, (optional, union) in enumerate(costs)]
+    others = [dataclasses.replace(_decode_tool(index, code, (0, 2), (0, 0), required=False), name=f"may_{index:02d}")
+              for index, code in enumerate(draw(st.lists(_tool_codes((0, 2), (0, 0), required=False), max_size=3)))]
+    order = draw(st.permutations(range(len(required) + len(others))))
+    pool = required + others
+    return PlanRequest(tools=tuple(pool[index] for index in order), candidates=(ANTHROPIC_STRICT_MODEL,)), budget
 
 
 @st.composite
 def fitting_requests(draw: st.DrawFn) -> PlanRequest:
-    """Requests whose strict-wanting tools all fit every Anthropic budget together (BUD-6)."""
+    """Requests whose strict-wanting tools all fit every Anthropic budget together (BUD-6): at most
+    20 tools, at most 24 optional and 16 union-typed parameters in all."""
     size = draw(st.integers(0, 20))
+    codes = draw(st.lists(_tool_codes((0, 3), (0, 2)), min_size=size, max_size=size))
     optional_left, union_left = _BUDGET_LIMITS["max_optional_params"], _BUDGET_LIMITS["max_union_params"]
     tools = []
-    for index in range(size):
-        optional = draw(st.integers(0, min(3, optional_left)))
-        union = draw(st.integers(0, min(2, union_left)))
-        optional_left -= optional
-        union_left -= union
-        tools.append(ToolSpec(f"tool_{index:02d}", draw(costed_schemas(optional, union)),
-                              draw(strict_settings("priority", unset=True))))
+    for index, code in enumerate(codes):  # clip each tool's cost to what is left
+        tool = _decode_tool(index, code, (0, 3), (0, 2))
+        cost = schema_cost(tool.input_schema)
+        optional, union = min(cost.optional_params, optional_left), min(cost.union_params, union_left)
+        optional_left, union_left = optional_left - optional, union_left - union
+        tools.append(dataclasses.replace(tool, input_schema=schema_with_cost(optional, union)))
     return PlanRequest(tools=tuple(tools), candidates=(ANTHROPIC_STRICT_MODEL,))

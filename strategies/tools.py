@@ -18,6 +18,7 @@ from strictconformance.wire import ToolSpec
 __all__ = [
     "costed_schemas",
     "invalid_strict_settings",
+    "schema_with_cost",
     "strict_settings",
     "tool_lists",
     "tool_names",
@@ -114,28 +115,32 @@ def tool_schemas(draw: st.DrawFn, *, max_properties: int = 5, max_depth: int = 2
     return build(0)
 
 
-@st.composite
-def costed_schemas(draw: st.DrawFn, optional: int, union: int) -> dict[str, Any]:
+def schema_with_cost(optional: int, union: int, *, nested: bool = False, plain: int = 1) -> dict[str, Any]:
     """A schema with exactly ``optional`` optional and ``union`` union-typed properties (SPEC §2
-    counting), spread over the top level and one nested object."""
-    nested = draw(st.booleans())
-    slots: list[tuple[str, bool]] = [("optional", False)] * optional + [("union", True)] * union
-    slots += [("plain", True)] * draw(st.integers(0, 2))
-    slots = draw(st.permutations(slots))
-    split = draw(st.integers(0, len(slots))) if nested else len(slots)
+    counting) and ``plain`` required plain ones; ``nested`` puts half of them in a nested object
+    (behind a required, plain wrapper property that costs nothing)."""
+    slots = ["optional"] * optional + ["union"] * union + ["plain"] * plain
+    inner, outer = (slots[::2], slots[1::2]) if nested else ([], slots)
 
-    def make(items: list[tuple[str, bool]], prefix: str) -> dict[str, Any]:
-        properties = {f"{prefix}{i}": (_leaf_schema(draw(st.sampled_from(["anyOf", "type-list"]))) if kind == "union"
-                                       else {"type": "string"}) for i, (kind, _) in enumerate(items)}
-        required = [f"{prefix}{i}" for i, (_, is_required) in enumerate(items) if is_required]
+    def make(kinds: list[str], prefix: str) -> dict[str, Any]:
+        properties = {
+            f"{prefix}{i}": (_leaf_schema("anyOf" if i % 2 else "type-list") if kind == "union" else {"type": "string"})
+            for i, kind in enumerate(kinds)
+        }
+        required = [f"{prefix}{i}" for i, kind in enumerate(kinds) if kind != "optional"]
         return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
 
-    top = make(slots[:split], "p")
+    schema = make(outer, "p")
     if nested:
-        # the wrapper property is required and plain-typed, so it adds no cost of its own
-        top["properties"]["inner"] = make(slots[split:], "q")
-        top["required"].append("inner")
-    return top
+        schema["properties"]["inner"] = make(inner, "q")
+        schema["required"].append("inner")
+    return schema
+
+
+def costed_schemas(optional: int, union: int) -> st.SearchStrategy[dict[str, Any]]:
+    """Schemas costing exactly ``optional`` optional and ``union`` union-typed parameters, flat or nested."""
+    return st.tuples(st.booleans(), st.integers(0, 2)).map(
+        lambda drawn: schema_with_cost(optional, union, nested=drawn[0], plain=drawn[1]))
 
 
 @st.composite

@@ -2,20 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from strictconformance.harness import Harness
 from strictconformance.spec.resolution import SchemaCost, schema_cost
 from strictconformance.wire import ToolSpec, WireRequest, WireTool
 
-__all__ = ["cost_on_wire", "ships_strict", "wire_tool"]
+__all__ = ["cost_on_wire", "ships_strict", "wire_tool", "wire_tools"]
+
+
+def wire_tools(sc: Harness, request: WireRequest, tools: Sequence[ToolSpec]) -> dict[str, WireTool]:
+    """The wire tool of each of ``tools`` by name; a request that drops or duplicates one fails the check."""
+    __tracebackhide__ = True
+    by_name: dict[str, WireTool] = {}
+    duplicated = set()
+    for wired in request.tools:
+        if wired.name in by_name:
+            duplicated.add(wired.name)
+        by_name[wired.name] = wired
+    for tool in tools:
+        sc.expect(tool.name in by_name and tool.name not in duplicated, (
+            f"the wire request carries tool {tool.name!r} {'twice or more' if tool.name in duplicated else 'not at all'}, "
+            f"expected once (wire tools: {[wired.name for wired in request.tools]})"))
+    return by_name
 
 
 def wire_tool(sc: Harness, request: WireRequest, name: str) -> WireTool:
-    """The wire tool named ``name``; a request that drops or duplicates a tool fails the check."""
+    """The wire tool named ``name`` (see :func:`wire_tools`)."""
     __tracebackhide__ = True
-    found = [tool for tool in request.tools if tool.name == name]
-    sc.expect(len(found) == 1, f"the wire request carries tool {name!r} {len(found)} times, expected once "
-                                       f"(wire tools: {[tool.name for tool in request.tools]})")
-    return found[0]
+    return wire_tools(sc, request, [ToolSpec(name, {})])[name]
 
 
 def ships_strict(request: WireRequest, tool: WireTool, dialect: str | None) -> bool:

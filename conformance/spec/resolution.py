@@ -7,7 +7,7 @@ RES-14 fixes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,23 +124,11 @@ class SchemaCost:
     union_params: int
 
 
-_SUBSCHEMA_MAPS = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
-_SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
-_SUBSCHEMA_SINGLE = ("items", "additionalProperties", "not", "if", "then", "else", "contains",
-                     "unevaluatedProperties", "unevaluatedItems", "propertyNames")
-
-
-def _subschemas(schema: Mapping[str, Any]) -> Iterator[Any]:
-    for key in _SUBSCHEMA_MAPS:
-        value = schema.get(key)
-        if isinstance(value, Mapping):
-            yield from value.values()
-    for key in _SUBSCHEMA_LISTS:
-        value = schema.get(key)
-        if isinstance(value, list):
-            yield from value
-    for key in _SUBSCHEMA_SINGLE:
-        yield schema.get(key)
+# Where subschemas sit, by keyword: maps of them, lists of them, or one.
+_SUBSCHEMA_MAPS = frozenset({"properties", "$defs", "definitions", "patternProperties", "dependentSchemas"})
+_SUBSCHEMA_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
+_SUBSCHEMA_SINGLE = frozenset({"items", "additionalProperties", "not", "if", "then", "else", "contains",
+                               "unevaluatedProperties", "unevaluatedItems", "propertyNames"})
 
 
 def _is_union(schema: object) -> bool:
@@ -171,7 +159,15 @@ def schema_cost(schema: Mapping[str, Any]) -> SchemaCost:
             for name, subschema in properties.items():
                 optional += name not in required_names
                 union += _is_union(subschema)
-        stack.extend(_subschemas(node))
+        for key, value in node.items():
+            if key in _SUBSCHEMA_MAPS:
+                if isinstance(value, Mapping):
+                    stack.extend(value.values())
+            elif key in _SUBSCHEMA_LISTS:
+                if isinstance(value, list):
+                    stack.extend(value)
+            elif key in _SUBSCHEMA_SINGLE:
+                stack.append(value)
     return SchemaCost(optional, union)
 
 

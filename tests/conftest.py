@@ -1,0 +1,74 @@
+"""Fixtures for the kit's self-tests: run the plugin as a user would, through pytester."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TESTS_DIR = Path(__file__).resolve().parent
+
+# A small deterministic profile for self-test runs of the suite: enough examples for every broken
+# adapter to be caught (derandomized, so always the same examples), few enough to stay quick.
+_SELFTEST_CONFTEST = '''
+from hypothesis import HealthCheck, settings
+settings.register_profile(
+    "selftest", max_examples=30, derandomize=True, database=None, deadline=None, print_blob=False,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+'''
+
+
+@dataclass
+class SuiteRun:
+    """The outcome of one run of the suite: pytest's result and the JSON report (if written)."""
+
+    result: pytest.RunResult
+    report: dict[str, Any] | None
+
+    @property
+    def output(self) -> str:
+        return "\n".join(self.result.outlines + self.result.errlines)
+
+    def outcome(self, rule_id: str) -> str:
+        assert self.report is not None, self.output
+        return str(self.report["rules"][rule_id]["outcome"])
+
+    def rules_with(self, outcome: str) -> set[str]:
+        assert self.report is not None, self.output
+        return {rule_id for rule_id, data in self.report["rules"].items() if data["outcome"] == outcome}
+
+
+@pytest.fixture
+def run_suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Callable[..., SuiteRun]:
+    """Run ``pytest -p strictconformance`` in a fresh directory with the tests folder importable
+    (so adapters in ``tests/broken_*.py`` can be named), the ``selftest`` profile and a JSON report.
+
+    ``run_suite(adapter, *args, subprocess=False, profile="selftest")``.
+    """
+    pytester.makeconftest(_SELFTEST_CONFTEST)
+    monkeypatch.syspath_prepend(str(TESTS_DIR))
+    monkeypatch.setenv("PYTHONPATH", str(TESTS_DIR))
+    monkeypatch.delenv("STRICTCONFORMANCE_ADAPTER", raising=False)
+
+    def run(adapter: str | None = None, *args: str, subprocess: bool = False, profile: str | None = "selftest") -> SuiteRun:
+        report_path = pytester.path / "sc-report.json"
+        if report_path.exists():
+            report_path.unlink()
+        argv = ["-p", "strictconformance", "-p", "no:cacheprovider", "--sc-report", str(report_path)]
+        if not subprocess:  # in-process, the kit is imported already: nothing to rewrite
+            argv += ["-W", "ignore::pytest.PytestAssertRewriteWarning"]
+        if adapter is not None:
+            argv += ["--sc-adapter", adapter]
+        if profile is not None:
+            argv += ["--hypothesis-profile", profile]
+        argv += list(args)
+        result = pytester.runpytest_subprocess(*argv) if subprocess else pytester.runpytest_inprocess(*argv)
+        report = json.loads(report_path.read_text()) if report_path.exists() else None
+        return SuiteRun(result, report)
+
+    return run

@@ -1,0 +1,28 @@
+"""Every RES and BUD check can fail: each deliberately broken adapter makes exactly its rule fail."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from broken_resolution import BROKEN
+from conftest import SuiteRun
+from strictconformance.spec import all_rules
+
+RESOLUTION_RULES = [rule_id for rule_id in all_rules() if rule_id.startswith(("RES-", "BUD-"))]
+
+
+def test_every_resolution_rule_has_a_broken_adapter() -> None:
+    assert sorted(BROKEN) == sorted(RESOLUTION_RULES)
+
+
+@pytest.mark.parametrize("rule_id", RESOLUTION_RULES)
+def test_broken_adapter_fails_exactly_its_rule(run_suite: Callable[..., SuiteRun], rule_id: str) -> None:
+    run = run_suite(BROKEN[rule_id], "--sc-rule", "RES,BUD")
+    failed = run.rules_with("failed") | run.rules_with("error")
+    assert failed == {rule_id}, run.output
+    assert f"{rule_id} violation" in run.output  # the rule ID is in what the user reads
+    counterexamples = run.report["rules"][rule_id]["counterexamples"]  # type: ignore[index]
+    assert counterexamples and counterexamples[0]["calls"], counterexamples
+    assert counterexamples[0]["replay"].startswith("pytest -p strictconformance --sc-adapter")
