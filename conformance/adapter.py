@@ -35,6 +35,9 @@ from strictconformance.wire import (
 
 if TYPE_CHECKING:
     from strictconformance.dialects import Strictified
+    from strictconformance.drift.sse import SSEEvent
+    from strictconformance.tools.contract import AdvertisedTool, ToolDefinition, ToolLayerTraits
+    from strictconformance.tools.results import ToolContext, ToolInvocation
 
 __all__ = [
     "CAPABILITIES",
@@ -89,6 +92,9 @@ class Adapter:
     strictify_dialects: ClassVar[Collection[str]] = ()
     #: Exceptions check_response / check_stream raise on drift. Any other exception is a fault.
     drift_errors: ClassVar[tuple[type[BaseException], ...]] = ()
+    #: Tool layer conventions the TL checks respect (how a generator gives its final value, what an
+    #: empty one gives, which schema sources the layer supports). ``None``: the kit's defaults.
+    tool_layer_traits: ClassVar[ToolLayerTraits | None] = None
     #: Rules known to fail, with the reason: run as strict xfails (an unexpected pass fails).
     expected_failures: ClassVar[Mapping[str, str]] = {}
 
@@ -131,8 +137,9 @@ class Adapter:
         one of ``drift_errors`` when it detects drift, return otherwise."""
         raise _not_implemented("check_response", "response drift detection (DR-*)")
 
-    def check_stream(self, api: str, events: Sequence[Any]) -> None:
-        """Like check_response, for a stream: ``events`` are the stream's SSE events in order."""
+    def check_stream(self, api: str, events: Sequence[SSEEvent]) -> None:
+        """Like check_response, for a stream: ``events`` are the stream's server-sent events in
+        order, as :class:`strictconformance.drift.SSEEvent` (``data`` text, ``event`` name)."""
         raise _not_implemented("check_stream", "stream drift detection (DR-*)")
 
     def drift_error_path(self, error: BaseException) -> str | None:
@@ -142,15 +149,25 @@ class Adapter:
         return path if isinstance(path, str) else None
 
     # -- Capabilities: the tool layer (SPEC §6) --------------------------------------------------
-    def define_tool(self, spec: Any) -> Any:
-        """Define a tool in your SDK from ``spec`` (name, description, input schema or model,
-        callback, strict, context opt-in); return your SDK's tool object."""
+    def define_tool(self, definition: ToolDefinition) -> Any:
+        """Define a tool in your SDK from ``definition`` (name, description, callback, and a raw JSON
+        Schema, an input model or neither for type hints; strict; context opt-in) and return your
+        SDK's tool object. Raise on an invalid definition (TL-7: a bad strict value)."""
         raise _not_implemented("define_tool", "tool definition (TL-*)")
 
-    def invoke_tool(self, tool: Any, tool_use_id: str, tool_input: Any, invocation_state: Mapping[str, Any] | None) -> Any:
-        """Invoke ``tool`` (from define_tool) the way your SDK's tool-use path does; return what it
-        produced (result, status, events)."""
-        raise _not_implemented("invoke_tool", "tool invocation (TL-*)")
+    def describe_tool(self, tool: Any) -> AdvertisedTool:
+        """What your SDK advertises for ``tool`` (from define_tool): name, description, input schema, strict."""
+        raise _not_implemented("describe_tool", "advertised tool schemas (TL-1, TL-5, TL-7)")
+
+    def invoke_tool(self, tool: Any, tool_use_id: str, tool_input: Mapping[str, Any],
+                    invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        """Run ``tool`` once the way your SDK's tool-use path does, and report every progress event
+        and final result it produced (:class:`strictconformance.tools.ToolInvocation`)."""
+        raise _not_implemented("invoke_tool", "tool invocation (TL-2..TL-6)")
+
+    def call_tool(self, tool: Any, tool_input: Mapping[str, Any], context: ToolContext | None) -> Any:
+        """Call ``tool`` directly, as a user calls the function (TL-6: validates and raises)."""
+        raise _not_implemented("call_tool", "direct tool calls (TL-6)")
 
 
 @dataclass(frozen=True)
@@ -166,35 +183,58 @@ def _wire_request_problem(value: Any) -> str | None:
     if not isinstance(value, WireRequest):
         return (f"returned {type(value).__name__}, expected strictconformance.WireRequest "
                 "(strictconformance.wire.read_wire_request converts a captured HTTP body)")
-    if not isinstance(value.tools, tuple):
-        return f"WireRequest.tools is {type(value.tools).__name__}, expected a tuple of WireTool"
-    for index, tool in enumerate(value.tools):
+    raw: Any = value  # typed fields, but the adapter may have put anything in them
+    if not isinstance(raw.tools, tuple):
+        return f"WireRequest.tools is {type(raw.tools).__name__}, expected a tuple of WireTool"
+    for index, tool in enumerate(raw.tools):
         if type(tool).__name__ != "WireTool" or not isinstance(getattr(tool, "name", None), str):
             return f"WireRequest.tools[{index}] is {tool!r}, expected WireTool(name: str, strict, input_schema)"
-        if tool.strict not in (True, False, None) or (tool.strict is not None and not isinstance(tool.strict, bool)):
+        if tool.strict is not None and not isinstance(tool.strict, bool):
             return f"WireRequest.tools[{index}].strict is {tool.strict!r}, expected True, False or None (omitted)"
-    if not isinstance(value.betas, frozenset) or not all(isinstance(beta, str) for beta in value.betas):
-        return f"WireRequest.betas is {value.betas!r}, expected a frozenset of str"
-    if value.function_calling_mode is not None and not isinstance(value.function_calling_mode, str):
-        return f"WireRequest.function_calling_mode is {value.function_calling_mode!r}, expected str or None"
+    if not isinstance(raw.betas, frozenset) or not all(isinstance(beta, str) for beta in raw.betas):
+        return f"WireRequest.betas is {raw.betas!r}, expected a frozenset of str"
+    if raw.function_calling_mode is not None and not isinstance(raw.function_calling_mode, str):
+        return f"WireRequest.function_calling_mode is {raw.function_calling_mode!r}, expected str or None"
     return None
 
 
 def _plan_problem(value: Any) -> str | None:
     if not isinstance(value, Plan):
         return f"returned {type(value).__name__}, expected strictconformance.Plan(model, request)"
-    if not isinstance(value.model, ModelSpec):
-        return f"Plan.model is {type(value.model).__name__}, expected the chosen ModelSpec"
+    model: Any = value.model
+    if not isinstance(model, ModelSpec):
+        return f"Plan.model is {type(model).__name__}, expected the chosen ModelSpec"
     return _wire_request_problem(value.request)
 
 
 def _strict_support_problem(value: Any) -> str | None:
     if not isinstance(value, StrictSupport):
         return f"returned {type(value).__name__}, expected strictconformance.StrictSupport(dialect, capable)"
-    if not isinstance(value.capable, bool):
-        return f"StrictSupport.capable is {value.capable!r}, expected a bool"
-    if value.dialect is not None and not isinstance(value.dialect, str):
-        return f"StrictSupport.dialect is {value.dialect!r}, expected a family name or None"
+    capable: Any = value.capable  # typed, but the adapter may have put anything there
+    dialect: Any = value.dialect
+    if not isinstance(capable, bool):
+        return f"StrictSupport.capable is {capable!r}, expected a bool"
+    if dialect is not None and not isinstance(dialect, str):
+        return f"StrictSupport.dialect is {dialect!r}, expected a family name or None"
+    return None
+
+
+def _advertised_tool_problem(value: Any) -> str | None:
+    from strictconformance.tools.contract import AdvertisedTool
+
+    if not isinstance(value, AdvertisedTool):
+        return f"returned {type(value).__name__}, expected strictconformance.tools.AdvertisedTool(name, description, input_schema, strict)"
+    schema: Any = value.input_schema
+    if not isinstance(schema, Mapping):
+        return f"AdvertisedTool.input_schema is {type(schema).__name__}, expected a JSON Schema object"
+    return None
+
+
+def _tool_invocation_problem(value: Any) -> str | None:
+    from strictconformance.tools.results import ToolInvocation
+
+    if not isinstance(value, ToolInvocation):
+        return f"returned {type(value).__name__}, expected strictconformance.tools.ToolInvocation(events, results)"
     return None
 
 
@@ -215,7 +255,9 @@ CAPABILITIES: Mapping[str, Capability] = {
         Capability("check_response", "response drift detection", _none_problem),
         Capability("check_stream", "stream drift detection", _none_problem),
         Capability("define_tool", "tool definition"),
-        Capability("invoke_tool", "tool invocation"),
+        Capability("describe_tool", "advertised tool", _advertised_tool_problem),
+        Capability("invoke_tool", "tool invocation", _tool_invocation_problem),
+        Capability("call_tool", "direct tool call"),
     )
 }
 
@@ -244,6 +286,7 @@ class Declarations:
     rejection_errors: tuple[type[BaseException], ...]
     strictify_dialects: tuple[str, ...]
     drift_errors: tuple[type[BaseException], ...]
+    tool_layer_traits: Any
     expected_failures: Mapping[str, str]
 
     def as_json(self) -> dict[str, Any]:
@@ -261,6 +304,11 @@ class Declarations:
             "rejection_errors": [_qualname(error) for error in self.rejection_errors],
             "strictify_dialects": list(self.strictify_dialects),
             "drift_errors": [_qualname(error) for error in self.drift_errors],
+            "tool_layer_traits": None if self.tool_layer_traits is None else {
+                "final_value": self.tool_layer_traits.final_value,
+                "empty_generator_value": repr(self.tool_layer_traits.empty_generator_value),
+                "sources": sorted(self.tool_layer_traits.sources),
+            },
             "expected_failures": dict(self.expected_failures),
         }
 
@@ -274,7 +322,7 @@ def _exception_types(owner: str, attribute: str, value: object) -> tuple[type[Ba
     for item in items:
         if not (isinstance(item, type) and issubclass(item, BaseException)):
             raise AdapterContractError(f"{owner}.{attribute} must be a tuple of exception classes; {item!r} is not one")
-    return tuple(items)  # type: ignore[arg-type]
+    return tuple(items)
 
 
 def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
@@ -317,12 +365,12 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
                 "strict_defaults = {'openai': True, 'anthropic': True, 'google': None}"
             )
         missing = [provider for provider in PROVIDERS if provider not in adapter.strict_defaults]
-        unknown = [provider for provider in adapter.strict_defaults if provider not in PROVIDERS]
+        unknown_providers = [provider for provider in adapter.strict_defaults if provider not in PROVIDERS]
         bad = {p: v for p, v in adapter.strict_defaults.items() if v is not None and not isinstance(v, bool)}
-        if missing or unknown or bad:
+        if missing or unknown_providers or bad:
             raise AdapterContractError(
                 f"{owner}.strict_defaults must give True, False or None (omitted) for each of "
-                f"{', '.join(PROVIDERS)}; missing {missing}, unknown {unknown}, not a bool or None {bad}"
+                f"{', '.join(PROVIDERS)}; missing {missing}, unknown {unknown_providers}, not a bool or None {bad}"
             )
         defaults = dict(adapter.strict_defaults)
 
@@ -356,6 +404,16 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
             "support, e.g. strictify_dialects = ('openai',)"
         )
 
+    traits = None
+    if capabilities & {"define_tool", "describe_tool", "invoke_tool", "call_tool"}:
+        from strictconformance.tools.contract import ToolLayerTraits
+
+        traits = adapter.tool_layer_traits if adapter.tool_layer_traits is not None else ToolLayerTraits()
+        if not isinstance(traits, ToolLayerTraits):
+            raise AdapterContractError(f"{owner}.tool_layer_traits must be a strictconformance.tools.ToolLayerTraits, got {traits!r}")
+        if "define_tool" not in capabilities:
+            raise AdapterContractError(f"{owner} overrides tool-layer methods but not define_tool(), which every TL check needs first")
+
     expected = adapter.expected_failures
     if not isinstance(expected, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in expected.items()):
         raise AdapterContractError(f"{owner}.expected_failures must map rule IDs to reasons, got {expected!r}")
@@ -377,6 +435,7 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
         rejection_errors=rejection_errors,
         strictify_dialects=tuple(dialects),
         drift_errors=drift_errors,
+        tool_layer_traits=traits,
         expected_failures=dict(expected),
     )
 

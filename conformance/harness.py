@@ -172,7 +172,8 @@ def _snapshot(value: Any) -> Any:
         return [_snapshot(item) for item in value]
     if isinstance(value, tuple):
         return tuple(_snapshot(item) for item in value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type) and value.__dataclass_params__.frozen:
+    params: Any = getattr(value, "__dataclass_params__", None)
+    if params is not None and params.frozen and not isinstance(value, type):
         return dataclasses.replace(value, **{f.name: _snapshot(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init})
     return value
 
@@ -229,6 +230,7 @@ class Harness:
     examples: dict[str, int] = field(default_factory=dict)
     current_nodeid: str = ""
     current_rule: str | None = None
+    notes: dict[str, Any] = field(default_factory=dict)
     _hung: set[str] = field(default_factory=set)
     _worker: _Worker | None = None
 
@@ -247,6 +249,12 @@ class Harness:
     def begin_example(self) -> None:
         self.examples[self.current_nodeid] = self.examples.get(self.current_nodeid, 0) + 1
         self.transcript = []
+        self.notes = {}
+
+    def note(self, **values: Any) -> None:
+        """Add named values to the current example's counterexample (for what a check draws
+        itself, e.g. with ``st.data()``, or derives: the dialect, the strict schema)."""
+        self.notes.update(values)
 
     def close(self) -> None:
         if self._worker is not None:
@@ -346,6 +354,13 @@ class Harness:
             self.fail(message() if callable(message) else message)
 
 
+def _counterexample(kwargs: Mapping[str, Any], notes: Mapping[str, Any]) -> dict[str, Any]:
+    """The check's inputs (not the harness, nor Hypothesis's ``data`` object) and its notes."""
+    drawn = {name: value for name, value in kwargs.items()
+             if name != "sc" and type(value).__name__ != "DataObject"}
+    return {**drawn, **notes}
+
+
 def check(rule_id: str) -> Callable[[F], F]:
     """Tie a check to ``rule_id``: marks it for selection and the report, counts its examples, and
     attaches the counterexample and adapter calls to its failures.
@@ -365,17 +380,16 @@ def check(rule_id: str) -> Callable[[F], F]:
             if not isinstance(harness, Harness):
                 raise TypeError(f"check {target.__name__} must take the 'sc' fixture")
             harness.begin_example()
-            drawn = {name: value for name, value in kwargs.items() if name != "sc"}
             try:
                 return target(*args, **kwargs)
             except ConformanceFailure as failure:
                 failure.rule_id = failure.rule_id or rule_id
-                failure.drawn = drawn
+                failure.drawn = _counterexample(kwargs, harness.notes)
                 raise
             except AssertionError as error:  # a plain assert in a check is still a violation of its rule
                 violation = RuleViolation(str(error) or "assertion failed", rule_id=rule_id)
                 violation.calls = list(harness.transcript)
-                violation.drawn = drawn
+                violation.drawn = _counterexample(kwargs, harness.notes)
                 raise violation from error
 
         if inner is not None:

@@ -175,7 +175,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Mod
 
     if any(fnmatch(file_path.name, pattern) for pattern in parent.config.getini("python_files")):
         return None  # the python plugin collects it already
-    return pytest.Module.from_parent(parent, path=file_path)  # type: ignore[no-any-return]
+    return pytest.Module.from_parent(parent, path=file_path)
 
 
 @pytest.fixture(scope="session")

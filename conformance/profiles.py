@@ -41,4 +41,5 @@ def register_profiles() -> None:
 def scaled(factor: float, *, at_least: int = 5) -> settings:
     """Settings running ``factor`` times the current profile's examples: for checks whose examples
     are much heavier (or lighter) than the typical one."""
-    return settings(max_examples=max(at_least, int(settings.default.max_examples * factor)))
+    current = settings.get_profile(settings.get_current_profile_name())
+    return settings(max_examples=max(at_least, int(current.max_examples * factor)))

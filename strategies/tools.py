@@ -66,7 +66,7 @@ def invalid_strict_settings(convention: Convention = "priority") -> st.SearchStr
 
 
 def _leaf_schema(kind: str) -> dict[str, Any]:
-    return {
+    leaves: dict[str, dict[str, Any]] = {
         "string": {"type": "string"},
         "integer": {"type": "integer"},
         "number": {"type": "number"},
@@ -74,7 +74,8 @@ def _leaf_schema(kind: str) -> dict[str, Any]:
         "enum": {"type": "string", "enum": ["a", "b", "c"]},
         "anyOf": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
         "type-list": {"type": ["string", "null"]},
-    }[kind]
+    }
+    return leaves[kind]
 
 
 @st.composite

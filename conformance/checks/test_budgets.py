@@ -7,6 +7,7 @@ BUD-3 is the reference's exact greedy policy and runs only where the adapter dec
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -24,10 +25,24 @@ from strictconformance.strategies.requests import (
 )
 from strictconformance.wire import Plan, PlanRequest, ToolSpec
 
-_DIMENSIONS = {
-    "max_strict_tools": lambda cost: 1,
-    "max_optional_params": lambda cost: cost.optional_params,
-    "max_union_params": lambda cost: cost.union_params,
+
+def _one(cost: SchemaCost) -> int:
+    return 1
+
+
+def _optional(cost: SchemaCost) -> int:
+    return cost.optional_params
+
+
+def _union(cost: SchemaCost) -> int:
+    return cost.union_params
+
+
+# What each tool uses of each budget.
+_DIMENSIONS: dict[str, Callable[[SchemaCost], int]] = {
+    "max_strict_tools": _one,
+    "max_optional_params": _optional,
+    "max_union_params": _union,
 }
 # How an error may name each budget (case-insensitive), besides its number.
 _BUDGET_WORDS = {

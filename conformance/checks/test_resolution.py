@@ -26,7 +26,7 @@ from strictconformance.wire import (
 _SCHEMA = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"], "additionalProperties": False}
 
 
-def _first_set(*settings: bool | None) -> bool | None:
+def _first_set(*settings: object) -> object:
     return next((setting for setting in settings if setting is not None), None)
 
 
@@ -34,7 +34,7 @@ def _declared_default(sc: Harness, provider: str) -> bool | None:
     return sc.declarations.strict_defaults[provider]
 
 
-def _show(value: bool | None) -> str:
+def _show(value: object) -> str:
     return "omitted" if value is None else str(value).lower()
 
 

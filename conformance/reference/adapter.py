@@ -2,14 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from strictconformance._version import __version__
 from strictconformance.adapter import Adapter
+from strictconformance.dialects import SHIPPED, Strictified
+from strictconformance.drift import validator as drift_validator
+from strictconformance.drift.errors import SchemaDriftError
+from strictconformance.drift.sse import SSEEvent
 from strictconformance.reference.errors import InvalidStrictSetting, StrictPlanError
 from strictconformance.reference.resolution import (
     REFERENCE_DEFAULTS,
     build_tools_request,
     plan_request,
     resolve_strict_support,
+)
+from strictconformance.reference.strictify import (
+    reference_decode,
+    reference_encode,
+    reference_strictify,
+)
+from strictconformance.tools import (
+    AdvertisedTool,
+    ReferenceToolLayer,
+    ToolContext,
+    ToolDefinition,
+    ToolInvocation,
 )
 from strictconformance.wire import (
     ModelSpec,
@@ -24,7 +43,7 @@ __all__ = ["ReferenceAdapter"]
 
 
 class ReferenceAdapter(Adapter):
-    """strictconformance's own reference implementation of SPEC.md."""
+    """strictconformance's own reference implementation of SPEC.md, every capability."""
 
     name = "strictconformance reference implementation"
     sdk = f"strictconformance {__version__}"
@@ -32,7 +51,14 @@ class ReferenceAdapter(Adapter):
     allocation_policy = "greedy"
     curated_model_table = True
     rejection_errors = (StrictPlanError, InvalidStrictSetting)
+    strictify_dialects = tuple(SHIPPED)
+    drift_errors = (SchemaDriftError,)
+    tool_layer_traits = ReferenceToolLayer.traits
 
+    def __init__(self) -> None:
+        self._tools = ReferenceToolLayer()
+
+    # Resolution (SPEC §1, §2)
     def build_request(self, request: ToolsRequest) -> WireRequest:
         return build_tools_request(request)
 
@@ -41,3 +67,34 @@ class ReferenceAdapter(Adapter):
 
     def strict_support(self, model: ModelSpec) -> StrictSupport:
         return resolve_strict_support(model)
+
+    # Strictify and its codec (SPEC §3, §4)
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        return reference_strictify(schema, dialect)
+
+    def encode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+        return reference_encode(schema, dialect, value)
+
+    def decode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+        return reference_decode(schema, dialect, value)
+
+    # Response drift (SPEC §5)
+    def check_response(self, api: str, payload: Any) -> None:
+        drift_validator.check_response(api, payload)
+
+    def check_stream(self, api: str, events: Sequence[SSEEvent]) -> None:
+        drift_validator.check_stream(api, events)
+
+    # The tool layer (SPEC §6)
+    def define_tool(self, definition: ToolDefinition) -> Any:
+        return self._tools.define_tool(definition)
+
+    def describe_tool(self, tool: Any) -> AdvertisedTool:
+        return self._tools.describe_tool(tool)
+
+    def invoke_tool(self, tool: Any, tool_use_id: str, tool_input: Mapping[str, Any],
+                    invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        return self._tools.invoke_tool(tool, tool_use_id, tool_input, invocation_state)
+
+    def call_tool(self, tool: Any, tool_input: Mapping[str, Any], context: ToolContext | None) -> Any:
+        return self._tools.call_tool(tool, tool_input, context)
