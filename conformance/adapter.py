@@ -92,6 +92,9 @@ class Adapter:
     strictify_dialects: ClassVar[Collection[str]] = ()
     #: Exceptions check_response / check_stream raise on drift. Any other exception is a fault.
     drift_errors: ClassVar[tuple[type[BaseException], ...]] = ()
+    #: APIs check_response / check_stream handle (``strictconformance.drift.API_IDS``, e.g.
+    #: ``("openai.chat", "groq.chat")``); ``None``: all of them. Drift checks of the others are not covered.
+    drift_apis: ClassVar[Collection[str] | None] = None
     #: Tool layer conventions the TL checks respect (how a generator gives its final value, what an
     #: empty one gives, which schema sources the layer supports). ``None``: the kit's defaults.
     tool_layer_traits: ClassVar[ToolLayerTraits | None] = None
@@ -286,6 +289,7 @@ class Declarations:
     rejection_errors: tuple[type[BaseException], ...]
     strictify_dialects: tuple[str, ...]
     drift_errors: tuple[type[BaseException], ...]
+    drift_apis: tuple[str, ...]
     tool_layer_traits: Any
     expected_failures: Mapping[str, str]
 
@@ -304,6 +308,7 @@ class Declarations:
             "rejection_errors": [_qualname(error) for error in self.rejection_errors],
             "strictify_dialects": list(self.strictify_dialects),
             "drift_errors": [_qualname(error) for error in self.drift_errors],
+            "drift_apis": list(self.drift_apis),
             "tool_layer_traits": None if self.tool_layer_traits is None else {
                 "final_value": self.tool_layer_traits.final_value,
                 "empty_generator_value": repr(self.tool_layer_traits.empty_generator_value),
@@ -323,6 +328,19 @@ def _exception_types(owner: str, attribute: str, value: object) -> tuple[type[Ba
         if not (isinstance(item, type) and issubclass(item, BaseException)):
             raise AdapterContractError(f"{owner}.{attribute} must be a tuple of exception classes; {item!r} is not one")
     return tuple(items)
+
+
+def _drift_apis(owner: str, value: object) -> tuple[str, ...]:
+    from strictconformance.drift.shapes import API_IDS
+
+    if value is None:
+        return API_IDS
+    if isinstance(value, str) or not isinstance(value, Collection) or not all(isinstance(api, str) for api in value):
+        raise AdapterContractError(f"{owner}.drift_apis must be a collection of API names, e.g. ('openai.chat',), or None; got {value!r}")
+    unknown = sorted(set(value) - set(API_IDS))
+    if unknown:
+        raise AdapterContractError(f"{owner}.drift_apis: unknown {unknown}; known: {', '.join(API_IDS)}")
+    return tuple(api for api in API_IDS if api in value)
 
 
 def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
@@ -395,6 +413,7 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
             f"{owner} overrides check_response()/check_stream() and must declare drift_errors, the exception "
             "types your SDK raises on drift, e.g. drift_errors = (MySDKResponseError,)"
         )
+    drift_apis = _drift_apis(owner, adapter.drift_apis)
     dialects = adapter.strictify_dialects
     if isinstance(dialects, str) or not all(isinstance(d, str) for d in dialects):
         raise AdapterContractError(f"{owner}.strictify_dialects must be a collection of dialect names, got {dialects!r}")
@@ -435,6 +454,7 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
         rejection_errors=rejection_errors,
         strictify_dialects=tuple(dialects),
         drift_errors=drift_errors,
+        drift_apis=drift_apis,
         tool_layer_traits=traits,
         expected_failures=dict(expected),
     )
