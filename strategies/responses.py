@@ -9,8 +9,6 @@
   :mod:`strictconformance.drift.mutations`).
 * :func:`json_values`, :func:`deep_json`, :func:`hostile_payloads`, :func:`hostile_events` feed the
   DR-6 fuzz; :func:`sse_chunkings` re-chunks raw stream bytes.
-* :func:`recording_tools` is the small tool strategy the re-recorder builds requests from, until
-  ``strictconformance.strategies.tools`` provides one.
 
 Strategies only: no assertions here. ``hypothesis.event`` marks what was drawn, so
 ``--hypothesis-show-statistics`` shows coverage per API, variant and mutation kind.
@@ -66,7 +64,6 @@ __all__ = [
     "hostile_payloads",
     "json_values",
     "recorded_subjects",
-    "recording_tools",
     "responses",
     "sse_chunkings",
 ]
@@ -405,46 +402,3 @@ def sse_chunkings(draw: st.DrawFn, events: Sequence[SSEEvent]) -> list[bytes]:
     event(f"sse chunking: {len(cuts) + 1} chunks{' CRLF' if crlf else ''}")
     bounds = [0, *cuts, len(raw)]
     return [raw[a:b] for a, b in itertools.pairwise(bounds)]
-
-
-# -- tools for re-recording ---------------------------------------------------------------------------
-
-#: Realistic tools and their parameters (name -> properties).
-_TOOLS: Mapping[str, tuple[str, ...]] = {
-    "get_weather": ("location", "unit"),
-    "lookup_order": ("order_id",),
-    "convert_currency": ("amount", "currency"),
-    "search_docs": ("query", "limit"),
-}
-_PROPERTIES: Mapping[str, dict[str, Any]] = {
-    "location": {"type": "string", "description": "City and country, e.g. Florence, Italy"},
-    "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
-    "order_id": {"type": "string", "description": "The order number"},
-    "amount": {"type": "number", "description": "Amount to convert"},
-    "currency": {"type": "string", "description": "ISO 4217 code"},
-    "query": {"type": "string", "description": "What to look for"},
-    "limit": {"type": "integer", "description": "How many results"},
-}
-
-
-def _tool(name: str, required: int) -> dict[str, Any]:
-    properties = list(_TOOLS[name])
-    return {
-        "name": name,
-        "description": f"{name.replace('_', ' ').capitalize()}.",
-        "parameters": {
-            "type": "object",
-            "properties": {key: dict(_PROPERTIES[key]) for key in properties},
-            "required": properties[: max(1, required)],
-            "additionalProperties": False,
-        },
-    }
-
-
-def recording_tools() -> st.SearchStrategy[dict[str, Any]]:
-    """Realistic function tools (name, description, JSON Schema parameters) for live recordings.
-
-    A stand-in until ``strictconformance.strategies.tools`` offers a tool strategy; the recorder
-    draws one deterministically (``hypothesis.find`` with derandomised settings).
-    """
-    return st.builds(_tool, st.sampled_from(sorted(_TOOLS)), st.integers(1, 2))

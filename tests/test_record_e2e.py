@@ -172,7 +172,7 @@ def test_mode_all_records_every_cassette_through_vcrpy_and_scrubs_it(server: tup
         cassette = load_cassette_file(path)  # a valid cassette with provenance
         assert cassette.provenance.origin == "recorded-live"
         assert cassette.provenance.source.startswith(base)
-        assert "recording_tools" in cassette.provenance.raw["request_built_from"]
+        assert "strictconformance.strategies.tools" in cassette.provenance.raw["request_built_from"]
         for response in cassette.responses():
             report = validate_stream(cassette.api, response.events()) if response.is_stream else validate_response(cassette.api, response.payload())
             assert report.ok, (path, report.errors)

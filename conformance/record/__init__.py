@@ -36,7 +36,7 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import vcr
 import yaml
@@ -61,6 +61,9 @@ from strictconformance.record.scenarios import (
     follow_up_for,
     scenario_for,
 )
+
+if TYPE_CHECKING:
+    from strictconformance.wire import ToolSpec
 
 __all__ = ["RECORD_MODES", "CassetteResult", "RecordOptions", "RecordSummary", "main", "record_all"]
 
@@ -136,20 +139,33 @@ class RecordSummary:
 # -- one cassette -------------------------------------------------------------------------------------
 
 
+#: Where the recording tool comes from (written into each cassette's provenance).
+RECORDING_TOOL_SOURCE = "strictconformance.strategies.tools.tool_lists"
+
+
 @cache
 def recording_tool() -> dict[str, Any]:
-    """The tool requests are built around: drawn from the kit's tool strategy, deterministically."""
+    """The tool requests are built around: the smallest strict-ready tool the kit's own tool
+    strategy (``strictconformance.strategies.tools``) draws, found deterministically, as
+    ``{"name", "description", "parameters"}``."""
     from hypothesis import HealthCheck, Phase, find, settings
+    from hypothesis import strategies as st
 
-    from strictconformance.strategies.responses import recording_tools
+    from strictconformance.strategies.tools import tool_lists, tool_schemas
 
-    quiet = settings(database=None, derandomize=True, max_examples=200, phases=[Phase.generate], suppress_health_check=list(HealthCheck))
-    def strict_ready(tool: dict[str, Any]) -> bool:  # strict mode wants every property required
-        parameters = tool["parameters"]
-        return len(parameters["properties"]) >= 2 and set(parameters["required"]) == set(parameters["properties"])
+    quiet = settings(database=None, derandomize=True, max_examples=500, phases=[Phase.generate, Phase.shrink],
+                     suppress_health_check=list(HealthCheck))
+    # Strict mode wants every property required and no unions; a described tool with two or more
+    # flat properties gives the model something to fill in.
+    schemas = tool_schemas(max_properties=3, max_depth=0, optional=False, unions=False)
+    candidates = tool_lists(min_size=1, max_size=1, strict=st.just(True), schema=schemas)
 
-    tool: dict[str, Any] = find(recording_tools(), strict_ready, settings=quiet)
-    return tool
+    def strict_ready(drawn: tuple[ToolSpec, ...]) -> bool:
+        tool = drawn[0]
+        return bool(tool.description) and len(tool.input_schema["properties"]) >= 2
+
+    (tool,) = find(candidates, strict_ready, settings=quiet)
+    return {"name": tool.name, "description": tool.description, "parameters": dict(tool.input_schema)}
 
 
 def _provider_url(provider: Provider, options: RecordOptions) -> str:
@@ -210,7 +226,7 @@ def _provenance(api: str, scenario: str, features: Sequence[str], url: str, mode
             "date_evidence": "clock of the machine that recorded",
             "source": scrub_uri(url),
             "model": model,
-            "request_built_from": f"strictconformance.strategies.responses.recording_tools: tool {tool['name']!r}",
+            "request_built_from": f"{RECORDING_TOOL_SOURCE}: tool {tool['name']!r}",
             "licence": None,
             "changes": "scrubbed while recording by strictconformance.drift.secrets (sensitive headers, keys, account ids)",
         },
