@@ -361,12 +361,13 @@ def _counterexample(kwargs: Mapping[str, Any], notes: Mapping[str, Any]) -> dict
     return {**drawn, **notes}
 
 
-def check(rule_id: str) -> Callable[[F], F]:
+def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None = None) -> Callable[[F], F]:
     """Tie a check to ``rule_id``: marks it for selection and the report, counts its examples, and
     attaches the counterexample and adapter calls to its failures.
 
-    Put it *above* ``@given`` (it wraps Hypothesis's inner test, so it runs once per example).
-    The check must take the ``sc`` fixture.
+    ``requires`` reads the adapter's declarations at collection and returns why the check does not
+    apply (reported as not covered), or ``None``. Put ``@check`` *above* ``@given`` (it wraps
+    Hypothesis's inner test, so it runs once per example). The check must take the ``sc`` fixture.
     """
 
     def decorate(test: F) -> F:
@@ -397,6 +398,6 @@ def check(rule_id: str) -> Callable[[F], F]:
             wrapped: Any = test
         else:
             wrapped = run_example
-        return pytest.mark.sc_rule(rule_id)(wrapped)  # type: ignore[no-any-return]
+        return pytest.mark.sc_rule(rule_id, requires=requires)(wrapped)  # type: ignore[no-any-return]
 
     return decorate

@@ -242,6 +242,12 @@ class _ConformanceRun:
                 needed = " or ".join(f"{method}()" for method in rule.capabilities)
                 item.add_marker(pytest.mark.skip(reason=f"{_NOT_COVERED}the adapter does not implement {needed}"))
                 continue
+            marker = item.get_closest_marker("sc_rule")
+            requires = marker.kwargs.get("requires") if marker is not None else None
+            missing = requires(declarations) if requires is not None else None
+            if missing:
+                item.add_marker(pytest.mark.skip(reason=f"{_NOT_COVERED}{missing}"))
+                continue
             if rule_id in declarations.expected_failures:
                 matched_expectations.add(rule_id)
                 item.add_marker(pytest.mark.xfail(strict=True, reason=f"expected failure: {declarations.expected_failures[rule_id]}"))

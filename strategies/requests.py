@@ -41,11 +41,14 @@ def provider_configs() -> st.SearchStrategy[bool | None]:
 
 @st.composite
 def tools_requests(draw: st.DrawFn, *, providers: tuple[str, ...] = PROVIDERS, supports_structured_outputs: bool | None = None,
-                   response_schema: bool | None = None, max_tools: int = 6) -> ToolsRequest:
-    """Boolean-convention requests."""
+                   response_schema: bool | None = None, min_tools: int = 0, max_tools: int = 6,
+                   config: st.SearchStrategy[bool | None] | None = None,
+                   strict: st.SearchStrategy[Any] | None = None) -> ToolsRequest:
+    """Boolean-convention requests. ``config`` and ``strict`` narrow the provider config and the
+    per-tool settings drawn (to aim a check at the cases its rule is about)."""
     provider = draw(st.sampled_from(providers))
     supports = draw(st.booleans()) if supports_structured_outputs is None else supports_structured_outputs
-    config = draw(provider_configs())
+    config = draw(config if config is not None else provider_configs())
     with_response = draw(st.booleans()) if response_schema is None else response_schema
     mode = draw(st.sampled_from([None, "AUTO", "ANY", "NONE"])) if provider == "google" else None
     event(f"provider: {provider}{'' if supports else ' (no structured outputs)'}")
@@ -55,7 +58,8 @@ def tools_requests(draw: st.DrawFn, *, providers: tuple[str, ...] = PROVIDERS, s
         model={"openai": "gpt-4o", "anthropic": "claude-sonnet-4-5" if supports else "claude-3-haiku-20240307",
                "google": "gemini-2.5-flash"}[provider],
         supports_structured_outputs=supports,
-        tools=draw(tool_lists("boolean", max_size=max_tools, schema=tool_schemas(max_properties=3, max_depth=1))),
+        tools=draw(tool_lists("boolean", min_size=min_tools, max_size=max_tools, strict=strict,
+                              schema=tool_schemas(max_properties=3, max_depth=1))),
         config_strict=config,
         response_schema=_RESPONSE_SCHEMA if with_response else None,
         function_calling_mode=mode,

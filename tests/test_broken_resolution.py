@@ -23,6 +23,10 @@ def test_broken_adapter_fails_exactly_its_rule(run_suite: Callable[..., SuiteRun
     failed = run.rules_with("failed") | run.rules_with("error")
     assert failed == {rule_id}, run.output
     assert f"{rule_id} violation" in run.output  # the rule ID is in what the user reads
+    checks = run.report["rules"][rule_id]["checks"]  # type: ignore[index]
+    failing = [c["nodeid"] for c in checks if c["outcome"] == "failed"]
+    # the Hypothesis property finds it, not only an explicit example
+    assert any("seed_table" not in nodeid and "twenty_five" not in nodeid for nodeid in failing), failing
     counterexamples = run.report["rules"][rule_id]["counterexamples"]  # type: ignore[index]
     assert counterexamples and counterexamples[0]["calls"], counterexamples
     assert counterexamples[0]["replay"].startswith("pytest -p strictconformance --sc-adapter")

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-import pytest
 from hypothesis import given
 
+from strictconformance.adapter import Declarations
 from strictconformance.checks._support import cost_on_wire, wire_tools
 from strictconformance.harness import Harness, check
 from strictconformance.reference.resolution import priority_of
@@ -52,10 +52,20 @@ _BUDGET_WORDS = {
 }
 
 
+def _anthropic_budget(declarations: Declarations) -> str | None:
+    if declarations.budgets.get("anthropic") is None:
+        return "the adapter declares no Anthropic budget (budgets)"
+    return None
+
+
+def _greedy_policy(declarations: Declarations) -> str | None:
+    if declarations.allocation_policy != "greedy":
+        return "the adapter does not declare allocation_policy = 'greedy' (BUD-3 is that exact policy)"
+    return _anthropic_budget(declarations)
+
+
 def _budget(sc: Harness) -> Budget:
-    budget = sc.declarations.budgets.get("anthropic")
-    if budget is None:
-        pytest.skip("not covered: the adapter declares no Anthropic budget (budgets)")
+    budget = sc.declarations.budgets["anthropic"]  # present: every check here requires it
     return budget
 
 
@@ -98,7 +108,7 @@ def _exceeded_by_required(request: PlanRequest, budget: Budget) -> list[str]:
     return [name for name in budget.names() if sum(_DIMENSIONS[name](cost) for cost in costs) > getattr(budget, name)]
 
 
-@check("BUD-1")
+@check("BUD-1", requires=_anthropic_budget)
 @given(request=budget_requests())
 def test_bud_1_strict_tools_stay_within_budgets(sc: Harness, request: PlanRequest) -> None:
     budget = _budget(sc)
@@ -114,10 +124,10 @@ def test_bud_1_strict_tools_stay_within_budgets(sc: Harness, request: PlanReques
             f"(costs: {{{', '.join(f'{k}: {v.optional_params} optional/{v.union_params} union' for k, v in strict.items())}}})"))
 
 
-@check("BUD-2")
+@check("BUD-2", requires=_anthropic_budget)
 @given(request=uniform_cost_requests())
 def test_bud_2_priority_order_with_equal_costs(sc: Harness, request: PlanRequest) -> None:
-    _budget(sc)
+
     plan = _requires_plan(sc, request, _plan(sc, request))
     strict = _strict_set(sc, request, plan)
     order = [tool.name for tool in _walk_order(request)]
@@ -141,15 +151,9 @@ def _greedy(request: PlanRequest, budget: Budget) -> list[str]:
     return shipped
 
 
-def _require_greedy(sc: Harness) -> None:
-    if sc.declarations.allocation_policy != "greedy":
-        pytest.skip("not covered: the adapter does not declare allocation_policy = 'greedy' (BUD-3 is that exact policy)")
-
-
-@check("BUD-3")
+@check("BUD-3", requires=_greedy_policy)
 @given(request=budget_requests())
 def test_bud_3_greedy_fit(sc: Harness, request: PlanRequest) -> None:
-    _require_greedy(sc)
     budget = _budget(sc)
     if _exceeded_by_required(request, budget):
         return  # BUD-5
@@ -161,10 +165,9 @@ def test_bud_3_greedy_fit(sc: Harness, request: PlanRequest) -> None:
         f"(missing {sorted(set(expected) - set(actual))}, extra {sorted(set(actual) - set(expected))})"))
 
 
-@check("BUD-3")
+@check("BUD-3", requires=_greedy_policy)
 def test_bud_3_twenty_five_equal_tools(sc: Harness) -> None:
     """seeds/001: 25 tools, the first five priority 100, the rest 1: tools 0-19 strict, 20-24 lenient."""
-    _require_greedy(sc)
     schema = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"], "additionalProperties": False}
     tools = tuple(ToolSpec(f"tool-{index}", schema, 100 if index < 5 else 1) for index in range(25))
     request = PlanRequest(tools, (ANTHROPIC_STRICT_MODEL,))
@@ -175,7 +178,7 @@ def test_bud_3_twenty_five_equal_tools(sc: Harness) -> None:
         f"expected tools 0-19 strict and 20-24 lenient; strict: {sorted(strict, key=lambda n: int(n.split('-')[1]))}"))
 
 
-@check("BUD-4")
+@check("BUD-4", requires=_anthropic_budget)
 @given(request=budget_requests())
 def test_bud_4_no_cheaper_higher_priority_left_lenient(sc: Harness, request: PlanRequest) -> None:
     budget = _budget(sc)
@@ -198,7 +201,7 @@ def test_bud_4_no_cheaper_higher_priority_left_lenient(sc: Harness, request: Pla
                 f"(strict={lower.strict!r}), which costs at least as much on every budget, ships strict"))
 
 
-@check("BUD-5")
+@check("BUD-5", requires=_anthropic_budget)
 @given(case=over_budget_requests())
 def test_bud_5_required_over_budget_is_an_error(sc: Harness, case: tuple[PlanRequest, str]) -> None:
     request, _ = case
@@ -221,10 +224,10 @@ def test_bud_5_required_over_budget_is_an_error(sc: Harness, case: tuple[PlanReq
     sc.expect(not missing, f"the error does not name the required tools {missing}: {message}")
 
 
-@check("BUD-6")
+@check("BUD-6", requires=_anthropic_budget)
 @given(request=fitting_requests())
 def test_bud_6_everything_fits_everything_ships_strict(sc: Harness, request: PlanRequest) -> None:
-    _budget(sc)
+
     plan = _requires_plan(sc, request, _plan(sc, request))
     strict = _strict_set(sc, request, plan)
     wanting = [tool.name for tool in request.tools if priority_of(tool.strict) is not None]

@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
+from strictconformance.adapter import Declarations
 from strictconformance.checks._support import wire_tool
 from strictconformance.harness import Harness, check
 from strictconformance.strategies.models import curated_models, models_with_support
@@ -55,7 +57,8 @@ def test_res_1_tool_beats_config_beats_default(sc: Harness, request: ToolsReques
 
 
 @check("RES-2")
-@given(request=tools_requests(supports_structured_outputs=True))
+@given(request=tools_requests(supports_structured_outputs=True, config=st.none(), min_tools=1,
+                              strict=st.sampled_from([None, None, True, False])))
 def test_res_2_unset_gets_declared_default(sc: Harness, request: ToolsRequest) -> None:
     """An unset tool under an unset config gets the provider default the adapter declares."""
     wire = sc.call("build_request", request)
@@ -225,11 +228,13 @@ def test_res_13_strict_format_resolution(sc: Harness, case: tuple[ModelSpec, Str
             f"expected {expected.dialect!r} (explicit value, else provider name, else the id's family/ prefix)"))
 
 
-@check("RES-14")
+def _curated_table(declarations: Declarations) -> str | None:
+    return None if declarations.curated_model_table else "the adapter declares no curated model table (curated_model_table = False)"
+
+
+@check("RES-14", requires=_curated_table)
 @given(case=curated_models())
 def test_res_14_curated_table(sc: Harness, case: tuple[ModelSpec, StrictSupport]) -> None:
-    if not sc.declarations.curated_model_table:
-        pytest.skip("not covered: the adapter declares no curated model table (curated_model_table = False)")
     model, expected = case
     actual: StrictSupport = sc.call("strict_support", model)
     sc.expect(actual.capable == expected.capable, (

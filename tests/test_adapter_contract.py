@@ -1,0 +1,191 @@
+"""The adapter contract as a user meets it: usage errors for unusable adapters, named skips for
+missing capabilities, clean failures for faulty ones. Never INTERNALERROR."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from conftest import SuiteRun
+from strictconformance.adapter import Adapter, AdapterContractError, read_declarations
+from strictconformance.reference import ReferenceAdapter
+
+# -- Unusable adapters: a usage error that says what is wrong ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("module_source", "adapter", "message"),
+    [
+        (None, "no_such_module:Adapter", "cannot import module 'no_such_module'"),
+        ("raise RuntimeError('boom at import')", "exploding:Adapter", "RuntimeError: boom at import"),
+        ("x = (", "exploding:Adapter", "SyntaxError"),
+        ("VALUE = 1", "exploding:Missing", "has no attribute 'Missing'"),
+        ("def Adapter():\n    pass", "exploding:Adapter", "is a function, expected a strictconformance.Adapter"),
+        ("class Adapter:\n    pass", "exploding:Adapter", "does not subclass strictconformance.Adapter"),
+        ("from strictconformance import Adapter as Base\nclass Adapter(Base):\n    def __init__(self):\n        raise ValueError('no key')",
+         "exploding:Adapter", "Adapter() raised ValueError: no key"),
+        (None, "not-a-path", "must be written module:attribute"),
+    ],
+    ids=["missing-module", "raises-on-import", "syntax-error", "missing-attribute", "function", "not-a-subclass",
+         "init-raises", "malformed"],
+)
+def test_unusable_adapter_is_a_usage_error(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester,
+                                           module_source: str | None, adapter: str, message: str) -> None:
+    if module_source is not None:
+        pytester.makepyfile(exploding=module_source)
+    run = run_suite(adapter)
+    assert run.result.ret == pytest.ExitCode.USAGE_ERROR, run.output
+    assert message in run.output
+    assert "INTERNALERROR" not in run.output
+
+
+class _BooleanOnly(Adapter):
+    def build_request(self, request):  # type: ignore[no-untyped-def]
+        return ReferenceAdapter().build_request(request)
+
+
+def _declaration_error(adapter: Adapter) -> str:
+    with pytest.raises(AdapterContractError) as caught:
+        read_declarations(adapter)
+    return str(caught.value)
+
+
+def test_declarations_are_validated_with_a_message_saying_what_to_write() -> None:
+    assert "must declare strict_defaults" in _declaration_error(_BooleanOnly())
+
+    class WrongConventions(_BooleanOnly):
+        strict_defaults = {"openai": True, "anthropic": True, "google": None}
+        conventions = ("priority",)
+
+    assert "declares the 'priority' convention but does not override plan_request()" in _declaration_error(WrongConventions())
+
+    class BadDefaults(_BooleanOnly):
+        strict_defaults = {"openai": "yes", "anthropic": True}
+
+    text = _declaration_error(BadDefaults())
+    assert "missing ['google']" in text and "'openai': 'yes'" in text
+
+    class NoRejections(Adapter):
+        def plan_request(self, request):  # type: ignore[no-untyped-def]
+            raise NotImplementedError
+
+    assert "must declare rejection_errors" in _declaration_error(NoRejections())
+
+    class UnknownExpectation(ReferenceAdapter):
+        expected_failures = {"RES-99": "typo"}
+
+    assert "unknown rules ['RES-99']" in _declaration_error(UnknownExpectation())
+
+    class BadPolicy(ReferenceAdapter):
+        allocation_policy = "knapsack"
+
+    assert "allocation_policy must be one of" in _declaration_error(BadPolicy())
+
+    class NoDriftErrors(Adapter):
+        def check_response(self, api, payload):  # type: ignore[no-untyped-def]
+            return None
+
+    assert "must declare drift_errors" in _declaration_error(NoDriftErrors())
+
+
+def test_a_bad_declaration_stops_the_run_as_a_usage_error(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(my_adapter="""
+        from strictconformance import Adapter
+        from strictconformance.reference.resolution import build_tools_request
+
+        class Mine(Adapter):
+            def build_request(self, request):
+                return build_tools_request(request)
+    """)
+    run = run_suite("my_adapter:Mine")
+    assert run.result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "Mine overrides build_request() and must declare strict_defaults" in run.output
+    assert "INTERNALERROR" not in run.output
+
+
+# -- Missing capabilities: named skips, listed as not covered, never passed ----------------------
+
+
+def test_missing_capabilities_are_named_skips(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(boolean_only="""
+        from strictconformance import Adapter
+        from strictconformance.reference.resolution import REFERENCE_DEFAULTS, build_tools_request
+
+        class BooleanOnly(Adapter):
+            sdk = "example-sdk 1.0"
+            strict_defaults = REFERENCE_DEFAULTS
+
+            def build_request(self, request):
+                return build_tools_request(request)
+    """)
+    run = run_suite("boolean_only:BooleanOnly")
+    assert run.result.ret == pytest.ExitCode.OK, run.output
+    assert run.rules_with("passed") == {"RES-1", "RES-2", "RES-3", "RES-4", "RES-5", "RES-6"}
+    not_covered = run.rules_with("not covered")
+    assert {"RES-10", "RES-13", "BUD-1"} <= not_covered
+    assert run.report is not None
+    assert run.report["rules"]["RES-10"]["reasons"] == ["the adapter does not implement plan_request()"]
+    assert "not covered: RES-10..RES-12" in run.output and "plan_request()" in run.output
+    assert not run.rules_with("failed")
+
+
+# -- Faulty adapters: clean failures naming the method and what was wrong ------------------------
+
+_FAULTY = """
+import time
+import dataclasses
+from strictconformance.reference import ReferenceAdapter
+
+class Raises(ReferenceAdapter):
+    def build_request(self, request):
+        raise KeyError("strictJsonSchema")
+
+class Hangs(ReferenceAdapter):
+    def strict_support(self, model):
+        time.sleep(30)
+
+class ReturnsJunk(ReferenceAdapter):
+    def build_request(self, request):
+        return {"tools": []}
+
+class JunkStrict(ReferenceAdapter):
+    def build_request(self, request):
+        wire = super().build_request(request)
+        return dataclasses.replace(wire, tools=tuple(dataclasses.replace(t, strict="yes") for t in wire.tools))
+
+class Mutates(ReferenceAdapter):
+    def build_request(self, request):
+        for tool in request.tools:
+            tool.input_schema["additionalProperties"] = True
+        return super().build_request(request)
+
+class DropsTools(ReferenceAdapter):
+    def build_request(self, request):
+        return dataclasses.replace(super().build_request(request), tools=())
+"""
+
+
+@pytest.mark.parametrize(
+    ("adapter", "rules", "message"),
+    [
+        ("Raises", "RES-1", "RES-1 adapter fault: adapter.build_request() raised KeyError: 'strictJsonSchema'"),
+        ("Hangs", "RES-13", "RES-13 adapter fault: adapter.strict_support() did not return within 0.5 s"),
+        ("ReturnsJunk", "RES-1", "adapter.build_request() returned dict, expected strictconformance.WireRequest"),
+        ("JunkStrict", "RES-1", "WireRequest.tools[0].strict is 'yes', expected True, False or None (omitted)"),
+        ("Mutates", "RES-1", "adapter.build_request() mutated argument 1"),
+        ("DropsTools", "RES-1", "RES-1 violation: the wire request carries tool 'tool_00_search' not at all, expected once"),
+    ],
+)
+def test_faulty_adapter_gets_clean_failures(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester,
+                                            adapter: str, rules: str, message: str) -> None:
+    pytester.makepyfile(faulty=_FAULTY)
+    run = run_suite(f"faulty:{adapter}", "--sc-rule", rules, "--sc-call-timeout", "0.5")
+    assert run.result.ret == pytest.ExitCode.TESTS_FAILED, run.output
+    assert message in run.output
+    assert "INTERNALERROR" not in run.output
+    assert run.rules_with("failed") == {rules}
+    assert run.report is not None
+    failure = run.report["rules"][rules]["counterexamples"][0]
+    assert failure["calls"], failure  # the adapter call that produced it
+    assert message.split(": ", 1)[-1].split(" (")[0] in failure["message"] or failure["kind"] == "violation"

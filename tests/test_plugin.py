@@ -1,0 +1,160 @@
+"""The plugin as a user runs it: activation, selection, profiles, xdist, expected failures, the
+report in the terminal and as JSON (valid against its shipped schema)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import jsonschema
+import pytest
+
+from conftest import SuiteRun
+from strictconformance.report import REPORT_SCHEMA, load_report_schema
+
+
+def _valid_report(run: SuiteRun) -> dict:  # type: ignore[type-arg]
+    assert run.report is not None, run.output
+    jsonschema.Draft202012Validator(load_report_schema()).validate(run.report)
+    return run.report
+
+
+def test_report_schema_is_a_valid_schema() -> None:
+    schema = load_report_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["properties"]["schema"]["const"] == REPORT_SCHEMA
+
+
+def test_main_job_from_outside_the_repository_passes_and_prints_the_report(run_suite: Callable[..., SuiteRun]) -> None:
+    """What the README's first command does: the reference, every rule, in a fresh directory, in a subprocess."""
+    run = run_suite(None, subprocess=True)
+    assert run.result.ret == pytest.ExitCode.OK, run.output
+    report = _valid_report(run)
+    assert report["adapter"]["adapter"] == "strictconformance.reference:ReferenceAdapter"
+    ran = {rule_id for rule_id, data in report["rules"].items() if data["outcome"] != "not run"}
+    assert ran == set(report["rules"]), f"rules without a check: {set(report['rules']) - ran}"
+    assert run.rules_with("passed") == ran, {r: d["outcome"] for r, d in report["rules"].items() if d["outcome"] != "passed"}
+    assert all(data["examples"] > 0 for data in report["rules"].values())
+    assert "strictconformance report" in run.output
+    assert "RES-1   passed" in run.output
+
+
+def test_inert_unless_requested(pytester: pytest.Pytester) -> None:
+    """Installed, the plugin is loaded in every pytest run: it must not add the suite there."""
+    pytester.makepyfile(test_mine="def test_mine():\n    assert True\n")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    assert "strictconformance report" not in result.stdout.str()
+
+
+def test_explicit_paths_run_beside_the_suite(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_mine="def test_mine():\n    assert True\n")
+    run = run_suite(None, "test_mine.py", "--sc-rule", "RES-1")
+    assert "test_mine.py ." in run.output
+    assert run.rules_with("passed") == {"RES-1"}
+
+
+def test_rule_selection(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite(None, "--sc-rule", "BUD", "--sc-rule", "RES-13,RES-14")
+    assert run.rules_with("passed") == {"BUD-1", "BUD-2", "BUD-3", "BUD-4", "BUD-5", "BUD-6", "RES-13", "RES-14"}
+    unknown = run_suite(None, "--sc-rule", "RES-99")
+    assert unknown.result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--sc-rule 'RES-99' matches no rule" in unknown.output
+
+
+def test_adapter_from_environment_and_ini(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STRICTCONFORMANCE_ADAPTER", "broken_resolution:ForgetsBeta")
+    assert run_suite(None, "--sc-rule", "RES-5").rules_with("failed") == {"RES-5"}
+    monkeypatch.delenv("STRICTCONFORMANCE_ADAPTER")
+    pytester.makeini("[pytest]\nsc_adapter = broken_resolution:GoogleNeverValidated\n")
+    assert run_suite(None, "--sc-rule", "RES-6").rules_with("failed") == {"RES-6"}
+
+
+@pytest.mark.parametrize(("args", "env_ci", "profile"), [
+    ((), False, "dev"),
+    ((), True, "ci"),
+    (("--sc-profile", "ci"), False, "ci"),
+    (("--hypothesis-profile", "nightly"), False, "nightly"),
+])
+def test_profiles(run_suite: Callable[..., SuiteRun], monkeypatch: pytest.MonkeyPatch,
+                  args: tuple[str, ...], env_ci: bool, profile: str) -> None:
+    if env_ci:
+        monkeypatch.setenv("CI", "true")
+    else:
+        monkeypatch.delenv("CI", raising=False)
+        monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    run = run_suite(None, "--sc-rule", "RES-3", *args, subprocess=True, profile=None)
+    report = _valid_report(run)
+    assert report["profile"] == profile
+    expected_examples = {"dev": 60, "ci": 100, "nightly": 2000}[profile]
+    assert report["rules"]["RES-3"]["checks"][0]["examples"] >= expected_examples
+
+
+def test_ci_profile_is_deterministic(run_suite: Callable[..., SuiteRun], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CI", "true")
+    first = run_suite("broken_resolution:ConfigBeatsTool", "--sc-rule", "RES-1", profile=None)
+    second = run_suite("broken_resolution:ConfigBeatsTool", "--sc-rule", "RES-1", profile=None)
+    assert first.report is not None and second.report is not None
+    assert first.report["rules"]["RES-1"]["counterexamples"] == second.report["rules"]["RES-1"]["counterexamples"]
+
+
+def test_xdist_aggregates_every_result(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite("broken_resolution:TiesReversed", "-n", "2", "--sc-rule", "RES,BUD", subprocess=True)
+    report = _valid_report(run)
+    assert run.rules_with("failed") == {"BUD-2"}
+    assert run.rules_with("not covered") == {"BUD-3"}
+    ran = [r for r, d in report["rules"].items() if d["outcome"] not in ("not run",)]
+    assert len(ran) == 17
+    assert all(report["rules"][rule_id]["examples"] > 0 for rule_id in ran if rule_id != "BUD-3")
+    assert report["rules"]["BUD-2"]["counterexamples"][0]["calls"]
+
+
+def test_expected_failures_are_strict(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(expecting="""
+        from broken_resolution import ForgetsBeta
+        from strictconformance.reference import ReferenceAdapter
+
+        class KnownBug(ForgetsBeta):
+            expected_failures = {"RES-5": "beta flag not sent yet (issue 12)"}
+
+        class StaleExpectation(ReferenceAdapter):
+            expected_failures = {"RES-5": "fixed long ago"}
+
+        class ExpectsUncovered(ReferenceAdapter):
+            expected_failures = {"BUD-3": "policy differs"}
+            allocation_policy = "unspecified"
+    """)
+    known = run_suite("expecting:KnownBug", "--sc-rule", "RES-5")
+    assert known.result.ret == pytest.ExitCode.OK, known.output
+    assert known.outcome("RES-5") == "xfailed"
+    assert "beta flag not sent yet (issue 12)" in known.output
+
+    stale = run_suite("expecting:StaleExpectation", "--sc-rule", "RES-5")
+    assert stale.result.ret == pytest.ExitCode.TESTS_FAILED
+    assert stale.outcome("RES-5") == "failed"
+
+    uncovered = run_suite("expecting:ExpectsUncovered", "--sc-rule", "BUD")
+    assert "expected_failures entry BUD-3 matches no check that runs" in uncovered.output
+
+
+def test_suite_collected_whatever_python_files_says(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\npython_files = check_*.py\n")
+    run = run_suite(None, "--sc-rule", "RES-1")
+    assert run.rules_with("passed") == {"RES-1"}
+
+
+def test_report_directory_must_exist(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest_inprocess("-p", "strictconformance", "--sc-report", "missing/dir/report.json",
+                                          "-W", "ignore::pytest.PytestAssertRewriteWarning")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "its directory does not exist" in "\n".join(result.outlines + result.errlines)
+
+
+def test_failure_output_is_actionable(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite("broken_resolution:WrongOpenAIDefault", "--sc-rule", "RES-2", "-k", "declared_default")
+    output = run.output
+    assert "RES-2 violation: openai: tool" in output
+    assert "counterexample (JSON):" in output
+    assert "adapter calls (last is the one that failed):\nadapter.build_request(ToolsRequest(" in output
+    assert "replay: pytest -p strictconformance --sc-adapter broken_resolution:WrongOpenAIDefault" in output
+    assert "@reproduce_failure" not in output  # users can't decorate the kit's checks
