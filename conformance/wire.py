@@ -176,7 +176,9 @@ def _strict_field(api: str, where: str, container: Mapping[str, Any]) -> bool | 
 
 
 def _list(api: str, body: Mapping[str, Any], key: str) -> Sequence[Any]:
-    value = body.get(key) or []
+    value = body.get(key)
+    if value is None:
+        return []
     if not isinstance(value, list):
         raise WireFormatError(f"{api}: {key} must be an array, got {type(value).__name__}")
     return value

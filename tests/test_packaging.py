@@ -1,0 +1,54 @@
+"""Packaging: one import namespace, every subpackage listed, data files and the entry point shipped."""
+
+from __future__ import annotations
+
+import re
+from importlib import metadata, resources
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MAPPING = {"conformance": "strictconformance", "strategies": "strictconformance.strategies",
+           "cassettes": "strictconformance.cassettes"}
+
+
+def _listed_packages() -> set[str]:
+    text = (ROOT / "pyproject.toml").read_text()
+    block = re.search(r"^packages = \[(.*?)\]", text, re.S | re.M)
+    assert block, "pyproject.toml lists no packages"
+    return set(re.findall(r'"([\w.]+)"', block.group(1)))
+
+
+def test_every_python_folder_is_listed_in_pyproject() -> None:
+    found = set()
+    for folder, package in MAPPING.items():
+        for init in (ROOT / folder).rglob("__init__.py"):
+            relative = init.parent.relative_to(ROOT / folder)
+            found.add(".".join([package, *relative.parts]))
+    assert found == _listed_packages()
+
+
+def test_the_plugin_entry_point_is_registered() -> None:
+    entry_points = [ep for ep in metadata.entry_points(group="pytest11") if ep.name == "strictconformance"]
+    assert [ep.value for ep in entry_points] == ["strictconformance.plugin"]
+
+
+def test_data_files_are_reachable_as_package_resources() -> None:
+    package = resources.files("strictconformance")
+    assert package.joinpath("py.typed").is_file()
+    assert package.joinpath("report.schema.json").is_file()
+    assert any(path.name.endswith(".yaml") for path in _walk(resources.files("strictconformance.cassettes")))
+
+
+def _walk(node):  # type: ignore[no-untyped-def]
+    for child in node.iterdir():
+        if child.is_dir():
+            yield from _walk(child)
+        else:
+            yield child
+
+
+def test_runtime_dependencies_are_the_fields_own() -> None:
+    requirements = metadata.requires("strictconformance") or []
+    runtime = {re.split(r"[<>=!~ ;\[]", requirement)[0].lower() for requirement in requirements if "extra ==" not in requirement}
+    assert runtime == {"pytest", "hypothesis", "hypothesis-jsonschema", "jsonschema", "vcrpy", "pytest-xdist", "pydantic"}
+    assert any(r.startswith("hypothesis") and "<6.170.10" in r for r in requirements)
