@@ -12,6 +12,7 @@ unevaluated keywords).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from datetime import timezone
@@ -42,8 +43,9 @@ _RESTRICTIVE = ("not", "if", "then", "else", "dependentSchemas", "contains", "mi
 _HJS_UNSUPPORTED = ("$dynamicRef", "$dynamicAnchor", "unevaluatedProperties", "unevaluatedItems", "$anchor")
 
 
+@functools.cache
 def json_values(max_leaves: int = 6) -> st.SearchStrategy[Any]:
-    """Any JSON value, kept small."""
+    """Any JSON value, kept small (one shared strategy per size: building a recursive strategy is costly)."""
     scalars = st.none() | st.booleans() | st.integers(-1000, 1000) | st.floats(allow_nan=False, allow_infinity=False, width=32) | st.text(max_size=8)
     return st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=max_leaves)
 
@@ -215,19 +217,9 @@ class _Compiler:
             if strategy.is_empty:
                 break
             usable_prefix += 1
-
-        @st.composite
-        def build(draw: st.DrawFn) -> list[Any]:
-            top = usable_prefix if high is None else min(usable_prefix, high)
-            count = draw(st.integers(min(low, top), top), label="prefix items")
-            values = [draw(prefix[i], label=f"prefix item {i}") for i in range(count)]
-            if count == len(prefix) and not rest.is_empty:
-                room = (max(low - count, 0), (high - count) if high is not None else max(low - count, 0) + _DEFAULT_MAX_ITEMS)
-                extra = draw(st.lists(rest, min_size=room[0], max_size=max(room), unique_by=canonical if unique else None), label="items")
-                values.extend(extra)
-            return values
+        top = usable_prefix if high is None else min(usable_prefix, high)
         check = self.valid(node)
-        strategy = build()
+        strategy = _array_values(prefix, rest, low, high, top, unique)
         return strategy.filter(check) if unique or (len(prefix) and low > usable_prefix) else strategy
 
     def _object(self, node: dict[str, Any], chain: tuple[int, ...]) -> st.SearchStrategy[dict[str, Any]]:
@@ -259,28 +251,46 @@ class _Compiler:
         dependencies: dict[str, list[str]] = node.get("dependentRequired", {})
         optional = [name for name in properties if name not in required and not compiled[name].is_empty]
 
-        @st.composite
-        def build(draw: st.DrawFn) -> dict[str, Any]:
-            chosen = [name for name in optional if draw(st.booleans(), label=f"include {name}")]
-            for name in list(chosen):
-                chosen.extend(dep for dep in dependencies.get(name, []) if dep not in chosen and dep not in required)
-            value = {name: draw(compiled[name], label=name) for name in required}
-            for name in chosen:
-                if name in compiled and name not in value:
-                    value[name] = draw(compiled[name], label=name)
-            if not closed:
-                room_low = max(low - len(value), 0)
-                room_high = (high - len(value)) if high is not None else room_low + _DEFAULT_MAX_ITEMS
-                if room_high >= room_low:
-                    fresh = keys.filter(lambda key: key not in properties)
-                    extras = draw(st.dictionaries(fresh, extra_values, min_size=room_low, max_size=room_high), label="extra keys")
-                    for key, item in extras.items():
-                        value.setdefault(key, item)
-            return value
-        strategy = build()
+        strategy = _object_values(compiled, required, optional, dependencies, closed, keys, extra_values, low, high, frozenset(properties))
         if high is not None or low or patterns_check is not None:
             return strategy.filter(self.valid(node))
         return strategy
+
+
+# Module-level composites: Hypothesis inspects a composite function's source when it is defined,
+# so one defined per compiled node would cost milliseconds per schema node.
+@st.composite
+def _array_values(draw: st.DrawFn, prefix: list[st.SearchStrategy[Any]], rest: st.SearchStrategy[Any], low: int,
+                  high: int | None, top: int, unique: bool) -> list[Any]:
+    count = draw(st.integers(min(low, top), top), label="prefix items")
+    values = [draw(prefix[i], label=f"prefix item {i}") for i in range(count)]
+    if count == len(prefix) and not rest.is_empty:
+        room = (max(low - count, 0), (high - count) if high is not None else max(low - count, 0) + _DEFAULT_MAX_ITEMS)
+        extra = draw(st.lists(rest, min_size=room[0], max_size=max(room), unique_by=canonical if unique else None), label="items")
+        values.extend(extra)
+    return values
+
+
+@st.composite
+def _object_values(draw: st.DrawFn, compiled: dict[str, st.SearchStrategy[Any]], required: list[str], optional: list[str],
+                   dependencies: dict[str, list[str]], closed: bool, keys: st.SearchStrategy[Any],
+                   extra_values: st.SearchStrategy[Any], low: int, high: int | None, declared: frozenset[str]) -> dict[str, Any]:
+    chosen = [name for name in optional if draw(st.booleans(), label=f"include {name}")]
+    for name in list(chosen):
+        chosen.extend(dep for dep in dependencies.get(name, []) if dep not in chosen and dep not in required)
+    value = {name: draw(compiled[name], label=name) for name in required}
+    for name in chosen:
+        if name in compiled and name not in value:
+            value[name] = draw(compiled[name], label=name)
+    if not closed:
+        room_low = max(low - len(value), 0)
+        room_high = (high - len(value)) if high is not None else room_low + _DEFAULT_MAX_ITEMS
+        if room_high >= room_low:
+            fresh = keys.filter(lambda key: key not in declared)
+            extras = draw(st.dictionaries(fresh, extra_values, min_size=room_low, max_size=room_high), label="extra keys")
+            for key, item in extras.items():
+                value.setdefault(key, item)
+    return value
 
 
 def _numbers(node: dict[str, Any], name: str) -> st.SearchStrategy[Any]:
