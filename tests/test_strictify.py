@@ -11,6 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from strictconformance.dialects import SHIPPED, SchemaError, validate_strict
+from strictconformance.dialects.known_bad import KnownBad, known_bad_cases
 from strictconformance.dialects.oracles import (
     check_rt1_obeys_rules,
     check_rt2_pure,
@@ -135,12 +136,51 @@ def test_depth_limit_truncates_to_json_text_with_a_loss() -> None:
 def test_documented_limits_are_kept() -> None:
     many = {"type": "object", "properties": {f"p{i}": {"type": "boolean"} for i in range(5001)}}
     result = strictify(many, "openai")
-    assert not [v for v in validate_strict(result.schema, "openai") if v.rule_id == "SM-22"]
+    assert validate_strict(result.schema, "openai") == []  # the root stays an object (SM-01): it is wrapped
+    assert result.codec.decode(result.codec.encode({"p1": True})) == {"p1": True}
     assert any(loss.kind == "truncated" for loss in result.losses)
     big_enum = {"type": "object", "properties": {"e": {"type": "string", "enum": [f"v{i}" for i in range(1200)]}}}
     result = strictify(big_enum, "openai")
     assert validate_strict(result.schema, "openai") == []
     assert ("/properties/e", "keyword-stripped") in {(loss.pointer, loss.kind) for loss in result.losses}
+
+
+KNOWN_BAD = known_bad_cases()
+# input strictify must refuse: a $dynamicRef naming no anchor, an external $ref
+_UNUSABLE = {"SM-08", "SM-41"}
+
+
+@pytest.mark.parametrize("case", KNOWN_BAD, ids=[case.rule_id for case in KNOWN_BAD])
+def test_known_bad_schemas_come_out_obeying_every_rule(case: KnownBad) -> None:
+    """Each schema breaking a rule, strictified for every dialect applying that rule, breaks no rule."""
+    for dialect in SHIPPED.values():
+        if case.rule_id not in dialect.rule_ids:
+            continue
+        if case.rule_id in _UNUSABLE:
+            with pytest.raises(SchemaError):
+                strictify(case.schema, dialect)
+            continue
+        assert validate_strict(strictify(case.schema, dialect).schema, dialect) == [], dialect.name
+
+
+def test_array_without_items_carries_its_elements_as_json_text() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "array"}, "e": {"type": "array", "enum": [[1], []]}}, "required": ["a", "e"]}
+    result = strictify(schema, "openai")
+    assert validate_strict(result.schema, "openai") == []
+    value = {"a": [1, "x", {"k": None}], "e": [1]}
+    wire = result.codec.encode(value)
+    assert wire["a"] == ["1", '"x"', '{"k": null}'] and isinstance(wire["e"], str)
+    assert result.codec.decode(wire) == value
+    assert {("/properties/a", "opaque"), ("/properties/e", "opaque")} <= {(loss.pointer, loss.kind) for loss in result.losses}
+
+
+def test_enums_of_arrays_or_objects_are_dropped_where_enums_must_be_scalars() -> None:
+    schema = {"type": "object", "properties": {"a": {"enum": [[1], "x"]}}, "required": ["a"]}
+    result = strictify(schema, "anthropic")
+    assert validate_strict(result.schema, "anthropic") == []
+    assert ("/properties/a", "enum") in {(loss.pointer, loss.keyword) for loss in result.losses}
+    assert result.codec.decode(result.codec.encode({"a": [1]})) == {"a": [1]}
+    assert strictify(schema, "openai").schema["properties"]["a"]["enum"] == [[1], "x"]  # openai has no such rule
 
 
 def test_unsupported_keywords_are_stripped_and_reported_annotations_silently() -> None:

@@ -114,6 +114,7 @@ class ValueEncoding:
     - ``declare_types``: give every node a ``type`` (an untyped "any" travels as JSON text).
     - ``min_items_allowed``: the ``minItems`` values kept (others are lowered to the largest kept).
     - ``simple_patterns_only``: drop ``pattern`` with backreferences, lookaround or ``\\b``.
+    - ``scalar_enums``: drop an ``enum`` listing an array or object (the node travels as its type).
     """
 
     records: Literal["pairs", "native"] = "native"
@@ -132,6 +133,7 @@ class ValueEncoding:
     declare_types: bool = False
     min_items_allowed: frozenset[int] | None = None
     simple_patterns_only: bool = False
+    scalar_enums: bool = False
 
 
 @dataclass(frozen=True)

@@ -143,6 +143,7 @@ ANTHROPIC = Dialect(
         recursion="unroll", references="keep", unroll_depth=3,
         close_objects=True, wrap_root=True, declare_types=True, combine_all_of=True, one_of_as_any_of=True,
         formats=frozenset(_ANTHROPIC_FORMATS), min_items_allowed=frozenset({0, 1}), simple_patterns_only=True,
+        scalar_enums=True,
         keywords=frozenset({
             "type", "properties", "required", "additionalProperties", "items", "anyOf", "allOf",
             "enum", "const", "$ref", "$defs", "definitions", "default", "format", "pattern", "minItems",

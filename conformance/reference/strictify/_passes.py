@@ -412,7 +412,7 @@ def _simple_pattern(pattern: str) -> bool:
 
 def strip_unsupported(state: State) -> None:
     """Remove what the dialect does not support (its keyword allowlist, formats, minItems values,
-    complex patterns); each removal that loosens validation is a loss."""
+    complex patterns, enums listing arrays or objects); each removal that loosens validation is a loss."""
     encoding = state.dialect.encoding
 
     def strip(node: Node) -> Any:
@@ -432,6 +432,9 @@ def strip_unsupported(state: State) -> None:
             if keyword == "format" and encoding.formats is not None and value not in encoding.formats:
                 state.lose(here, "keyword-stripped", "format", f"format {value!r} is not supported by {state.dialect.name}")
                 continue
+            if keyword == "enum" and encoding.scalar_enums and isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+                state.lose(here, "keyword-stripped", "enum", f"an enum listing arrays or objects is not supported by {state.dialect.name}")
+                continue
             if keyword == "pattern" and encoding.simple_patterns_only and not (isinstance(value, str) and _simple_pattern(value)):
                 state.lose(here, "keyword-stripped", "pattern", f"pattern {value!r} is too complex for {state.dialect.name}")
                 continue
@@ -450,6 +453,18 @@ def declare_types(state: State) -> None:
     """Give every node a ``type``: from its values (enum/const), else from its keywords (a loss:
     the node no longer accepts other types); a node that says nothing travels as JSON text."""
     def declare(node: Node) -> Any:
+        typed = declare_node(node)
+        if not isinstance(typed, dict) or type_set(typed) != {"array"} or "items" in typed or "prefixItems" in typed:
+            return typed
+        # an element with no schema says nothing either: it travels as JSON text
+        here = origin(typed)
+        if "enum" in typed or "const" in typed:  # JSON-text elements could not match the listed arrays
+            state.lose(here, "opaque", "items", "an enum of arrays with no `items` travels as JSON text")
+            return _keep_definitions(typed, opaque(here, replacing=typed))
+        state.lose(here, "opaque", "items", "an array with no `items` carries its elements as JSON text")
+        return {**typed, "items": opaque(here)}
+
+    def declare_node(node: Node) -> Any:
         if "type" in node or any(k in node for k in ("anyOf", "oneOf", "allOf", "$ref")):
             return node
         here = origin(node)
@@ -649,7 +664,7 @@ def apply_limits(state: State) -> None:
         path, node = _cut_point(root, path)
         if not _inside(path, cuts):
             state.lose(origin(node), "truncated", "properties", detail)
-            cuts[path] = _keep_definitions(node, opaque(origin(node), replacing=node))
+            cuts[path] = _keep_definitions(node, opaque(origin(node), replacing=node)) if path else _opaque_root(state, node)
 
     property_budget = limits.max_total_properties
     cuts = {}
@@ -676,8 +691,23 @@ def apply_limits(state: State) -> None:
             if target and not _inside(target, cuts):
                 size -= sum(_string_size(inner) for _, inner in _nodes_breadth_first(target_node))
                 cut_at(target, "names and values over the dialect's string budget travel as JSON text")
+        if size > limits.max_total_string_length:  # the root's own names are over the budget
+            cut_at((), "names and values over the dialect's string budget travel as JSON text")
         root = _apply_cuts(root, cuts)
     state.schema = root
+
+
+def _opaque_root(state: State, node: Node) -> Node:
+    """The whole root as JSON text: wrapped where the dialect wraps roots, so it stays an object
+    (its definitions go: nothing refers to them any more)."""
+    body = opaque(origin(node), replacing=node)
+    if not state.dialect.encoding.wrap_root:
+        return body
+    wrapped: Node = {"type": "object", "properties": {ROOT_KEY: body}, "required": [ROOT_KEY],
+                     MARK: {"origin": "", "codec": "wrap", "key": ROOT_KEY}}
+    if state.dialect.encoding.close_objects:
+        wrapped["additionalProperties"] = False
+    return wrapped
 
 
 def _string_size(node: Node) -> int:
@@ -789,7 +819,7 @@ PASSES: tuple[Pass, ...] = tuple(
         _when(lambda d: d.encoding.records == "native" and d.encoding.keywords is not None
               and "patternProperties" not in d.encoding.keywords, fold_pattern_properties),
         _when(lambda d: d.encoding.tuples == "numeric_keys", tuples_to_objects),
-        _when(lambda d: d.encoding.keywords is not None or d.encoding.formats is not None, strip_unsupported),
+        _when(lambda d: d.encoding.keywords is not None or d.encoding.formats is not None or d.encoding.scalar_enums, strip_unsupported),
         _when(lambda d: d.encoding.declare_types, declare_types),
         _when(lambda d: d.encoding.close_objects, close_objects),
         _when(lambda d: d.encoding.optional == "required_nullable", optional_to_nullable),
