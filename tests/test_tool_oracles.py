@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 
 from broken_tools import BROKEN, EXTRA_BROKEN
+from strictconformance.harness import AdapterFault
 from strictconformance.spec import all_rules
 from strictconformance.strategies import callbacks
 from strictconformance.tools import Tool, ToolInvocation, result_content
@@ -142,3 +143,32 @@ def test_a_layer_that_raises_while_defining_gets_a_violation_not_a_crash() -> No
     violations = _first_violation(Refusing(), "TL-2", max_examples=5)
     assert violations[0].rule_id == "TL-2"
     assert "no tools today" in violations[0].message
+
+
+# -- harness failures are not the layer's answer -------------------------------------------------
+
+
+@pytest.mark.parametrize(("rule_id", "method"), [(rule_id, method) for rule_id in TL_RULES for method in all_rules()[rule_id].capabilities])
+def test_harness_failures_pass_through_every_check(rule_id: str, method: str) -> None:
+    """When the layer is an adapter behind the ``sc`` harness, a call the harness judged (hung,
+    junk result, mutated input) raises a ConformanceFailure: no check may turn it into a violation
+    of its own, or swallow it where the layer is expected to raise (TL-6, TL-7)."""
+    fault = AdapterFault(method, "did not return within 10 s")
+
+    def failing(*args: Any) -> Any:
+        raise fault
+
+    layer = type("Faulty", (ReferenceToolLayer,), {method: failing})()
+    raised = []
+
+    @settings(max_examples=10, deadline=None, suppress_health_check=_QUIET, database=None)
+    @given(case=CASES[rule_id])
+    def passes_through(case: Any) -> None:
+        try:
+            CHECKS[rule_id](layer, case)
+        except AdapterFault as failure:
+            assert failure is fault
+            raised.append(failure)
+
+    passes_through()
+    assert raised, f"{rule_id} never called {method} in 10 examples"
