@@ -6,13 +6,16 @@ property of a closed object) at a known JSON pointer. Callbacks record what they
 raise a chosen exception, or stream a chosen list of items. ``hypothesis.event`` labels every
 feature so ``--hypothesis-show-statistics`` shows what was reached.
 
-Strategies only: nothing here asserts.
+Each case has a plain builder (``shape_case``, ``raising_case``, ``streaming_case``,
+``strict_case``, ``recording_definition``) that the strategies draw arguments for; checks use
+the builders for fixed, named cases. Strategies and builders only: nothing here asserts.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import event
@@ -20,6 +23,7 @@ from hypothesis import strategies as st
 
 from strictconformance.dialects.pointers import pointer_from_path
 from strictconformance.strategies.instances import json_values
+from strictconformance.strategies.tools import invalid_strict_settings, strict_settings
 from strictconformance.tools.cases import (
     CallbackKind,
     CallLog,
@@ -32,7 +36,7 @@ from strictconformance.tools.cases import (
     StreamingCase,
     StrictCase,
 )
-from strictconformance.tools.contract import FinalValueConvention, ToolDefinition
+from strictconformance.tools.contract import FinalValueConvention, StrictConvention, ToolDefinition
 from strictconformance.tools.helper import InputSource
 from strictconformance.tools.jsonvalue import JSONValue
 from strictconformance.tools.results import ToolContext, ToolReturn
@@ -51,6 +55,8 @@ __all__ = [
     "EXCEPTION_TYPES",
     "INVALID_STRICT_SETTINGS",
     "PROPERTY_NAMES",
+    "SIMPLE_INPUT",
+    "SIMPLE_SHAPE",
     "UNEXPECTED_PROPERTY",
     "ToolFailure",
     "context_cases",
@@ -58,10 +64,17 @@ __all__ = [
     "field_shapes",
     "input_shapes",
     "invalid_inputs",
+    "outcome_callback",
+    "raising_case",
     "raising_cases",
     "recording_cases",
+    "recording_definition",
+    "shape_case",
     "shape_cases",
+    "simple_definition",
+    "streaming_case",
     "streaming_cases",
+    "strict_case",
     "strict_cases",
     "tool_names",
     "valid_inputs",
@@ -116,10 +129,22 @@ SCALAR_KINDS: tuple[FieldKind, ...] = ("string", "integer", "number", "boolean",
 _CALLBACK_KINDS: tuple[CallbackKind, ...] = ("sync", "async", "sync_generator", "async_generator")
 _GENERATOR_KINDS: tuple[CallbackKind, ...] = ("sync_generator", "async_generator")
 _SCHEMA_SOURCES: tuple[InputSource, ...] = ("model", "json_schema")
+_RAW_SCHEMA_ONLY: tuple[InputSource, ...] = ("json_schema",)
+
+
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+_ALNUM = _LOWER + "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def _words(first: str, rest: str, max_size: int) -> st.SearchStrategy[str]:
+    # st.text over a small alphabet, not st.from_regex: a regex strategy makes Hypothesis compute
+    # its UTF-8 character map, seconds of work in every fresh directory (the suite's CI runs)
+    return st.builds(str.__add__, st.sampled_from(first), st.text(alphabet=rest, max_size=max_size))
 
 
 def tool_names() -> st.SearchStrategy[str]:
-    return st.from_regex(r"[a-z][a-z0-9_]{0,20}", fullmatch=True)
+    """Names matching ``[a-z][a-z0-9_]{0,20}``."""
+    return _words(_LOWER, _LOWER + "0123456789_", 20)
 
 
 # -- shapes ------------------------------------------------------------------------------------
@@ -280,7 +305,9 @@ def invalid_inputs(draw: st.DrawFn, shape: ObjectShape, valid: Mapping[str, JSON
     return _replace(valid, path, mutation, replacement), pointer_from_path(path)
 
 
-# -- definitions -------------------------------------------------------------------------------
+# -- definitions and cases ----------------------------------------------------------------------
+# Plain builders (no drawing): the strategies below draw their arguments, and a check that
+# needs a fixed, named case (the bugs the issue lists) builds it with the same functions.
 
 
 def _recording_callback(log: CallLog, returns: JSONValue, *, context: bool) -> Callable[..., JSONValue]:
@@ -299,7 +326,7 @@ def _recording_callback(log: CallLog, returns: JSONValue, *, context: bool) -> C
     return plain
 
 
-def _definition(
+def recording_definition(
     shape: ObjectShape,
     source: InputSource,
     *,
@@ -308,8 +335,9 @@ def _definition(
     returns: JSONValue,
     context: bool | str = False,
 ) -> ToolDefinition:
-    """A recording tool for ``shape`` whose input schema comes from ``source``."""
-    event(f"source: {source}")
+    """A tool for ``shape`` whose input schema comes from ``source`` and whose callback records
+    each call in ``log`` and returns ``returns``. A ``"signature"`` tool needs a closed root
+    (keyword arguments cannot take undeclared properties); ``context`` names its context parameter."""
     description = f"Tool {name} for tests."
     if source == "signature":
         parameter = context if isinstance(context, str) else None
@@ -326,44 +354,12 @@ def _definition(
     return ToolDefinition(name=name, description=description, callback=callback, input_schema=schema_for(shape), context=bool(context))
 
 
-def _sources(root_closed: bool) -> st.SearchStrategy[InputSource]:
-    return st.sampled_from(("signature", "model", "json_schema") if root_closed else ("model", "json_schema"))
+#: The input shape of the raising, streaming and strict cases, and an input valid under it.
+SIMPLE_SHAPE = ObjectShape("Simple", (("query", FieldShape("string")), ("limit", FieldShape("integer", default=3))), closed=True)
+SIMPLE_INPUT: Mapping[str, JSONValue] = {"query": "q"}
 
 
-@st.composite
-def shape_cases(draw: st.DrawFn) -> ShapeCase:
-    """TL-1: a shape as a pydantic model, a raw schema and (closed roots) a typed signature."""
-    shape = draw(input_shapes())
-    name = draw(tool_names())
-    definitions = [
-        _definition(shape, "model", name=name, log=CallLog(), returns=None),
-        _definition(shape, "json_schema", name=name, log=CallLog(), returns=None),
-    ]
-    if shape.closed:
-        definitions.append(_definition(shape, "signature", name=name, log=CallLog(), returns=None))
-    return ShapeCase(shape=shape, schema=schema_for(shape), definitions=tuple(definitions))
-
-
-@st.composite
-def recording_cases(draw: st.DrawFn, sources: tuple[InputSource, ...] | None = None) -> RecordingCase:
-    """TL-2: a recording tool, a valid input and an input invalid at a known field."""
-    closed = draw(st.booleans(), label="root closed")
-    shape = draw(input_shapes(closed=closed, min_fields=1))
-    source = draw(st.sampled_from(sources) if sources else _sources(closed), label="source")
-    if source == "signature" and not shape.closed:
-        shape = ObjectShape(shape.name, shape.fields, closed=True, description=shape.description)
-    log = CallLog()
-    returns = draw(json_values(), label="returns")
-    definition = _definition(shape, source, name=draw(tool_names()), log=log, returns=returns)
-    valid = draw(valid_inputs(shape), label="valid input")
-    invalid, pointer = draw(invalid_inputs(shape, valid))
-    return RecordingCase(definition, shape, log, valid, invalid, pointer, returns)
-
-
-_SIMPLE_SHAPE = ObjectShape("Simple", (("query", FieldShape("string")), ("limit", FieldShape("integer", default=3))), closed=True)
-
-
-def _outcome_callback(
+def outcome_callback(
     kind: CallbackKind,
     items: tuple[JSONValue, ...],
     *,
@@ -373,7 +369,8 @@ def _outcome_callback(
     failure: tuple[type[Exception], str] | None,
     use_return: bool,
 ) -> Callable[[Any], Any]:
-    """A ``callback(input)`` of ``kind`` that streams ``items``, then raises or gives ``final``."""
+    """A ``callback(input)`` of ``kind`` that streams ``items``, then raises ``failure`` or gives
+    ``final`` the way ``convention`` says (``use_return``: a sync generator's ``return``)."""
 
     def fail() -> None:
         if failure is not None:
@@ -420,11 +417,103 @@ def _outcome_callback(
     return async_generator
 
 
-def _simple_definition(name: str, callback: Callable[..., Any], source: InputSource) -> ToolDefinition:
+def simple_definition(name: str, callback: Callable[..., Any], source: InputSource) -> ToolDefinition:
+    """A ``callback(input)`` tool over :data:`SIMPLE_SHAPE`; ``source`` is ``"model"`` or ``"json_schema"``."""
+    if source not in _SCHEMA_SOURCES:
+        raise ValueError(f"simple_definition takes a callback(input), so its source is one of {_SCHEMA_SOURCES}, not {source!r}")
     description = f"Tool {name} for tests."
     if source == "model":
-        return ToolDefinition(name=name, description=description, callback=callback, input_model=model_for(_SIMPLE_SHAPE))
-    return ToolDefinition(name=name, description=description, callback=callback, input_schema=schema_for(_SIMPLE_SHAPE))
+        return ToolDefinition(name=name, description=description, callback=callback, input_model=model_for(SIMPLE_SHAPE))
+    return ToolDefinition(name=name, description=description, callback=callback, input_schema=schema_for(SIMPLE_SHAPE))
+
+
+def shape_case(shape: ObjectShape, name: str = "shape_tool") -> ShapeCase:
+    """TL-1: ``shape`` as a model, a raw schema and, for a closed root, a typed signature."""
+    sources: tuple[InputSource, ...] = ("model", "json_schema", "signature") if shape.closed else ("model", "json_schema")
+    definitions = tuple(recording_definition(shape, source, name=name, log=CallLog(), returns=None) for source in sources)
+    return ShapeCase(shape=shape, schema=schema_for(shape), definitions=definitions)
+
+
+def raising_case(
+    kind: CallbackKind,
+    exception_type: type[Exception],
+    message: str,
+    *,
+    items: tuple[JSONValue, ...] = (),
+    source: InputSource = "json_schema",
+    name: str = "raising_tool",
+) -> RaisingCase:
+    """TL-3: a ``kind`` callback that yields ``items`` (generators only) and raises ``exception_type(message)``."""
+    if items and kind not in _GENERATOR_KINDS:
+        raise ValueError(f"a {kind} callback cannot yield items before it raises")
+    callback = outcome_callback(kind, items, final=None, has_final=False, convention="tool_return", failure=(exception_type, message), use_return=False)
+    return RaisingCase(simple_definition(name, callback, source), dict(SIMPLE_INPUT), kind, exception_type, message, items)
+
+
+def streaming_case(
+    kind: CallbackKind,
+    items: tuple[JSONValue, ...] = (),
+    *,
+    final: JSONValue = None,
+    has_final: bool = True,
+    convention: FinalValueConvention = "tool_return",
+    use_return: bool = False,
+    source: InputSource = "json_schema",
+    name: str = "streaming_tool",
+) -> StreamingCase:
+    """TL-4: a ``kind`` callback that streams ``items`` and gives ``final`` (when ``has_final``)
+    the way ``convention`` says. Refuses combinations a callback of that kind cannot express."""
+    if kind not in _GENERATOR_KINDS and (items or not has_final):
+        raise ValueError(f"a {kind} callback returns one value: no items, and has_final must be True")
+    if kind in _GENERATOR_KINDS and convention == "none" and has_final:
+        raise ValueError("under the 'none' convention a generator gives no final value: has_final must be False")
+    if kind in _GENERATOR_KINDS and convention == "last_item" and items and not has_final:
+        raise ValueError("under the 'last_item' convention a generator that yielded has given its final value: has_final must be True")
+    if use_return and kind != "sync_generator":
+        raise ValueError("only a sync generator can give its final value with a return statement")
+    callback = outcome_callback(kind, items, final=final, has_final=has_final, convention=convention, failure=None, use_return=use_return)
+    definition = simple_definition(name, callback, source)
+    return StreamingCase(definition, dict(SIMPLE_INPUT), kind, convention, items, final if has_final else None, has_final)
+
+
+def strict_case(strict: object, valid: bool, *, source: InputSource = "json_schema", name: str = "strict_tool") -> StrictCase:
+    """TL-7: a tool over :data:`SIMPLE_SHAPE` defined with ``strict`` (``valid`` says whether SPEC §1 accepts it)."""
+    definition = recording_definition(SIMPLE_SHAPE, source, name=name, log=CallLog(), returns=None)
+    return StrictCase(replace(definition, strict=strict), valid)
+
+
+# -- strategies ----------------------------------------------------------------------------------
+
+
+def _sources(root_closed: bool) -> st.SearchStrategy[InputSource]:
+    return st.sampled_from(("signature", "model", "json_schema") if root_closed else ("model", "json_schema"))
+
+
+@st.composite
+def shape_cases(draw: st.DrawFn) -> ShapeCase:
+    """TL-1: a shape as a pydantic model, a raw schema and (closed roots) a typed signature."""
+    case = shape_case(draw(input_shapes()), draw(tool_names()))
+    for definition in case.definitions:
+        event(f"source: {definition.source}")
+    return case
+
+
+@st.composite
+def recording_cases(draw: st.DrawFn, sources: Collection[InputSource] | None = None) -> RecordingCase:
+    """TL-2: a recording tool, a valid input and an input invalid at a known field; ``sources``
+    limits where its input schema comes from (a ``"signature"`` tool gets a closed root)."""
+    closed = draw(st.booleans(), label="root closed")
+    shape = draw(input_shapes(closed=closed, min_fields=1))
+    source = draw(st.sampled_from(sorted(sources)) if sources else _sources(closed), label="source")
+    event(f"source: {source}")
+    if source == "signature" and not shape.closed:
+        shape = ObjectShape(shape.name, shape.fields, closed=True, description=shape.description)
+    log = CallLog()
+    returns = draw(json_values(), label="returns")
+    definition = recording_definition(shape, source, name=draw(tool_names()), log=log, returns=returns)
+    valid = draw(valid_inputs(shape), label="valid input")
+    invalid, pointer = draw(invalid_inputs(shape, valid))
+    return RecordingCase(definition, shape, log, valid, invalid, pointer, returns)
 
 
 def _item_values() -> st.SearchStrategy[JSONValue]:
@@ -436,13 +525,11 @@ def raising_cases(draw: st.DrawFn, kinds: tuple[CallbackKind, ...] = _CALLBACK_K
     """TL-3: a callback of some kind that raises a chosen exception (generators after some items)."""
     kind = draw(st.sampled_from(kinds), label="kind")
     exception_type = draw(st.sampled_from(EXCEPTION_TYPES), label="exception")
-    message = draw(st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=20), label="message")
+    message = draw(st.text(st.characters(exclude_categories=("Cs", "Cc")), max_size=20), label="message")
     items = tuple(draw(st.lists(_item_values(), max_size=3))) if kind in _GENERATOR_KINDS else ()
     event(f"raises {exception_type.__qualname__} from {kind}{' after items' if items else ''}")
-    callback = _outcome_callback(kind, items, final=None, has_final=False, convention="tool_return", failure=(exception_type, message), use_return=False)
     source = draw(st.sampled_from(_SCHEMA_SOURCES))
-    definition = _simple_definition(draw(tool_names()), callback, source)
-    return RaisingCase(definition, {"query": "q"}, kind, exception_type, message, items)
+    return raising_case(kind, exception_type, message, items=items, source=source, name=draw(tool_names()))
 
 
 @st.composite
@@ -456,12 +543,11 @@ def streaming_cases(draw: st.DrawFn, convention: FinalValueConvention = "tool_re
         items = tuple(draw(st.lists(_item_values(), max_size=4), label="items"))
         # with "last_item" a generator that yielded anything has given its final value
         has_final = convention != "none" and ((convention == "last_item" and bool(items)) or draw(st.booleans(), label="has final"))
-    use_return = kind == "sync_generator" and draw(st.booleans(), label="return statement")
+    use_return = kind == "sync_generator" and has_final and convention == "tool_return" and draw(st.booleans(), label="return statement")
     event(f"stream: {kind}, {len(items)} items, {'final' if has_final else 'no final'}{' via return' if use_return else ''}")
-    callback = _outcome_callback(kind, items, final=final, has_final=has_final, convention=convention, failure=None, use_return=use_return)
     source = draw(st.sampled_from(_SCHEMA_SOURCES))
-    definition = _simple_definition(draw(tool_names()), callback, source)
-    return StreamingCase(definition, {"query": "q"}, kind, convention, items, final if has_final else None, has_final)
+    return streaming_case(kind, items, final=final, has_final=has_final, convention=convention, use_return=use_return,
+                          source=source, name=draw(tool_names()))
 
 
 @st.composite
@@ -471,33 +557,39 @@ def context_cases(draw: st.DrawFn) -> ContextCase:
     parameter = draw(st.sampled_from(CONTEXT_PARAMETER_NAMES), label="context parameter")
     name = draw(tool_names())
     log, plain_log = CallLog(), CallLog()
-    definition = _definition(shape, "signature", name=name, log=log, returns="ok", context=parameter)
+    definition = recording_definition(shape, "signature", name=name, log=log, returns="ok", context=parameter)
     plain_source = draw(st.sampled_from(_SCHEMA_SOURCES), label="plain source")
-    plain = _definition(shape, plain_source, name=name, log=plain_log, returns="ok")
+    event(f"plain source: {plain_source}")
+    plain = recording_definition(shape, plain_source, name=name, log=plain_log, returns="ok")
     state = draw(st.dictionaries(st.sampled_from(("user_id", "session", "depth", "agent")), json_values(3), max_size=3), label="state")
-    tool_use_id = draw(st.from_regex(r"(toolu|call)_[A-Za-z0-9]{1,16}", fullmatch=True), label="tool use id")
+    tool_use_id = draw(st.sampled_from(("toolu_", "call_")), label="tool use id prefix") + draw(st.text(_ALNUM, min_size=1, max_size=16), label="tool use id")
     return ContextCase(definition, plain, shape, log, plain_log, draw(valid_inputs(shape)), tool_use_id, state)
 
 
 @st.composite
-def direct_call_cases(draw: st.DrawFn) -> DirectCallCase:
-    """TL-6: a recording tool (any source) and a raising tool, both with sync callbacks."""
-    return DirectCallCase(recording=draw(recording_cases()), raising=draw(raising_cases(kinds=("sync",))))
+def direct_call_cases(draw: st.DrawFn, sources: Collection[InputSource] | None = None) -> DirectCallCase:
+    """TL-6: a recording tool (from ``sources``, default any) and a raising tool, both with sync callbacks."""
+    return DirectCallCase(recording=draw(recording_cases(sources)), raising=draw(raising_cases(kinds=("sync",))))
 
 
 @st.composite
-def strict_cases(draw: st.DrawFn) -> StrictCase:
-    """TL-7: a tool with a valid strict setting (bool, None, priority > 0) or an invalid one."""
-    valid = draw(st.booleans(), label="valid strict")
+def strict_cases(
+    draw: st.DrawFn,
+    convention: StrictConvention = "priority",
+    *,
+    valid: bool | None = None,
+    sources: Collection[InputSource] = _RAW_SCHEMA_ONLY,
+) -> StrictCase:
+    """TL-7: a tool with a strict setting valid in ``convention`` (SPEC §1: true, false, unset and,
+    in the priority convention, a finite number > 0) or an invalid one (the kit's
+    :func:`~strictconformance.strategies.tools.invalid_strict_settings` and the fixed
+    :data:`INVALID_STRICT_SETTINGS`). ``valid`` fixes which; ``sources`` where the schema comes from."""
+    is_valid = draw(st.booleans(), label="valid strict") if valid is None else valid
     strict: object
-    if valid:
-        strict = draw(st.sampled_from([True, False, None]) | st.integers(1, 100) | st.floats(1e-6, 1e6), label="strict")
+    if is_valid:
+        strict = draw(strict_settings(convention), label="strict")
     else:
-        strict = draw(st.sampled_from(INVALID_STRICT_SETTINGS), label="strict")
-    event(f"strict: {'valid' if valid else 'invalid'} {type(strict).__name__}")
-    name = draw(tool_names())
-    callback = _recording_callback(CallLog(), None, context=False)
-    return StrictCase(
-        ToolDefinition(name=name, description="", callback=callback, input_schema=schema_for(_SIMPLE_SHAPE), strict=strict),
-        valid,
-    )
+        strict = draw(invalid_strict_settings(convention) | st.sampled_from(INVALID_STRICT_SETTINGS), label="strict")
+    event(f"strict: {'valid' if is_valid else 'invalid'} {type(strict).__name__}")
+    source = draw(st.sampled_from(sorted(sources)), label="source")
+    return strict_case(strict, is_valid, source=source, name=draw(tool_names()))

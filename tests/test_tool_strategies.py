@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -98,6 +99,10 @@ FEATURES: dict[str, tuple[st.SearchStrategy[Any], Callable[[Any], bool]]] = {
     "context with state": (callbacks.context_cases(), lambda case: bool(case.invocation_state) and case.context_parameter is not None),
     "valid strict priority": (callbacks.strict_cases(), lambda case: case.valid and isinstance(case.definition.strict, float)),
     "invalid strict string": (callbacks.strict_cases(), lambda case: not case.valid and isinstance(case.definition.strict, str)),
+    "invalid strict from invalid_strict_settings": (callbacks.strict_cases(), lambda case: case.definition.strict == [True]),
+    "boolean convention: a number is invalid": (
+        callbacks.strict_cases("boolean"), lambda case: not case.valid and type(case.definition.strict) is int and case.definition.strict > 0),
+    "strict on a type-hinted tool": (callbacks.strict_cases(sources=("signature",)), lambda case: case.definition.source == "signature"),
 }
 
 
@@ -105,3 +110,29 @@ FEATURES: dict[str, tuple[st.SearchStrategy[Any], Callable[[Any], bool]]] = {
 def test_every_feature_is_reached(feature: str) -> None:
     strategy, present = FEATURES[feature]
     find(strategy, present, settings=settings(max_examples=400, phases=[Phase.generate], database=None, deadline=None, suppress_health_check=_QUIET))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=_QUIET)
+@given(case=callbacks.strict_cases("boolean"))
+def test_the_boolean_convention_never_calls_a_number_valid(case: Any) -> None:
+    strict = case.definition.strict
+    assert case.valid == (strict is None or isinstance(strict, bool))
+
+
+@pytest.mark.parametrize(("build", "problem"), [
+    (lambda: callbacks.streaming_case("sync", ("item",)), "returns one value"),
+    (lambda: callbacks.streaming_case("async", has_final=False), "returns one value"),
+    (lambda: callbacks.streaming_case("sync_generator", convention="none"), "'none' convention"),
+    (lambda: callbacks.streaming_case("async_generator", ("x",), has_final=False, convention="last_item"), "'last_item' convention"),
+    (lambda: callbacks.streaming_case("async_generator", use_return=True), "return statement"),
+    (lambda: callbacks.raising_case("sync", ValueError, "boom", items=("x",)), "cannot yield"),
+    (lambda: callbacks.raising_case("sync", ValueError, "boom", source="signature"), "callback(input)"),
+])
+def test_case_builders_refuse_what_a_callback_cannot_express(build: Callable[[], Any], problem: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(problem)):
+        build()
+
+
+def test_case_builders_give_fresh_inputs() -> None:
+    first, second = callbacks.raising_case("sync", ValueError, "boom"), callbacks.raising_case("sync", ValueError, "boom")
+    assert first.input == second.input == callbacks.SIMPLE_INPUT and first.input is not second.input

@@ -13,6 +13,7 @@ from strictconformance.tools.canonical import CanonicalSchema, canonical_input_s
 from strictconformance.tools.contract import (
     AdvertisedTool,
     FinalValueConvention,
+    StrictConvention,
     ToolDefinition,
     ToolLayer,
     ToolLayerTraits,
@@ -43,6 +44,7 @@ __all__ = [
     "InputProblem",
     "InputSource",
     "ReferenceToolLayer",
+    "StrictConvention",
     "Tool",
     "ToolContext",
     "ToolDefinition",

@@ -23,13 +23,17 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from strictconformance.tools.helper import InputSource
 from strictconformance.tools.results import ToolContext, ToolInvocation
 
-__all__ = ["AdvertisedTool", "FinalValueConvention", "ToolDefinition", "ToolLayer", "ToolLayerTraits"]
+__all__ = ["AdvertisedTool", "FinalValueConvention", "StrictConvention", "ToolDefinition", "ToolLayer", "ToolLayerTraits"]
 
 #: How a generator callback gives its final value in a tool layer:
 #: ``"tool_return"`` - the kit's: ``yield ToolReturn(value)`` last (a sync generator may also
 #: ``return value``); ``"last_item"`` - the last yielded item is the result, not a progress
 #: event; ``"none"`` - generators give no value: the result carries the empty value.
 FinalValueConvention = Literal["tool_return", "last_item", "none"]
+
+#: Which strict values a tool definition takes (SPEC §1): ``"priority"`` - true, false, unset or a
+#: finite number > 0; ``"boolean"`` - true, false or unset only (any number is invalid).
+StrictConvention = Literal["boolean", "priority"]
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,8 @@ class ToolLayerTraits:
     empty_generator_value: Any = None
     #: where input schemas may come from in this layer (the checks skip the others)
     sources: frozenset[InputSource] = field(default_factory=lambda: frozenset({"signature", "model", "json_schema"}))
+    #: the strict values a definition takes (TL-7): ``"boolean"`` for SDKs whose strict is a bool
+    strict_convention: StrictConvention = "priority"
 
 
 @runtime_checkable
