@@ -1,0 +1,357 @@
+"""Checks of SPEC §6 (TL-1..TL-7): the SDK's tool layer, through define_tool, describe_tool,
+invoke_tool and call_tool.
+
+The decisions are the kit's oracles (:mod:`strictconformance.tools.oracles`): each takes a tool
+layer and one case and returns the violations it found. Here the layer is the adapter, reached
+only through the harness (:class:`_AdapterToolLayer`); each violation fails the check with its
+message, and its counterexample (the definition, input and result that show it) goes into the
+report. Cases come from :mod:`strictconformance.strategies.callbacks`, drawn with ``st.data()``
+once the adapter's ``tool_layer_traits`` are read (which input-schema sources, how a generator
+gives its final value, which strict convention), so that only the curated counterexample, not the
+raw case, is reported. The explicit cases are the bugs issue 5 lists in today's SDKs, and SPEC §1's
+strict values.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+from strictconformance.harness import ConformanceFailure, Harness, check
+from strictconformance.spec import all_rules
+from strictconformance.strategies import callbacks
+from strictconformance.tools.cases import CallbackKind, CallLog, RecordingCase
+from strictconformance.tools.contract import (
+    AdvertisedTool,
+    StrictConvention,
+    ToolDefinition,
+    ToolLayerTraits,
+)
+from strictconformance.tools.helper import InputSource
+from strictconformance.tools.jsonvalue import JSONValue
+from strictconformance.tools.oracles import CHECKS, Violation
+from strictconformance.tools.results import ToolContext, ToolInvocation
+from strictconformance.tools.shapes import FieldShape, ObjectShape, schema_for
+
+_ALL_SOURCES: frozenset[InputSource] = frozenset({"signature", "model", "json_schema"})
+_SCHEMA_SOURCES: frozenset[InputSource] = frozenset({"model", "json_schema"})
+
+#: Where each rule's cases take input schemas from: a layer that declares none of them can't be judged.
+#: TL-3/TL-4 callbacks take ``callback(input)`` (a model or raw schema); TL-5's context tool is type-hinted.
+_CASE_SOURCES: Mapping[str, frozenset[InputSource]] = {
+    "TL-1": _ALL_SOURCES,
+    "TL-2": _ALL_SOURCES,
+    "TL-3": _SCHEMA_SOURCES,
+    "TL-4": _SCHEMA_SOURCES,
+    "TL-5": frozenset({"signature"}),
+    "TL-6": _ALL_SOURCES,
+    "TL-7": _ALL_SOURCES,
+}
+
+
+#: The profile's settings without Hypothesis's explain phase: after shrinking, it re-runs a failing
+#: check a few hundred times to annotate which inputs mattered, which costs ten seconds and more per
+#: failing TL check (each run defines and invokes tools) and adds nothing the report doesn't show.
+_FAIL_FAST = settings(phases=tuple(
+    phase for phase in settings.get_profile(settings.get_current_profile_name()).phases if phase is not Phase.explain))
+
+
+class _AdapterToolLayer:
+    """The adapter's tool layer as the oracles drive it (a :class:`~strictconformance.tools.ToolLayer`).
+
+    Every call goes through the harness, so it is recorded, timed out and checked for junk results
+    and mutated arguments (those failures propagate as they are). What the SDK raises is handed back
+    to the oracle unchanged: it is the oracle that knows when raising is right (TL-6's direct call,
+    TL-7's invalid strict value) and when it is a violation (TL-3's escaped exception).
+    """
+
+    def __init__(self, sc: Harness) -> None:
+        self._sc = sc
+        traits: ToolLayerTraits = sc.declarations.tool_layer_traits
+        self.traits = traits
+
+    def _forward(self, method: str, *args: Any) -> Any:
+        __tracebackhide__ = True
+        attempt = self._sc.attempt(method, *args, allowed=(Exception,))
+        if attempt.error is not None:
+            raise attempt.error
+        return attempt.value
+
+    def define_tool(self, definition: ToolDefinition) -> Any:
+        return self._forward("define_tool", definition)
+
+    def describe_tool(self, handle: Any) -> AdvertisedTool:
+        advertised: AdvertisedTool = self._forward("describe_tool", handle)
+        return advertised
+
+    def invoke_tool(self, handle: Any, tool_use_id: str, input: Mapping[str, Any], invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        invocation: ToolInvocation = self._forward("invoke_tool", handle, tool_use_id, input, invocation_state)
+        return invocation
+
+    def call_tool(self, handle: Any, input: Mapping[str, Any], context: ToolContext | None) -> Any:
+        return self._forward("call_tool", handle, input, context)
+
+
+def _layer(sc: Harness, rule_id: str, sources: Collection[InputSource] | None = None) -> _AdapterToolLayer:
+    """The adapter's tool layer for ``rule_id``, or a "not covered" skip when the adapter lacks a
+    capability the rule needs or declares none of the input-schema ``sources`` its cases use."""
+    missing = [method for method in all_rules()[rule_id].capabilities if not sc.has(method)]
+    if missing:
+        pytest.skip(f"not covered: the adapter does not implement {', '.join(f'{method}()' for method in missing)}")
+    layer = _AdapterToolLayer(sc)
+    needed = frozenset(sources) if sources is not None else _CASE_SOURCES[rule_id]
+    if not needed & layer.traits.sources:
+        pytest.skip(f"not covered: these {rule_id} cases define tools from {' or '.join(sorted(needed))} input schemas; "
+                    f"tool_layer_traits.sources declares only {', '.join(sorted(layer.traits.sources)) or 'none'}")
+    return layer
+
+
+def _schema_source(layer: _AdapterToolLayer) -> InputSource:
+    """Where a ``callback(input)`` tool's schema comes from in ``layer``: a raw schema, else a model."""
+    return "json_schema" if "json_schema" in layer.traits.sources else "model"
+
+
+def _case_json(value: Any) -> Any:
+    """A case as its counterexample shows it: definitions as their summaries, shapes as their JSON
+    Schema, call logs left out (what the callback received is in the violation's counterexample)."""
+    if isinstance(value, ToolDefinition):
+        return value.as_json()
+    if isinstance(value, ObjectShape):
+        return schema_for(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out: dict[str, Any] = {}
+        for field in dataclasses.fields(value):
+            item = getattr(value, field.name)
+            if isinstance(item, CallLog):
+                continue
+            key = "schema" if isinstance(item, ObjectShape) else field.name
+            out.setdefault(key, _case_json(item))
+        return out
+    if isinstance(value, tuple):
+        return [_case_json(item) for item in value]
+    return value
+
+
+def _judge(sc: Harness, layer: _AdapterToolLayer, rule_id: str, case: Any) -> None:
+    """Run ``rule_id``'s oracle on ``case``; its first violation fails the check (the others are
+    listed). The counterexample is the violation's own; after an adapter fault, the whole case."""
+    __tracebackhide__ = True
+    try:
+        violations: Sequence[Violation] = CHECKS[rule_id](layer, case)
+    except ConformanceFailure:
+        sc.note(case=_case_json(case))
+        raise
+    if not violations:
+        return
+    first, *others = violations
+    # the oracle names the layer's methods; for the user they are the adapter's, with the tool as "handle"
+    sc.note(call=first.call.replace("layer.", "adapter.", 1), **first.counterexample)
+    also = "".join(f"\nalso: {other.message}" for other in others)
+    sc.fail(first.message + also)
+
+
+# -- TL-1: one shape, one advertised schema ------------------------------------------------------
+
+
+@check("TL-1")
+@_FAIL_FAST
+@given(data=st.data())
+def test_tl_1_one_shape_advertises_one_schema(sc: Harness, data: st.DataObject) -> None:
+    """A pydantic model, a raw JSON Schema and a typed signature of one shape advertise one schema."""
+    layer = _layer(sc, "TL-1")
+    _judge(sc, layer, "TL-1", data.draw(callbacks.shape_cases(), label="case"))
+
+
+_OWNER = ObjectShape("Owner", (("name", FieldShape("string")), ("level", FieldShape("integer", default=1))), closed=True)
+
+#: The shapes SDKs get wrong today (issue 5): ``T | None = None`` loses its null, nested models.
+_KNOWN_SHAPES: Mapping[str, ObjectShape] = {
+    "optional scalar T | None = None keeps null": ObjectShape(
+        "Search", (("query", FieldShape("string", description="What to look for")),
+                   ("limit", FieldShape("integer", nullable=True, default=None))), closed=True),
+    "optional nested model | None = None keeps null": ObjectShape(
+        "Assign", (("note", FieldShape("string")), ("owner", FieldShape("object", nullable=True, default=None, obj=_OWNER))),
+        closed=True),
+    "list of nested models": ObjectShape(
+        "Team", (("members", FieldShape("list", item=FieldShape("object", obj=_OWNER))),), closed=True),
+}
+
+
+@check("TL-1")
+@pytest.mark.parametrize("shape_name", sorted(_KNOWN_SHAPES))
+def test_tl_1_known_shapes(sc: Harness, shape_name: str) -> None:
+    """Shapes whose schemas SDKs get wrong, written every way: all advertise the raw schema's shape."""
+    _judge(sc, _layer(sc, "TL-1"), "TL-1", callbacks.shape_case(_KNOWN_SHAPES[shape_name], "known_shape"))
+
+
+# -- TL-2: input validated before the callback -------------------------------------------------
+
+
+@check("TL-2")
+@_FAIL_FAST
+@given(data=st.data())
+def test_tl_2_input_is_validated_before_the_callback(sc: Harness, data: st.DataObject) -> None:
+    """Valid input reaches the callback as given (nested models as models); invalid input never
+    does and gives an error result naming the field."""
+    layer = _layer(sc, "TL-2")
+    case = data.draw(callbacks.recording_cases(sources=layer.traits.sources & _ALL_SOURCES), label="case")
+    _judge(sc, layer, "TL-2", case)
+
+
+_ORDER = ObjectShape("Order", (("item", FieldShape("string")), ("owner", FieldShape("object", obj=_OWNER))), closed=True)
+_SEARCH = _KNOWN_SHAPES["optional scalar T | None = None keeps null"]
+
+#: (source, shape, valid input, input invalid at the pointer, pointer): the bugs issue 5 names.
+_KNOWN_INPUTS: Mapping[str, tuple[InputSource, ObjectShape, dict[str, JSONValue], dict[str, JSONValue], str]] = {
+    "raw JSON Schema input is validated": (
+        "json_schema", callbacks.SIMPLE_SHAPE, {"query": "q", "limit": 2}, {"query": "q", "limit": "2"}, "/limit"),
+    "type hints: nested model arrives as a model": (
+        "signature", _ORDER, {"item": "book", "owner": {"name": "Ada"}}, {"item": "book", "owner": {"name": 7}}, "/owner/name"),
+    "pydantic model: nested model arrives as a model": (
+        "model", _ORDER, {"item": "book", "owner": {"name": "Ada", "level": 2}}, {"item": "book", "owner": {"level": 2}}, "/owner/name"),
+    "type hints: T | None = None accepts null": (
+        "signature", _SEARCH, {"query": "q", "limit": None}, {"query": "q", "limit": "ten"}, "/limit"),
+}
+
+
+@check("TL-2")
+@pytest.mark.parametrize("name", sorted(_KNOWN_INPUTS))
+def test_tl_2_known_inputs(sc: Harness, name: str) -> None:
+    """Raw schemas validated, nested models delivered as models, ``T | None`` taking null."""
+    source, shape, valid, invalid, pointer = _KNOWN_INPUTS[name]
+    layer = _layer(sc, "TL-2", {source})
+    log = CallLog()
+    definition = callbacks.recording_definition(shape, source, name="known_input", log=log, returns={"ok": True})
+    _judge(sc, layer, "TL-2", RecordingCase(definition, shape, log, valid, invalid, pointer, {"ok": True}))
+
+
+# -- TL-3: exceptions become error results -------------------------------------------------------
+
+
+@check("TL-3")
+@_FAIL_FAST
+@given(data=st.data())
+def test_tl_3_exceptions_become_error_results(sc: Harness, data: st.DataObject) -> None:
+    """A callback's exception (sync, async, generators after some items) becomes one error result
+    with its type, message and the tool-use id; it never escapes."""
+    layer = _layer(sc, "TL-3")
+    _judge(sc, layer, "TL-3", data.draw(callbacks.raising_cases(), label="case"))
+
+
+_KINDS: tuple[CallbackKind, ...] = ("sync", "async", "sync_generator", "async_generator")
+
+
+@check("TL-3")
+@pytest.mark.parametrize("kind", _KINDS)
+def test_tl_3_each_callback_kind(sc: Harness, kind: CallbackKind) -> None:
+    """Errors neither escape nor hide, whatever kind of callback raised them."""
+    layer = _layer(sc, "TL-3")
+    items: tuple[JSONValue, ...] = ("looking up",) if kind.endswith("generator") else ()
+    case = callbacks.raising_case(kind, LookupError, "no such city: Atlantis", items=items, source=_schema_source(layer))
+    _judge(sc, layer, "TL-3", case)
+
+
+# -- TL-4: events in order, then one result ------------------------------------------------------
+
+
+@check("TL-4")
+@_FAIL_FAST
+@given(data=st.data())
+def test_tl_4_events_in_order_then_one_result(sc: Harness, data: st.DataObject) -> None:
+    """Generator items stream as progress events in order, then exactly one final result (the
+    final value as the layer declares it is given, or the declared empty value)."""
+    layer = _layer(sc, "TL-4")
+    case = data.draw(callbacks.streaming_cases(convention=layer.traits.final_value), label="case")
+    _judge(sc, layer, "TL-4", case)
+
+
+#: (kind, items, gives a final value): generators turned into text, and empty generators.
+_KNOWN_STREAMS: Mapping[str, tuple[CallbackKind, tuple[JSONValue, ...], bool]] = {
+    "sync generator: items are events, not text": ("sync_generator", ("step 1", {"step": 2, "of": 2}), True),
+    "async generator: items are events, not text": ("async_generator", ("step 1", {"step": 2, "of": 2}), True),
+    "empty sync generator gives the declared value": ("sync_generator", (), False),
+    "empty async generator gives the declared value": ("async_generator", (), False),
+}
+
+
+@check("TL-4")
+@pytest.mark.parametrize("name", sorted(_KNOWN_STREAMS))
+def test_tl_4_known_streams(sc: Harness, name: str) -> None:
+    """Generators stream their items, then one result; an empty one gives the declared value."""
+    layer = _layer(sc, "TL-4")
+    kind, items, gives_final = _KNOWN_STREAMS[name]
+    convention = layer.traits.final_value
+    # how the declared convention lets a generator give a final value, if at all
+    has_final = convention != "none" and (gives_final or (convention == "last_item" and bool(items)))
+    case = callbacks.streaming_case(kind, items, final={"temperature": 21.5}, has_final=has_final, convention=convention,
+                                    source=_schema_source(layer))
+    _judge(sc, layer, "TL-4", case)
+
+
+# -- TL-5: context is opt-in and never in the schema -------------------------------------------
+
+
+@check("TL-5")
+@_FAIL_FAST
+@given(data=st.data())
+def test_tl_5_context_is_opt_in_and_stays_out_of_the_schema(sc: Harness, data: st.DataObject) -> None:
+    """A context parameter is not advertised, receives the tool-use id and invocation state; a
+    tool that did not opt in gets no context."""
+    layer = _layer(sc, "TL-5")
+    _judge(sc, layer, "TL-5", data.draw(callbacks.context_cases(), label="case"))
+
+
+# -- TL-6: a direct call validates and raises --------------------------------------------------
+
+
+@check("TL-6")
+@_FAIL_FAST
+@given(data=st.data())
+def test_tl_6_direct_call_validates_and_raises(sc: Harness, data: st.DataObject) -> None:
+    """Calling the tool object validates its input and raises (invalid input, the callback's
+    exception); the tool-use path returns an error result for the same invalid input."""
+    layer = _layer(sc, "TL-6")
+    case = data.draw(callbacks.direct_call_cases(sources=layer.traits.sources & _ALL_SOURCES), label="case")
+    _judge(sc, layer, "TL-6", case)
+
+
+# -- TL-7: strict validated at definition --------------------------------------------------------
+
+
+@check("TL-7")
+@_FAIL_FAST
+@given(data=st.data())
+def test_tl_7_strict_is_kept_or_rejected_at_definition(sc: Harness, data: st.DataObject) -> None:
+    """A valid strict setting is advertised exactly as given; an invalid one (the kit's
+    invalid_strict_settings) is refused by define_tool with an error that mentions strict."""
+    layer = _layer(sc, "TL-7")
+    convention = layer.traits.strict_convention
+    case = data.draw(callbacks.strict_cases(convention, sources=layer.traits.sources & _ALL_SOURCES), label="case")
+    _judge(sc, layer, "TL-7", case)
+
+
+def _valid_strict(value: object, convention: StrictConvention) -> bool:
+    """SPEC §1: true, false and unset always; a finite number > 0 in the priority convention."""
+    if value is None or isinstance(value, bool):
+        return True
+    return convention == "priority" and isinstance(value, (int, float)) and math.isfinite(value) and value > 0
+
+
+#: SPEC §1's examples: negative or zero numbers, NaN, strings are errors; bools, unset, priorities are kept.
+_SPEC_STRICT_VALUES: tuple[object, ...] = (True, False, None, 1, 0.5, 0, -1, -0.5, math.nan, math.inf, "true", "")
+
+
+@check("TL-7")
+@pytest.mark.parametrize("strict", _SPEC_STRICT_VALUES, ids=repr)
+def test_tl_7_spec_strict_values(sc: Harness, strict: object) -> None:
+    """SPEC §1's strict values, each judged under the layer's declared strict convention."""
+    layer = _layer(sc, "TL-7")
+    source: InputSource = "json_schema" if "json_schema" in layer.traits.sources else min(layer.traits.sources & _ALL_SOURCES)
+    case = callbacks.strict_case(strict, _valid_strict(strict, layer.traits.strict_convention), source=source)
+    _judge(sc, layer, "TL-7", case)
