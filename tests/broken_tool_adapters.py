@@ -1,0 +1,178 @@
+"""Deliberately broken tool-layer adapters: each breaks exactly one TL rule of SPEC.md §6.
+
+Each is the reference adapter with its tool layer swapped for one of the broken layers in
+``broken_tools`` (one plausible SDK bug each, described there). ``BROKEN[rule_id]`` names the
+adapter (``module:Class``) that must make that rule, and only that rule, fail; ``EXTRA_BROKEN``
+holds further bugs of a covered rule. The adapters after those exercise the contract itself:
+faults of the adapter, declared traits, missing capabilities.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from broken_tools import (
+    DictNestedModelsLayer,
+    EscapingErrorsLayer,
+    LeakingContextLayer,
+    LenientStrictLayer,
+    NullDroppingLayer,
+    TextifiedGeneratorLayer,
+    UnvalidatedDirectCallLayer,
+    UnvalidatedRawSchemaLayer,
+)
+from strictconformance import Adapter
+from strictconformance.reference import ReferenceAdapter
+from strictconformance.reference.resolution import validate_strict_setting
+from strictconformance.tools import (
+    AdvertisedTool,
+    ReferenceToolLayer,
+    Tool,
+    ToolContext,
+    ToolDefinition,
+    ToolInvocation,
+    ToolLayerTraits,
+)
+
+
+class _LayerAdapter(ReferenceAdapter):
+    """The reference adapter with its tool capabilities served by ``layer_class``."""
+
+    layer_class: ClassVar[type[ReferenceToolLayer]] = ReferenceToolLayer
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._layer = self.layer_class()
+
+    def define_tool(self, definition: ToolDefinition) -> Any:
+        return self._layer.define_tool(definition)
+
+    def describe_tool(self, tool: Any) -> AdvertisedTool:
+        return self._layer.describe_tool(tool)
+
+    def invoke_tool(self, tool: Any, tool_use_id: str, tool_input: Mapping[str, Any],
+                    invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        return self._layer.invoke_tool(tool, tool_use_id, tool_input, invocation_state)
+
+    def call_tool(self, tool: Any, tool_input: Mapping[str, Any], context: ToolContext | None) -> Any:
+        return self._layer.call_tool(tool, tool_input, context)
+
+
+class NullDroppingAdapter(_LayerAdapter):
+    """TL-1: model-defined tools advertise ``T | None`` as plain ``T``."""
+
+    layer_class = NullDroppingLayer
+
+
+class UnvalidatedRawSchemaAdapter(_LayerAdapter):
+    """TL-2: a raw JSON Schema is advertised but never validates the input."""
+
+    layer_class = UnvalidatedRawSchemaLayer
+
+
+class DictNestedModelsAdapter(_LayerAdapter):
+    """TL-2: type-hinted tools receive nested models as dicts."""
+
+    layer_class = DictNestedModelsLayer
+
+
+class EscapingErrorsAdapter(_LayerAdapter):
+    """TL-3: the callback's exception propagates out of the tool-use path."""
+
+    layer_class = EscapingErrorsLayer
+
+
+class TextifiedGeneratorAdapter(_LayerAdapter):
+    """TL-4: generator items are joined into the result text; no progress events."""
+
+    layer_class = TextifiedGeneratorLayer
+
+
+class LeakingContextAdapter(_LayerAdapter):
+    """TL-5: the context parameter appears in the advertised schema."""
+
+    layer_class = LeakingContextLayer
+
+
+class UnvalidatedDirectCallAdapter(_LayerAdapter):
+    """TL-6: calling the tool object runs the bare function, unvalidated."""
+
+    layer_class = UnvalidatedDirectCallLayer
+
+
+class LenientStrictAdapter(_LayerAdapter):
+    """TL-7: an invalid strict setting silently becomes unset."""
+
+    layer_class = LenientStrictLayer
+
+
+#: Rule ID -> the adapter that breaks exactly that rule.
+BROKEN: dict[str, str] = {
+    "TL-1": "broken_tool_adapters:NullDroppingAdapter",
+    "TL-2": "broken_tool_adapters:UnvalidatedRawSchemaAdapter",
+    "TL-3": "broken_tool_adapters:EscapingErrorsAdapter",
+    "TL-4": "broken_tool_adapters:TextifiedGeneratorAdapter",
+    "TL-5": "broken_tool_adapters:LeakingContextAdapter",
+    "TL-6": "broken_tool_adapters:UnvalidatedDirectCallAdapter",
+    "TL-7": "broken_tool_adapters:LenientStrictAdapter",
+}
+
+#: Further bugs of a covered rule: (rule ID, adapter).
+EXTRA_BROKEN: tuple[tuple[str, str], ...] = (("TL-2", "broken_tool_adapters:DictNestedModelsAdapter"),)
+
+
+# -- the contract itself ---------------------------------------------------------------------------
+
+
+class JunkInvocationAdapter(ReferenceAdapter):
+    """An adapter bug, not an SDK bug: invoke_tool returns the result's dict, not a ToolInvocation.
+    The harness must report it as an adapter fault of every rule that invokes, never as the SDK
+    "raising" something."""
+
+    def invoke_tool(self, tool: Any, tool_use_id: str, tool_input: Mapping[str, Any],
+                    invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        invocation = super().invoke_tool(tool, tool_use_id, tool_input, invocation_state)
+        junk: Any = invocation.as_json()
+        return junk  # type: ignore[no-any-return]
+
+
+class RawSchemaOnlyAdapter(ReferenceAdapter):
+    """A layer whose tools come only from raw JSON Schemas (declared): rules whose cases need
+    type-hinted tools are not covered; the rest run on raw-schema tools alone and pass."""
+
+    tool_layer_traits = ToolLayerTraits(sources=frozenset({"json_schema"}))
+
+
+class DefineOnlyAdapter(Adapter):
+    """Defines and describes tools but cannot invoke or call them: only TL-1 and TL-7 apply."""
+
+    def __init__(self) -> None:
+        self._layer = ReferenceToolLayer()
+
+    def define_tool(self, definition: ToolDefinition) -> Any:
+        return self._layer.define_tool(definition)
+
+    def describe_tool(self, tool: Any) -> AdvertisedTool:
+        return self._layer.describe_tool(tool)
+
+
+class _BooleanStrictLayer(ReferenceToolLayer):
+    """An SDK whose strict is a bool (openai-python's function tools): numbers are refused."""
+
+    def define_tool(self, definition: ToolDefinition) -> Tool[..., Any]:
+        validate_strict_setting(definition.strict, tool_name=definition.name, allow_priority=False)
+        return super().define_tool(definition)
+
+
+class BooleanStrictAdapter(_LayerAdapter):
+    """Declares the boolean strict convention and follows it: conforms."""
+
+    layer_class = _BooleanStrictLayer
+    tool_layer_traits = ToolLayerTraits(strict_convention="boolean")
+
+
+class UndeclaredBooleanStrictAdapter(_LayerAdapter):
+    """Follows the boolean strict convention without declaring it: TL-7 (priority) fails."""
+
+    layer_class = _BooleanStrictLayer

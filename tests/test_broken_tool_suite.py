@@ -1,0 +1,71 @@
+"""Every TL check can fail, through the plugin: each deliberately broken tool-layer adapter makes
+exactly its rule fail; the reference passes them all; declared traits and missing capabilities
+are respected; an adapter's own faults are reported as faults, not as the SDK's behaviour."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from broken_tool_adapters import BROKEN, EXTRA_BROKEN
+from conftest import SuiteRun
+from strictconformance.spec import all_rules
+
+TL_RULES = [rule_id for rule_id in all_rules() if rule_id.startswith("TL-")]
+
+
+def test_every_tl_rule_has_a_broken_adapter() -> None:
+    assert sorted(BROKEN) == sorted(TL_RULES)
+
+
+def test_the_reference_passes_every_tl_check(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite(None, "--sc-rule", "TL")
+    assert run.rules_with("passed") == set(TL_RULES), run.output
+    assert run.report is not None
+    assert all(run.report["rules"][rule_id]["examples"] >= 30 for rule_id in TL_RULES), run.report["rules"]
+
+
+@pytest.mark.parametrize(("rule_id", "adapter"), [*BROKEN.items(), *EXTRA_BROKEN], ids=lambda value: value.split(":")[-1])
+def test_a_broken_adapter_fails_exactly_its_rule(run_suite: Callable[..., SuiteRun], rule_id: str, adapter: str) -> None:
+    run = run_suite(adapter, "--sc-rule", "TL")
+    failed = run.rules_with("failed") | run.rules_with("error")
+    assert failed == {rule_id}, run.output
+    assert f"{rule_id} violation" in run.output  # the rule ID is in what the user reads
+    counterexample = run.report["rules"][rule_id]["counterexamples"][0]  # type: ignore[index]
+    assert counterexample["calls"], counterexample
+    shown = counterexample["counterexample"]  # the violation's own: the failing call and the definition
+    assert shown["call"].startswith("adapter.") and shown["definition"]["name"], counterexample
+    assert counterexample["replay"].startswith("pytest -p strictconformance --sc-adapter")
+
+
+def test_an_adapter_fault_is_reported_as_one_not_as_the_sdk_raising(run_suite: Callable[..., SuiteRun]) -> None:
+    # TL-2 meets the fault inside the oracles' generic "the layer raised" guard, TL-3 and TL-6 inside
+    # their own "it must not raise" guards: all must let the harness's fault through untouched
+    run = run_suite("broken_tool_adapters:JunkInvocationAdapter", "--sc-rule", "TL-2,TL-3,TL-6")
+    assert run.rules_with("failed") == {"TL-2", "TL-3", "TL-6"}, run.output
+    for rule_id in ("TL-2", "TL-3", "TL-6"):
+        assert f"{rule_id} adapter fault: adapter.invoke_tool() returned dict" in run.output
+        failure = run.report["rules"][rule_id]["counterexamples"][0]  # type: ignore[index]
+        assert failure["kind"] == "adapter fault" and failure["counterexample"]["case"], failure  # the whole case
+    assert "raised AdapterFault" not in run.output and "escaped" not in run.output
+
+
+def test_declared_sources_and_missing_capabilities_are_not_covered_never_passed(run_suite: Callable[..., SuiteRun]) -> None:
+    raw_only = run_suite("broken_tool_adapters:RawSchemaOnlyAdapter", "--sc-rule", "TL")
+    assert raw_only.rules_with("not covered") == {"TL-5"}, raw_only.output  # its context tool is type-hinted
+    assert raw_only.rules_with("passed") == set(TL_RULES) - {"TL-5"}, raw_only.output
+    assert raw_only.report is not None
+    assert "tool_layer_traits.sources declares only json_schema" in raw_only.report["rules"]["TL-5"]["reasons"][0]
+
+    define_only = run_suite("broken_tool_adapters:DefineOnlyAdapter", "--sc-rule", "TL")
+    assert define_only.rules_with("passed") == {"TL-1", "TL-7"}, define_only.output
+    assert define_only.rules_with("not covered") == set(TL_RULES) - {"TL-1", "TL-7"}, define_only.output
+
+
+def test_the_declared_strict_convention_decides_which_strict_values_are_valid(run_suite: Callable[..., SuiteRun]) -> None:
+    declared = run_suite("broken_tool_adapters:BooleanStrictAdapter", "--sc-rule", "TL-7")
+    assert declared.rules_with("passed") == {"TL-7"}, declared.output
+    undeclared = run_suite("broken_tool_adapters:UndeclaredBooleanStrictAdapter", "--sc-rule", "TL-7")
+    assert undeclared.rules_with("failed") == {"TL-7"}, undeclared.output
+    assert "was rejected" in undeclared.output
