@@ -1,0 +1,30 @@
+"""``python -m strictconformance.bench [instances|strictify|drift|all] [options]``: print figures.
+
+``instances`` and ``strictify`` run :mod:`strictconformance.bench.schemas`; ``drift`` runs
+:mod:`strictconformance.bench.drift`; ``all`` (the default) runs both with their defaults.
+Benchmarks assert nothing; speed targets are read off their output (see the README).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from strictconformance.bench import drift, schemas
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    which = args.pop(0) if args and not args[0].startswith("-") else "all"
+    if which in ("instances", "strictify"):
+        return schemas.main([which, *args])
+    if which == "drift":
+        return drift.main(args)
+    if which == "all":
+        return schemas.main(["all", *args]) or drift.main([])
+    print(f"unknown benchmark {which!r}; choose instances, strictify, drift or all", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
