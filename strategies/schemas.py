@@ -8,23 +8,24 @@ feature used is an ``hypothesis.event`` (``--hypothesis-show-statistics`` shows 
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from hypothesis import event
 from hypothesis import strategies as st
 
-from strictconformance.dialects import Dialect, resolve_dialect
+from strictconformance.dialects import Dialect, StrictRule, resolve_dialect
 from strictconformance.dialects.validator import iter_schema_nodes
 
-__all__ = ["FEATURES", "json_schemas", "schema_features", "strict_schemas"]
+__all__ = ["FEATURES", "RULE_FEATURES", "json_schemas", "near_limit_schemas", "rule_schemas", "schema_features", "strict_schemas"]
 
 #: Every feature :func:`json_schemas` can produce (pass some to ``features=`` or ``exclude=``).
 FEATURES: frozenset[str] = frozenset({
     # shapes
     "object", "array", "string", "integer", "number", "boolean", "null", "any",
-    "record", "tuple", "open-tuple", "open-object", "mixed-record", "pattern-record",
+    "record", "tuple", "open-tuple", "open-object", "mixed-record", "pattern-record", "bare-array",
     "enum", "const", "type-list", "anyOf", "oneOf", "allOf", "allOf-objects",
     "optional", "nullable", "optional-nullable", "non-object-root", "deep",
     # references
@@ -39,7 +40,7 @@ FEATURES: frozenset[str] = frozenset({
 
 _NAMES = ("id", "name", "tags", "count", "meta", "kind", "note", "when", "size", "a/b", "x~y", "value")
 _PATTERNS = ("^[a-z]+$", "^[A-Z][a-z]*$", "^[0-9]{3}-[0-9]{2}$", "[a-f]", "^(yes|no)$")
-_FORMATS = ("date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "uri")
+_FORMATS = ("date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "uri", "uri-reference", "json-pointer")
 _SCALAR_TYPES = ("string", "integer", "number", "boolean")
 
 
@@ -197,6 +198,9 @@ class _Builder:
         return {"type": "object", "properties": properties, "required": required}
 
     def _array(self, depth: int) -> dict[str, Any]:
+        if self.knobs.on("bare-array") and self.draw(st.integers(0, 5), label="array without items?") == 0:
+            _use("bare-array")
+            return {"type": "array"}  # elements of any type
         items = self.node(depth + 1)
         node: dict[str, Any] = {"type": "array", "items": items}
         if self.knobs.on("array-constraints") and self.draw(st.booleans(), label="array constraints"):
@@ -370,6 +374,173 @@ def json_schemas(
     return _schemas(_Knobs(chosen, max_depth, max_properties, tuple(root_types)))
 
 
+# --- schemas aimed at one rule -----------------------------------------------------------------
+
+#: The :data:`FEATURES` that tempt a strictify into breaking a rule, by rule kind (for banned
+#: keywords, by keyword): the input constructs the rule is about. Size kinds have their own
+#: strategy (:func:`near_limit_schemas`).
+RULE_FEATURES: Mapping[str, frozenset[str]] = MappingProxyType({
+    "root_object": frozenset({"non-object-root", "anyOf", "oneOf", "allOf-objects", "type-list", "any"}),
+    "root_not_combinator": frozenset({"non-object-root", "anyOf", "oneOf", "allOf-objects"}),
+    "type_declared": frozenset({"any", "enum", "const", "type-list", "anyOf", "oneOf", "allOf", "not", "$ref", "open-tuple"}),
+    "closed_objects": frozenset({"open-object", "record", "mixed-record", "pattern-record", "allOf-objects", "tuple",
+                                 "unevaluatedProperties", "object-constraints", "type-list", "dependentSchemas"}),
+    "array_items": frozenset({"array", "bare-array", "tuple", "open-tuple", "array-constraints", "contains", "type-list"}),
+    "max_depth": frozenset({"deep", "record", "tuple", "$ref", "recursion", "root-recursion", "allOf-objects"}),
+    "all_required": frozenset({"optional", "nullable", "optional-nullable", "record", "mixed-record", "tuple",
+                               "allOf-objects", "dependentRequired", "dependentSchemas"}),
+    "format_whitelist": frozenset({"format"}),
+    "no_recursion": frozenset({"$ref", "recursion", "root-recursion", "ref-siblings", "$anchor", "dynamic-ref"}),
+    "enum_scalars": frozenset({"enum", "const", "tuple", "record"}),
+    "keyword_values": frozenset({"array", "array-constraints", "tuple", "contains"}),
+    "all_of_without_ref": frozenset({"allOf", "allOf-objects", "$ref", "ref-siblings", "recursion"}),
+    "internal_refs": frozenset({"$ref", "recursion", "root-recursion", "ref-siblings", "$anchor", "dynamic-ref"}),
+    "property_ordering": frozenset({"optional", "record", "mixed-record", "tuple", "allOf-objects", "open-object"}),
+    "simple_regex": frozenset({"pattern", "pattern-record", "propertyNames", "format"}),
+    # banned keywords
+    "patternProperties": frozenset({"pattern-record", "propertyNames"}),
+    "$ref": frozenset({"$ref", "recursion", "root-recursion", "ref-siblings", "$anchor", "dynamic-ref"}),
+    "$anchor": frozenset({"$ref", "$anchor"}),
+    "$dynamicRef": frozenset({"$ref", "dynamic-ref"}),
+    "$dynamicAnchor": frozenset({"$ref", "dynamic-ref"}),
+    "dependentSchemas": frozenset({"dependentSchemas", "optional"}),
+    "dependentRequired": frozenset({"dependentRequired", "optional"}),
+    "unevaluatedProperties": frozenset({"unevaluatedProperties", "allOf-objects"}),
+    "unevaluatedItems": frozenset({"array", "unevaluatedItems", "tuple"}),
+    "contains": frozenset({"array", "contains"}),
+    "minContains": frozenset({"array", "contains"}),
+    "maxContains": frozenset({"array", "contains"}),
+    "if": frozenset({"if-then-else"}),
+    "then": frozenset({"if-then-else"}),
+    "else": frozenset({"if-then-else"}),
+    "not": frozenset({"not"}),
+    "allOf": frozenset({"allOf", "allOf-objects", "ref-siblings"}),
+    "oneOf": frozenset({"oneOf"}),
+    "prefixItems": frozenset({"array", "tuple", "open-tuple"}),
+    "uniqueItems": frozenset({"array", "uniqueItems"}),
+    "default": frozenset({"default"}),
+    "minimum": frozenset({"number", "numeric-constraints"}),
+    "maximum": frozenset({"number", "numeric-constraints"}),
+    "exclusiveMinimum": frozenset({"number", "numeric-constraints"}),
+    "exclusiveMaximum": frozenset({"number", "numeric-constraints"}),
+    "multipleOf": frozenset({"number", "numeric-constraints"}),
+    "minLength": frozenset({"string-constraints", "allOf", "ref-siblings", "type-list"}),
+    "maxLength": frozenset({"string-constraints", "allOf", "ref-siblings", "type-list"}),
+    "maxItems": frozenset({"array", "array-constraints", "tuple", "$ref", "recursion"}),
+})
+_SIZE_KINDS = frozenset({"max_total_properties", "max_enum_values", "max_total_string_length", "large_enum_string_length"})
+# every aimed schema still has the ordinary shapes around what it aims at
+_BASE_FEATURES = frozenset({"object", "string", "integer"})
+
+
+def _closed_object(properties: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
+
+
+@st.composite
+def _near_total_properties(draw: st.DrawFn, limit: int) -> dict[str, Any]:
+    total = draw(st.integers(max(limit - 3, 1), limit + 30), label="total properties")
+    nested = draw(st.integers(0, total - 1), label="properties in the nested object")
+    outer = {f"p{i}": {"type": "boolean"} for i in range(total - nested - 1)}
+    outer["nested"] = _closed_object({f"q{i}": {"type": "integer"} for i in range(nested)})
+    return _closed_object(outer)
+
+
+@st.composite
+def _near_enum_values(draw: st.DrawFn, limit: int) -> dict[str, Any]:
+    total = draw(st.integers(max(limit - 3, 1), limit + 30), label="total enum values")
+    count = draw(st.integers(1, 4), label="enums")
+    sizes = [total // count + (1 if index < total % count else 0) for index in range(count)]
+    return _closed_object({f"e{index}": {"type": "string", "enum": [f"v{i}" for i in range(size)]}
+                           for index, size in enumerate(sizes) if size})
+
+
+@st.composite
+def _near_string_length(draw: st.DrawFn, limit: int) -> dict[str, Any]:
+    # names and values are whole blocks, so the size is the drawn total rounded down to a block
+    total = draw(st.integers(max(limit - 400, 1), limit + 3000), label="total characters")
+    in_names = draw(st.integers(0, total), label="characters in property names")
+    width = draw(st.sampled_from((500, 2000, 4000)), label="name length")
+    names = [f"{i:05d}" + "n" * (width - 5) for i in range(in_names // width)]
+    properties: dict[str, Any] = {name: {"type": "boolean"} for name in names}
+    values = [f"{i:05d}" + "v" * 94 for i in range((total - len(names) * width) // 100)]
+    if values:
+        properties["e"] = {"type": "string", "enum": values}  # 1 + 99 characters a value
+    return _closed_object(properties)
+
+
+@st.composite
+def _near_large_enum(draw: st.DrawFn, threshold: int, limit: int) -> dict[str, Any]:
+    count = draw(st.integers(max(threshold - 2, 1), threshold + 20), label="enum values")
+    width = max(limit // count + draw(st.integers(-5, 20), label="value length offset"), 4)
+    return _closed_object({"e": {"type": "string", "enum": [f"{i:04d}" + "w" * (width - 4) for i in range(count)]}})
+
+
+# levels that nest a value deeper come four times as often as those that do not
+_NESTING = ("object", "array", "record", "tuple") * 4 + ("nullable", "anyOf", "definition")
+
+
+@st.composite
+def _near_depth(draw: st.DrawFn, limit: int) -> dict[str, Any]:
+    """A chain of nestings (objects, arrays, records, tuples, unions, definitions) whose semantic
+    depth is around ``limit``: one draw per level."""
+    levels = draw(st.lists(st.sampled_from(_NESTING), min_size=max(limit, 1), max_size=limit + 6), label="nesting")
+    definitions: dict[str, Any] = {}
+    node: dict[str, Any] = {"type": "string"}
+    for kind in reversed(levels):
+        if kind == "object":
+            node = _closed_object({"n": node, "s": {"type": "integer"}})
+        elif kind == "array":
+            node = {"type": "array", "items": node}
+        elif kind == "record":
+            node = {"type": "object", "additionalProperties": node}
+        elif kind == "tuple":
+            node = {"type": "array", "prefixItems": [{"type": "boolean"}, node], "items": False}
+        elif kind == "nullable":
+            node = {"anyOf": [node, {"type": "null"}]}
+        elif kind == "anyOf":
+            node = {"anyOf": [{"type": "integer"}, node]}
+        else:
+            name = f"Level{len(definitions)}"
+            definitions[name] = node
+            node = {"$ref": f"#/$defs/{name}"}
+    root = node if node.get("type") == "object" else _closed_object({"root": node})
+    if definitions:
+        root = {**root, "$defs": definitions}
+    return root
+
+
+def near_limit_schemas(rule: StrictRule) -> st.SearchStrategy[dict[str, Any]]:
+    """Schemas just under, at and over a size or depth rule's limit (SM-21..SM-25 kinds), spread
+    over a few objects or enums and built from a handful of draws, so a failure shrinks at once."""
+    params = rule.params
+    if rule.kind == "max_depth":
+        return _near_depth(params["limit"])
+    if rule.kind == "max_total_properties":
+        return _near_total_properties(params["limit"])
+    if rule.kind == "max_enum_values":
+        return _near_enum_values(params["limit"])
+    if rule.kind == "max_total_string_length":
+        return _near_string_length(params["limit"])
+    if rule.kind == "large_enum_string_length":
+        return _near_large_enum(params["threshold"], params["limit"])
+    raise ValueError(f"rule {rule.id} ({rule.kind}) has no limit to aim at; kinds with one: {sorted(_SIZE_KINDS | {'max_depth'})}")
+
+
+def rule_schemas(rule: StrictRule) -> st.SearchStrategy[dict[str, Any]]:
+    """Schemas that tempt a strictify into breaking ``rule``: aimed at the constructs it is about
+    (:data:`RULE_FEATURES`; around the limit for size and depth rules),
+    or, one draw in two, anything :func:`json_schemas` makes (the constructs meet others there)."""
+    if rule.kind in _SIZE_KINDS:
+        return near_limit_schemas(rule)
+    keys = rule.params["keywords"] if rule.kind == "banned_keywords" else (rule.kind,)
+    aimed = _BASE_FEATURES.union(*(RULE_FEATURES.get(key, frozenset()) for key in keys))
+    if rule.kind == "max_depth":
+        return st.one_of(near_limit_schemas(rule), json_schemas(features=aimed, root_types=("object",)), json_schemas())
+    roots = ("object", "array", "string", "anyOf", "any") if rule.kind in ("root_object", "root_not_combinator") else ("object",)
+    return st.one_of(json_schemas(features=aimed, root_types=roots), json_schemas())
+
+
 # --- strict schemas ----------------------------------------------------------------------------
 
 def _strict_features(dialect: Dialect) -> dict[str, Any]:
@@ -514,6 +685,8 @@ def schema_features(schema: Any) -> set[str]:
             found.add("root-recursion")
         if isinstance(node.get("$ref"), str) and node["$ref"] == "#/$defs/Node":
             found.add("recursion")
+        if declared == "array" and not keys & {"items", "prefixItems"}:
+            found.add("bare-array")
         if "prefixItems" in keys:
             found.add("tuple" if node.get("items") is False or "maxItems" in keys or "unevaluatedItems" in keys else "open-tuple")
         if "patternProperties" in keys:

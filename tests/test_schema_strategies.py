@@ -15,7 +15,10 @@ from strictconformance.reference.strictify import strictify
 from strictconformance.strategies.instances import instances, uses_only_constructive_keywords
 from strictconformance.strategies.schemas import (
     FEATURES,
+    RULE_FEATURES,
     json_schemas,
+    near_limit_schemas,
+    rule_schemas,
     schema_features,
     strict_schemas,
 )
@@ -111,3 +114,29 @@ def test_a_bad_schema_fails_when_drawn_not_when_built() -> None:
         pass
     with pytest.raises(ValueError, match="only local references"):
         draw()
+
+
+def test_every_rule_of_every_dialect_has_schemas_aimed_at_it() -> None:
+    for dialect in SHIPPED.values():
+        for rule in dialect.rules:
+            keys = rule.params["keywords"] if rule.kind == "banned_keywords" else (rule.kind,)
+            sized = rule.kind.startswith(("max_", "large_"))
+            assert sized or all(key in RULE_FEATURES for key in keys), rule.id
+            rule_schemas(rule)  # builds
+    assert frozenset().union(*RULE_FEATURES.values()) <= FEATURES
+
+
+@pytest.mark.parametrize("rule_id", ["SM-21", "SM-22", "SM-23", "SM-24", "SM-25"])
+def test_near_limit_schemas_fall_on_both_sides_of_the_limit(rule_id: str) -> None:
+    dialect = SHIPPED["openai"]
+    rule = dialect.rule(rule_id)
+    sides: set[bool] = set()
+
+    @settings(max_examples=25, **_QUICK)
+    @given(near_limit_schemas(rule))
+    def collect(schema: dict[str, Any]) -> None:
+        sides.add(any(violation.rule_id == rule_id for violation in validate_strict(schema, dialect)))
+    collect()
+    assert sides == {True, False}
+    with pytest.raises(ValueError, match="no limit"):
+        near_limit_schemas(dialect.rule("SM-03"))
