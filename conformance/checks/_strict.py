@@ -1,0 +1,198 @@
+"""What the SM and RT checks share: the adapter's strictify, encode and decode reached through the
+harness, the dialects they are checked in, and how an oracle's verdict becomes a failure.
+
+The oracles of :mod:`strictconformance.dialects.oracles` take the implementation as callables and
+catch what it raises (a refusal, a codec error) to judge it themselves. The callables here go
+through the harness, whose failures (a hang, a mutated argument, a junk result) must reach pytest
+as they are: :class:`StrictImplementation` keeps the first one and re-raises it once the oracle
+has returned, whatever the oracle did with it.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+import pytest
+from hypothesis import Phase, settings
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
+
+from strictconformance.dialects import SHIPPED, Dialect, SchemaError, Strictified
+from strictconformance.dialects.oracles import OracleFailure
+from strictconformance.dialects.pointers import pointer_from_path
+from strictconformance.dialects.validator import iter_schema_nodes
+from strictconformance.harness import ConformanceFailure, Harness
+from strictconformance.profiles import scaled
+from strictconformance.reference.strictify import reference_strictify
+
+__all__ = [
+    "DIALECTS",
+    "Refused",
+    "StrictImplementation",
+    "budget",
+    "dialects_applying",
+    "require_dialect",
+    "show",
+]
+
+#: The shipped dialects every strict check is parametrized over, by name.
+DIALECTS: tuple[str, ...] = tuple(SHIPPED)
+_META_SCHEMA = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+# strict schemas and values are JSON: shown in full up to this size, then as a summary
+_SHOWN_CHARS = 20_000
+
+
+def dialects_applying(rule_id: str) -> list[str]:
+    """The shipped dialects that apply ``rule_id``."""
+    return [name for name, dialect in SHIPPED.items() if rule_id in dialect.rule_ids]
+
+
+def require_dialect(sc: Harness, dialect: str) -> Dialect:
+    """The dialect, or a "not covered" skip when the adapter does not declare it."""
+    if dialect not in sc.declarations.strictify_dialects:
+        pytest.skip(f"not covered: the adapter's strictify_dialects {list(sc.declarations.strictify_dialects)} "
+                    f"do not include {dialect!r}")
+    return SHIPPED[dialect]
+
+
+def budget(factor: float, *, at_least: int = 5) -> settings:
+    """``factor`` times the profile's examples (``at_least`` of them), without Hypothesis's explain
+    phase (it re-runs a failing example many times; the report's counterexample says what failed)."""
+    current = settings.get_profile(settings.get_current_profile_name())
+    return settings(scaled(factor, at_least=at_least), phases=tuple(phase for phase in current.phases if phase is not Phase.explain))
+
+
+def show(value: Any) -> Any:
+    """``value`` for a counterexample: itself, or a summary when its JSON text is very large."""
+    text = repr(value)
+    if len(text) <= _SHOWN_CHARS:
+        return value
+    return f"{text[:_SHOWN_CHARS]}... ({len(text)} characters in all)"
+
+
+class Refused(Exception):
+    """The adapter's strictify raised on a schema: it refused it."""
+
+    def __init__(self, error: BaseException, reference_refuses: bool) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.error = error
+        #: whether the reference refuses it too (input that is not a usable schema)
+        self.reference_refuses = reference_refuses
+
+
+@dataclass
+class StrictImplementation:
+    """The adapter's strictify/encode/decode for one dialect, called through the harness.
+
+    What the adapter raises is handed back to the caller (an oracle judges it); the harness's own
+    failures are kept and re-raised by :meth:`settle`.
+    """
+
+    sc: Harness
+    dialect: str
+    failure: ConformanceFailure | None = None
+
+    def _through(self, call: Callable[[], Any]) -> Any:
+        __tracebackhide__ = True
+        try:
+            return call()
+        except ConformanceFailure as failure:
+            self.failure = self.failure or failure
+            raise
+
+    def strictify(self, schema: Mapping[str, Any]) -> Strictified:
+        """The adapter's strict schema and losses for ``schema``. Raises :class:`Refused` when the
+        adapter raises; a result that is not a Strictified of a JSON Schema object fails the check."""
+        __tracebackhide__ = True
+        attempt = self._through(lambda: self.sc.attempt("strictify", schema, self.dialect, allowed=(Exception,)))
+        if attempt.error is not None:
+            raise Refused(attempt.error, _reference_refuses(schema, self.dialect))
+        try:
+            result = Strictified.coerce(attempt.value)
+            problem = _schema_problem(result.schema)
+        except (TypeError, ValueError) as error:
+            problem = str(error)
+        if problem is not None:
+            self._fail(f"adapter.strictify() returned an unusable result: {problem}")
+        return result
+
+    def _fail(self, message: str) -> NoReturn:
+        __tracebackhide__ = True
+        try:
+            self.sc.fail(message)
+        except ConformanceFailure as failure:
+            self.failure = self.failure or failure
+            raise
+
+    def strictify_fn(self) -> Callable[[dict[str, Any]], Strictified]:
+        """:meth:`strictify` as the oracles call it (raising :class:`Refused` on a refusal)."""
+        return self.strictify
+
+    def encode_fn(self, original: Mapping[str, Any]) -> Callable[[Any], Any]:
+        """The adapter's ``encode`` for values of ``original``, as the oracles call it."""
+        return lambda value: self._codec("encode", original, value)
+
+    def decode_fn(self, original: Mapping[str, Any]) -> Callable[[Any], Any]:
+        """The adapter's ``decode`` for wire values of ``original``, as the oracles call it."""
+        return lambda value: self._codec("decode", original, value)
+
+    def _codec(self, method: str, original: Mapping[str, Any], value: Any) -> Any:
+        __tracebackhide__ = True
+        # every call gets its own copy of the original: a mutation of one is not seen by the next
+        attempt = self._through(lambda: self.sc.attempt(method, copy.deepcopy(original), self.dialect, value, allowed=(Exception,)))
+        if attempt.error is not None:
+            raise attempt.error  # the oracle decides whether raising is allowed here
+        return attempt.value
+
+    def judge(self, oracle: Callable[[], OracleFailure | None], strict: Strictified | None = None) -> None:
+        """Run ``oracle`` and :meth:`settle` its verdict. When it crashes on the adapter's
+        ``strict`` schema (jsonschema cannot use it), the check fails naming what is wrong with it."""
+        __tracebackhide__ = True
+        try:
+            outcome = oracle()
+        except Exception:
+            if self.failure is not None:
+                raise self.failure from None
+            problem = _schema_problem(strict.schema, against_meta_schema=True) if strict is not None else None
+            if problem is None:
+                raise
+            self._fail(f"adapter.strictify() returned a schema values cannot be checked against: {problem}")
+        self.settle(outcome)
+
+    def settle(self, outcome: OracleFailure | None) -> None:
+        """Re-raise a harness failure met during the oracle; else fail with the oracle's verdict."""
+        __tracebackhide__ = True
+        if self.failure is not None:
+            raise self.failure
+        if outcome is None:
+            return
+        self.sc.note(**{key: show(value) for key, value in outcome.counterexample.items()})
+        where = f" (at {outcome.pointer})" if outcome.pointer else ""
+        self.sc.fail(f"{self.dialect}: {outcome.message}{where}")
+
+
+def _schema_problem(schema: Any, *, against_meta_schema: bool = False) -> str | None:
+    """Why ``schema`` is not a JSON Schema the checks can read (None when it is one)."""
+    if not isinstance(schema, dict):
+        return f"the strict schema is a {type(schema).__name__}, expected a JSON Schema object"
+    try:
+        for _ in iter_schema_nodes(schema):
+            pass
+    except SchemaError as not_a_schema:
+        return f"the strict schema is not a JSON Schema: {not_a_schema}"
+    # the meta-schema check is slow (tens of milliseconds): only to explain a crash
+    invalid: Any = best_match(_META_SCHEMA.iter_errors(schema)) if against_meta_schema else None
+    if invalid is not None:
+        return f"the strict schema is not valid Draft 2020-12 at {pointer_from_path(invalid.absolute_path) or '/'}: {invalid.message}"
+    return None
+
+
+def _reference_refuses(schema: Mapping[str, Any], dialect: str) -> bool:
+    try:
+        reference_strictify(schema, dialect)
+    except SchemaError:
+        return True
+    return False

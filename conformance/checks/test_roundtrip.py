@@ -1,0 +1,329 @@
+"""Checks of SPEC §4 (RT-1..RT-7): strictify and its value codec, in every shipped dialect the
+adapter declares.
+
+Each rule has a property over generated schemas (the whole Draft 2020-12 space of
+:func:`strictconformance.strategies.schemas.json_schemas`, values from
+:func:`strictconformance.strategies.instances.instances`) and the classic traps as explicit cases
+(RT-1 also takes the known-bad schema of every rule of the dialect). The verdicts are the kit's
+oracles (:mod:`strictconformance.dialects.oracles`); the adapter is reached only through the
+harness (:class:`strictconformance.checks._strict.StrictImplementation`).
+
+Which strict schema a codec rule uses: the adapter's own when it implements ``strictify``, else the
+reference's (the dialect fixes the wire shape: pairs, numeric-key objects, null for absent). RT-7
+always decodes the reference's wire shape of a value: what a model answers in the dialect.
+
+A schema the adapter's strictify refuses (raises on) fails RT-1 unless the reference refuses it
+too (input that is not a usable schema); the other rules do not judge it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from strictconformance.checks._strict import (
+    DIALECTS,
+    Refused,
+    StrictImplementation,
+    budget,
+    require_dialect,
+    show,
+)
+from strictconformance.dialects import Strictified, validate_strict
+from strictconformance.dialects.known_bad import known_bad_cases
+from strictconformance.dialects.oracles import (
+    OracleFailure,
+    check_rt2_pure,
+    check_rt3_idempotent,
+    check_rt4_complete,
+    check_rt5_sound,
+    check_rt6_no_silent_collapse,
+    check_rt7_decodes_wire,
+)
+from strictconformance.dialects.traps import Trap, traps
+from strictconformance.harness import Harness, check
+from strictconformance.reference.strictify import reference_encode, reference_strictify
+from strictconformance.strategies.instances import instances
+from strictconformance.strategies.schemas import json_schemas
+
+TRAPS: tuple[Trap, ...] = traps()
+_SCHEMAS = json_schemas()
+# RT-1..RT-3 cost a strictify or two per example; RT-4..RT-7 also compile and draw values and
+# validate them, several times over where losses must be located
+_RT1, _LIGHT, _HEAVY = 0.5, 0.3, 0.3
+
+
+def _schema(sc: Harness, data: st.DataObject, dialect: str) -> dict[str, Any]:
+    schema: dict[str, Any] = data.draw(_SCHEMAS, label="schema")
+    sc.note(dialect=dialect, schema=show(schema))
+    return schema
+
+
+def _trap(sc: Harness, trap: Trap, dialect: str) -> Trap:
+    sc.notes.clear()  # one check runs case after case: a counterexample names the last one only
+    sc.note(dialect=dialect, trap=trap.name, why=trap.why, schema=trap.schema)
+    return trap
+
+
+def _needs(sc: Harness, rule_id: str, *methods: str) -> None:
+    """Skip as not covered unless the adapter implements every one of ``methods``."""
+    missing = [method for method in methods if not sc.has(method)]
+    if missing:
+        have = [method for method in methods if method not in missing]
+        pytest.skip(f"not covered: {rule_id} needs {' and '.join(f'{m}()' for m in methods)}; the adapter implements "
+                    f"{', '.join(f'{m}()' for m in have) or 'neither'}")
+
+
+def _strict_for_codec(sc: Harness, implementation: StrictImplementation, schema: dict[str, Any]) -> Strictified | None:
+    """The strict schema and losses the codec is judged against: the adapter's (None when it
+    refuses the schema: RT-1's business), or the reference's when it has no strictify."""
+    if sc.has("strictify"):
+        try:
+            strict = implementation.strictify(schema)
+        except Refused:
+            return None
+        source = "adapter.strictify"
+    else:
+        strict = reference_strictify(schema, implementation.dialect)
+        source = "the reference strictify (the adapter has no strictify())"
+    sc.note(strict=show(strict.schema), losses=[loss.as_json() for loss in strict.losses], strict_from=source)
+    return strict
+
+
+# -- RT-1: the output obeys every rule of the dialect -------------------------------------------------
+
+
+def _rt1(sc: Harness, dialect: str, schema: dict[str, Any]) -> None:
+    __tracebackhide__ = True
+    try:
+        strict = StrictImplementation(sc, dialect).strictify(schema)
+    except Refused as refusal:
+        sc.expect(refusal.reference_refuses, (
+            f"{dialect}: adapter.strictify() raised {refusal} on a valid JSON Schema that the reference strictifies; "
+            "strictify must accept any schema and report what it loosens as losses (SPEC §4)"))
+        return
+    violations = validate_strict(strict.schema, dialect)
+    if violations:
+        sc.note(strict=show(strict.schema), violations=[str(violation) for violation in violations[:10]])
+        rules = sorted({violation.rule_id for violation in violations})
+        sc.fail(f"{dialect}: the strict schema breaks {len(violations)} rule check(s) of {', '.join(rules)}; "
+                f"first: {violations[0]}")
+
+
+@check("RT-1")
+@pytest.mark.parametrize("dialect", DIALECTS)
+@budget(_RT1)
+@given(data=st.data())
+def test_rt_1_output_obeys_every_rule(sc: Harness, dialect: str, data: st.DataObject) -> None:
+    require_dialect(sc, dialect)
+    _rt1(sc, dialect, _schema(sc, data, dialect))
+
+
+@check("RT-1")
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_rt_1_traps_and_known_bad_schemas(sc: Harness, dialect: str) -> None:
+    """The classic traps and the known-bad schema of every rule of the dialect come out strict."""
+    rules = require_dialect(sc, dialect).rule_ids
+    cases = [(f"trap {trap.name}", trap.schema) for trap in TRAPS]
+    cases += [(f"known-bad {case.rule_id} schema", case.schema) for case in known_bad_cases() if case.rule_id in rules]
+    for name, schema in cases:
+        sc.notes.clear()  # a counterexample names the last case only
+        sc.note(dialect=dialect, case=name, schema=show(schema))
+        _rt1(sc, dialect, schema)
+
+
+# -- RT-2: pure; RT-3: idempotent --------------------------------------------------------------------
+
+
+def _rt2(sc: Harness, dialect: str, schema: dict[str, Any]) -> None:
+    __tracebackhide__ = True
+    implementation = StrictImplementation(sc, dialect)
+    implementation.judge(lambda: check_rt2_pure(schema, implementation.strictify))
+
+
+def _rt3(sc: Harness, dialect: str, schema: dict[str, Any]) -> None:
+    __tracebackhide__ = True
+    implementation = StrictImplementation(sc, dialect)
+    implementation.judge(lambda: check_rt3_idempotent(schema, implementation.strictify))
+
+
+@check("RT-2")
+@pytest.mark.parametrize("dialect", DIALECTS)
+@budget(_LIGHT)
+@given(data=st.data())
+def test_rt_2_strictify_is_pure(sc: Harness, dialect: str, data: st.DataObject) -> None:
+    """The input is not mutated; the same input gives the same schema and losses."""
+    require_dialect(sc, dialect)
+    _rt2(sc, dialect, _schema(sc, data, dialect))
+
+
+@check("RT-2")
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_rt_2_traps(sc: Harness, dialect: str) -> None:
+    require_dialect(sc, dialect)
+    for trap in TRAPS:
+        _rt2(sc, dialect, _trap(sc, trap, dialect).schema)
+
+
+@check("RT-3")
+@pytest.mark.parametrize("dialect", DIALECTS)
+@budget(_LIGHT)
+@given(data=st.data())
+def test_rt_3_strictify_is_idempotent(sc: Harness, dialect: str, data: st.DataObject) -> None:
+    """strictify(strictify(s)) is strictify(s)."""
+    require_dialect(sc, dialect)
+    _rt3(sc, dialect, _schema(sc, data, dialect))
+
+
+@check("RT-3")
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_rt_3_traps(sc: Harness, dialect: str) -> None:
+    require_dialect(sc, dialect)
+    for trap in TRAPS:
+        _rt3(sc, dialect, _trap(sc, trap, dialect).schema)
+
+
+# -- RT-4: completeness ------------------------------------------------------------------------------
+
+
+def _rt4(sc: Harness, dialect: str, schema: dict[str, Any], value: Any) -> None:
+    __tracebackhide__ = True
+    implementation = StrictImplementation(sc, dialect)
+    strict = _strict_for_codec(sc, implementation, schema)
+    if strict is not None:
+        sc.note(value=show(value))
+        encode, decode = implementation.encode_fn(schema), implementation.decode_fn(schema)
+        implementation.judge(lambda: check_rt4_complete(schema, strict, encode, decode, value), strict)
+
+
+@check("RT-4")
+@pytest.mark.parametrize("dialect", DIALECTS)
+@budget(_HEAVY)
+@given(data=st.data())
+def test_rt_4_values_encode_validly_and_decode_back(sc: Harness, dialect: str, data: st.DataObject) -> None:
+    """A value of the original encodes to a value of the strict schema and decodes back to itself,
+    except where a reported loss explains it."""
+    require_dialect(sc, dialect)
+    _needs(sc, "RT-4", "encode", "decode")
+    schema = _schema(sc, data, dialect)
+    _rt4(sc, dialect, schema, data.draw(instances(schema, engine="compiled"), label="value"))
+
+
+@check("RT-4")
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_rt_4_traps(sc: Harness, dialect: str) -> None:
+    require_dialect(sc, dialect)
+    _needs(sc, "RT-4", "encode", "decode")
+    for trap in TRAPS:
+        for value in trap.values:
+            _rt4(sc, dialect, _trap(sc, trap, dialect).schema, value)
+
+
+# -- RT-5: soundness ---------------------------------------------------------------------------------
+
+
+def _rt5(sc: Harness, dialect: str, schema: dict[str, Any], data: st.DataObject) -> None:
+    __tracebackhide__ = True
+    implementation = StrictImplementation(sc, dialect)
+    strict = _strict_for_codec(sc, implementation, schema)
+    if strict is None:
+        return
+    decode = implementation.decode_fn(schema)
+
+    def oracle() -> OracleFailure | None:
+        wire = data.draw(instances(strict.schema, engine="compiled"), label="wire value")
+        sc.note(wire=show(wire))
+        return check_rt5_sound(schema, strict, decode, wire)
+    implementation.judge(oracle, strict)
+
+
+@check("RT-5")
+@pytest.mark.parametrize("dialect", DIALECTS)
+@budget(_HEAVY)
+@given(data=st.data())
+def test_rt_5_strict_values_decode_to_original_values(sc: Harness, dialect: str, data: st.DataObject) -> None:
+    """A value of the strict schema decodes to a value of the original, except where a reported
+    loss explains the difference, and only there."""
+    require_dialect(sc, dialect)
+    _rt5(sc, dialect, _schema(sc, data, dialect), data)
+
+
+@check("RT-5")
+@pytest.mark.parametrize("dialect", DIALECTS)
+@budget(_HEAVY)
+@given(data=st.data())
+def test_rt_5_traps(sc: Harness, dialect: str, data: st.DataObject) -> None:
+    """Values of a trap's strict schema (drawn: a trap lists values of its original schema only)."""
+    require_dialect(sc, dialect)
+    trap = data.draw(st.sampled_from(TRAPS), label="trap")
+    _rt5(sc, dialect, _trap(sc, trap, dialect).schema, data)
+
+
+# -- RT-6: no silent collapse of absent and null ------------------------------------------------------
+
+
+def _rt6(sc: Harness, dialect: str, schema: dict[str, Any], value: Any) -> None:
+    __tracebackhide__ = True
+    implementation = StrictImplementation(sc, dialect)
+    strict = _strict_for_codec(sc, implementation, schema)
+    if strict is not None:
+        sc.note(value=show(value))
+        encode = implementation.encode_fn(schema)
+        implementation.judge(lambda: check_rt6_no_silent_collapse(schema, strict, encode, value), strict)
+
+
+@check("RT-6")
+@pytest.mark.parametrize("dialect", DIALECTS)
+@budget(_HEAVY)
+@given(data=st.data())
+def test_rt_6_absent_and_null_stay_apart_or_are_reported(sc: Harness, dialect: str, data: st.DataObject) -> None:
+    """An optional property that is null and the same value without it encode apart, or a loss says so."""
+    require_dialect(sc, dialect)
+    schema = _schema(sc, data, dialect)
+    _rt6(sc, dialect, schema, data.draw(instances(schema, engine="compiled"), label="value"))
+
+
+@check("RT-6")
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_rt_6_traps(sc: Harness, dialect: str) -> None:
+    require_dialect(sc, dialect)
+    for trap in TRAPS:
+        for value in trap.values:
+            _rt6(sc, dialect, _trap(sc, trap, dialect).schema, value)
+
+
+# -- RT-7: the model's answer is decoded before user code ----------------------------------------------
+
+
+def _rt7(sc: Harness, dialect: str, schema: dict[str, Any], value: Any) -> None:
+    __tracebackhide__ = True
+    implementation = StrictImplementation(sc, dialect)
+    wire = reference_encode(schema, dialect, value)
+    sc.note(value=show(value), wire=show(wire))
+    losses = reference_strictify(schema, dialect).losses
+    decode = implementation.decode_fn(schema)
+    implementation.judge(lambda: check_rt7_decodes_wire(schema, decode, value, wire, losses))
+
+
+@check("RT-7")
+@pytest.mark.parametrize("dialect", DIALECTS)
+@budget(_HEAVY)
+@given(data=st.data())
+def test_rt_7_wire_answers_decode_to_original_values(sc: Harness, dialect: str, data: st.DataObject) -> None:
+    """The dialect's wire shape of a value (pairs, numeric-key objects, null for absent, JSON text)
+    decodes to the value itself."""
+    require_dialect(sc, dialect)
+    schema = _schema(sc, data, dialect)
+    _rt7(sc, dialect, schema, data.draw(instances(schema, engine="compiled"), label="value"))
+
+
+@check("RT-7")
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_rt_7_traps(sc: Harness, dialect: str) -> None:
+    require_dialect(sc, dialect)
+    for trap in TRAPS:
+        for value in trap.values:
+            _rt7(sc, dialect, _trap(sc, trap, dialect).schema, value)
