@@ -19,21 +19,21 @@ from __future__ import annotations
 import copy
 import itertools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 from hypothesis import event
 from hypothesis import strategies as st
 
 from strictconformance.drift.cassettes import recorded_responses
 from strictconformance.drift.mutations import (
-    BREAKING_KINDS,
     Candidate,
     DriftMutation,
     MutationKind,
     ResponseSubject,
     apply_mutation,
+    candidate_label,
     mutation_candidates,
 )
 from strictconformance.drift.paths import ANY_INDEX, PathPart, parse_path, resolve_path
@@ -60,16 +60,21 @@ __all__ = [
     "deep_json",
     "drift_mutations",
     "elements",
+    "generated_subjects",
     "hostile_events",
     "hostile_payloads",
     "json_values",
+    "mutable_recorded",
     "recorded_subjects",
     "responses",
     "sse_chunkings",
 ]
 
 _WORDS = ("Florence", "weather", "ok", "40°C", "résumé", "東京", "🙂", "")
-_chars = st.characters(codec="utf-8")
+# Everything UTF-8 can carry, i.e. no lone surrogates (same set as codec="utf-8", which costs
+# seconds per process to compute).
+_SURROGATES: tuple[Literal["Cs"]] = ("Cs",)
+_chars = st.characters(exclude_categories=_SURROGATES)
 _text = st.one_of(st.sampled_from(_WORDS), st.text(_chars, max_size=12))
 _nonempty_text = st.text(_chars, min_size=1, max_size=12) | st.sampled_from(
     ("a", "msg_01X", "call_1", "weather")
@@ -245,20 +250,46 @@ def responses(api: str) -> st.SearchStrategy[Any]:
 # -- recorded responses and mutations -----------------------------------------------------------------
 
 
+#: One API id, several, or ``None`` for every shipped API.
+ApiFilter: TypeAlias = "str | Collection[str] | None"
+
+
+def _api_tuple(api: ApiFilter) -> tuple[str, ...] | None:
+    """``None`` (every API), or the given API ids as a sorted tuple (a cache key)."""
+    if api is None:
+        return None
+    return (api,) if isinstance(api, str) else tuple(sorted(set(api)))
+
+
 @cache
-def _recorded(api: str | None, streams: bool | None) -> tuple[tuple[str, ResponseSubject], ...]:
+def _recorded_of(api: str | None, streams: bool | None) -> tuple[tuple[str, ResponseSubject], ...]:
     out = []
     for response in recorded_responses(api, streams=streams):
         if response.is_stream:
-            subject = ResponseSubject(response.api, events=response.events())
+            subject = ResponseSubject(response.api, events=response.events(), source=response.label)
         else:
-            subject = ResponseSubject(response.api, payload=response.payload())
+            subject = ResponseSubject(response.api, payload=response.payload(), source=response.label)
         out.append((response.label, subject))
     return tuple(out)
 
 
-def recorded_subjects(api: str | None = None, *, streams: bool | None = None) -> st.SearchStrategy[ResponseSubject]:
-    """A real recorded response (or stream) from the shipped cassettes, as a fresh copy."""
+def _recorded(api: ApiFilter, streams: bool | None) -> tuple[tuple[str, ResponseSubject], ...]:
+    apis = _api_tuple(api)
+    if apis is None:
+        return _recorded_of(None, streams)
+    return tuple(item for one in apis for item in _recorded_of(one, streams))
+
+
+def _fresh(subject: ResponseSubject) -> ResponseSubject:
+    """A copy of a cached recorded subject that its user may change freely."""
+    if subject.events is not None:
+        return subject  # events are immutable
+    return ResponseSubject(subject.api, payload=copy.deepcopy(subject.payload), source=subject.source)
+
+
+def recorded_subjects(api: ApiFilter = None, *, streams: bool | None = None) -> st.SearchStrategy[ResponseSubject]:
+    """A real recorded response (or stream) from the shipped cassettes, as a fresh copy; ``api``
+    is one API id, a collection of them, or ``None`` for all."""
     recorded = _recorded(api, streams)
     if not recorded:
         raise ValueError(f"no shipped cassette has {'streams' if streams else 'responses'} for {api!r}")
@@ -266,78 +297,123 @@ def recorded_subjects(api: str | None = None, *, streams: bool | None = None) ->
     def fresh(item: tuple[str, ResponseSubject]) -> ResponseSubject:
         label, subject = item
         event(f"recorded: {label}")
-        if subject.events is not None:
-            return subject
-        return ResponseSubject(subject.api, payload=copy.deepcopy(subject.payload))
+        return _fresh(subject)
 
     return st.sampled_from(recorded).map(fresh)
 
 
-def _labelled(subject: ResponseSubject, kinds: tuple[MutationKind, ...] | None, breaking: bool | None) -> list[Candidate]:
-    """The candidates of ``subject`` of the given kinds whose label is ``breaking`` (any if None)."""
+def generated_subjects(api: ApiFilter = None) -> st.SearchStrategy[ResponseSubject]:
+    """A response body generated from the shape of one of the APIs (:func:`responses`), as a subject."""
+    apis = _api_tuple(api)
+    if apis is None:
+        apis = API_IDS
+    if not apis:
+        raise ValueError("generated_subjects needs at least one API")
+    return st.sampled_from(apis).flatmap(lambda one: responses(one).map(lambda payload: ResponseSubject(one, payload=payload, source="generated")))
+
+
+def _labelled(
+    subject: ResponseSubject,
+    kinds: tuple[MutationKind, ...] | None,
+    breaking: bool | None,
+    rule_id: str | None = None,
+) -> list[Candidate]:
+    """The candidates of ``subject`` of the given kinds whose label is ``breaking`` (any if None)
+    and whose rule is ``rule_id`` (any if None)."""
     kept = []
     for candidate in mutation_candidates(subject):
         if kinds is not None and candidate.kind not in kinds:
             continue
-        if candidate.kind in BREAKING_KINDS:
-            is_breaking = True
-        elif candidate.kind == "rename_discriminator":
-            # the label does not depend on which new name is chosen
-            is_breaking = apply_mutation(subject, candidate, candidate.choices[0]).breaking
-        else:
-            is_breaking = False
-        if breaking is None or is_breaking == breaking:
+        if breaking is None and rule_id is None:
+            kept.append(candidate)
+            continue
+        is_breaking, rule = candidate_label(subject, candidate)
+        if (breaking is None or is_breaking == breaking) and (rule_id is None or rule == rule_id):
             kept.append(candidate)
     return kept
 
 
 @cache
-def _mutable(api: str | None, kinds: tuple[MutationKind, ...] | None, breaking: bool | None) -> tuple[ResponseSubject, ...]:
-    """Recorded subjects that have at least one such mutation (so draws never have to reject)."""
-    found = tuple(subject for _, subject in _recorded(api, None) if _labelled(subject, kinds, breaking))
-    if not found:
-        raise ValueError(f"no recorded response of {api or 'any API'} admits mutations {kinds or 'of any kind'} with breaking={breaking}")
-    return found
+def _mutable(
+    apis: tuple[str, ...] | None,
+    kinds: tuple[MutationKind, ...] | None,
+    breaking: bool | None,
+    rule_id: str | None,
+    streams: bool | None,
+) -> tuple[tuple[ResponseSubject, tuple[Candidate, ...]], ...]:
+    """Recorded subjects with at least one such mutation, and those candidates (draws never reject)."""
+    found = []
+    for _, subject in _recorded(apis, streams):
+        candidates = _labelled(subject, kinds, breaking, rule_id)
+        if candidates:
+            found.append((subject, tuple(candidates)))
+    return tuple(found)
 
 
-@st.composite
+def mutable_recorded(
+    api: ApiFilter = None,
+    *,
+    breaking: bool | None = None,
+    kinds: Sequence[MutationKind] | None = None,
+    rule_id: str | None = None,
+    streams: bool | None = None,
+) -> tuple[ResponseSubject, ...]:
+    """The recorded responses :func:`drift_mutations` can mutate with these filters (empty when
+    none can: the caller decides before drawing whether the mutations exist at all)."""
+    wanted = tuple(kinds) if kinds is not None else None
+    return tuple(subject for subject, _ in _mutable(_api_tuple(api), wanted, breaking, rule_id, streams))
+
+
 def drift_mutations(
-    draw: st.DrawFn,
-    api: str | None = None,
+    api: ApiFilter = None,
     *,
     breaking: bool | None = None,
     kinds: Sequence[MutationKind] | None = None,
     base: st.SearchStrategy[ResponseSubject] | None = None,
-) -> DriftMutation:
+    rule_id: str | None = None,
+    streams: bool | None = None,
+) -> st.SearchStrategy[DriftMutation]:
     """A labelled mutation of a recorded response (or of ``base``), optionally only breaking
-    or only non-breaking ones, optionally of given kinds.
+    or only non-breaking ones, of given kinds, of one rule (``DR-2`` ...), of streams or bodies
+    only, of one API or several.
 
     With ``base``, a drawn subject that admits no such mutation is replaced by a recorded one
-    that does (constructive: nothing is rejected).
+    that does (constructive: nothing is rejected). ``ValueError`` at once when no recorded
+    response admits such a mutation (see :func:`mutable_recorded`).
     """
     wanted = tuple(kinds) if kinds is not None else None
-    candidates: list[Candidate] = []
-    if base is not None:
-        subject = draw(base)
-        candidates = _labelled(subject, wanted, breaking)
-    if not candidates:
-        subject = draw(st.sampled_from(_mutable(api, wanted, breaking)))
-        if subject.payload is not None:
-            subject = ResponseSubject(subject.api, payload=copy.deepcopy(subject.payload))
-        candidates = _labelled(subject, wanted, breaking)
-    candidate = draw(st.sampled_from(candidates))
-    choice = draw(st.sampled_from(candidate.choices))
-    mutation = apply_mutation(subject, candidate, choice)
-    event(f"mutation: {mutation.kind} ({'breaking' if mutation.breaking else 'not breaking'}, {mutation.rule_id})")
-    event(f"mutated api: {mutation.api}{' stream' if mutation.subject.is_stream else ''}")
-    return mutation
+    sources = _mutable(_api_tuple(api), wanted, breaking, rule_id, streams)
+    if not sources:
+        raise ValueError(
+            f"no recorded {'stream' if streams else 'response' if streams is False else 'response or stream'} of "
+            f"{api or 'any API'} admits mutations {wanted or 'of any kind'} with breaking={breaking}, rule {rule_id or 'any'}"
+        )
+
+    @st.composite
+    def mutations(draw: st.DrawFn) -> DriftMutation:
+        candidates: tuple[Candidate, ...] = ()
+        if base is not None:
+            subject = draw(base)
+            candidates = tuple(_labelled(subject, wanted, breaking, rule_id))
+        if not candidates:
+            recorded, candidates = draw(st.sampled_from(sources))
+            subject = _fresh(recorded)
+        candidate = draw(st.sampled_from(candidates))
+        choice = draw(st.sampled_from(candidate.choices))
+        mutation = apply_mutation(subject, candidate, choice)
+        event(f"mutation: {mutation.kind} ({'breaking' if mutation.breaking else 'not breaking'}, {mutation.rule_id})")
+        event(f"mutated api: {mutation.api}{' stream' if mutation.subject.is_stream else ''}")
+        return mutation
+
+    return mutations()
 
 
-def breaking_mutations(api: str | None = None, **kwargs: Any) -> st.SearchStrategy[DriftMutation]:
+def breaking_mutations(api: ApiFilter = None, **kwargs: Any) -> st.SearchStrategy[DriftMutation]:
+    """Mutations a check must catch: a field dropped, moved, retyped or nulled; a renamed variant an invariant misses."""
     return drift_mutations(api, breaking=True, **kwargs)
 
 
-def additive_mutations(api: str | None = None, **kwargs: Any) -> st.SearchStrategy[DriftMutation]:
+def additive_mutations(api: ApiFilter = None, **kwargs: Any) -> st.SearchStrategy[DriftMutation]:
     """Mutations a check must tolerate: new fields, new variants, re-split streams."""
     return drift_mutations(api, breaking=False, **kwargs)
 
@@ -367,20 +443,23 @@ def _replace_somewhere(payload: Any, path_choice: int, value: Any) -> Any:
     return copied
 
 
-def hostile_payloads(api: str | None = None) -> st.SearchStrategy[Any]:
-    """Anything a broken provider (or a buggy caller) could hand a response check."""
-    junk: st.SearchStrategy[Any] = json_values() | deep_json(min_depth=200, max_depth=5_000) | st.sampled_from((None, True, 0, "", [], {}))
+def hostile_payloads(api: ApiFilter = None, *, max_depth: int = 5_000) -> st.SearchStrategy[Any]:
+    """Anything a broken provider (or a buggy caller) could hand a response check: arbitrary
+    JSON, JSON nested up to ``max_depth`` levels, real responses of ``api`` with junk spliced in
+    anywhere, and wide payloads."""
+    deep = deep_json(min_depth=min(500, max_depth), max_depth=max_depth)
+    junk: st.SearchStrategy[Any] = json_values() | deep_json(min_depth=min(200, max_depth), max_depth=max_depth) | st.sampled_from((None, True, 0, "", [], {}))
     real = st.sampled_from([s.payload for _, s in _recorded(api, False)] or [{}])
     spliced = st.builds(_replace_somewhere, real, st.integers(0, 10_000), junk)
-    return st.one_of(json_values(), deep_json(min_depth=500, max_depth=5_000), spliced, large_json(min_width=1_000, max_width=5_000))
+    return st.one_of(json_values(), deep, spliced, large_json(min_width=1_000, max_width=5_000))
 
 
-def hostile_events(api: str | None = None) -> st.SearchStrategy[tuple[SSEEvent, ...]]:
-    """Streams whose events carry arbitrary data: JSON of any shape, invalid text, deep nesting."""
+def hostile_events(api: ApiFilter = None, *, max_depth: int = 3_000) -> st.SearchStrategy[tuple[SSEEvent, ...]]:
+    """Streams whose events carry arbitrary data: JSON of any shape, invalid text, nesting up to ``max_depth``."""
     data = st.one_of(
         json_values().map(lambda v: json.dumps(v, ensure_ascii=False)),
         st.text(max_size=40),
-        st.integers(200, 3_000).map(lambda d: "[" * d + "]" * d),
+        st.integers(min(200, max_depth), max_depth).map(lambda d: "[" * d + "]" * d),
         st.just("[DONE]"),
     )
     names = st.none() | st.sampled_from(("message_start", "response.created", "ping", "error")) | st.text(max_size=8)

@@ -25,8 +25,13 @@ class SDKResponseError(Exception):
         self.loc = loc
 
 
+def _loc(path: str) -> tuple[str | int, ...]:
+    """A kit path as a pydantic-style location (``[*]`` as ``"*"``)."""
+    return tuple(part if isinstance(part, (str, int)) else "*" for part in parse_path(path))
+
+
 def _raise(error: SchemaDriftError) -> None:
-    raise SDKResponseError(str(error), tuple(p for p in parse_path(error.path) if isinstance(p, (str, int))))
+    raise SDKResponseError(str(error), _loc(error.path))
 
 
 class ReferenceLike(Adapter):
@@ -113,7 +118,7 @@ class RejectsUnknownVariants(ReferenceLike):
 
     def after(self, report: DriftReport, api: str, payload: Any) -> None:
         for notice in report.notices_of("unknown_variant"):
-            raise SDKResponseError(f"unknown variant: {notice.detail}", tuple(p for p in parse_path(notice.path) if isinstance(p, (str, int))))
+            raise SDKResponseError(f"unknown variant: {notice.detail}", _loc(notice.path))
 
 
 class NoInvariants(ReferenceLike):

@@ -25,6 +25,7 @@ from strictconformance.drift.mutations import (
     ResponseSubject,
     all_mutations,
     apply_mutation,
+    candidate_label,
     mutation_candidates,
 )
 from strictconformance.drift.shapes import API_IDS
@@ -153,6 +154,28 @@ def test_any_choice_of_any_candidate_is_labelled_right(mutation: DriftMutation) 
         assert caught.value.rule_id == mutation.rule_id
     else:
         call(mutation.api, argument)  # type: ignore[operator]
+
+
+def test_candidate_labels_agree_with_every_choice_applied() -> None:
+    """candidate_label predicts (breaking, rule) without applying; every choice must agree with it."""
+    checked = 0
+    for label, subject in _subjects():
+        for candidate in mutation_candidates(subject):
+            expected = candidate_label(subject, candidate)
+            for choice in candidate.choices:
+                mutation = apply_mutation(subject, candidate, choice)
+                assert (mutation.breaking, mutation.rule_id) == expected, (label, mutation.summary())
+                checked += 1
+    assert checked > 1000
+
+
+def test_mutation_summaries_name_kind_path_source_and_rule() -> None:
+    response = recorded_responses("anthropic.messages", streams=False)[0]
+    subject = ResponseSubject(response.api, payload=response.payload(), source=response.label)
+    mutation = next(all_mutations(subject))
+    summary = mutation.summary()
+    assert summary.startswith(f"{mutation.kind} at {mutation.path} of {response.label}")
+    assert mutation.rule_id in summary
 
 
 def test_resplit_keeps_the_text_and_the_sequence_numbers() -> None:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal, get_args
 
@@ -82,6 +82,7 @@ __all__ = [
     "ResponseSubject",
     "all_mutations",
     "apply_mutation",
+    "candidate_label",
     "mutation_candidates",
 ]
 
@@ -142,6 +143,8 @@ class ResponseSubject:
     api: str
     payload: Any = None
     events: tuple[SSEEvent, ...] | None = None
+    #: Where it comes from (``openai/chat/tool_call.yaml#0`` for a recorded response), if known.
+    source: str | None = field(default=None, compare=False)
 
     @property
     def is_stream(self) -> bool:
@@ -169,6 +172,16 @@ class DriftMutation:
     @property
     def api(self) -> str:
         return self.subject.api
+
+    def summary(self) -> str:
+        """One line: what changed, where it must be caught, and what it was made from."""
+        label = "breaking" if self.breaking else "not breaking"
+        made_from = f" of {self.original.source}" if self.original.source else ""
+        return f"{self.kind} at {self.path}{made_from} ({self.api}, {label}, {self.rule_id}): {self.description}"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        # Hypothesis prints drawn values with this; the full subject is in the suite's counterexample.
+        printer.text(f"<DriftMutation {self.summary()}>")
 
 
 @dataclass(frozen=True)
@@ -468,6 +481,29 @@ def apply_mutation(subject: ResponseSubject, candidate: Candidate, choice: Any) 
     )
 
 
+def candidate_label(subject: ResponseSubject, candidate: Candidate) -> tuple[bool, str]:
+    """``(breaking, rule_id)`` of every mutation ``candidate`` makes on ``subject`` (the label
+    depends on the place, never on the choice made there), mostly without applying it: only a
+    renamed tagged variant is applied, since an invariant decides whether it breaks."""
+    kind, site = candidate.kind, candidate.site
+    if kind == "resplit_stream":
+        return False, "DR-1"
+    if kind in ("add_unknown_variant", "add_unknown_field"):
+        return False, "DR-4"
+    if isinstance(site, FieldSite):
+        if kind == "drop_field" and not site.field.required:
+            return True, "DR-5"  # listed only when an invariant then fails
+        return True, _rule(site.in_variant)
+    if isinstance(site, UnionSite):
+        if kind != "rename_discriminator":
+            return True, "DR-3"
+        if isinstance(site.union, Keyed):
+            return (True, "DR-3") if site.union.closed else (False, "DR-4")
+        probe = apply_mutation(subject, candidate, candidate.choices[0])
+        return probe.breaking, probe.rule_id
+    raise ValueError(f"no label for a {kind} candidate at {site!r}")
+
+
 def _at(document: Any, path: Sequence[PathPart]) -> Any:
     node = document
     for part in path:
@@ -478,7 +514,7 @@ def _at(document: Any, path: Sequence[PathPart]) -> Any:
 def _rebuild(subject: ResponseSubject, document: Any, path: Sequence[PathPart]) -> ResponseSubject:
     """The subject with the mutated document; for a stream only the touched event is re-serialised."""
     if subject.events is None:
-        return ResponseSubject(subject.api, payload=document)
+        return ResponseSubject(subject.api, payload=document, source=subject.source)
     index = int(path[1])  # type: ignore[arg-type]  # stream paths are ("events", i, "data", ...)
     shape = get_shape(subject.api)
     events = list(subject.events)
@@ -490,7 +526,7 @@ def _rebuild(subject: ResponseSubject, document: Any, path: Sequence[PathPart]) 
         if isinstance(tag, str):
             name = tag  # a renamed event is renamed on the wire too
     events[index] = SSEEvent(_serialize(data), name, events[index].id)
-    return ResponseSubject(subject.api, events=tuple(events))
+    return ResponseSubject(subject.api, events=tuple(events), source=subject.source)
 
 
 def _insert_event(subject: ResponseSubject, position: int) -> DriftMutation:
@@ -508,7 +544,7 @@ def _insert_event(subject: ResponseSubject, position: int) -> DriftMutation:
         rule_id="DR-4",
         path=f"events[{position}]",
         description=f"insert an event of unknown type {event_type!r} at position {position}",
-        subject=ResponseSubject(subject.api, events=tuple(events)),
+        subject=ResponseSubject(subject.api, events=tuple(events), source=subject.source),
         original=subject,
     )
 
@@ -564,7 +600,7 @@ def _resplit(subject: ResponseSubject, candidate: Candidate, choice: Any) -> Dri
         rule_id="DR-1",
         path=f"events[{index}]",
         description=description,
-        subject=ResponseSubject(subject.api, events=tuple(events)),
+        subject=ResponseSubject(subject.api, events=tuple(events), source=subject.source),
         original=subject,
     )
 

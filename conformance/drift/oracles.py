@@ -3,7 +3,9 @@
 Each judge takes the check as a :class:`DriftChecker` (the adapter's ``check_response`` /
 ``check_stream``, its declared drift error types and how to read a path from them) plus one
 response, and returns a :class:`Verdict` naming the rule, the call, what was expected and found,
-and the counterexample as JSON. Judges never raise for anything the check does.
+and the counterexample as JSON. Judges never raise for anything the check does, except the
+exception types the checker says to let through (``propagate``): the suite's harness failures
+when the checker comes from :meth:`DriftChecker.from_harness`.
 
 =========== ===============================================================================
 DR-1        a recorded real response (also re-split into other chunks) raises nothing
@@ -18,13 +20,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
 from strictconformance.drift.errors import SchemaDriftError, describe_type
 from strictconformance.drift.mutations import DriftMutation, ResponseSubject
 from strictconformance.drift.paths import PathLike, format_path, parse_path, paths_match
 from strictconformance.drift.sse import SSEEvent
+
+if TYPE_CHECKING:
+    from strictconformance.harness import Harness
 
 __all__ = [
     "DriftChecker",
@@ -55,6 +60,11 @@ class DriftChecker:
     error_types: tuple[type[BaseException], ...]
     read_path: ReadPath = _path_attribute
     name: str = "adapter"
+    #: Exceptions the judges re-raise instead of judging (the harness's own failures).
+    propagate: tuple[type[BaseException], ...] = ()
+    #: Whether ``NotImplementedError`` from a check means "capability missing" (a skip verdict);
+    #: when the suite already knows the capabilities, it is an error like any other.
+    not_implemented_is_missing: bool = True
 
     @classmethod
     def reference(cls) -> DriftChecker:
@@ -62,6 +72,46 @@ class DriftChecker:
         from strictconformance.drift.validator import check_response, check_stream
 
         return cls(check_response, check_stream, (SchemaDriftError,), _path_attribute, "reference")
+
+    @classmethod
+    def from_harness(cls, sc: Harness, *, judge_other_errors: bool = False) -> DriftChecker:
+        """The adapter behind the suite's ``sc`` fixture, called only through the harness.
+
+        Every call goes through :meth:`Harness.attempt`, so timeouts, mutation checks, junk
+        results and the call transcript work as for any check, and the harness's failures
+        (:class:`~strictconformance.harness.ConformanceFailure`) and pytest's outcomes propagate
+        out of the judges. Declared drift errors come back to the judge. Any other exception is an
+        adapter fault raised by the harness, unless ``judge_other_errors`` (DR-6, whose rule is
+        precisely which exceptions may escape): then the judge sees it and words the violation.
+        """
+        import pytest
+
+        from strictconformance.harness import ConformanceFailure
+
+        drift_errors = tuple(sc.declarations.drift_errors)
+        allowed: tuple[type[BaseException], ...] = (*drift_errors, Exception) if judge_other_errors else drift_errors
+
+        def through_harness(method: str) -> Any:
+            if not sc.has(method):
+                return None
+
+            def call(api: str, argument: Any) -> None:
+                __tracebackhide__ = True
+                attempt = sc.attempt(method, api, argument, allowed=allowed)
+                if attempt.error is not None:
+                    raise attempt.error
+
+            return call
+
+        return cls(
+            check_response=through_harness("check_response"),
+            check_stream=through_harness("check_stream"),
+            error_types=drift_errors,
+            read_path=sc.adapter.drift_error_path,
+            name="adapter",
+            propagate=(ConformanceFailure, pytest.skip.Exception, pytest.fail.Exception),
+            not_implemented_is_missing=False,
+        )
 
     @classmethod
     def from_adapter(cls, adapter: Any) -> DriftChecker:
@@ -97,6 +147,8 @@ class Verdict:
     message: str
     call: str
     counterexample: str | None = None
+    #: What the check raised, if anything (a drift error, or the exception that failed it).
+    error: BaseException | None = field(default=None, compare=False, repr=False)
 
     @property
     def passed(self) -> bool:
@@ -135,11 +187,11 @@ def _call(checker: DriftChecker, subject: ResponseSubject) -> tuple[str, _Outcom
             function(subject.api, list(subject.events))
         else:
             function(subject.api, subject.payload)
-    except NotImplementedError:
-        return call, _Outcome(None, missing=method)
     except BaseException as error:  # judges report whatever the check raises
-        if isinstance(error, (KeyboardInterrupt, SystemExit)):
+        if isinstance(error, (KeyboardInterrupt, SystemExit, *checker.propagate)):
             raise
+        if isinstance(error, NotImplementedError) and checker.not_implemented_is_missing:
+            return call, _Outcome(None, missing=method)
         return call, _Outcome(error)
     return call, _Outcome(None)
 
@@ -163,6 +215,12 @@ def _skip(rule_id: str, call: str, missing: str) -> Verdict:
 # -- judges -------------------------------------------------------------------------------------------
 
 
+def _verdict(outcome: _Outcome, rule_id: str, status: Literal["pass", "fail", "skip"], message: str, call: str,
+             counterexample: str | None = None) -> Verdict:
+    """A verdict carrying what the check raised."""
+    return Verdict(rule_id, status, message, call, counterexample, error=outcome.error)
+
+
 def judge_recorded(checker: DriftChecker, subject: ResponseSubject, *, label: str = "") -> Verdict:
     """DR-1: a recorded real response passes the check."""
     call, outcome = _call(checker, subject)
@@ -170,9 +228,10 @@ def judge_recorded(checker: DriftChecker, subject: ResponseSubject, *, label: st
         return _skip("DR-1", call, outcome.missing)
     where = f" ({label})" if label else ""
     if outcome.error is None:
-        return Verdict("DR-1", "pass", f"recorded response{where} accepted", call)
+        return _verdict(outcome, "DR-1", "pass", f"recorded response{where} accepted", call)
     kind = "reported drift on" if _is_drift_error(checker, outcome.error) else "crashed on"
-    return Verdict(
+    return _verdict(
+        outcome,
         "DR-1",
         "fail",
         f"{kind} a recorded real response{where}: {_describe_error(outcome.error)}",
@@ -191,9 +250,10 @@ def judge_mutation(checker: DriftChecker, mutation: DriftMutation) -> Verdict:
     error = outcome.error
     if not mutation.breaking:
         if error is None:
-            return Verdict(rule, "pass", f"tolerated {change}", call)
+            return _verdict(outcome, rule, "pass", f"tolerated {change}", call)
         kind = "reported drift on" if _is_drift_error(checker, error) else "crashed on"
-        return Verdict(
+        return _verdict(
+            outcome,
             rule,
             "fail",
             f"{kind} a change that is not drift ({change}): {_describe_error(error)}",
@@ -201,12 +261,14 @@ def judge_mutation(checker: DriftChecker, mutation: DriftMutation) -> Verdict:
             _counterexample(mutation.subject),
         )
     if error is None:
-        return Verdict(
+        return _verdict(
+            outcome,
             rule, "fail", f"missed breaking drift ({change}); expected a drift error at {mutation.path}", call, _counterexample(mutation.subject)
         )
     if not _is_drift_error(checker, error):
         declared = ", ".join(t.__qualname__ for t in checker.error_types) or "none declared"
-        return Verdict(
+        return _verdict(
+            outcome,
             rule,
             "fail",
             f"raised {_describe_error(error)} on breaking drift ({change}), not a declared drift error ({declared})",
@@ -216,12 +278,13 @@ def judge_mutation(checker: DriftChecker, mutation: DriftMutation) -> Verdict:
     try:
         reported = checker.read_path(error)
     except Exception as exc:  # the adapter's path reader failing is its fault, reported as such
-        return Verdict(rule, "fail", f"drift_error_path() raised {_describe_error(exc)}", call, _counterexample(mutation.subject))
+        return _verdict(outcome, rule, "fail", f"drift_error_path() raised {_describe_error(exc)}", call, _counterexample(mutation.subject))
     if reported is None:
-        return Verdict(rule, "pass", f"detected {change} (the error carries no path; path not checked)", call)
+        return _verdict(outcome, rule, "pass", f"detected {change} (the error carries no path; path not checked)", call)
     if paths_match(reported, mutation.path):
-        return Verdict(rule, "pass", f"detected {change} at {_render(reported)}", call)
-    return Verdict(
+        return _verdict(outcome, rule, "pass", f"detected {change} at {_render(reported)}", call)
+    return _verdict(
+        outcome,
         rule,
         "fail",
         f"detected {change} but reported path {_render(reported)}; expected {mutation.path} ([*] matches any position)",
@@ -249,7 +312,8 @@ def judge_total(checker: DriftChecker, api: str, value: object, *, stream: bool 
     if outcome.missing:
         return _skip("DR-6", call, outcome.missing)
     if outcome.error is not None and not _is_drift_error(checker, outcome.error):
-        return Verdict(
+        return _verdict(
+            outcome,
             "DR-6",
             "fail",
             f"raised {_describe_error(outcome.error)} on a {describe_type(value)} input; only declared drift errors may escape",
@@ -257,8 +321,8 @@ def judge_total(checker: DriftChecker, api: str, value: object, *, stream: bool 
             _counterexample(subject),
         )
     if fingerprint(value) != before:
-        return Verdict("DR-6", "fail", "modified the payload it was given", call, _counterexample(subject))
-    return Verdict("DR-6", "pass", "raised nothing but drift errors and left the input unchanged", call)
+        return _verdict(outcome, "DR-6", "fail", "modified the payload it was given", call, _counterexample(subject))
+    return _verdict(outcome, "DR-6", "pass", "raised nothing but drift errors and left the input unchanged", call)
 
 
 def fingerprint(value: object) -> tuple[object, ...]:
