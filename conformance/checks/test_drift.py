@@ -1,0 +1,388 @@
+"""Checks of SPEC §5 (DR-1..DR-6): does the SDK's response handling notice breaking drift at the
+right path, and tolerate additive change?
+
+The adapter's ``check_response`` / ``check_stream`` are reached only through the harness
+(:meth:`DriftChecker.from_harness`) and judged by :mod:`strictconformance.drift.oracles`:
+
+* DR-1: every shipped cassette, one check each (its counterexample names the cassette and its
+  provenance), and recorded streams with their deltas re-split into other chunks.
+* DR-2, DR-3, DR-5: breaking mutations (a field dropped, moved, retyped or nulled; a variant
+  renamed so an invariant fails) of recorded responses and of responses generated from the
+  shapes; each must raise a declared drift error at the mutation's path (when the adapter's
+  error tells a path, see ``drift_error_path``).
+* DR-4: additive mutations (a new field, a new variant, a variant renamed to an unknown name).
+* DR-6: hostile payloads, generated and mutated responses, and streams of arbitrary events.
+
+A mutation is judged only when the adapter accepts the unmutated response: otherwise its verdict
+would not be about the change (DR-1 reports the rejection). Only the APIs the adapter declares in
+``drift_apis`` are used. The four cases of seeds/004 are explicit checks.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from importlib import resources
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from strictconformance.adapter import Declarations
+from strictconformance.drift.cassettes import RecordedResponse, list_cassettes, load_cassette
+from strictconformance.drift.errors import bounded_json
+from strictconformance.drift.mutations import DriftMutation, MutationKind, ResponseSubject
+from strictconformance.drift.oracles import (
+    DriftChecker,
+    Verdict,
+    judge_mutation,
+    judge_recorded,
+    judge_total,
+)
+from strictconformance.drift.sse import SSEEvent
+from strictconformance.harness import Harness, check
+from strictconformance.profiles import scaled
+from strictconformance.strategies.responses import (
+    drift_mutations,
+    generated_subjects,
+    hostile_events,
+    hostile_payloads,
+    mutable_recorded,
+    recorded_subjects,
+    responses,
+)
+
+# The harness snapshots every argument (to detect mutation) with a recursive copy, so payloads
+# deeper than this would fail inside the harness, not in the adapter. The reference validator
+# itself is checked 50,000 levels deep in the kit's self-tests.
+_DEEPEST = 300
+# Counterexample payloads larger than this are shown as truncated JSON text.
+_SHOWN_CHARS = 20_000
+_RESPLIT: tuple[MutationKind, ...] = ("resplit_stream",)
+# Mutation checks run twice the profile's examples: each example is cheap, and the space of
+# (response, place, change) is large.
+_MUTATION_SCALE = 2
+
+
+# -- what the adapter covers ------------------------------------------------------------------------
+
+
+def _streams(declarations: Declarations) -> bool | None:
+    """Which recorded subjects the adapter can be called on: both kinds (None), streams only
+    (True) or response bodies only (False)."""
+    responses_ok = "check_response" in declarations.capabilities
+    streams_ok = "check_stream" in declarations.capabilities
+    return None if responses_ok and streams_ok else streams_ok
+
+
+def _form(streams: bool | None) -> str:
+    return {None: "response or stream", True: "stream", False: "response body"}[streams]
+
+
+def _mutations_exist(rule_id: str, *, breaking: bool, kinds: Sequence[MutationKind] | None = None) -> Callable[[Declarations], str | None]:
+    """``requires`` of a mutation check: why it cannot run for this adapter, or None."""
+
+    def requires(declarations: Declarations) -> str | None:
+        if not declarations.drift_apis:
+            return "the adapter declares no drift APIs (drift_apis)"
+        streams = _streams(declarations)
+        if mutable_recorded(declarations.drift_apis, breaking=breaking, kinds=kinds, rule_id=rule_id, streams=streams):
+            return None
+        needs = " (re-split streams need check_stream())" if kinds == _RESPLIT else ""
+        return (f"no recorded {_form(streams)} of {', '.join(declarations.drift_apis)} admits a {rule_id} "
+                f"mutation{needs}")
+
+    return requires
+
+
+def _api_covered(api: str, method: str) -> Callable[[Declarations], str | None]:
+    """``requires`` of an explicit case on ``api`` called with ``method``."""
+
+    def requires(declarations: Declarations) -> str | None:
+        if api not in declarations.drift_apis:
+            return f"the adapter does not declare {api} in drift_apis"
+        if method not in declarations.capabilities:
+            return f"the adapter does not implement {method}()"
+        return None
+
+    return requires
+
+
+def _any_api(declarations: Declarations) -> str | None:
+    return None if declarations.drift_apis else "the adapter declares no drift APIs (drift_apis)"
+
+
+def _stream_fuzz(declarations: Declarations) -> str | None:
+    if "check_stream" not in declarations.capabilities:
+        return "the adapter does not implement check_stream()"
+    return _any_api(declarations)
+
+
+# -- judging ---------------------------------------------------------------------------------------
+
+
+def _shown(value: Any) -> Any:
+    """``value`` itself for the counterexample, or truncated JSON text when it is large or deep."""
+    text = bounded_json(value, _SHOWN_CHARS, max_depth=50)
+    return value if len(text) < _SHOWN_CHARS and '"…"' not in text else text
+
+
+def _subject_notes(subject: ResponseSubject) -> dict[str, Any]:
+    if subject.events is not None:
+        return {"events": _shown([{"event": event.event, "data": event.data} for event in subject.events])}
+    return {"payload": _shown(subject.payload)}
+
+
+def _settle(sc: Harness, verdict: Verdict) -> None:
+    __tracebackhide__ = True
+    if verdict.status == "skip":
+        pytest.skip(f"not covered: {verdict.message}")
+    sc.expect(verdict.passed, verdict.message)
+
+
+def _judge_change(sc: Harness, mutation: DriftMutation, *, explicit: bool = False) -> Verdict:
+    """Judge ``mutation`` if the adapter accepts the response it was made from."""
+    __tracebackhide__ = True
+    sc.note(
+        api=mutation.api,
+        mutated_from=mutation.original.source or "explicit case",
+        mutation={"kind": mutation.kind, "rule": mutation.rule_id, "breaking": mutation.breaking,
+                  "path": mutation.path, "change": mutation.description},
+        **_subject_notes(mutation.subject),
+    )
+    checker = DriftChecker.from_harness(sc)
+    before = judge_recorded(checker, mutation.original, label=mutation.original.source or "")
+    if before.failed:
+        # The verdict would not be about the change; DR-1 reports the rejection itself.
+        if explicit:
+            pytest.skip(f"the unmutated response is already rejected, see DR-1: {before.message}")
+        sc.note(unmutated_rejected=before.message)
+        return before
+    verdict = judge_mutation(checker, mutation)
+    _settle(sc, verdict)
+    return verdict
+
+
+# Strategies are built once per set of arguments: a fresh one per example costs more than the draw.
+@functools.cache
+def _mutations(apis: tuple[str, ...], streams: bool | None, rule_id: str, breaking: bool,
+               kinds: tuple[MutationKind, ...] | None, generated: bool) -> st.SearchStrategy[DriftMutation]:
+    bases = [recorded_subjects(apis, streams=streams)]
+    if generated:
+        bases.append(generated_subjects(apis))
+    return drift_mutations(apis, breaking=breaking, kinds=kinds, rule_id=rule_id, streams=streams, base=st.one_of(bases))
+
+
+def _draw_mutation(sc: Harness, data: st.DataObject, rule_id: str, *, breaking: bool,
+                   kinds: tuple[MutationKind, ...] | None = None) -> DriftMutation:
+    """A mutation of ``rule_id`` of a recorded (or, with check_response, generated) response of a declared API."""
+    generated = sc.has("check_response") and kinds != _RESPLIT  # generated responses are bodies, never streams
+    strategy = _mutations(tuple(sc.declarations.drift_apis), _streams(sc.declarations), rule_id, breaking, kinds, generated)
+    mutation: DriftMutation = data.draw(strategy, label="mutation")
+    return mutation
+
+
+# -- DR-1 a recorded real response passes -------------------------------------------------------------
+
+
+def _cassette_file(location: str) -> str:
+    return str(resources.files("strictconformance.cassettes").joinpath(*location.split("/")))
+
+
+def _method(response: RecordedResponse) -> str:
+    return "check_stream" if response.is_stream else "check_response"
+
+
+@check("DR-1")
+@pytest.mark.parametrize("cassette", list_cassettes())
+def test_dr_1_recorded_cassette_passes(sc: Harness, cassette: str) -> None:
+    """Every successful response of the cassette (bodies and streams) raises nothing."""
+    loaded = load_cassette(cassette)
+    if loaded.api not in sc.declarations.drift_apis:
+        pytest.skip(f"not covered: the adapter does not declare {loaded.api} in drift_apis")
+    recorded = list(loaded.responses())
+    usable = [response for response in recorded if sc.has(_method(response))]
+    if not usable:
+        missing = sorted({_method(response) for response in recorded})
+        pytest.skip(f"not covered: {cassette} holds only what {' and '.join(missing)}() receives, which the adapter does not implement")
+    provenance = loaded.provenance
+    checker = DriftChecker.from_harness(sc)
+    for response in usable:
+        sc.note(
+            response=response.label,
+            file=_cassette_file(cassette),
+            provenance={"origin": provenance.origin, "recorded_by": provenance.recorded_by,
+                        "recorded_on": provenance.recorded_on, "source": provenance.source},
+        )
+        subject = ResponseSubject(loaded.api, events=response.events()) if response.is_stream else ResponseSubject(loaded.api, payload=response.payload())
+        _settle(sc, judge_recorded(checker, subject, label=response.label))
+
+
+@check("DR-1", requires=_mutations_exist("DR-1", breaking=False, kinds=_RESPLIT))
+@given(data=st.data())
+def test_dr_1_recorded_stream_resplit_passes(sc: Harness, data: st.DataObject) -> None:
+    """A recorded stream whose deltas are split differently (or merged) is the same response."""
+    _judge_change(sc, _draw_mutation(sc, data, "DR-1", breaking=False, kinds=_RESPLIT))
+
+
+# -- DR-2 a missing or retyped field an SDK reads is drift, at its path ----------------------------
+
+
+@check("DR-2", requires=_mutations_exist("DR-2", breaking=True))
+@scaled(_MUTATION_SCALE)
+@given(data=st.data())
+def test_dr_2_missing_or_retyped_field_is_caught(sc: Harness, data: st.DataObject) -> None:
+    _judge_change(sc, _draw_mutation(sc, data, "DR-2", breaking=True))
+
+
+# -- DR-3 elements of discriminated arrays are checked per variant -----------------------------------
+
+
+@check("DR-3", requires=_mutations_exist("DR-3", breaking=True))
+@scaled(_MUTATION_SCALE)
+@given(data=st.data())
+def test_dr_3_variant_fields_are_checked(sc: Harness, data: st.DataObject) -> None:
+    _judge_change(sc, _draw_mutation(sc, data, "DR-3", breaking=True))
+
+
+# -- DR-4 additive change passes -----------------------------------------------------------------------
+
+
+@check("DR-4", requires=_mutations_exist("DR-4", breaking=False))
+@scaled(_MUTATION_SCALE)
+@given(data=st.data())
+def test_dr_4_additive_change_passes(sc: Harness, data: st.DataObject) -> None:
+    _judge_change(sc, _draw_mutation(sc, data, "DR-4", breaking=False))
+
+
+# -- DR-5 cross-field invariants catch a renamed variant ----------------------------------------------
+
+
+@check("DR-5", requires=_mutations_exist("DR-5", breaking=True))
+@scaled(_MUTATION_SCALE)
+@given(data=st.data())
+def test_dr_5_invariants_catch_a_renamed_variant(sc: Harness, data: st.DataObject) -> None:
+    _judge_change(sc, _draw_mutation(sc, data, "DR-5", breaking=True))
+
+
+# -- DR-6 only drift errors, on any value, and the value is left alone --------------------------------
+
+
+def _payload_of(mutation: DriftMutation) -> Any:
+    return mutation.subject.payload
+
+
+@functools.cache
+def _any_payload(api: str) -> st.SearchStrategy[Any]:
+    """Hostile JSON, a documented-shape response, or a real one with breaking drift."""
+    sources: list[st.SearchStrategy[Any]] = [hostile_payloads(api, max_depth=_DEEPEST), responses(api)]
+    if mutable_recorded(api, breaking=True, streams=False):
+        sources.append(drift_mutations(api, breaking=True, streams=False).map(_payload_of))
+    return st.one_of(sources)
+
+
+@functools.cache
+def _any_events(api: str) -> st.SearchStrategy[tuple[SSEEvent, ...]]:
+    return hostile_events(api, max_depth=_DEEPEST)
+
+
+@check("DR-6", requires=_any_api)
+@given(data=st.data())
+def test_dr_6_any_payload_raises_only_drift_errors(sc: Harness, data: st.DataObject) -> None:
+    api = data.draw(st.sampled_from(sc.declarations.drift_apis), label="api")
+    payload = data.draw(_any_payload(api), label="payload")
+    sc.note(api=api, payload=_shown(payload))
+    checker = DriftChecker.from_harness(sc, judge_other_errors=True)
+    _settle(sc, judge_total(checker, api, payload))
+
+
+@check("DR-6", requires=_stream_fuzz)
+@given(data=st.data())
+def test_dr_6_any_stream_raises_only_drift_errors(sc: Harness, data: st.DataObject) -> None:
+    api = data.draw(st.sampled_from(sc.declarations.drift_apis), label="api")
+    events = data.draw(_any_events(api), label="events")
+    sc.note(api=api, events=_shown([{"event": event.event, "data": event.data} for event in events]))
+    checker = DriftChecker.from_harness(sc, judge_other_errors=True)
+    _settle(sc, judge_total(checker, api, events, stream=True))
+
+
+# -- the four cases of seeds/004_a0237f49a68a70ed.txt ---------------------------------------------------
+
+_ANTHROPIC_TOOL_USE = "anthropic/messages/tool_use.yaml"
+_OPENAI_TOOL_CALL = "openai/chat/tool_call.yaml"
+
+
+def _seed_subject(location: str) -> ResponseSubject:
+    cassette = load_cassette(location)
+    return ResponseSubject(cassette.api, payload=cassette.interactions[0].json(), source=f"{location}#0")
+
+
+def _tool_use_index(payload: Any) -> int:
+    return next(index for index, block in enumerate(payload["content"]) if block["type"] == "tool_use")
+
+
+def _seed_case(location: str, change: Callable[[Any], tuple[str, str]], *, kind: MutationKind,
+               breaking: bool, rule_id: str) -> DriftMutation:
+    """The explicit mutation ``change`` makes on the first response of ``location`` (it changes
+    the payload in place and returns the path where the change must be caught, and a description)."""
+    original = _seed_subject(location)
+    mutated = _seed_subject(location)
+    path, description = change(mutated.payload)
+    return DriftMutation(kind=kind, breaking=breaking, rule_id=rule_id, path=path, description=f"{description} (seeds/004)",
+                         subject=mutated, original=original)
+
+
+@check("DR-3", requires=_api_covered("anthropic.messages", "check_response"))
+def test_dr_3_seed_reshaped_tool_use_id(sc: Harness) -> None:
+    """Anthropic moves ``tool_use.id`` to ``tool_use.metadata.id``: drift at ``content[*].id``."""
+
+    def move_id(payload: Any) -> tuple[str, str]:
+        index = _tool_use_index(payload)
+        block = payload["content"][index]
+        block["metadata"] = {"id": block.pop("id")}
+        return f"content[{index}].id", f"move content[{index}].id to content[{index}].metadata.id"
+
+    _judge_change(sc, _seed_case(_ANTHROPIC_TOOL_USE, move_id, kind="move_field", breaking=True, rule_id="DR-3"), explicit=True)
+
+
+@check("DR-5", requires=_api_covered("anthropic.messages", "check_response"))
+def test_dr_5_seed_renamed_tool_use(sc: Harness) -> None:
+    """Anthropic renames ``tool_use`` blocks to ``function_call`` under ``stop_reason: tool_use``:
+    drift at ``content[*].type``, and the error says what it found (``function_call``)."""
+
+    def rename(payload: Any) -> tuple[str, str]:
+        index = _tool_use_index(payload)
+        payload["content"][index]["type"] = "function_call"
+        return f"content[{index}].type", f"rename variant 'tool_use' to 'function_call' at content[{index}].type"
+
+    verdict = _judge_change(sc, _seed_case(_ANTHROPIC_TOOL_USE, rename, kind="rename_discriminator", breaking=True, rule_id="DR-5"),
+                            explicit=True)
+    error = verdict.error
+    shown = f"{error} {error.args!r}" if error is not None else ""
+    sc.expect("function_call" in shown, (
+        f"the drift error does not name the actual value 'function_call' (SPEC DR-5: it fails at content[*].type "
+        f"with the actual value); it reads: {type(error).__name__}: {error}"))
+
+
+@check("DR-2", requires=_api_covered("openai.chat", "check_response"))
+def test_dr_2_seed_missing_choices_message(sc: Harness) -> None:
+    """OpenAI drops ``choices[0].message``: drift at ``choices[0].message``."""
+
+    def drop_message(payload: Any) -> tuple[str, str]:
+        del payload["choices"][0]["message"]
+        return "choices[0].message", "drop required field choices[0].message"
+
+    _judge_change(sc, _seed_case(_OPENAI_TOOL_CALL, drop_message, kind="drop_field", breaking=True, rule_id="DR-2"), explicit=True)
+
+
+@check("DR-4", requires=_api_covered("anthropic.messages", "check_response"))
+def test_dr_4_seed_unknown_block_type_passes(sc: Harness) -> None:
+    """Anthropic adds a block type nobody knows yet: the response still passes (forward compatibility)."""
+
+    def add_block(payload: Any) -> tuple[str, str]:
+        payload["content"].insert(1, {"type": "fancy_new_block", "payload": {"x": 1}})
+        return "content[1]", "insert a block of unknown type 'fancy_new_block' at content[1]"
+
+    _judge_change(sc, _seed_case(_ANTHROPIC_TOOL_USE, add_block, kind="add_unknown_variant", breaking=False, rule_id="DR-4"),
+                  explicit=True)

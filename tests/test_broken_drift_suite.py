@@ -1,0 +1,107 @@
+"""The DR checks through the plugin: the reference passes them all, each deliberately broken
+adapter fails exactly its rule, and a failure tells a maintainer what to fix."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from broken_drift_adapters import BROKEN, EXTRA
+from conftest import SuiteRun
+from strictconformance.drift.cassettes import list_cassettes
+from strictconformance.spec import all_rules
+
+DRIFT_RULES = [rule_id for rule_id in all_rules() if rule_id.startswith("DR-")]
+
+
+def test_every_drift_rule_has_a_broken_adapter() -> None:
+    assert sorted(BROKEN) == sorted(DRIFT_RULES)
+
+
+def test_the_reference_passes_every_drift_check(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite(None, "--sc-rule", "DR")
+    assert run.rules_with("passed") == set(DRIFT_RULES), run.output
+    assert run.report is not None
+    for rule_id in DRIFT_RULES:
+        assert run.report["rules"][rule_id]["examples"] >= 30, (rule_id, run.report["rules"][rule_id])
+    # one DR-1 check per shipped cassette, each named after it
+    nodeids = {check["nodeid"] for check in run.report["rules"]["DR-1"]["checks"]}
+    for location in list_cassettes():
+        assert any(f"[{location}]" in nodeid for nodeid in nodeids), location
+
+
+@pytest.mark.parametrize("rule_id", DRIFT_RULES)
+def test_broken_adapter_fails_exactly_its_rule(run_suite: Callable[..., SuiteRun], rule_id: str) -> None:
+    run = run_suite(BROKEN[rule_id], "--sc-rule", "DR")
+    failed = run.rules_with("failed") | run.rules_with("error")
+    assert failed == {rule_id}, run.output
+    assert f"{rule_id} violation" in run.output  # the rule ID is in what the user reads
+    counterexamples = run.report["rules"][rule_id]["counterexamples"]  # type: ignore[index]
+    assert counterexamples and counterexamples[0]["calls"], counterexamples
+    assert counterexamples[0]["replay"].startswith("pytest -p strictconformance --sc-adapter")
+
+
+@pytest.mark.parametrize(("adapter", "rule_id"), sorted(EXTRA.items()))
+def test_extra_bugs_are_caught_by_their_rule(run_suite: Callable[..., SuiteRun], adapter: str, rule_id: str) -> None:
+    run = run_suite(adapter, "--sc-rule", rule_id)
+    assert run.rules_with("failed") == {rule_id}, run.output
+
+
+def test_a_dr1_failure_names_the_cassette_and_what_was_rejected(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite(BROKEN["DR-1"], "--sc-rule", "DR-1")
+    assert run.report is not None
+    failure = run.report["rules"]["DR-1"]["counterexamples"][0]
+    counterexample = failure["counterexample"]
+    assert counterexample["cassette"] in list_cassettes()
+    assert counterexample["response"].startswith(counterexample["cassette"] + "#")
+    assert counterexample["file"].endswith(counterexample["cassette"])
+    assert counterexample["provenance"]["origin"] in ("recorded-live", "documented-shape")
+    assert "reported drift on a recorded real response" in failure["message"]
+    assert "SDKResponseError" in failure["message"]
+
+
+def test_a_mutation_failure_shows_the_mutation_and_where_it_was_expected(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite(BROKEN["DR-3"], "--sc-rule", "DR-3")
+    assert run.report is not None
+    failures = run.report["rules"]["DR-3"]["counterexamples"]
+    seed = next(f for f in failures if "seed_reshaped_tool_use_id" in f["nodeid"])
+    assert "missed breaking drift" in seed["message"]
+    assert "content[1].id" in seed["message"]
+    assert seed["counterexample"]["mutation"]["path"] == "content[1].id"
+    assert seed["counterexample"]["mutated_from"] == "anthropic/messages/tool_use.yaml#0"
+    assert seed["counterexample"]["payload"]["content"][1]["metadata"]["id"].startswith("toolu_")
+    prop = next(f for f in failures if "variant_fields_are_checked" in f["nodeid"])
+    assert prop["counterexample"]["mutation"]["rule"] == "DR-3"
+    assert len(prop["calls"]) == 2  # the unmutated response, accepted; then the mutated one
+
+
+def test_a_harness_fault_fails_the_rule_and_names_the_method(run_suite: Callable[..., SuiteRun]) -> None:
+    """An undeclared exception is an adapter fault (harness failures are not swallowed by the judges)."""
+    run = run_suite("broken_drift:RaisesBareKeyError", "--sc-rule", "DR-2")
+    assert run.rules_with("failed") == {"DR-2"}, run.output
+    assert "DR-2 adapter fault: adapter.check_response() raised KeyError" in run.output or \
+        "DR-2 adapter fault: adapter.check_stream() raised KeyError" in run.output, run.output
+
+
+def test_errors_without_a_path_are_judged_on_detection_alone(run_suite: Callable[..., SuiteRun]) -> None:
+    """An SDK error that tells no path still passes the rules whose checks compare paths."""
+    run = run_suite("broken_drift_adapters:PathlessErrors", "--sc-rule", "DR-2,DR-3,DR-5")
+    assert run.rules_with("passed") == {"DR-2", "DR-3", "DR-5"}, run.output
+
+
+@pytest.mark.parametrize(
+    ("adapter", "not_covered"),
+    [
+        ("broken_drift_adapters:ResponsesOnlyOpenAI", set()),
+        ("broken_drift_adapters:StreamsOnly", {"DR-6"}),
+    ],
+)
+def test_partial_adapters_pass_what_they_cover(run_suite: Callable[..., SuiteRun], adapter: str, not_covered: set[str]) -> None:
+    run = run_suite(adapter, "--sc-rule", "DR")
+    assert run.rules_with("failed") | run.rules_with("error") == set(), run.output
+    assert run.rules_with("not covered") == not_covered, run.output
+    assert run.rules_with("passed") == set(DRIFT_RULES) - not_covered, run.output
+    assert run.report is not None
+    reasons = {check["reason"] for data in run.report["rules"].values() for check in data["checks"] if check["outcome"] == "not covered"}
+    assert reasons, "an adapter that covers part of the APIs or methods has checks reported as not covered"
