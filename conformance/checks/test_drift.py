@@ -149,7 +149,8 @@ def _judge_change(sc: Harness, mutation: DriftMutation, *, explicit: bool = Fals
         mutated_from=mutation.original.source or "explicit case",
         mutation={"kind": mutation.kind, "rule": mutation.rule_id, "breaking": mutation.breaking,
                   "path": mutation.path, "change": mutation.description},
-        **_subject_notes(mutation.subject),
+        checked="the unmutated response (it must pass before the change is judged)",
+        **_subject_notes(mutation.original),
     )
     checker = DriftChecker.from_harness(sc)
     before = judge_recorded(checker, mutation.original, label=mutation.original.source or "")
@@ -157,8 +158,8 @@ def _judge_change(sc: Harness, mutation: DriftMutation, *, explicit: bool = Fals
         # The verdict would not be about the change; DR-1 reports the rejection itself.
         if explicit:
             pytest.skip(f"the unmutated response is already rejected, see DR-1: {before.message}")
-        sc.note(unmutated_rejected=before.message)
         return before
+    sc.note(checked="the mutated response", **_subject_notes(mutation.subject))
     verdict = judge_mutation(checker, mutation)
     _settle(sc, verdict)
     return verdict
