@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from strictconformance.dialects import SHIPPED, SchemaError, validate_strict
+from strictconformance.dialects import SHIPPED, SchemaError, Strictified, validate_strict
 from strictconformance.dialects.known_bad import KnownBad, known_bad_cases
 from strictconformance.dialects.oracles import (
     check_rt1_obeys_rules,
@@ -266,3 +266,25 @@ def test_benchmark_command_runs_and_prints_its_figures(capsys: pytest.CaptureFix
     printed = capsys.readouterr().out
     assert "compiled vs hypothesis-jsonschema" in printed
     assert "growth: time ~ nodes^" in printed
+
+
+def test_an_absent_tuple_position_that_accepts_null_travels_as_null() -> None:
+    schema = {"type": "object", "properties": {"t": {"type": "array", "prefixItems": [{"type": "null"}], "minItems": 0, "items": False}},
+              "required": ["t"]}
+    result = strictify(schema, "openai")
+    wire = result.codec.encode({"t": []})
+    assert wire == {"t": {"0": None}}
+    assert Draft202012Validator(result.schema).is_valid(wire)
+    assert ("/properties/t/prefixItems/0", "absent-null-collapse") in {(loss.pointer, loss.kind) for loss in result.losses}
+
+
+def test_an_open_object_closed_explains_its_extra_keys_only() -> None:
+    # the optional-and-nullable trap has an open root: closing it must not excuse the silent collapse of `note`
+    trap = TRAPS[0]
+    result = strictify(trap.schema, "openai")
+    silent = Strictified(result.schema, tuple(loss for loss in result.losses if loss.kind != "absent-null-collapse"))
+    assert [loss.kind for loss in silent.losses] == ["narrowed"]
+    failure = check_rt6_no_silent_collapse(trap.schema, silent, result.codec.encode, {"id": 1, "note": None})
+    assert failure is not None and failure.pointer == "/note"
+    # ... while an extra key is explained
+    require(check_rt4_complete(trap.schema, result.as_strictified(), result.codec.encode, result.codec.decode, {"id": 1, "extra": 2}))

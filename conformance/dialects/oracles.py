@@ -28,6 +28,7 @@ from strictconformance.dialects.pointers import (
     join_pointer,
     pointer_from_path,
     resolve_local_reference,
+    resolve_pointer,
     split_pointer,
 )
 from strictconformance.dialects.validator import validate_strict
@@ -309,8 +310,64 @@ def _loss_regions(original: Any, losses: Iterable[Loss], value: Any, *, complete
                 key: str | int = int(tokens[-1]) if tokens[-2] == "prefixItems" else tokens[-1]
                 regions.update((*path, key) for path in governed_value_paths(original, parent, value))
             continue
-        regions.update(governed_value_paths(original, loss.pointer, value))
+        governed = governed_value_paths(original, loss.pointer, value)
+        narrowed_to = _narrowed_positions(original, loss) if loss.kind == "narrowed" else None
+        if narrowed_to is None:
+            regions.update(governed)
+            continue
+        for path in governed:  # only the extra keys or items the loss says cannot travel
+            here = _value_at(value, path)
+            if isinstance(here, dict):
+                regions.update((*path, key) for key in here if narrowed_to(key))
+            elif isinstance(here, list):
+                regions.update((*path, index) for index in range(len(here)) if narrowed_to(index))
     return regions
+
+
+def _narrowed_positions(original: Any, loss: Loss) -> Callable[[str | int], bool] | None:
+    """For a loss of extra keys (``additionalProperties``) or extra tuple items (``items``): which
+    keys or indexes of a governed value it covers. None: the whole value (anything else, or a node
+    whose declared keys cannot be told for sure)."""
+    try:
+        node = resolve_pointer(original, loss.pointer)
+    except LookupError:
+        return None
+    if not isinstance(node, dict):
+        return None
+    if loss.keyword == "items" and isinstance(node.get("prefixItems"), list):
+        positions = len(node["prefixItems"])
+        return lambda index: isinstance(index, int) and index >= positions
+    if loss.keyword != "additionalProperties":
+        return None
+    declared: set[str] = set()
+    stack, seen = [node], set()
+    while stack:
+        current = stack.pop()
+        if not isinstance(current, dict) or id(current) in seen:
+            continue
+        seen.add(id(current))
+        if "patternProperties" in current or "$dynamicRef" in current:
+            return None  # which keys it declares depends on more than names
+        if isinstance(current.get("properties"), dict):
+            declared.update(current["properties"])
+        for combinator in ("allOf", "anyOf", "oneOf"):
+            if isinstance(current.get(combinator), list):
+                stack.extend(current[combinator])
+        if isinstance(current.get("$ref"), str):
+            target = resolve_local_reference(original, current["$ref"])
+            if target is None:
+                return None
+            stack.append(target[1])
+    return lambda key: key not in declared
+
+
+def _value_at(value: Any, path: ValuePath) -> Any:
+    for step in path:
+        found = (isinstance(value, dict) and step in value) or (isinstance(value, list) and isinstance(step, int) and step < len(value))
+        if not found:
+            return None
+        value = value[step]
+    return value
 
 
 def _differences(a: Any, b: Any, path: ValuePath = ()) -> Iterator[ValuePath]:
@@ -320,9 +377,11 @@ def _differences(a: Any, b: Any, path: ValuePath = ()) -> Iterator[ValuePath]:
                 yield (*path, key)
             else:
                 yield from _differences(a[key], b[key], (*path, key))
-    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for index, (x, y) in enumerate(zip(a, b, strict=True)):
+    elif isinstance(a, list) and isinstance(b, list):
+        for index, (x, y) in enumerate(zip(a, b, strict=False)):
             yield from _differences(x, y, (*path, index))
+        for index in range(min(len(a), len(b)), max(len(a), len(b))):  # an item one side lacks
+            yield (*path, index)
     elif canonical(a) != canonical(b):
         yield path
 

@@ -145,6 +145,8 @@ class _Pairs(_Node):
 class _Tuple(_Node):
     positions: list[_Node]
     absent_as_null: frozenset[str] = frozenset()
+    #: positions that accept null themselves: absent travels as null too (a reported loss)
+    collapsed: frozenset[str] = frozenset()
 
     def encode(self, value: Any, depth: int) -> Any:
         if not isinstance(value, list):
@@ -154,7 +156,7 @@ class _Tuple(_Node):
         for index, child in enumerate(self.positions):
             if index < len(value):
                 out[str(index)] = child.encode(value[index], depth)
-            elif str(index) in self.absent_as_null:
+            elif str(index) in self.absent_as_null or str(index) in self.collapsed:
                 out[str(index)] = None
         return out
 
@@ -304,7 +306,7 @@ def build_codec(marked: Any, strict: Any, semantic: Any) -> Codec:
             return _Pairs(build(value, child_pointer(child_pointer(pointer, "items", None), "properties", "value")))
         if codec == "tuple":
             return _Tuple([build(properties[str(i)], child_pointer(pointer, "properties", str(i))) for i in range(marks["positions"])],
-                          frozenset(marks.get("absent_as_null", ())))
+                          frozenset(marks.get("absent_as_null", ())), frozenset(marks.get("collapsed", ())))
         if codec == "nullable":
             return _Nullable(build(node["anyOf"][0], child_pointer(pointer, "anyOf", 0)))
         if isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/$defs/"):
