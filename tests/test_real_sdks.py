@@ -183,20 +183,45 @@ def test_pydantic_ai_strict_transformers(run_suite: Callable[..., SuiteRun]) -> 
     assert "Expected code to be unreachable" in _messages(run, "RT-1")
 
 
-def test_pydantic_ai_sends_strict_true_with_keywords_openai_rejects() -> None:
-    """The default ``strict=None`` resolves to the schema's strict compatibility, which does not
-    look at ``not``, ``if``/``then``/``else`` or ``dependentRequired`` (``_STRICT_INCOMPATIBLE_KEYS``,
-    profiles/openai.py): such a raw-schema tool (MCP, ``Tool.from_schema``) goes to OpenAI with
+def test_pydantic_ai_sends_strict_true_with_schemas_openai_rejects() -> None:
+    """The default ``strict=None`` resolves to the schema's strict compatibility
+    (models/__init__.py, ``_customize_tool_def``), which looks neither at untyped nodes (only at
+    untyped array items) nor at ``not``, ``if``/``then``/``else``, ``dependentRequired``
+    (``_STRICT_INCOMPATIBLE_KEYS``, profiles/openai.py): a tool with an ``Any`` parameter, or a
+    raw-schema tool (MCP, ``Tool.from_schema``) using one of those keywords, goes to OpenAI with
     ``strict: true`` and a schema strict mode rejects."""
     _need_pydantic_ai()
+    from pydantic_ai import Tool
+
     from real_sdks.pydantic_ai import PydanticAI, PydanticAIChat
     from strictconformance.dialects import validate_strict
     from strictconformance.wire import ToolSpec, ToolsRequest
 
-    schema = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"],
-              "additionalProperties": False, "not": {"type": "null"}}
+    def lookup(key: Any, limit: int) -> str:
+        return ""
+
+    typed = Tool(lookup).tool_def.parameters_json_schema  # {"key": {}, "limit": {"type": "integer"}}
+    negated = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"],
+               "additionalProperties": False, "not": {"type": "null"}}
     for adapter in (PydanticAI(), PydanticAIChat()):
-        wire = adapter.build_request(ToolsRequest("openai", "gpt-4o", True, (ToolSpec("search", schema),)))
-        (tool,) = wire.tools
-        assert tool.strict is True, (adapter.name, tool)
-        assert {violation.rule_id for violation in validate_strict(tool.input_schema, "openai")} == {"SM-20"}
+        for schema, rule_id in ((typed, "SM-02"), (negated, "SM-20")):
+            wire = adapter.build_request(ToolsRequest("openai", "gpt-4o", True, (ToolSpec("search", schema),)))
+            (tool,) = wire.tools
+            assert tool.strict is True, (adapter.name, tool)
+            assert {violation.rule_id for violation in validate_strict(tool.input_schema, "openai")} == {rule_id}
+
+
+def test_pydantic_ai_anthropic_strict_tools_crash_on_valid_schemas() -> None:
+    """``strict=True`` on Anthropic runs anthropic's ``transform_schema``
+    (anthropic/lib/_parse/_transform.py), which raises on a ``type`` list such as
+    ``["string", "null"]`` (``assert_never``) and on an untyped node such as an ``Any`` parameter's
+    ``{}`` (ValueError); pydantic-ai lets both escape the request as they are."""
+    _need_pydantic_ai()
+    from real_sdks.pydantic_ai import PydanticAI
+    from strictconformance.wire import ToolSpec, ToolsRequest
+
+    nullable = {"type": "object", "properties": {"note": {"type": ["string", "null"]}}, "required": ["note"]}
+    untyped = {"type": "object", "properties": {"key": {}}, "required": ["key"]}
+    for schema, error, phrase in ((nullable, AssertionError, "Expected code to be unreachable"), (untyped, ValueError, "must have a 'type'")):
+        with pytest.raises(error, match=phrase):
+            PydanticAI().build_request(ToolsRequest("anthropic", "claude-sonnet-4-5", True, (ToolSpec("note", schema, True),)))
