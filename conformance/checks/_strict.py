@@ -58,11 +58,13 @@ def require_dialect(sc: Harness, dialect: str) -> Dialect:
     return SHIPPED[dialect]
 
 
-def budget(factor: float, *, at_least: int = 5) -> settings:
+def budget(factor: float, *, at_least: int = 5, shrink: bool = True) -> settings:
     """``factor`` times the profile's examples (``at_least`` of them), without Hypothesis's explain
-    phase (it re-runs a failing example many times; the report's counterexample says what failed)."""
+    phase (it re-runs a failing example many times; the report's counterexample says what failed)
+    and, unless ``shrink``, without shrinking."""
     current = settings.get_profile(settings.get_current_profile_name())
-    return settings(scaled(factor, at_least=at_least), phases=tuple(phase for phase in current.phases if phase is not Phase.explain))
+    dropped = {Phase.explain} if shrink else {Phase.explain, Phase.shrink}
+    return settings(scaled(factor, at_least=at_least), phases=tuple(phase for phase in current.phases if phase not in dropped))
 
 
 def show(value: Any) -> Any:

@@ -1,0 +1,437 @@
+"""Deliberately broken strictify/codec adapters: one per SM and RT rule of SPEC §3 and §4.
+
+``BROKEN[rule_id]`` names the adapter (``module:Class``) that must make that rule fail when the
+suite runs. Each is the reference with one plausible bug and declares the one dialect its rule is
+checked in (the others are then not covered, which keeps the self-test runs short).
+
+Most SM rules are broken the way a strictify that skips unreferenced ``$defs`` breaks them: an
+unused definition keeps something the dialect forbids (:class:`KeepsUnusedDefinition`). It changes
+no value's validity, so only the rule (and RT-1, which is every rule at once) can see it. The size
+rules are broken by a strictify that ignores the limit (:class:`IgnoresLimit`); a few rules have a
+bug of their own. Where an RT rule can only fail alone for an adapter that lacks a capability (the
+spec ties RT-4 to RT-6), the broken adapter lacks it, and says so.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from strictconformance.adapter import Adapter
+from strictconformance.dialects import SHIPPED, Dialect, Loss, Strictified
+from strictconformance.reference import ReferenceAdapter
+from strictconformance.reference.strictify import (
+    reference_decode,
+    reference_strictify,
+    strictify,
+)
+from strictconformance.reference.strictify._passes import OPAQUE_DESCRIPTION
+
+_MODULE = __name__
+_UNUSED = "Unused"  # the injected definitions' names start with it
+_TARGET = {"type": "string"}
+
+
+def _map_nodes(node: Any, fn: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
+    """``fn`` applied to every dict in a JSON value, children first."""
+    if isinstance(node, list):
+        return [_map_nodes(item, fn) for item in node]
+    if isinstance(node, dict):
+        return fn({key: _map_nodes(value, fn) for key, value in node.items()})
+    return node
+
+
+class _Broken(ReferenceAdapter):
+    """The reference strictify with its output post-processed by :meth:`bug`."""
+
+    dialect: str = "openai"
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        return schema  # the subclass's bug is elsewhere (its codec)
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        result = reference_strictify(schema, dialect)
+        return Strictified(self.bug(copy.deepcopy(result.schema)), result.losses)
+
+
+def _declaring(dialect: str) -> Callable[[type[_Broken]], type[_Broken]]:
+    def declare(cls: type[_Broken]) -> type[_Broken]:
+        cls.dialect = dialect
+        cls.strictify_dialects = (dialect,)
+        return cls
+    return declare
+
+
+# -- SM rules: an unreferenced definition keeps what the dialect forbids -----------------------------
+
+
+class KeepsUnusedDefinition(_Broken):
+    """Strictifies what the schema uses and leaves an unreferenced definition as it was: one that
+    breaks ``rule_id``. The injected definitions are removed from its input first, so strictifying
+    its own output gives the same output (RT-3 holds)."""
+
+    rule_id = ""
+    definitions: Mapping[str, Any] = {}
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        cleaned = dict(schema)
+        if isinstance(schema.get("$defs"), dict):
+            kept = {name: sub for name, sub in schema["$defs"].items() if not name.startswith(_UNUSED)}
+            cleaned = {key: value for key, value in schema.items() if key != "$defs"}
+            if kept:
+                cleaned["$defs"] = kept
+        return super().strictify(cleaned, dialect)
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        schema["$defs"] = {**schema.get("$defs", {}), **copy.deepcopy(dict(self.definitions))}
+        return schema
+
+
+def _nested_arrays(levels: int) -> dict[str, Any]:
+    node: dict[str, Any] = {"type": "string"}
+    for _ in range(levels):
+        node = {"type": "array", "items": node}
+    return node
+
+
+#: rule -> (dialect, unused definitions breaking it and no other rule of that dialect)
+_UNUSED_DEFINITIONS: Mapping[str, tuple[str, dict[str, Any]]] = {
+    "SM-05": ("openai", {"Unused": {"type": "string", "patternProperties": {"^x$": _TARGET}}}),
+    "SM-06": ("openai@2025-01", {"Unused": {"$ref": "#/$defs/UnusedTarget"}, "UnusedTarget": _TARGET}),
+    "SM-07": ("openai", {"Unused": {"type": "string", "$anchor": "unused"}}),
+    "SM-08": ("openai", {"Unused": {"$dynamicRef": "#/$defs/UnusedTarget"}, "UnusedTarget": _TARGET}),
+    "SM-09": ("openai", {"Unused": {"type": "string", "$dynamicAnchor": "unused"}}),
+    "SM-10": ("openai", {"Unused": {"type": "string", "dependentSchemas": {"a": _TARGET}}}),
+    "SM-11": ("openai", {"Unused": {"type": "string", "dependentRequired": {"a": ["b"]}}}),
+    "SM-12": ("openai", {"Unused": {"type": "string", "unevaluatedProperties": False}}),
+    "SM-13": ("openai", {"Unused": {"type": "string", "unevaluatedItems": False}}),
+    "SM-14": ("openai", {"Unused": {"type": "string", "contains": _TARGET}}),
+    "SM-15": ("openai", {"Unused": {"type": "string", "minContains": 1}}),
+    "SM-16": ("openai", {"Unused": {"type": "string", "maxContains": 2}}),
+    "SM-17": ("openai", {"Unused": {"type": "string", "if": _TARGET}}),
+    "SM-18": ("openai", {"Unused": {"type": "string", "then": _TARGET}}),
+    "SM-19": ("openai", {"Unused": {"type": "string", "else": _TARGET}}),
+    "SM-20": ("openai", {"Unused": {"type": "string", "not": {"type": "null"}}}),
+    "SM-21": ("openai", {"Unused": _nested_arrays(11)}),
+    "SM-26": ("openai", {"Unused": {"allOf": [_TARGET]}}),
+    "SM-27": ("openai", {"Unused": {"oneOf": [_TARGET]}}),
+    "SM-28": ("openai", {"Unused": {"type": "array", "items": _TARGET, "prefixItems": [_TARGET]}}),
+    "SM-29": ("openai", {"Unused": {"type": "object", "properties": {"a": _TARGET}, "required": [], "additionalProperties": False}}),
+    "SM-31": ("openai", {"Unused": {"type": "string", "format": "uri"}}),
+    "SM-32": ("openai", {"Unused": {"type": "array", "items": _TARGET, "uniqueItems": True}}),
+    "SM-33": ("openai", {"Unused": {"type": "string", "default": "x"}}),
+    "SM-34": ("anthropic", {"Unused": {"type": "array", "items": {"$ref": "#/$defs/Unused"}}}),
+    "SM-35": ("anthropic", {"Unused": {"type": "integer", "minimum": 0}}),
+    "SM-36": ("anthropic", {"Unused": {"type": "string", "maxLength": 5}}),
+    "SM-37": ("anthropic", {"Unused": {"type": "array", "items": _TARGET, "minItems": 2}}),
+    "SM-38": ("anthropic", {"Unused": {"type": "array", "items": _TARGET, "maxItems": 2}}),
+    "SM-39": ("anthropic", {"Unused": {"type": "array", "items": _TARGET, "enum": [["a"]]}}),
+    "SM-40": ("anthropic", {"Unused": {"allOf": [{"$ref": "#/$defs/UnusedTarget"}]}, "UnusedTarget": _TARGET}),
+    "SM-41": ("openai", {"Unused": {"$ref": "#/$defs/UnusedMissing"}}),
+    "SM-43": ("anthropic", {"Unused": {"type": "string", "pattern": "^(a)\\1$"}}),
+}
+
+
+def _unused_definition_adapter(rule_id: str) -> type[KeepsUnusedDefinition]:
+    dialect, definitions = _UNUSED_DEFINITIONS[rule_id]
+    name = f"KeepsUnusedDefinition_{rule_id.replace('-', '_')}"
+    cls = type(name, (KeepsUnusedDefinition,), {
+        "rule_id": rule_id, "definitions": definitions, "dialect": dialect, "strictify_dialects": (dialect,),
+        "__doc__": f"{rule_id} in {dialect}: an unreferenced definition is left as it was, breaking the rule.",
+        "__module__": _MODULE,
+    })
+    return cls
+
+
+for _rule_id in _UNUSED_DEFINITIONS:
+    _made = _unused_definition_adapter(_rule_id)
+    globals()[_made.__name__] = _made
+
+
+# -- SM rules with a bug of their own -----------------------------------------------------------------
+
+
+@_declaring("anthropic")
+class LeavesNonObjectRootsUnwrapped(_Broken):
+    """SM-01: never wraps a root that is not an object, and its codec does not either (consistent,
+    so RT-4..RT-7 hold). In anthropic, whose roots may not be ``anyOf`` either (SM-30 is openai's)."""
+
+    @staticmethod
+    def _unwrapped() -> Dialect:
+        anthropic = SHIPPED["anthropic"]
+        return dataclasses.replace(anthropic, name="anthropic-unwrapped", encoding=dataclasses.replace(anthropic.encoding, wrap_root=False))
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        return strictify(schema, self._unwrapped()).as_strictified()
+
+    def encode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+        return strictify(schema, self._unwrapped()).codec.encode(value)
+
+    def decode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+        return strictify(schema, self._unwrapped()).codec.decode(value)
+
+
+@_declaring("openai")
+class UntypedOpaqueNodes(_Broken):
+    """SM-02: a part it sends as JSON text keeps the empty schema it came from (no ``type``); the
+    codec still sends it as JSON text."""
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        def untype(node: dict[str, Any]) -> dict[str, Any]:
+            if node.get("description") == OPAQUE_DESCRIPTION and node.get("type") == "string":
+                return {key: value for key, value in node.items() if key != "type"}
+            return node
+        return dict(_map_nodes(schema, untype))
+
+
+@_declaring("openai")
+class ClosesWithAnEmptyEnum(_Broken):
+    """SM-03: closes objects with ``additionalProperties: {"enum": []}`` (matches nothing: the same
+    meaning) instead of the literal ``false`` the provider requires."""
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        def close(node: dict[str, Any]) -> dict[str, Any]:
+            return {**node, "additionalProperties": {"enum": []}} if node.get("additionalProperties") is False else node
+        return dict(_map_nodes(schema, close))
+
+
+@_declaring("openai")
+class DropsItemsOfAnything(_Broken):
+    """SM-04: an array whose elements may be anything (sent as JSON text) loses its ``items``."""
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        def drop(node: dict[str, Any]) -> dict[str, Any]:
+            items = node.get("items")
+            if node.get("type") == "array" and isinstance(items, dict) and items.get("description") == OPAQUE_DESCRIPTION:
+                return {key: value for key, value in node.items() if key != "items"}
+            return node
+        return dict(_map_nodes(schema, drop))
+
+
+@_declaring("openai")
+class RepeatsTheRootInAnyOf(_Broken):
+    """SM-30: repeats the root object inside a root ``anyOf`` (the same meaning)."""
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        body = {key: value for key, value in schema.items() if key != "$defs"}
+        return {**schema, "anyOf": [copy.deepcopy(body)]}
+
+
+@_declaring("google")
+class PropertyOrderingOffByOne(_Broken):
+    """SM-42: ``propertyOrdering`` leaves out the last property."""
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        def order(node: dict[str, Any]) -> dict[str, Any]:
+            ordering = node.get("propertyOrdering")
+            return {**node, "propertyOrdering": ordering[:-1]} if isinstance(ordering, list) and ordering else node
+        return dict(_map_nodes(schema, order))
+
+
+class IgnoresLimit(ReferenceAdapter):
+    """A strictify that does not apply one of the dialect's size limits (its codec is the
+    reference's, which no schema under the limit tells apart)."""
+
+    strictify_dialects = ("openai",)
+    limit = ""
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        openai = SHIPPED["openai"]
+        unlimited = dataclasses.replace(openai, limits=dataclasses.replace(openai.limits, **{self.limit: None}))
+        return strictify(schema, unlimited).as_strictified()
+
+
+class IgnoresPropertyLimit(IgnoresLimit):
+    """SM-22: no limit on the total of object properties."""
+
+    limit = "max_total_properties"
+
+
+class IgnoresEnumLimit(IgnoresLimit):
+    """SM-23: no limit on the total of enum values."""
+
+    limit = "max_enum_values"
+
+
+class IgnoresStringLimit(IgnoresLimit):
+    """SM-24: no limit on the characters of names and values."""
+
+    limit = "max_total_string_length"
+
+
+class IgnoresLargeEnumLimit(IgnoresLimit):
+    """SM-25: no limit on the size of a large string enum."""
+
+    limit = "large_enum_string_length"
+
+
+# -- RT rules ---------------------------------------------------------------------------------------
+
+
+@_declaring("openai")
+class RefusesAllOf(_Broken):
+    """RT-1: raises on any schema with ``allOf`` (a valid schema the reference strictifies). The
+    other rules do not judge a refused schema."""
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        if "allOf" in repr(schema):
+            raise NotImplementedError("allOf is not supported")
+        return reference_strictify(schema, dialect)
+
+
+@_declaring("openai")
+class KeepsPreviousLosses(_Broken):
+    """RT-2: its list of losses is not cleared between calls: each result also reports the losses of
+    the call before, so the same schema strictified twice reports different losses."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._previous: tuple[Loss, ...] = ()
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        result = reference_strictify(schema, dialect)
+        reported = result.losses + self._previous
+        self._previous = result.losses
+        return Strictified(result.schema, reported)
+
+
+@_declaring("openai")
+class DescriptionGrows(_Broken):
+    """RT-3: prefixes the root description with a note each time, also on its own output."""
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        return {**schema, "description": "Strict. " + str(schema.get("description", ""))}
+
+
+@_declaring("openai")
+class RequiredWithoutNull(_Broken):
+    """RT-4: makes optional properties required but forgets ``| null``: an absent property has no
+    wire value the strict schema accepts."""
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        def drop_null(node: dict[str, Any]) -> dict[str, Any]:
+            properties = node.get("properties")
+            if not isinstance(properties, dict):
+                return node
+            fixed = {}
+            for name, sub in properties.items():
+                branches = sub.get("anyOf") if isinstance(sub, dict) else None
+                if isinstance(branches, list) and len(branches) == 2 and branches[1] == {"type": "null"} and set(sub) == {"anyOf"}:
+                    sub = branches[0]
+                fixed[name] = sub
+            return {**node, "properties": fixed}
+        return dict(_map_nodes(schema, drop_null))
+
+
+@_declaring("openai@2025-01")
+class DecodeRejectsWhatItNeverSends(_Broken):
+    """RT-5: decode raises on wire values the strict schema accepts but its own encode never
+    produces: a record (pairs list) repeating a key, a part sent as JSON text that does not parse.
+    (In openai@2025-01, whose depth limit and unrolled recursion send parts as JSON text.)"""
+
+    def decode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+        texts = _json_text_values(reference_strictify(schema, dialect).schema, value)
+        for text in texts:
+            json.loads(text)  # raises on text that does not parse
+        stack = [value]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, list):
+                keys = [item["key"] for item in node if isinstance(item, dict) and set(item) == {"key", "value"}]
+                if len(set(map(str, keys))) != len(keys):
+                    raise ValueError(f"repeated key in {keys}")
+                stack.extend(node)
+            elif isinstance(node, dict):
+                stack.extend(node.values())
+        return reference_decode(schema, dialect, value)
+
+
+def _json_text_values(strict: Any, wire: Any) -> list[str]:
+    """The strings of ``wire`` at places the strict schema sends as JSON text (walking properties,
+    items and references; enough for the reference's strict schemas)."""
+    definitions = strict.get("$defs", {}) if isinstance(strict, dict) else {}
+    found: list[str] = []
+    stack = [(strict, wire)]
+    while stack:
+        node, here = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        if isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/$defs/"):
+            stack.append((definitions.get(node["$ref"][len("#/$defs/"):]), here))
+        elif node.get("description") == OPAQUE_DESCRIPTION and isinstance(here, str):
+            found.append(here)
+        elif isinstance(here, dict) and isinstance(node.get("properties"), dict):
+            stack.extend((sub, here[name]) for name, sub in node["properties"].items() if name in here)
+        elif isinstance(here, list) and isinstance(node.get("items"), dict):
+            stack.extend((node["items"], item) for item in here)
+        for branch in node.get("anyOf", []):
+            stack.append((branch, here))
+    return found
+
+
+@_declaring("openai")
+class CollapsesSilentlyWithoutDecode(_Broken):
+    """RT-6: absent and null of an optional nullable property meet on the wire and no loss says
+    so. It has no decode: with one, RT-4 fails as well (SPEC §4: silent collapse fails RT-4)."""
+
+    decode = Adapter.decode  # type: ignore[assignment]
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        result = reference_strictify(schema, dialect)
+        return Strictified(result.schema, tuple(loss for loss in result.losses if loss.kind != "absent-null-collapse"))
+
+
+@_declaring("openai")
+class DecodesListsBackwards(_Broken):
+    """RT-7: builds decoded lists by prepending, so a list of the original comes back reversed (still
+    valid: RT-5 holds). A decode-only adapter: with encode, RT-4 sees the same bug."""
+
+    strictify = Adapter.strictify  # type: ignore[assignment]
+    encode = Adapter.encode  # type: ignore[assignment]
+
+    def decode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+        return _reversed_lists(reference_decode(schema, dialect, value), schema)
+
+
+def _reversed_lists(value: Any, schema: Any) -> Any:
+    """``value`` with every list its schema types as a plain array (``items``, no tuple) reversed."""
+    if not isinstance(schema, Mapping):
+        return value
+    if isinstance(value, list) and "items" in schema and "prefixItems" not in schema:
+        return [_reversed_lists(item, schema["items"]) for item in reversed(value)]
+    properties = schema.get("properties")
+    if isinstance(value, dict) and isinstance(properties, Mapping):
+        return {key: _reversed_lists(item, properties.get(key)) for key, item in value.items()}
+    return value
+
+
+def _path(cls: type) -> str:
+    return f"{_MODULE}:{cls.__name__}"
+
+
+BROKEN: dict[str, str] = {
+    "SM-01": _path(LeavesNonObjectRootsUnwrapped),
+    "SM-02": _path(UntypedOpaqueNodes),
+    "SM-03": _path(ClosesWithAnEmptyEnum),
+    "SM-04": _path(DropsItemsOfAnything),
+    **{rule_id: f"{_MODULE}:KeepsUnusedDefinition_{rule_id.replace('-', '_')}" for rule_id in _UNUSED_DEFINITIONS},
+    "SM-22": _path(IgnoresPropertyLimit),
+    "SM-23": _path(IgnoresEnumLimit),
+    "SM-24": _path(IgnoresStringLimit),
+    "SM-25": _path(IgnoresLargeEnumLimit),
+    "SM-30": _path(RepeatsTheRootInAnyOf),
+    "SM-42": _path(PropertyOrderingOffByOne),
+    "RT-1": _path(RefusesAllOf),
+    "RT-2": _path(KeepsPreviousLosses),
+    "RT-3": _path(DescriptionGrows),
+    "RT-4": _path(RequiredWithoutNull),
+    "RT-5": _path(DecodeRejectsWhatItNeverSends),
+    "RT-6": _path(CollapsesSilentlyWithoutDecode),
+    "RT-7": _path(DecodesListsBackwards),
+}
+
+#: The dialect each broken adapter declares (the one its rule is checked in).
+DIALECT_OF: dict[str, str] = {rule_id: globals()[path.split(":")[1]].strictify_dialects[0] for rule_id, path in BROKEN.items()}

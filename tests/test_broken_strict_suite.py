@@ -1,0 +1,117 @@
+"""Every SM and RT check can fail: each deliberately broken adapter of tests/broken_strict_adapters.py
+makes its rule fail when the suite runs through the plugin, and the reference passes them all.
+
+Fifty rules times the whole SM and RT selection would take many minutes, so the isolation is shown
+in three cheaper parts:
+
+* each SM adapter runs with its own rule selected and fails it; that its output breaks no other
+  rule of its dialect is checked directly with the validator (on the traps, its known-bad schema
+  and aimed schemas), and one SM+RT run per kind of SM bug shows the RT rules other than RT-1
+  hold. RT-1 ("the output obeys every rule") fails with every SM rule by definition.
+* each RT adapter runs with all RT rules selected and fails its rule alone. RT-6 and RT-7 fail
+  alone only for adapters without decode or without encode: with both, their bugs break RT-4 too
+  (SPEC §4 says so of a silent collapse), so those two broken adapters lack the capability.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+
+from broken_strict_adapters import BROKEN, DIALECT_OF
+from conftest import SuiteRun
+from strictconformance import checks
+from strictconformance.dialects import SHIPPED, SchemaError, validate_strict
+from strictconformance.dialects.known_bad import known_bad_cases
+from strictconformance.dialects.traps import traps
+from strictconformance.spec import all_rules
+from strictconformance.strategies.schemas import rule_schemas
+
+# the runs collect only these modules (the other areas' checks would be imported for nothing); "."
+# (the run's directory, no tests) keeps its conftest, which registers the selftest profile
+SM_CHECKS = (".", str(Path(checks.__file__).parent / "test_strict_mode.py"))
+RT_CHECKS = (".", str(Path(checks.__file__).parent / "test_roundtrip.py"))
+BOTH_CHECKS = (*SM_CHECKS, RT_CHECKS[1])
+STRICT_RULES = [rule_id for rule_id in all_rules() if rule_id.startswith(("SM-", "RT-"))]
+SM_RULES = [rule_id for rule_id in STRICT_RULES if rule_id.startswith("SM-")]
+RT_RULES = [rule_id for rule_id in STRICT_RULES if rule_id.startswith("RT-")]
+
+
+def _adapter(rule_id: str) -> Any:
+    import broken_strict_adapters
+
+    return getattr(broken_strict_adapters, BROKEN[rule_id].split(":")[1])()
+
+
+def _assert_failure_is_actionable(run: SuiteRun, rule_id: str) -> None:
+    assert f"{rule_id} violation" in run.output or f"{rule_id} adapter fault" in run.output, run.output
+    assert run.report is not None
+    counterexamples = run.report["rules"][rule_id]["counterexamples"]
+    assert counterexamples and counterexamples[0]["calls"], counterexamples
+    assert counterexamples[0]["counterexample"]["dialect"] == DIALECT_OF[rule_id]
+    assert counterexamples[0]["replay"].startswith("pytest -p strictconformance --sc-adapter")
+
+
+def test_every_strict_rule_has_a_broken_adapter() -> None:
+    assert sorted(BROKEN) == sorted(STRICT_RULES)
+    for rule_id, dialect in DIALECT_OF.items():
+        assert rule_id.startswith("RT-") or rule_id in SHIPPED[dialect].rule_ids, (rule_id, dialect)
+
+
+def test_reference_passes_every_strict_check(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite(None, "--sc-rule", "SM,RT", *BOTH_CHECKS)
+    assert run.rules_with("passed") == set(STRICT_RULES), run.output
+    assert not run.rules_with("failed") | run.rules_with("error") | run.rules_with("not covered")
+
+
+@pytest.mark.parametrize("rule_id", SM_RULES)
+def test_broken_strictify_fails_its_sm_rule(run_suite: Callable[..., SuiteRun], rule_id: str) -> None:
+    run = run_suite(BROKEN[rule_id], "--sc-rule", rule_id, *SM_CHECKS)
+    assert run.rules_with("failed") == {rule_id}, run.output
+    _assert_failure_is_actionable(run, rule_id)
+
+
+@pytest.mark.parametrize("rule_id", SM_RULES)
+def test_broken_strictify_breaks_no_other_rule_of_its_dialect(rule_id: str) -> None:
+    adapter, dialect = _adapter(rule_id), DIALECT_OF[rule_id]
+    schemas = [trap.schema for trap in traps()] + [case.schema for case in known_bad_cases() if case.rule_id == rule_id]
+    rule = SHIPPED[dialect].rule(rule_id)
+    broken: set[str] = set()
+
+    def judge(schema: dict[str, Any]) -> None:
+        try:
+            strict = adapter.strictify(schema, dialect)
+        except SchemaError:
+            return  # input strictify must refuse (the known-bad SM-08 and SM-41 schemas)
+        broken.update(violation.rule_id for violation in validate_strict(strict.schema, dialect))
+
+    for schema in schemas:
+        judge(schema)
+    sized = rule.kind.startswith(("max_total", "max_enum", "large_"))  # each example is thousands of nodes
+
+    @settings(max_examples=3 if sized else 10, derandomize=True, database=None, deadline=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(rule_schemas(rule))
+    def aimed(schema: dict[str, Any]) -> None:
+        judge(schema)
+    aimed()
+    assert broken == {rule_id}
+
+
+# one SM bug of each kind: an unused definition (openai), a codec of its own (anthropic)
+@pytest.mark.parametrize("rule_id", ["SM-20", "SM-01"])
+def test_an_sm_bug_fails_rt_1_and_no_other_rt_rule(run_suite: Callable[..., SuiteRun], rule_id: str) -> None:
+    run = run_suite(BROKEN[rule_id], "--sc-rule", f"{rule_id},RT", *BOTH_CHECKS)
+    assert run.rules_with("failed") == {rule_id, "RT-1"}, run.output
+    assert run.rules_with("passed") == set(RT_RULES) - {"RT-1"}
+
+
+@pytest.mark.parametrize("rule_id", RT_RULES)
+def test_broken_codec_fails_exactly_its_rt_rule(run_suite: Callable[..., SuiteRun], rule_id: str) -> None:
+    run = run_suite(BROKEN[rule_id], "--sc-rule", "RT", *RT_CHECKS)
+    assert run.rules_with("failed") | run.rules_with("error") == {rule_id}, run.output
+    _assert_failure_is_actionable(run, rule_id)
