@@ -79,6 +79,9 @@ class Adapter:
     #: Boolean convention, RES-2: what an unset tool under an unset config resolves to, per provider
     #: (``True``, ``False`` or ``None`` for omitted). Required with build_request.
     strict_defaults: ClassVar[Mapping[str, bool | None] | None] = None
+    #: Boolean convention: the providers build_request handles (a subset of openai, anthropic,
+    #: google). Rules about the others are not covered. ``None``: all three.
+    providers: ClassVar[Collection[str] | None] = None
     #: Priority convention: ``"greedy"`` (the reference's exact policy, enables BUD-3) or ``"unspecified"``.
     allocation_policy: ClassVar[str] = "unspecified"
     #: Per-request budgets by dialect family; defaults to the published ones (Anthropic).
@@ -283,6 +286,7 @@ class Declarations:
     capabilities: frozenset[str]
     conventions: frozenset[str]
     strict_defaults: Mapping[str, bool | None]
+    providers: tuple[str, ...]
     allocation_policy: str
     budgets: Mapping[str, Budget]
     curated_model_table: bool
@@ -301,6 +305,7 @@ class Declarations:
             "capabilities": sorted(self.capabilities),
             "conventions": sorted(self.conventions),
             "strict_defaults": dict(self.strict_defaults),
+            "providers": list(self.providers),
             "allocation_policy": self.allocation_policy,
             "budgets": {family: {"max_strict_tools": b.max_strict_tools, "max_optional_params": b.max_optional_params,
                                  "max_union_params": b.max_union_params} for family, b in self.budgets.items()},
@@ -311,6 +316,7 @@ class Declarations:
             "drift_apis": list(self.drift_apis),
             "tool_layer_traits": None if self.tool_layer_traits is None else {
                 "final_value": self.tool_layer_traits.final_value,
+                "strict_convention": self.tool_layer_traits.strict_convention,
                 "empty_generator_value": repr(self.tool_layer_traits.empty_generator_value),
                 "sources": sorted(self.tool_layer_traits.sources),
             },
@@ -375,6 +381,13 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
             )
 
     defaults: Mapping[str, bool | None] = {}
+    providers = PROVIDERS if adapter.providers is None else adapter.providers
+    if isinstance(providers, str) or not all(isinstance(p, str) for p in providers) or not providers:
+        raise AdapterContractError(f"{owner}.providers must be a non-empty collection such as ('openai',), or None; got {providers!r}")
+    unknown_declared = sorted(set(providers) - set(PROVIDERS))
+    if unknown_declared:
+        raise AdapterContractError(f"{owner}.providers: unknown {unknown_declared}; known: {', '.join(PROVIDERS)}")
+    providers = tuple(p for p in PROVIDERS if p in providers)
     if "build_request" in capabilities:
         if not isinstance(adapter.strict_defaults, Mapping):
             raise AdapterContractError(
@@ -382,13 +395,13 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
                 "unset tool under an unset config per provider (RES-2), e.g. "
                 "strict_defaults = {'openai': True, 'anthropic': True, 'google': None}"
             )
-        missing = [provider for provider in PROVIDERS if provider not in adapter.strict_defaults]
+        missing = [provider for provider in providers if provider not in adapter.strict_defaults]
         unknown_providers = [provider for provider in adapter.strict_defaults if provider not in PROVIDERS]
         bad = {p: v for p, v in adapter.strict_defaults.items() if v is not None and not isinstance(v, bool)}
         if missing or unknown_providers or bad:
             raise AdapterContractError(
-                f"{owner}.strict_defaults must give True, False or None (omitted) for each of "
-                f"{', '.join(PROVIDERS)}; missing {missing}, unknown {unknown_providers}, not a bool or None {bad}"
+                f"{owner}.strict_defaults must give True, False or None (omitted) for each of its providers "
+                f"{', '.join(providers)}; missing {missing}, unknown {unknown_providers}, not a bool or None {bad}"
             )
         defaults = dict(adapter.strict_defaults)
 
@@ -448,6 +461,7 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
         capabilities=capabilities,
         conventions=conventions,
         strict_defaults=defaults,
+        providers=providers,
         allocation_policy=adapter.allocation_policy,
         budgets=dict(adapter.budgets),
         curated_model_table=adapter.curated_model_table,

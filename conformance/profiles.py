@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 __all__ = ["PROFILE_NAMES", "profile_settings", "register_profiles", "scaled"]
 
@@ -19,16 +19,20 @@ PROFILE_NAMES = ("dev", "ci", "nightly")
 
 # Generating 40-tool requests or deep schemas can be slow without being wrong.
 _SUPPRESSED = [HealthCheck.too_slow, HealthCheck.data_too_large]
+# No explain phase: it re-runs a failing check hundreds of times to annotate lines of the kit's
+# own code, which tells an SDK maintainer nothing and multiplies the time of every failure.
+_PHASES = [phase for phase in Phase if phase.name != "explain"]
 
 
 def profile_settings() -> Mapping[str, settings]:
     """The three profiles; ``ci`` is built on Hypothesis's registered ``ci`` profile."""
     return {
-        "dev": settings(max_examples=60, deadline=None, print_blob=False, suppress_health_check=_SUPPRESSED),
+        "dev": settings(max_examples=60, deadline=None, print_blob=False, suppress_health_check=_SUPPRESSED,
+                        phases=_PHASES),
         "ci": settings(settings.get_profile("ci"), max_examples=100, deadline=None, derandomize=True,
-                       database=None, print_blob=False, suppress_health_check=_SUPPRESSED),
+                       database=None, print_blob=False, suppress_health_check=_SUPPRESSED, phases=_PHASES),
         "nightly": settings(max_examples=2000, deadline=None, derandomize=False, print_blob=False,
-                            suppress_health_check=_SUPPRESSED),
+                            suppress_health_check=_SUPPRESSED, phases=_PHASES),
     }
 
 

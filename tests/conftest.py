@@ -15,10 +15,11 @@ TESTS_DIR = Path(__file__).resolve().parent
 # A small deterministic profile for self-test runs of the suite: enough examples for every broken
 # adapter to be caught (derandomized, so always the same examples), few enough to stay quick.
 _SELFTEST_CONFTEST = '''
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 settings.register_profile(
     "selftest", max_examples=30, derandomize=True, database=None, deadline=None, print_blob=False,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    phases=[phase for phase in Phase if phase.name != "explain"],
 )
 '''
 

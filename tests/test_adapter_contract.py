@@ -189,3 +189,24 @@ def test_faulty_adapter_gets_clean_failures(run_suite: Callable[..., SuiteRun], 
     failure = run.report["rules"][rules]["counterexamples"][0]
     assert failure["calls"], failure  # the adapter call that produced it
     assert message.split(": ", 1)[-1].split(" (")[0] in failure["message"] or failure["kind"] == "violation"
+
+
+def test_an_openai_only_sdk_declares_its_providers(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(openai_only="""
+        from strictconformance import Adapter
+        from strictconformance.reference.resolution import build_tools_request
+
+        class OpenAIOnly(Adapter):
+            providers = ("openai",)
+            strict_defaults = {"openai": True}
+
+            def build_request(self, request):
+                assert request.provider == "openai", request.provider
+                return build_tools_request(request)
+    """)
+    run = run_suite("openai_only:OpenAIOnly", "--sc-rule", "RES")
+    assert run.result.ret == pytest.ExitCode.OK, run.output
+    assert run.rules_with("passed") == {"RES-1", "RES-2"}
+    assert {"RES-3", "RES-4", "RES-5", "RES-6"} <= run.rules_with("not covered")
+    assert run.report is not None
+    assert run.report["rules"]["RES-6"]["reasons"] == ["the adapter's providers do not include 'google'"]

@@ -20,7 +20,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import pytest
-from hypothesis import Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from strictconformance.harness import ConformanceFailure, Harness, check
@@ -53,13 +53,6 @@ _CASE_SOURCES: Mapping[str, frozenset[InputSource]] = {
     "TL-6": _ALL_SOURCES,
     "TL-7": _ALL_SOURCES,
 }
-
-
-#: The profile's settings without Hypothesis's explain phase: after shrinking, it re-runs a failing
-#: check a few hundred times to annotate which inputs mattered, which costs ten seconds and more per
-#: failing TL check (each run defines and invokes tools) and adds nothing the report doesn't show.
-_FAIL_FAST = settings(phases=tuple(
-    phase for phase in settings.get_profile(settings.get_current_profile_name()).phases if phase is not Phase.explain))
 
 
 class _AdapterToolLayer:
@@ -160,7 +153,6 @@ def _judge(sc: Harness, layer: _AdapterToolLayer, rule_id: str, case: Any) -> No
 
 
 @check("TL-1")
-@_FAIL_FAST
 @given(data=st.data())
 def test_tl_1_one_shape_advertises_one_schema(sc: Harness, data: st.DataObject) -> None:
     """A pydantic model, a raw JSON Schema and a typed signature of one shape advertise one schema."""
@@ -194,7 +186,6 @@ def test_tl_1_known_shapes(sc: Harness, shape_name: str) -> None:
 
 
 @check("TL-2")
-@_FAIL_FAST
 @given(data=st.data())
 def test_tl_2_input_is_validated_before_the_callback(sc: Harness, data: st.DataObject) -> None:
     """Valid input reaches the callback as given (nested models as models); invalid input never
@@ -235,7 +226,6 @@ def test_tl_2_known_inputs(sc: Harness, name: str) -> None:
 
 
 @check("TL-3")
-@_FAIL_FAST
 @given(data=st.data())
 def test_tl_3_exceptions_become_error_results(sc: Harness, data: st.DataObject) -> None:
     """A callback's exception (sync, async, generators after some items) becomes one error result
@@ -261,7 +251,6 @@ def test_tl_3_each_callback_kind(sc: Harness, kind: CallbackKind) -> None:
 
 
 @check("TL-4")
-@_FAIL_FAST
 @given(data=st.data())
 def test_tl_4_events_in_order_then_one_result(sc: Harness, data: st.DataObject) -> None:
     """Generator items stream as progress events in order, then exactly one final result (the
@@ -298,7 +287,6 @@ def test_tl_4_known_streams(sc: Harness, name: str) -> None:
 
 
 @check("TL-5")
-@_FAIL_FAST
 @given(data=st.data())
 def test_tl_5_context_is_opt_in_and_stays_out_of_the_schema(sc: Harness, data: st.DataObject) -> None:
     """A context parameter is not advertised, receives the tool-use id and invocation state; a
@@ -311,7 +299,6 @@ def test_tl_5_context_is_opt_in_and_stays_out_of_the_schema(sc: Harness, data: s
 
 
 @check("TL-6")
-@_FAIL_FAST
 @given(data=st.data())
 def test_tl_6_direct_call_validates_and_raises(sc: Harness, data: st.DataObject) -> None:
     """Calling the tool object validates its input and raises (invalid input, the callback's
@@ -325,7 +312,6 @@ def test_tl_6_direct_call_validates_and_raises(sc: Harness, data: st.DataObject)
 
 
 @check("TL-7")
-@_FAIL_FAST
 @given(data=st.data())
 def test_tl_7_strict_is_kept_or_rejected_at_definition(sc: Harness, data: st.DataObject) -> None:
     """A valid strict setting is advertised exactly as given; an invalid one (the kit's
