@@ -55,11 +55,18 @@ class _Knobs:
         return feature in self.features
 
 
+def _sometimes(draw: st.DrawFn, one_in: int, label: str) -> bool:
+    """True once in ``one_in`` draws; shrinks to False (so a minimal counterexample drops the
+    optional feature), which ``integers(...) == 0`` would not."""
+    return bool(draw(st.sampled_from((False,) * (one_in - 1) + (True,)), label=label))
+
+
 def _use(feature: str) -> None:
     event(f"schema feature: {feature}")
 
 
 _words = st.text(alphabet="abcdefgh", min_size=1, max_size=6)
+
 _scalars = st.one_of(_words, st.integers(-50, 50), st.booleans())
 
 
@@ -141,13 +148,13 @@ class _Builder:
     def decorate(self, node: dict[str, Any]) -> dict[str, Any]:
         knobs, draw = self.knobs, self.draw
         declared = node.get("type")
-        if knobs.on("default") and isinstance(declared, str) and declared in _SCALAR_TYPES and draw(st.integers(0, 9), label="default?") == 0:
+        if knobs.on("default") and isinstance(declared, str) and declared in _SCALAR_TYPES and _sometimes(draw, 10, "default?"):
             _use("default")
             node["default"] = {"string": "x", "integer": 1, "number": 1.5, "boolean": True}[declared]
-        if knobs.on("not") and isinstance(declared, str) and draw(st.integers(0, 11), label="not?") == 0:
+        if knobs.on("not") and isinstance(declared, str) and _sometimes(draw, 12, "not?"):
             _use("not")
             node["not"] = {"type": "null" if declared != "null" else "string"}  # never excludes a value of the node
-        if knobs.on("if-then-else") and isinstance(declared, str) and draw(st.integers(0, 11), label="if?") == 0:
+        if knobs.on("if-then-else") and isinstance(declared, str) and _sometimes(draw, 12, "if?"):
             _use("if-then-else")
             node.update({"if": {"type": declared}, "then": {"type": declared}, "else": {"type": "null"}})
         return node
@@ -159,7 +166,7 @@ class _Builder:
         for name in names:
             sub = self.node(depth + 1)
             optional = self.knobs.on("optional") and self.draw(st.booleans(), label=f"{name} optional")
-            nullable = self.knobs.on("nullable") and self.draw(st.integers(0, 3), label=f"{name} nullable") == 0
+            nullable = self.knobs.on("nullable") and _sometimes(self.draw, 4, f"{name} nullable")
             if nullable:
                 _use("nullable")
                 sub = {"anyOf": [sub, {"type": "null"}]}
@@ -184,10 +191,10 @@ class _Builder:
         else:
             _use("open-object")
         optional = [name for name in properties if name not in required]
-        if len(optional) >= 2 and self.knobs.on("dependentRequired") and self.draw(st.integers(0, 3), label="dependentRequired?") == 0:
+        if len(optional) >= 2 and self.knobs.on("dependentRequired") and _sometimes(self.draw, 4, "dependentRequired?"):
             _use("dependentRequired")
             node["dependentRequired"] = {optional[0]: [optional[1]]}
-        if optional and self.knobs.on("dependentSchemas") and self.draw(st.integers(0, 5), label="dependentSchemas?") == 0:
+        if optional and self.knobs.on("dependentSchemas") and _sometimes(self.draw, 6, "dependentSchemas?"):
             _use("dependentSchemas")
             node["dependentSchemas"] = {optional[0]: {"type": "object"}}
         return node
@@ -198,7 +205,7 @@ class _Builder:
         return {"type": "object", "properties": properties, "required": required}
 
     def _array(self, depth: int) -> dict[str, Any]:
-        if self.knobs.on("bare-array") and self.draw(st.integers(0, 5), label="array without items?") == 0:
+        if self.knobs.on("bare-array") and _sometimes(self.draw, 6, "array without items?"):
             _use("bare-array")
             return {"type": "array"}  # elements of any type
         items = self.node(depth + 1)
@@ -207,10 +214,10 @@ class _Builder:
             _use("array-constraints")
             node.update(minItems=self.draw(st.integers(0, 2), label="minItems"), maxItems=self.draw(st.integers(2, 4), label="maxItems"))
         scalar = items.get("type") in _SCALAR_TYPES and not any(k in items for k in ("not", "if"))
-        if scalar and self.knobs.on("uniqueItems") and self.draw(st.integers(0, 3), label="uniqueItems?") == 0:
+        if scalar and self.knobs.on("uniqueItems") and _sometimes(self.draw, 4, "uniqueItems?"):
             _use("uniqueItems")
             node["uniqueItems"] = True
-        if scalar and self.knobs.on("contains") and self.draw(st.integers(0, 3), label="contains?") == 0:
+        if scalar and self.knobs.on("contains") and _sometimes(self.draw, 4, "contains?"):
             _use("contains")
             node.update(contains={"type": items["type"]}, minContains=1, maxContains=10, minItems=max(1, node.get("minItems", 0)))
         return node
@@ -341,7 +348,7 @@ def _schemas(draw: st.DrawFn, knobs: _Knobs) -> dict[str, Any]:
     root_kind = draw(st.sampled_from(knobs.root_types), label="root kind")
     if root_kind == "object":
         root = builder._object(0)
-        if knobs.on("root-recursion") and draw(st.integers(0, 4), label="root recursion") == 0:
+        if knobs.on("root-recursion") and _sometimes(draw, 5, "root recursion"):
             _use("root-recursion")
             root["properties"]["parent"] = {"$ref": "#"}
     else:

@@ -240,7 +240,8 @@ class IgnoresLimit(ReferenceAdapter):
 
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
         openai = SHIPPED["openai"]
-        unlimited = dataclasses.replace(openai, limits=dataclasses.replace(openai.limits, **{self.limit: None}))
+        no_limit: dict[str, Any] = {self.limit: None}
+        unlimited = dataclasses.replace(openai, limits=dataclasses.replace(openai.limits, **no_limit))
         return strictify(schema, unlimited).as_strictified()
 
 
