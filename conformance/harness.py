@@ -63,7 +63,10 @@ def to_jsonable(value: Any, _depth: int = 0) -> Any:
 
 
 def _short_repr(value: Any, limit: int = 2000) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except RecursionError:  # nested too deep for repr: JSON of its top 80 levels
+        text = json.dumps(to_jsonable(value, _depth=120), ensure_ascii=False)
     return text if len(text) <= limit else text[: limit - 20] + f"... ({len(text)} chars)"
 
 
@@ -162,20 +165,107 @@ def iter_failures(error: BaseException) -> Iterator[ConformanceFailure]:
         yield from iter_failures(inner)
 
 
-def _snapshot(value: Any) -> Any:
+def _snapshot(value: Any, depth: int = 0) -> Any:
     """A deep copy of the JSON-like parts of ``value`` (dicts, lists, tuples, frozen dataclasses of
     them), sharing everything else: what the suite passes an adapter, so it can tell mutation.
-    Faster than ``copy.deepcopy``, which matters when Hypothesis shrinks."""
+    Faster than ``copy.deepcopy``, which matters when Hypothesis shrinks. Recursive while shallow
+    (the fast common case), iterative below depth 100, so a payload nested thousands deep (DR-6
+    sends some) copies without ``RecursionError``."""
+    if depth >= 100:
+        return _snapshot_deep(value)
     if isinstance(value, dict):
-        return {key: _snapshot(item) for key, item in value.items()}
+        return {key: _snapshot(item, depth + 1) for key, item in value.items()}
     if isinstance(value, list):
-        return [_snapshot(item) for item in value]
-    if isinstance(value, tuple):
-        return tuple(_snapshot(item) for item in value)
-    params: Any = getattr(value, "__dataclass_params__", None)
-    if params is not None and params.frozen and not isinstance(value, type):
-        return dataclasses.replace(value, **{f.name: _snapshot(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init})
+        return [_snapshot(item, depth + 1) for item in value]
+    if type(value) is tuple:
+        return tuple(_snapshot(item, depth + 1) for item in value)
+    if isinstance(value, tuple) or (hasattr(value, "__dataclass_params__") and not isinstance(value, type)):
+        return _snapshot_deep(value)
     return value
+
+
+def _snapshot_deep(value: Any) -> Any:
+    """``_snapshot`` with an explicit stack; a container met again inside itself is shared, not
+    copied, so a cycle cannot loop."""
+    done: list[Any] = []  # finished copies, children before their parent
+    active: set[int] = set()  # containers being copied (their children are not finished)
+    todo: list[tuple[Any, Callable[[list[Any]], Any] | None, int]] = [(value, None, 0)]
+    while todo:
+        node, assemble, count = todo.pop()
+        if assemble is not None:  # every child of ``node`` is finished: build its copy
+            children = done[len(done) - count:]
+            del done[len(done) - count:]
+            done.append(assemble(children))
+            active.discard(id(node))
+            continue
+        parts: list[Any]
+        build: Callable[[list[Any]], Any]
+        if id(node) in active:
+            done.append(node)
+            continue
+        if isinstance(node, dict):
+            keys = list(node)
+            parts = [node[key] for key in keys]
+            build = functools.partial(_rebuild_dict, keys)
+        elif isinstance(node, list):
+            parts, build = list(node), list
+        elif isinstance(node, tuple):
+            parts = list(node)
+            make = getattr(type(node), "_make", None)  # a namedtuple stays one
+            build = tuple if make is None else make
+        else:
+            params: Any = getattr(node, "__dataclass_params__", None)
+            if params is None or not params.frozen or isinstance(node, type):
+                done.append(node)
+                continue
+            names = [f.name for f in dataclasses.fields(node) if f.init]
+            parts = [getattr(node, name) for name in names]
+            build = functools.partial(_rebuild_dataclass, node, names)
+        active.add(id(node))
+        todo.append((node, build, len(parts)))
+        todo.extend((part, None, 0) for part in reversed(parts))
+    return done[0]
+
+
+def _equal(a: Any, b: Any) -> bool:
+    """``a == b`` that survives nesting too deep for ``==`` (compared with an explicit stack) and
+    treats a value that cannot be compared as changed."""
+    try:
+        return bool(a == b)
+    except RecursionError:
+        pass
+    except Exception:  # an argument the adapter made incomparable has changed
+        return False
+    pairs = [(a, b)]
+    while pairs:
+        x, y = pairs.pop()
+        if isinstance(x, dict) and isinstance(y, dict):
+            if x.keys() != y.keys():
+                return False
+            pairs.extend((x[key], y[key]) for key in x)
+        elif isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+            if type(x) is not type(y) or len(x) != len(y):
+                return False
+            pairs.extend(zip(x, y))
+        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+            if type(x) is not type(y):
+                return False
+            pairs.extend((getattr(x, f.name), getattr(y, f.name)) for f in dataclasses.fields(x) if f.compare)
+        else:
+            try:
+                if not (x == y):
+                    return False
+            except Exception:
+                return False
+    return True
+
+
+def _rebuild_dict(keys: list[Any], values: list[Any]) -> dict[Any, Any]:
+    return dict(zip(keys, values, strict=True))
+
+
+def _rebuild_dataclass(original: Any, names: list[str], values: list[Any]) -> Any:
+    return dataclasses.replace(original, **dict(zip(names, values, strict=True)))
 
 
 class _Worker:
@@ -313,13 +403,9 @@ class Harness:
 
     def _check_mutation(self, method: str, args: tuple[Any, ...], snapshot: tuple[Any, ...]) -> None:
         __tracebackhide__ = True
-        try:
-            unchanged = args == snapshot
-        except Exception:  # an argument the adapter made incomparable has changed
-            unchanged = False
-        if not unchanged:
+        if not _equal(args, snapshot):
             for index, (before, after) in enumerate(zip(snapshot, args, strict=True)):
-                if before != after:
+                if not _equal(before, after):
                     raise self._fault(method, f"mutated argument {index + 1}: it was {_short_repr(before, 500)}, "
                                               f"after the call it is {_short_repr(after, 500)}")
 

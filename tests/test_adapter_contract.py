@@ -210,3 +210,47 @@ def test_an_openai_only_sdk_declares_its_providers(run_suite: Callable[..., Suit
     assert {"RES-3", "RES-4", "RES-5", "RES-6"} <= run.rules_with("not covered")
     assert run.report is not None
     assert run.report["rules"]["RES-6"]["reasons"] == ["the adapter's providers do not include 'google'"]
+
+
+# -- Payloads nested too deep for recursion (DR-6 sends them) --------------------------------------
+
+
+def _nested(depth: int) -> dict[str, object]:
+    root: dict[str, object] = {}
+    node = root
+    for _ in range(depth):
+        child: dict[str, object] = {}
+        node["content"] = [child]
+        node = child
+    node["leaf"] = "bottom"
+    return root
+
+
+class _DeepReader(ReferenceAdapter):
+    """A response check that reads a payload to its bottom, and (``mutate``) rewrites the leaf."""
+
+    def __init__(self, mutate: bool) -> None:
+        self.mutate = mutate
+
+    def check_response(self, api: str, payload: object) -> None:
+        node = payload
+        while isinstance(node, dict) and "content" in node:
+            node = node["content"][0]
+        if self.mutate and isinstance(node, dict):
+            node["leaf"] = "changed"
+
+
+def test_the_harness_copies_and_compares_payloads_nested_thousands_deep() -> None:
+    """Mutation detection snapshots and compares every argument; at 20,000 levels (far past
+    Python's recursion limit) it still tells an untouched payload from a changed leaf, and names
+    the change without ``RecursionError``."""
+    from strictconformance.adapter import read_declarations
+    from strictconformance.harness import AdapterFault, Harness
+
+    payload = _nested(20_000)
+    clean = Harness(_DeepReader(mutate=False), read_declarations(_DeepReader(mutate=False), "tests:_DeepReader"), call_timeout=0)
+    assert clean.call("check_response", "anthropic.messages", payload) is None
+    mutating = _DeepReader(mutate=True)
+    harness = Harness(mutating, read_declarations(mutating, "tests:_DeepReader"), call_timeout=0)
+    with pytest.raises(AdapterFault, match=r"check_response\(\) mutated argument 2: it was \{\"content\""):
+        harness.call("check_response", "anthropic.messages", _nested(20_000))
