@@ -194,7 +194,7 @@ class _Builder:
         if len(optional) >= 2 and self.knobs.on("dependentRequired") and _sometimes(self.draw, 4, "dependentRequired?"):
             _use("dependentRequired")
             node["dependentRequired"] = {optional[0]: [optional[1]]}
-        if optional and self.knobs.on("dependentSchemas") and _sometimes(self.draw, 6, "dependentSchemas?"):
+        if optional and self.knobs.on("dependentSchemas") and _sometimes(self.draw, 3, "dependentSchemas?"):
             _use("dependentSchemas")
             node["dependentSchemas"] = {optional[0]: {"type": "object"}}
         return node
@@ -217,7 +217,7 @@ class _Builder:
         if scalar and self.knobs.on("uniqueItems") and _sometimes(self.draw, 4, "uniqueItems?"):
             _use("uniqueItems")
             node["uniqueItems"] = True
-        if scalar and self.knobs.on("contains") and _sometimes(self.draw, 4, "contains?"):
+        if scalar and self.knobs.on("contains") and _sometimes(self.draw, 3, "contains?"):
             _use("contains")
             node.update(contains={"type": items["type"]}, minContains=1, maxContains=10, minItems=max(1, node.get("minItems", 0)))
         return node

@@ -136,7 +136,8 @@ def test_openai_validating_client_rejects_real_and_additive_responses(run_suite:
     assert run.outcome("DR-2") == "passed"
     assert "openai/responses/function_call_reasoning.yaml" in _messages(run, "DR-1")
     assert "openai/chat/" not in _messages(run, "DR-1")
-    assert "reported drift on a change that is not drift" in _messages(run, "DR-4")
+    assert "reported drift on a change that is not drift (add_unknown_variant" in _messages(run, "DR-4")
+    assert "annotations[0]" in _messages(run, "DR-4")
 
 
 # -- pydantic-ai -----------------------------------------------------------------------------------
