@@ -8,6 +8,7 @@ import dataclasses
 import io
 import math
 from collections.abc import AsyncIterator, Callable, Generator, Iterator
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import pydantic
@@ -78,6 +79,8 @@ print([event.data for event in run.events], run.result.value)  # ['3...', '2...'
 
 
 def test_readme_example_runs_as_written_and_prints_what_its_comments_say() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert f"```python\n{README_EXAMPLE.strip()}\n```" in readme, "README.md's tool helper example differs from README_EXAMPLE"
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(README_EXAMPLE, "README.md", "exec"), {"__name__": "readme_example"})
