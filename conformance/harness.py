@@ -246,14 +246,14 @@ def _equal(a: Any, b: Any) -> bool:
         elif isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
             if type(x) is not type(y) or len(x) != len(y):
                 return False
-            pairs.extend(zip(x, y))
+            pairs.extend(zip(x, y, strict=True))
         elif dataclasses.is_dataclass(x) and not isinstance(x, type):
             if type(x) is not type(y):
                 return False
             pairs.extend((getattr(x, f.name), getattr(y, f.name)) for f in dataclasses.fields(x) if f.compare)
         else:
             try:
-                if not (x == y):
+                if x != y:
                     return False
             except Exception:
                 return False

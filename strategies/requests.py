@@ -48,11 +48,11 @@ def tools_requests(draw: st.DrawFn, *, providers: tuple[str, ...] = PROVIDERS, s
     per-tool settings drawn (to aim a check at the cases its rule is about)."""
     provider = draw(st.sampled_from(providers))
     supports = draw(st.booleans()) if supports_structured_outputs is None else supports_structured_outputs
-    config = draw(config if config is not None else provider_configs())
+    config_strict = draw(config if config is not None else provider_configs())
     with_response = draw(st.booleans()) if response_schema is None else response_schema
     mode = draw(st.sampled_from([None, "AUTO", "ANY", "NONE"])) if provider == "google" else None
     event(f"provider: {provider}{'' if supports else ' (no structured outputs)'}")
-    event(f"provider config strict: {config!r}")
+    event(f"provider config strict: {config_strict!r}")
     return ToolsRequest(
         provider=provider,
         model={"openai": "gpt-4o", "anthropic": "claude-sonnet-4-5" if supports else "claude-3-haiku-20240307",
@@ -60,7 +60,7 @@ def tools_requests(draw: st.DrawFn, *, providers: tuple[str, ...] = PROVIDERS, s
         supports_structured_outputs=supports,
         tools=draw(tool_lists("boolean", min_size=min_tools, max_size=max_tools, strict=strict,
                               schema=tool_schemas(max_properties=3, max_depth=1))),
-        config_strict=config,
+        config_strict=config_strict,
         response_schema=_RESPONSE_SCHEMA if with_response else None,
         function_calling_mode=mode,
     )
