@@ -33,7 +33,7 @@ from strictconformance.profiles import PROFILE_NAMES, register_profiles
 from strictconformance.report import CheckResult, ConformanceReport
 from strictconformance.spec import all_rules
 
-__all__ = ["ADAPTER_ENV", "DEFAULT_ADAPTER"]
+__all__ = ["ADAPTER_ENV", "DEFAULT_ADAPTER", "active_declarations"]
 
 #: Environment variable naming the adapter (``module:attribute``).
 ADAPTER_ENV = "STRICTCONFORMANCE_ADAPTER"
@@ -42,6 +42,30 @@ DEFAULT_ADAPTER = "strictconformance.reference:ReferenceAdapter"
 CHECKS_DIR = Path(__file__).resolve().parent / "checks"
 _NOT_COVERED = "not covered: "
 _PROPERTY = "strictconformance"
+
+
+class _Crash:
+    """What pytest's short summary and junitxml read from a failure: its first line."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        self.path, self.lineno = "", 0
+
+
+class _FailureText:
+    """A check's failure block as a longrepr: printed whole in the failures section, summarised
+    by its first line in the short test summary (a plain string is repeated whole there under CI)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.reprcrash = _Crash(text.split("\n", 1)[0])
+
+    def toterminal(self, tw: Any) -> None:
+        for line in self.text.split("\n"):
+            tw.line(line)
+
+    def __str__(self) -> str:
+        return self.text
 
 
 @dataclass
@@ -54,9 +78,17 @@ class _State:
     report_path: str | None
     selected_rules: tuple[str, ...]
     notes: list[str] = field(default_factory=list)
+    setup_errors: dict[str, str] = field(default_factory=dict)  # nodeid -> why the check cannot run
 
 
 _STATE = pytest.StashKey[_State]()
+
+
+def active_declarations(config: pytest.Config) -> Declarations | None:
+    """The validated declarations of this run's adapter, or None when the suite is not active.
+    For collection hooks of the checks (in each xdist worker too: each loads the adapter itself)."""
+    state = config.stash.get(_STATE, None)
+    return None if state is None else state.harness.declarations
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -244,7 +276,12 @@ class _ConformanceRun:
                 continue
             marker = item.get_closest_marker("sc_rule")
             requires = marker.kwargs.get("requires") if marker is not None else None
-            missing = requires(declarations) if requires is not None else None
+            try:
+                missing = requires(declarations) if requires is not None else None
+            except Exception as exc:  # a kit bug or a broken kit file: this check errors, the run goes on
+                self.state.setup_errors[item.nodeid] = (f"strictconformance could not decide whether {item.name} applies to "
+                                                       f"this adapter: {type(exc).__name__}: {exc}")
+                continue
             if missing:
                 item.add_marker(pytest.mark.skip(reason=f"{_NOT_COVERED}{missing}"))
                 continue
@@ -260,13 +297,21 @@ class _ConformanceRun:
                     f"strictconformance: expected_failures entry {rule_id} matches no check that runs "
                     "(rule not covered by this adapter, or no check collected): remove it"), stacklevel=1)
 
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        problem = self.state.setup_errors.get(item.nodeid)
+        if problem is not None:
+            pytest.fail(problem, pytrace=False)
+
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Any:
         self.state.harness.begin_item(item.nodeid, _rule_of(item))
         yield
 
     def _replay_command(self, item: pytest.Item) -> str:
-        words = ["pytest", "-p", "strictconformance", "--sc-adapter", self.state.adapter_path, *self.state.profile_arg]
+        profile_arg = self.state.profile_arg
+        if not profile_arg and self.state.report.profile in PROFILE_NAMES:  # chosen by CI, or the default
+            profile_arg = ["--sc-profile", self.state.report.profile]
+        words = ["pytest", "-p", "strictconformance", "--sc-adapter", self.state.adapter_path, *profile_arg]
         seed = item.config.getoption("hypothesis_seed", default=None)
         if seed is not None:
             words.append(f"--hypothesis-seed={seed}")
@@ -284,7 +329,7 @@ class _ConformanceRun:
         failure = next(iter_failures(call.excinfo.value), None) if call.excinfo is not None else None
         if failure is not None and report.failed and call.excinfo is not None:
             notes = [note for note in getattr(call.excinfo.value, "__notes__", []) if isinstance(note, str)]
-            report.longrepr = failure.render(replay) + ("\n\nHypothesis:\n" + "\n".join(notes) if notes else "")
+            report.longrepr = _FailureText(failure.render(replay) + ("\n\nHypothesis:\n" + "\n".join(notes) if notes else ""))  # type: ignore[assignment]
 
         if report.skipped:
             reason = _skip_reason(report)
@@ -295,7 +340,10 @@ class _ConformanceRun:
             else:
                 result = CheckResult(item.nodeid, rule_id, "skipped", reason=reason)
         elif report.failed:
-            reason = "unexpected pass of an expected failure" if getattr(report, "wasxfail", None) is not None else ""
+            reason = ""
+            if call.excinfo is None and report.when == "call" and rule_id in self.state.harness.declarations.expected_failures:
+                reason = (f"unexpected pass of an expected failure ({self.state.harness.declarations.expected_failures[rule_id]}): "
+                          "the check passes now; remove the rule from expected_failures")
             if failure is None and call.excinfo is not None and not reason:
                 reason = f"{call.excinfo.typename}: {call.excinfo.value}"[:2000]
             result = CheckResult(item.nodeid, rule_id, "failed" if report.when == "call" else "error", reason=reason,
@@ -315,6 +363,8 @@ class _ConformanceRun:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for name, value in report.user_properties:
             if name == _PROPERTY and isinstance(value, dict):
+                if value["failure"] is not None and isinstance(report.longrepr, str):  # from an xdist worker
+                    report.longrepr = _FailureText(report.longrepr)  # type: ignore[assignment]
                 self.state.report.record(CheckResult(
                     report.nodeid, value["rule_id"], value["outcome"], examples=value["examples"],
                     duration=value["duration"], reason=value["reason"], failure=value["failure"], replay=value["replay"]))
@@ -322,7 +372,7 @@ class _ConformanceRun:
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         state = self.state
-        if not state.report_path or hasattr(session.config, "workerinput"):
+        if not state.report_path or hasattr(session.config, "workerinput") or session.config.option.collectonly:
             return
         try:
             state.report.write_json(state.report_path)

@@ -80,7 +80,8 @@ class ConformanceReport:
             results = sorted(by_rule.get(rule_id, []), key=lambda r: r.nodeid)
             outcome = min((r.outcome for r in results), key=_RULE_OUTCOMES.index, default="not run")
             rule: Rule | None = rules.get(rule_id)
-            reasons = sorted({r.reason for r in results if r.reason and r.outcome in ("not covered", "skipped", "xfailed")})
+            reasons = sorted({r.reason for r in results if r.reason and (r.outcome in ("not covered", "skipped", "xfailed")
+                                                                         or (r.outcome == "failed" and r.failure is None))})
             outcomes[rule_id] = {
                 "title": rule.title if rule else "",
                 "section": rule.section if rule else "",
@@ -132,6 +133,9 @@ class ConformanceReport:
                 yield f"{rule_id:<7} {data['outcome']:<12} {data['examples']:>8}  {data['title']}"
                 if data["outcome"] in ("xfailed", "skipped") and data["reasons"]:
                     yield f"{'':<7} {'':<12} {'':>8}  ({'; '.join(data['reasons'])})"
+                unexplained = sorted({c["reason"] for c in data["checks"] if c["outcome"] == "failed" and "failure" not in c and c.get("reason")})
+                if unexplained:  # a failure without a counterexample (an unexpected pass): say why here
+                    yield f"{'':<7} {'':<12} {'':>8}  ({'; '.join(unexplained)})"
         not_covered: dict[str, list[str]] = {}
         for rule_id, data in outcomes.items():
             if data["outcome"] == "not covered":
@@ -142,7 +146,8 @@ class ConformanceReport:
         if not_run and verbose:
             yield f"not run: {_compact(not_run)}"
         counts = self.summary()
-        yield "summary: " + ", ".join(f"{count} {outcome}" for outcome, count in counts.items() if count)
+        words = {"not run": "not run (not selected)"}
+        yield "summary: " + ", ".join(f"{count} {words.get(outcome, outcome)}" for outcome, count in counts.items() if count)
 
 
 def _compact(rule_ids: list[str]) -> str:

@@ -90,6 +90,28 @@ def test_profiles(run_suite: Callable[..., SuiteRun], monkeypatch: pytest.Monkey
     assert report["rules"]["RES-3"]["checks"][0]["examples"] >= expected_examples
 
 
+@pytest.mark.parametrize("xdist", [False, True], ids=["one-process", "xdist"])
+def test_under_ci_a_failure_is_one_line_in_the_short_summary_and_replays_with_the_ci_profile(
+        run_suite: Callable[..., SuiteRun], monkeypatch: pytest.MonkeyPatch, xdist: bool) -> None:
+    """pytest prints a string longrepr whole in the short summary when CI is set: the block would
+    come twice. The replay command names the profile CI chose, so pasting it locally reproduces."""
+    monkeypatch.setenv("CI", "true")
+    extra = ("-n", "2") if xdist else ()
+    run = run_suite("broken_resolution:ConfigBeatsTool", "--sc-rule", "RES-1", "-k", "seed_table and false-over-true-openai",
+                    *extra, profile=None, subprocess=True)
+    output = run.output
+    assert output.count("counterexample (JSON):") == 1, output
+    summary = [line for line in output.splitlines() if line.startswith("FAILED ")]
+    assert summary and all(" - RES-1 violation: " in line for line in summary), summary
+    assert "replay: pytest -p strictconformance --sc-adapter broken_resolution:ConfigBeatsTool --sc-profile ci " in output
+
+
+def test_collect_only_writes_no_report(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest_subprocess("-p", "strictconformance", "--collect-only", "-q", "--sc-report", "report.json")
+    assert result.ret == pytest.ExitCode.OK, result.outlines
+    assert not (pytester.path / "report.json").exists()
+
+
 def test_ci_profile_is_deterministic(run_suite: Callable[..., SuiteRun], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CI", "true")
     first = run_suite("broken_resolution:ConfigBeatsTool", "--sc-rule", "RES-1", profile=None)
@@ -132,6 +154,10 @@ def test_expected_failures_are_strict(run_suite: Callable[..., SuiteRun], pytest
     stale = run_suite("expecting:StaleExpectation", "--sc-rule", "RES-5")
     assert stale.result.ret == pytest.ExitCode.TESTS_FAILED
     assert stale.outcome("RES-5") == "failed"
+    assert stale.report is not None
+    assert stale.report["rules"]["RES-5"]["reasons"] == [
+        "unexpected pass of an expected failure (fixed long ago): the check passes now; remove the rule from expected_failures"]
+    assert "(unexpected pass of an expected failure (fixed long ago)" in stale.output  # under the RES-5 row
 
     uncovered = run_suite("expecting:ExpectsUncovered", "--sc-rule", "BUD")
     assert "expected_failures entry BUD-3 matches no check that runs" in uncovered.output
@@ -158,3 +184,23 @@ def test_failure_output_is_actionable(run_suite: Callable[..., SuiteRun]) -> Non
     assert "adapter calls (last is the one that failed):\nadapter.build_request(ToolsRequest(" in output
     assert "replay: pytest -p strictconformance --sc-adapter broken_resolution:WrongOpenAIDefault" in output
     assert "@reproduce_failure" not in output  # users can't decorate the kit's checks
+
+
+def test_a_requirement_that_raises_errors_its_check_only(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
+    """``requires`` runs at collection (a broken cassette, a kit bug): its exception errors that
+    check with the reason; the rest of the run and the report go on, no INTERNALERROR."""
+    pytester.makepyfile(test_mine="""
+        from strictconformance.harness import check
+
+        def needs_cassettes(declarations):
+            raise KeyError("anthropic/messages/tool_use.yaml is gone")
+
+        @check("RES-2", requires=needs_cassettes)
+        def test_needs_cassettes(sc):
+            pass
+    """)
+    run = run_suite(None, "test_mine.py", "--sc-rule", "RES-1,RES-2")
+    assert "INTERNALERROR" not in run.output
+    assert run.outcome("RES-1") == "passed"
+    assert run.outcome("RES-2") == "error"
+    assert "could not decide whether test_needs_cassettes applies to this adapter: KeyError" in run.output

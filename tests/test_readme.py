@@ -324,6 +324,7 @@ def run(directory: Path, words: Sequence[str], env: Sequence[tuple[str, str]] = 
                           text=True, timeout=COMMAND_TIMEOUT_S, check=False)
 
 
+_PROFILE = re.compile(r"--sc-profile (?:dev|ci)\b")
 _DURATION = re.compile(r" in \d+(?:\.\d+)?s(?: \(\d+:\d\d:\d\d\))?")
 _REPORT_ROW = re.compile(r"^(?P<rule>[A-Z]+-\d+)\s+(?P<outcome>passed|failed|error|xfailed|skipped)\s+\d+\s\s(?P<title>.*)$")
 
@@ -332,6 +333,7 @@ def normalise(line: str, directory: Path) -> str:
     line = line.rstrip()
     line = line.replace(str(CHECKS_DIR), CHECKS_SHOWN_AS).replace(str(directory), ".")
     line = _DURATION.sub(" in <duration>", line)
+    line = _PROFILE.sub("--sc-profile <profile>", line)  # a replay names the profile of its run: dev here, ci in the test
     row = _REPORT_ROW.match(line)
     if row:  # the examples column: the dev and ci profiles try different numbers of examples
         line = f"{row['rule']} {row['outcome']} <examples> {row['title']}"

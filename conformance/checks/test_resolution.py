@@ -96,7 +96,7 @@ def test_res_2_unset_gets_declared_default(sc: Harness, request: ToolsRequest) -
         expected_mode = "VALIDATED" if default is True else request.function_calling_mode
         sc.expect(wire.function_calling_mode == expected_mode, (
             f"google: unset tools under an unset config, declared default {_show(default)}: expected function-calling "
-            f"mode {expected_mode!r}, the wire has {wire.function_calling_mode!r}"))
+            f"{_show_mode(expected_mode)}, the wire has {_show_mode(wire.function_calling_mode)}"))
         return
     for tool in unset:
         actual = wire_tool(sc, wire, tool.name).strict
@@ -166,8 +166,17 @@ def test_res_6_google_strict_switches_mode(sc: Harness, request: ToolsRequest) -
     resolved_strict = [tool.name for tool in request.tools if _first_set(tool.strict, request.config_strict, default) is True]
     expected = "VALIDATED" if resolved_strict else request.function_calling_mode
     sc.expect(wire.function_calling_mode == expected, (
-        f"tools resolved to strict: {resolved_strict or 'none'}; the caller set mode {request.function_calling_mode!r}; "
-        f"expected mode {expected!r}, the wire has {wire.function_calling_mode!r}"))
+        f"tools resolved to strict: {resolved_strict or 'none'}; {_mode_set_by_caller(request)}; "
+        f"expected {_show_mode(expected)}, the wire has {_show_mode(wire.function_calling_mode)}"))
+
+
+def _mode_set_by_caller(request: ToolsRequest) -> str:
+    mode = request.function_calling_mode
+    return "the caller left the mode unset" if mode is None else f"the caller set mode {mode!r}"
+
+
+def _show_mode(mode: str | None) -> str:
+    return "no mode" if mode is None else f"mode {mode!r}"
 
 
 # -- The seven rows of seeds/000_35448232797e90f4.txt §5 ------------------------------------------
