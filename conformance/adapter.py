@@ -14,12 +14,17 @@ the capability methods; everything else on the class is yours.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from strictconformance.dialects.catalogue import CATALOGUE
+from strictconformance.dialects.model import Dialect
+from strictconformance.dialects.registry import DialectRegistry
+from strictconformance.dialects.shipped import SHIPPED
 from strictconformance.spec import all_rules
 from strictconformance.spec.resolution import PUBLISHED_BUDGETS, Budget
 from strictconformance.wire import (
@@ -91,8 +96,14 @@ class Adapter:
     #: Exceptions plan_request raises to refuse a request (RES-10, BUD-5, invalid settings).
     #: Any other exception is a fault.
     rejection_errors: ClassVar[tuple[type[BaseException], ...]] = ()
-    #: Dialects your strictify supports (e.g. ``("openai", "anthropic")``).
+    #: Dialects your strictify supports, by name (e.g. ``("openai", "anthropic")``): shipped ones
+    #: (``strictconformance.dialects.SHIPPED``) or your own from ``dialects``.
     strictify_dialects: ClassVar[Collection[str]] = ()
+    #: Your own strict dialects (:class:`strictconformance.dialects.Dialect`), e.g. a provider the kit
+    #: does not ship, built from catalogue rules (``strictconformance.dialects.catalogue.rule``) with
+    #: your own parameters and ``Limits``. Each needs a name no shipped dialect has and must be listed
+    #: in ``strictify_dialects``; the SM checks of its rules and the RT checks then run in it too.
+    dialects: ClassVar[Collection[Dialect]] = ()
     #: Exceptions check_response / check_stream raise on drift. Any other exception is a fault.
     drift_errors: ClassVar[tuple[type[BaseException], ...]] = ()
     #: APIs check_response / check_stream handle (``strictconformance.drift.API_IDS``, e.g.
@@ -296,6 +307,10 @@ class Declarations:
     drift_apis: tuple[str, ...]
     tool_layer_traits: Any
     expected_failures: Mapping[str, str]
+    #: The adapter's own dialects (``Adapter.dialects``), in declared order.
+    dialects: tuple[Dialect, ...] = ()
+    #: Every dialect of the run by name: the shipped ones, then the adapter's own.
+    dialect_registry: DialectRegistry = field(default_factory=DialectRegistry)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -321,7 +336,30 @@ class Declarations:
                 "sources": sorted(self.tool_layer_traits.sources),
             },
             "expected_failures": dict(self.expected_failures),
+            "dialects": [_dialect_json(dialect) for dialect in self.dialects],
         }
+
+
+def _jsonable(value: Any) -> Any:
+    """A dialect's data as JSON: tuples and sets as lists (sets sorted), mappings as objects."""
+    if isinstance(value, (frozenset, set)):
+        return sorted((_jsonable(item) for item in value), key=repr)
+    if isinstance(value, (tuple, list)):
+        return [_jsonable(item) for item in value]
+    if isinstance(value, Mapping):
+        return {str(key): _jsonable(item) for key, item in value.items()}
+    return value
+
+
+def _dialect_json(dialect: Dialect) -> dict[str, Any]:
+    return {
+        "name": dialect.name,
+        "description": dialect.description,
+        "source": dialect.source,
+        "rules": {rule.id: _jsonable(rule.params) for rule in dialect.rules},
+        "limits": {key: value for key, value in dataclasses.asdict(dialect.limits).items() if value not in (None, "")},
+        "encoding": _jsonable(dataclasses.asdict(dialect.encoding)),
+    }
 
 
 def _qualname(kind: type) -> str:
@@ -427,13 +465,26 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
             "types your SDK raises on drift, e.g. drift_errors = (MySDKResponseError,)"
         )
     drift_apis = _drift_apis(owner, adapter.drift_apis)
+    own_dialects, registry = _own_dialects(owner, adapter.dialects)
     dialects = adapter.strictify_dialects
-    if isinstance(dialects, str) or not all(isinstance(d, str) for d in dialects):
+    if isinstance(dialects, str) or not isinstance(dialects, Collection) or not all(isinstance(d, str) for d in dialects):
         raise AdapterContractError(f"{owner}.strictify_dialects must be a collection of dialect names, got {dialects!r}")
     if capabilities & {"strictify", "encode", "decode"} and not dialects:
         raise AdapterContractError(
             f"{owner} overrides strictify/encode/decode and must declare strictify_dialects, the dialects they "
             "support, e.g. strictify_dialects = ('openai',)"
+        )
+    unknown_dialects = [name for name in dialects if name not in registry]
+    if unknown_dialects:
+        raise AdapterContractError(
+            f"{owner}.strictify_dialects names unknown dialects {unknown_dialects}; known: {', '.join(registry)}. "
+            "Declare a dialect of your own as a strictconformance.dialects.Dialect in dialects = (...)"
+        )
+    unused = [dialect.name for dialect in own_dialects if dialect.name not in dialects]
+    if unused:
+        raise AdapterContractError(
+            f"{owner}.dialects declares {unused} but strictify_dialects does not list them: add them there "
+            "(a dialect's checks run only for the dialects strictify_dialects lists) or drop them from dialects"
         )
 
     traits = None
@@ -471,7 +522,46 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
         drift_apis=drift_apis,
         tool_layer_traits=traits,
         expected_failures=dict(expected),
+        dialects=own_dialects,
+        dialect_registry=registry,
     )
+
+
+def _own_dialects(owner: str, value: object) -> tuple[tuple[Dialect, ...], DialectRegistry]:
+    """The adapter's own dialects, validated, and the registry of the shipped ones plus them.
+
+    A name of a shipped dialect is refused, not replaced: the checks and reports of ``openai`` must
+    mean the shipped ``openai`` whatever adapter runs (name a variant ``openai-mysdk``)."""
+    if isinstance(value, (str, Dialect)) or not isinstance(value, Collection):
+        raise AdapterContractError(
+            f"{owner}.dialects must be a collection of strictconformance.dialects.Dialect objects, "
+            f"e.g. dialects = (MY_DIALECT,); got {value!r}")
+    registry = DialectRegistry()
+    own: list[Dialect] = []
+    for index, dialect in enumerate(value):
+        if not isinstance(dialect, Dialect):
+            raise AdapterContractError(
+                f"{owner}.dialects[{index}] is a {type(dialect).__name__} ({dialect!r:.80}), expected a "
+                "strictconformance.dialects.Dialect (build one from catalogue rules: strictconformance.dialects.catalogue.rule)")
+        name: Any = dialect.name
+        if not isinstance(name, str) or not name or name != name.strip():
+            raise AdapterContractError(f"{owner}.dialects[{index}]: a dialect needs a non-empty name without surrounding spaces, got {name!r}")
+        if name in SHIPPED:
+            same = "it is the shipped dialect itself: list its name in strictify_dialects only" if dialect == SHIPPED[name] else (
+                f"give your variant its own name, e.g. {name + '-custom'!r}")
+            raise AdapterContractError(f"{owner}.dialects: {name!r} is the name of a shipped dialect; {same}")
+        if name in registry:
+            raise AdapterContractError(f"{owner}.dialects declares two dialects named {name!r}; each needs its own name")
+        for rule in dialect.rules:
+            definition = CATALOGUE.get(rule.id)
+            if definition is None or definition.kind != rule.kind:
+                what = "is not in the catalogue" if definition is None else f"has kind {rule.kind!r}; the catalogue's {rule.id} is {definition.kind!r}"
+                raise AdapterContractError(
+                    f"{owner}.dialects: dialect {name!r} rule {rule.id} {what}. The SM checks and the report know a rule "
+                    "by its catalogue ID: build rules with strictconformance.dialects.catalogue.rule(rule_id, **params)")
+        registry = registry.with_dialect(dialect)
+        own.append(dialect)
+    return tuple(own), registry
 
 
 def load_adapter(path: str) -> Adapter:

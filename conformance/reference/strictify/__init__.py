@@ -75,29 +75,46 @@ def strictify(schema: Mapping[str, Any] | bool, dialect: str | Dialect) -> Stric
     return StrictifyResult(strict, losses, codec, resolved.name)
 
 
+class _DialectKey:
+    """A dialect as a cache key: a :class:`Dialect` holds mappings and is not hashable, so it is
+    hashed by name and compared by value (an adapter's own dialect may share a shipped name)."""
+
+    __slots__ = ("dialect",)
+
+    def __init__(self, dialect: Dialect) -> None:
+        self.dialect = dialect
+
+    def __hash__(self) -> int:
+        return hash(self.dialect.name)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _DialectKey) and (other.dialect is self.dialect or other.dialect == self.dialect)
+
+
 @lru_cache(maxsize=256)
-def _cached(schema_text: str, dialect: str) -> StrictifyResult:
-    return strictify(json.loads(schema_text), dialect)
+def _cached(schema_text: str, dialect: _DialectKey) -> StrictifyResult:
+    return strictify(json.loads(schema_text), dialect.dialect)
 
 
-def _memo(schema: Mapping[str, Any], dialect: str) -> StrictifyResult:
+def _memo(schema: Mapping[str, Any], dialect: str | Dialect) -> StrictifyResult:
     try:
         text = json.dumps(schema, sort_keys=False)
     except (TypeError, ValueError, RecursionError):
         return strictify(schema, dialect)  # raises the SchemaError naming the problem
-    return _cached(text, dialect)
+    return _cached(text, _DialectKey(resolve_dialect(dialect)))
 
 
-def reference_strictify(schema: Mapping[str, Any], dialect: str) -> Strictified:
-    """The adapter-shaped ``strictify`` of the reference (memoised on the schema's JSON text)."""
+def reference_strictify(schema: Mapping[str, Any], dialect: str | Dialect) -> Strictified:
+    """The adapter-shaped ``strictify`` of the reference (memoised on the schema's JSON text).
+    ``dialect``: a shipped dialect's name or any :class:`Dialect` (e.g. an adapter's own)."""
     return _memo(schema, dialect).as_strictified()
 
 
-def reference_encode(schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+def reference_encode(schema: Mapping[str, Any], dialect: str | Dialect, value: Any) -> Any:
     """The adapter-shaped ``encode``: ``schema`` is the ORIGINAL schema."""
     return _memo(schema, dialect).codec.encode(value)
 
 
-def reference_decode(schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+def reference_decode(schema: Mapping[str, Any], dialect: str | Dialect, value: Any) -> Any:
     """The adapter-shaped ``decode``: ``schema`` is the ORIGINAL schema."""
     return _memo(schema, dialect).codec.decode(value)
