@@ -1,5 +1,9 @@
-"""What the SM and RT checks share: the adapter's strictify, encode and decode reached through the
-harness, the dialects they are checked in, and how an oracle's verdict becomes a failure.
+"""What the SM and RT checks share: the dialects they are checked in, the adapter's strictify,
+encode and decode reached through the harness, and how an oracle's verdict becomes a failure.
+
+The dialects are the shipped ones and the adapter's own (``Adapter.dialects``): the check modules
+parametrize over them at collection (:func:`parametrize_dialects`, from the run's declarations), so a
+shipped dialect keeps its test ID (``[openai]``) and an adapter's own adds IDs with its name.
 
 The oracles of :mod:`strictconformance.dialects.oracles` take the implementation as callables and
 catch what it raises (a refusal, a codec error) to judge it themselves. The callables here go
@@ -20,42 +24,62 @@ from hypothesis import Phase, settings
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
 
-from strictconformance.dialects import SHIPPED, Dialect, SchemaError, Strictified
+from strictconformance.dialects import Dialect, DialectRegistry, SchemaError, Strictified
 from strictconformance.dialects.oracles import OracleFailure
 from strictconformance.dialects.pointers import pointer_from_path
 from strictconformance.dialects.validator import iter_schema_nodes
 from strictconformance.harness import ConformanceFailure, Harness
+from strictconformance.plugin import active_declarations
 from strictconformance.profiles import scaled
 from strictconformance.reference.strictify import reference_strictify
 
 __all__ = [
-    "DIALECTS",
     "Refused",
     "StrictImplementation",
     "budget",
-    "dialects_applying",
+    "dialects_checked",
+    "parametrize_dialects",
     "require_dialect",
+    "run_dialects",
     "show",
 ]
 
-#: The shipped dialects every strict check is parametrized over, by name.
-DIALECTS: tuple[str, ...] = tuple(SHIPPED)
 _META_SCHEMA = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 # strict schemas and values are JSON: shown in full up to this size, then as a summary
 _SHOWN_CHARS = 20_000
 
 
-def dialects_applying(rule_id: str) -> list[str]:
-    """The shipped dialects that apply ``rule_id``."""
-    return [name for name, dialect in SHIPPED.items() if rule_id in dialect.rule_ids]
+def run_dialects(config: pytest.Config) -> DialectRegistry:
+    """The dialects of this run: the shipped ones, then the adapter's own (shipped only when the
+    suite is not active: the checks are then collected and skipped)."""
+    declarations = active_declarations(config)
+    return declarations.dialect_registry if declarations is not None else DialectRegistry()
+
+
+def dialects_checked(rule_id: str | None, registry: Mapping[str, Dialect]) -> list[str]:
+    """The dialects a check of ``rule_id`` runs in: for an SM rule those applying it, else all."""
+    if rule_id is not None and rule_id.startswith("SM-"):
+        return [name for name, dialect in registry.items() if rule_id in dialect.rule_ids]
+    return list(registry)
+
+
+def parametrize_dialects(metafunc: pytest.Metafunc) -> None:
+    """``pytest_generate_tests`` of the check modules: a check taking ``dialect`` runs once per
+    dialect of the run that its rule (the ``sc_rule`` marker) is checked in."""
+    if "dialect" not in metafunc.fixturenames:
+        return
+    marker = metafunc.definition.get_closest_marker("sc_rule")
+    rule_id = str(marker.args[0]) if marker is not None and marker.args else None
+    metafunc.parametrize("dialect", dialects_checked(rule_id, run_dialects(metafunc.config)))
 
 
 def require_dialect(sc: Harness, dialect: str) -> Dialect:
-    """The dialect, or a "not covered" skip when the adapter does not declare it."""
+    """The dialect called ``dialect`` (shipped or the adapter's own), or a "not covered" skip when
+    the adapter does not declare it."""
     if dialect not in sc.declarations.strictify_dialects:
         pytest.skip(f"not covered: the adapter's strictify_dialects {list(sc.declarations.strictify_dialects)} "
                     f"do not include {dialect!r}")
-    return SHIPPED[dialect]
+    return sc.declarations.dialect_registry[dialect]
 
 
 def budget(factor: float, *, at_least: int = 5, shrink: bool = True) -> settings:
@@ -87,14 +111,15 @@ class Refused(Exception):
 
 @dataclass
 class StrictImplementation:
-    """The adapter's strictify/encode/decode for one dialect, called through the harness.
+    """The adapter's strictify/encode/decode for one dialect, called through the harness (with the
+    dialect's name, as the adapter contract says).
 
     What the adapter raises is handed back to the caller (an oracle judges it); the harness's own
     failures are kept and re-raised by :meth:`settle`.
     """
 
     sc: Harness
-    dialect: str
+    dialect: Dialect
     failure: ConformanceFailure | None = None
 
     def _through(self, call: Callable[[], Any]) -> Any:
@@ -109,7 +134,7 @@ class StrictImplementation:
         """The adapter's strict schema and losses for ``schema``. Raises :class:`Refused` when the
         adapter raises; a result that is not a Strictified of a JSON Schema object fails the check."""
         __tracebackhide__ = True
-        attempt = self._through(lambda: self.sc.attempt("strictify", schema, self.dialect, allowed=(Exception,)))
+        attempt = self._through(lambda: self.sc.attempt("strictify", schema, self.dialect.name, allowed=(Exception,)))
         if attempt.error is not None:
             raise Refused(attempt.error, _reference_refuses(schema, self.dialect))
         try:
@@ -144,7 +169,7 @@ class StrictImplementation:
     def _codec(self, method: str, original: Mapping[str, Any], value: Any) -> Any:
         __tracebackhide__ = True
         # every call gets its own copy of the original: a mutation of one is not seen by the next
-        attempt = self._through(lambda: self.sc.attempt(method, copy.deepcopy(original), self.dialect, value, allowed=(Exception,)))
+        attempt = self._through(lambda: self.sc.attempt(method, copy.deepcopy(original), self.dialect.name, value, allowed=(Exception,)))
         if attempt.error is not None:
             raise attempt.error  # the oracle decides whether raising is allowed here
         return attempt.value
@@ -173,7 +198,7 @@ class StrictImplementation:
             return
         self.sc.note(**{key: show(value) for key, value in outcome.counterexample.items()})
         where = f" (at {outcome.pointer})" if outcome.pointer else ""
-        self.sc.fail(f"{self.dialect}: {outcome.message}{where}")
+        self.sc.fail(f"{self.dialect.name}: {outcome.message}{where}")
 
 
 def _schema_problem(schema: Any, *, against_meta_schema: bool = False) -> str | None:
@@ -192,7 +217,7 @@ def _schema_problem(schema: Any, *, against_meta_schema: bool = False) -> str | 
     return None
 
 
-def _reference_refuses(schema: Mapping[str, Any], dialect: str) -> bool:
+def _reference_refuses(schema: Mapping[str, Any], dialect: Dialect) -> bool:
     try:
         reference_strictify(schema, dialect)
     except SchemaError:

@@ -1,5 +1,6 @@
-"""Checks of SPEC §4 (RT-1..RT-7): strictify and its value codec, in every shipped dialect the
-adapter declares.
+"""Checks of SPEC §4 (RT-1..RT-7): strictify and its value codec, in every dialect the adapter
+declares: shipped ones (test IDs ``[openai]``...) and its own (``Adapter.dialects``, IDs with their
+names).
 
 Each rule has a property over generated schemas (the whole Draft 2020-12 space of
 :func:`strictconformance.strategies.schemas.json_schemas`, values from
@@ -28,14 +29,14 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
 from strictconformance.checks._strict import (
-    DIALECTS,
     Refused,
     StrictImplementation,
     budget,
+    parametrize_dialects,
     require_dialect,
     show,
 )
-from strictconformance.dialects import Strictified, validate_strict
+from strictconformance.dialects import Dialect, Strictified, validate_strict
 from strictconformance.dialects.known_bad import known_bad_cases
 from strictconformance.dialects.oracles import (
     OracleFailure,
@@ -59,15 +60,19 @@ _SCHEMAS = json_schemas()
 _RT1, _LIGHT, _HEAVY = 0.5, 0.3, 0.3
 
 
-def _schema(sc: Harness, data: st.DataObject, dialect: str) -> dict[str, Any]:
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    parametrize_dialects(metafunc)  # every dialect of the run: the shipped ones and the adapter's own
+
+
+def _schema(sc: Harness, data: st.DataObject, dialect: Dialect) -> dict[str, Any]:
     schema: dict[str, Any] = data.draw(_SCHEMAS, label="schema")
-    sc.note(dialect=dialect, schema=show(schema))
+    sc.note(dialect=dialect.name, schema=show(schema))
     return schema
 
 
-def _trap(sc: Harness, trap: Trap, dialect: str) -> Trap:
+def _trap(sc: Harness, trap: Trap, dialect: Dialect) -> Trap:
     sc.notes.clear()  # one check runs case after case: a counterexample names the last one only
-    sc.note(dialect=dialect, trap=trap.name, why=trap.why, schema=trap.schema)
+    sc.note(dialect=dialect.name, trap=trap.name, why=trap.why, schema=trap.schema)
     return trap
 
 
@@ -99,100 +104,95 @@ def _strict_for_codec(sc: Harness, implementation: StrictImplementation, schema:
 # -- RT-1: the output obeys every rule of the dialect -------------------------------------------------
 
 
-def _rt1(sc: Harness, dialect: str, schema: dict[str, Any]) -> None:
+def _rt1(sc: Harness, dialect: Dialect, schema: dict[str, Any]) -> None:
     __tracebackhide__ = True
     try:
         strict = StrictImplementation(sc, dialect).strictify(schema)
     except Refused as refusal:
         sc.expect(refusal.reference_refuses, (
-            f"{dialect}: adapter.strictify() raised {refusal} on a valid JSON Schema that the reference strictifies; "
+            f"{dialect.name}: adapter.strictify() raised {refusal} on a valid JSON Schema that the reference strictifies; "
             "strictify must accept any schema and report what it loosens as losses (SPEC §4)"))
         return
     violations = validate_strict(strict.schema, dialect)
     if violations:
         sc.note(strict=show(strict.schema), violations=[str(violation) for violation in violations[:10]])
         rules = sorted({violation.rule_id for violation in violations})
-        sc.fail(f"{dialect}: the strict schema breaks {len(violations)} rule check(s) of {', '.join(rules)}; "
+        sc.fail(f"{dialect.name}: the strict schema breaks {len(violations)} rule check(s) of {', '.join(rules)}; "
                 f"first: {violations[0]}")
 
 
 @check("RT-1")
-@pytest.mark.parametrize("dialect", DIALECTS)
 @budget(_RT1)
 @given(data=st.data())
 def test_rt_1_output_obeys_every_rule(sc: Harness, dialect: str, data: st.DataObject) -> None:
-    require_dialect(sc, dialect)
-    _rt1(sc, dialect, _schema(sc, data, dialect))
+    resolved = require_dialect(sc, dialect)
+    _rt1(sc, resolved, _schema(sc, data, resolved))
 
 
 @check("RT-1")
-@pytest.mark.parametrize("dialect", DIALECTS)
 def test_rt_1_traps_and_known_bad_schemas(sc: Harness, dialect: str) -> None:
     """The classic traps and the known-bad schema of every rule of the dialect come out strict."""
-    rules = require_dialect(sc, dialect).rule_ids
+    resolved = require_dialect(sc, dialect)
+    rules = resolved.rule_ids
     cases = [(f"trap {trap.name}", trap.schema) for trap in TRAPS]
     cases += [(f"known-bad {case.rule_id} schema", case.schema) for case in known_bad_cases() if case.rule_id in rules]
     for name, schema in cases:
         sc.notes.clear()  # a counterexample names the last case only
         sc.note(dialect=dialect, case=name, schema=show(schema))
-        _rt1(sc, dialect, schema)
+        _rt1(sc, resolved, schema)
 
 
 # -- RT-2: pure; RT-3: idempotent --------------------------------------------------------------------
 
 
-def _rt2(sc: Harness, dialect: str, schema: dict[str, Any]) -> None:
+def _rt2(sc: Harness, dialect: Dialect, schema: dict[str, Any]) -> None:
     __tracebackhide__ = True
     implementation = StrictImplementation(sc, dialect)
     implementation.judge(lambda: check_rt2_pure(schema, implementation.strictify))
 
 
-def _rt3(sc: Harness, dialect: str, schema: dict[str, Any]) -> None:
+def _rt3(sc: Harness, dialect: Dialect, schema: dict[str, Any]) -> None:
     __tracebackhide__ = True
     implementation = StrictImplementation(sc, dialect)
     implementation.judge(lambda: check_rt3_idempotent(schema, implementation.strictify))
 
 
 @check("RT-2")
-@pytest.mark.parametrize("dialect", DIALECTS)
 @budget(_LIGHT)
 @given(data=st.data())
 def test_rt_2_strictify_is_pure(sc: Harness, dialect: str, data: st.DataObject) -> None:
     """The input is not mutated; the same input gives the same schema and losses."""
-    require_dialect(sc, dialect)
-    _rt2(sc, dialect, _schema(sc, data, dialect))
+    resolved = require_dialect(sc, dialect)
+    _rt2(sc, resolved, _schema(sc, data, resolved))
 
 
 @check("RT-2")
-@pytest.mark.parametrize("dialect", DIALECTS)
 def test_rt_2_traps(sc: Harness, dialect: str) -> None:
-    require_dialect(sc, dialect)
+    resolved = require_dialect(sc, dialect)
     for trap in TRAPS:
-        _rt2(sc, dialect, _trap(sc, trap, dialect).schema)
+        _rt2(sc, resolved, _trap(sc, trap, resolved).schema)
 
 
 @check("RT-3")
-@pytest.mark.parametrize("dialect", DIALECTS)
 @budget(_LIGHT)
 @given(data=st.data())
 def test_rt_3_strictify_is_idempotent(sc: Harness, dialect: str, data: st.DataObject) -> None:
     """strictify(strictify(s)) is strictify(s)."""
-    require_dialect(sc, dialect)
-    _rt3(sc, dialect, _schema(sc, data, dialect))
+    resolved = require_dialect(sc, dialect)
+    _rt3(sc, resolved, _schema(sc, data, resolved))
 
 
 @check("RT-3")
-@pytest.mark.parametrize("dialect", DIALECTS)
 def test_rt_3_traps(sc: Harness, dialect: str) -> None:
-    require_dialect(sc, dialect)
+    resolved = require_dialect(sc, dialect)
     for trap in TRAPS:
-        _rt3(sc, dialect, _trap(sc, trap, dialect).schema)
+        _rt3(sc, resolved, _trap(sc, trap, resolved).schema)
 
 
 # -- RT-4: completeness ------------------------------------------------------------------------------
 
 
-def _rt4(sc: Harness, dialect: str, schema: dict[str, Any], value: Any) -> None:
+def _rt4(sc: Harness, dialect: Dialect, schema: dict[str, Any], value: Any) -> None:
     __tracebackhide__ = True
     implementation = StrictImplementation(sc, dialect)
     strict = _strict_for_codec(sc, implementation, schema)
@@ -203,32 +203,30 @@ def _rt4(sc: Harness, dialect: str, schema: dict[str, Any], value: Any) -> None:
 
 
 @check("RT-4")
-@pytest.mark.parametrize("dialect", DIALECTS)
 @budget(_HEAVY)
 @given(data=st.data())
 def test_rt_4_values_encode_validly_and_decode_back(sc: Harness, dialect: str, data: st.DataObject) -> None:
     """A value of the original encodes to a value of the strict schema and decodes back to itself,
     except where a reported loss explains it."""
-    require_dialect(sc, dialect)
+    resolved = require_dialect(sc, dialect)
     _needs(sc, "RT-4", "encode", "decode")
-    schema = _schema(sc, data, dialect)
-    _rt4(sc, dialect, schema, data.draw(instances(schema, engine="compiled"), label="value"))
+    schema = _schema(sc, data, resolved)
+    _rt4(sc, resolved, schema, data.draw(instances(schema, engine="compiled"), label="value"))
 
 
 @check("RT-4")
-@pytest.mark.parametrize("dialect", DIALECTS)
 def test_rt_4_traps(sc: Harness, dialect: str) -> None:
-    require_dialect(sc, dialect)
+    resolved = require_dialect(sc, dialect)
     _needs(sc, "RT-4", "encode", "decode")
     for trap in TRAPS:
         for value in trap.values:
-            _rt4(sc, dialect, _trap(sc, trap, dialect).schema, value)
+            _rt4(sc, resolved, _trap(sc, trap, resolved).schema, value)
 
 
 # -- RT-5: soundness ---------------------------------------------------------------------------------
 
 
-def _rt5(sc: Harness, dialect: str, schema: dict[str, Any], data: st.DataObject) -> None:
+def _rt5(sc: Harness, dialect: Dialect, schema: dict[str, Any], data: st.DataObject) -> None:
     __tracebackhide__ = True
     implementation = StrictImplementation(sc, dialect)
     strict = _strict_for_codec(sc, implementation, schema)
@@ -244,31 +242,29 @@ def _rt5(sc: Harness, dialect: str, schema: dict[str, Any], data: st.DataObject)
 
 
 @check("RT-5")
-@pytest.mark.parametrize("dialect", DIALECTS)
 @budget(_HEAVY)
 @given(data=st.data())
 def test_rt_5_strict_values_decode_to_original_values(sc: Harness, dialect: str, data: st.DataObject) -> None:
     """A value of the strict schema decodes to a value of the original, except where a reported
     loss explains the difference, and only there."""
-    require_dialect(sc, dialect)
-    _rt5(sc, dialect, _schema(sc, data, dialect), data)
+    resolved = require_dialect(sc, dialect)
+    _rt5(sc, resolved, _schema(sc, data, resolved), data)
 
 
 @check("RT-5")
-@pytest.mark.parametrize("dialect", DIALECTS)
 @budget(_HEAVY)
 @given(data=st.data())
 def test_rt_5_traps(sc: Harness, dialect: str, data: st.DataObject) -> None:
     """Values of a trap's strict schema (drawn: a trap lists values of its original schema only)."""
-    require_dialect(sc, dialect)
+    resolved = require_dialect(sc, dialect)
     trap = data.draw(st.sampled_from(TRAPS), label="trap")
-    _rt5(sc, dialect, _trap(sc, trap, dialect).schema, data)
+    _rt5(sc, resolved, _trap(sc, trap, resolved).schema, data)
 
 
 # -- RT-6: no silent collapse of absent and null ------------------------------------------------------
 
 
-def _rt6(sc: Harness, dialect: str, schema: dict[str, Any], value: Any) -> None:
+def _rt6(sc: Harness, dialect: Dialect, schema: dict[str, Any], value: Any) -> None:
     __tracebackhide__ = True
     implementation = StrictImplementation(sc, dialect)
     strict = _strict_for_codec(sc, implementation, schema)
@@ -279,29 +275,27 @@ def _rt6(sc: Harness, dialect: str, schema: dict[str, Any], value: Any) -> None:
 
 
 @check("RT-6")
-@pytest.mark.parametrize("dialect", DIALECTS)
 @budget(_HEAVY)
 @given(data=st.data())
 def test_rt_6_absent_and_null_stay_apart_or_are_reported(sc: Harness, dialect: str, data: st.DataObject) -> None:
     """An optional property that is null and the same value without it encode apart, or a loss says so."""
-    require_dialect(sc, dialect)
-    schema = _schema(sc, data, dialect)
-    _rt6(sc, dialect, schema, data.draw(instances(schema, engine="compiled"), label="value"))
+    resolved = require_dialect(sc, dialect)
+    schema = _schema(sc, data, resolved)
+    _rt6(sc, resolved, schema, data.draw(instances(schema, engine="compiled"), label="value"))
 
 
 @check("RT-6")
-@pytest.mark.parametrize("dialect", DIALECTS)
 def test_rt_6_traps(sc: Harness, dialect: str) -> None:
-    require_dialect(sc, dialect)
+    resolved = require_dialect(sc, dialect)
     for trap in TRAPS:
         for value in trap.values:
-            _rt6(sc, dialect, _trap(sc, trap, dialect).schema, value)
+            _rt6(sc, resolved, _trap(sc, trap, resolved).schema, value)
 
 
 # -- RT-7: the model's answer is decoded before user code ----------------------------------------------
 
 
-def _rt7(sc: Harness, dialect: str, schema: dict[str, Any], value: Any) -> None:
+def _rt7(sc: Harness, dialect: Dialect, schema: dict[str, Any], value: Any) -> None:
     """Decode the wire value a model answers with: the adapter's own encoding of ``value`` when it
     has encode(), else the dialect's (the reference's); judged only when it is valid under the
     strict schema (a model's strict answer is)."""
@@ -312,7 +306,7 @@ def _rt7(sc: Harness, dialect: str, schema: dict[str, Any], value: Any) -> None:
     if strict is None:
         return
     if sc.has("encode"):
-        encoded = sc.attempt("encode", copy.deepcopy(schema), dialect, value, allowed=(Exception,))
+        encoded = sc.attempt("encode", copy.deepcopy(schema), dialect.name, value, allowed=(Exception,))
         if encoded.error is not None:
             return  # RT-4's business
         wire, source = encoded.value, "adapter.encode"
@@ -331,21 +325,19 @@ def _rt7(sc: Harness, dialect: str, schema: dict[str, Any], value: Any) -> None:
 
 
 @check("RT-7")
-@pytest.mark.parametrize("dialect", DIALECTS)
 @budget(_HEAVY)
 @given(data=st.data())
 def test_rt_7_wire_answers_decode_to_original_values(sc: Harness, dialect: str, data: st.DataObject) -> None:
     """A value's wire shape (pairs, numeric-key objects, null for absent, JSON text) decodes to the
     value itself."""
-    require_dialect(sc, dialect)
-    schema = _schema(sc, data, dialect)
-    _rt7(sc, dialect, schema, data.draw(instances(schema, engine="compiled"), label="value"))
+    resolved = require_dialect(sc, dialect)
+    schema = _schema(sc, data, resolved)
+    _rt7(sc, resolved, schema, data.draw(instances(schema, engine="compiled"), label="value"))
 
 
 @check("RT-7")
-@pytest.mark.parametrize("dialect", DIALECTS)
 def test_rt_7_traps(sc: Harness, dialect: str) -> None:
-    require_dialect(sc, dialect)
+    resolved = require_dialect(sc, dialect)
     for trap in TRAPS:
         for value in trap.values:
-            _rt7(sc, dialect, _trap(sc, trap, dialect).schema, value)
+            _rt7(sc, resolved, _trap(sc, trap, resolved).schema, value)

@@ -1,5 +1,6 @@
 """Checks of SPEC §3 (SM-01..SM-43): the strict schema the adapter's strictify returns obeys each
-rule of the dialect, in every shipped dialect that applies the rule and the adapter declares.
+rule of the dialect, in every dialect that applies the rule and the adapter declares: shipped ones
+(test IDs ``[openai]``...) and the adapter's own (``Adapter.dialects``, IDs with their names).
 
 Two checks per rule, generated from the catalogue (one rule each, so the report lists every rule):
 
@@ -28,11 +29,11 @@ from strictconformance.checks._strict import (
     Refused,
     StrictImplementation,
     budget,
-    dialects_applying,
+    parametrize_dialects,
     require_dialect,
     show,
 )
-from strictconformance.dialects import CATALOGUE, SHIPPED, StrictRule, validate_strict
+from strictconformance.dialects import CATALOGUE, Dialect, StrictRule, validate_strict
 from strictconformance.dialects.known_bad import known_bad_cases
 from strictconformance.dialects.traps import traps
 from strictconformance.harness import Harness, check
@@ -45,10 +46,14 @@ _SHARE = {"max_total_properties": 0.03, "max_enum_values": 0.1, "max_total_strin
 _DEFAULT_SHARE = 0.15
 
 
-def _judge(sc: Harness, dialect: str, rule: StrictRule, schema: dict[str, Any]) -> bool:
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    parametrize_dialects(metafunc)  # the dialects applying the check's rule, shipped and the adapter's own
+
+
+def _judge(sc: Harness, dialect: Dialect, rule: StrictRule, schema: dict[str, Any]) -> bool:
     """Fail when the adapter's strict version of ``schema`` breaks ``rule``; False when it refused."""
     __tracebackhide__ = True
-    sc.note(dialect=dialect, schema=show(schema))
+    sc.note(dialect=dialect.name, schema=show(schema))
     try:
         strict = StrictImplementation(sc, dialect).strictify(schema)
     except Refused:
@@ -58,7 +63,7 @@ def _judge(sc: Harness, dialect: str, rule: StrictRule, schema: dict[str, Any]) 
         sc.note(strict=show(strict.schema), violations=[str(violation) for violation in broken[:10]])
         first = broken[0]
         more = f" (and {len(broken) - 1} more place(s))" if len(broken) > 1 else ""
-        sc.fail(f"{dialect}: the strict schema breaks {rule.id} {rule.check} at {first.pointer or '/'}: "
+        sc.fail(f"{dialect.name}: the strict schema breaks {rule.id} {rule.check} at {first.pointer or '/'}: "
                 f"{first.message}{more}. The rule: {rule.title.replace('`', '')}, because {rule.reason[0].lower()}{rule.reason[1:]} "
                 f"(source: {rule.source})")
     return True
@@ -68,13 +73,18 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
-def _generated_check(rule_id: str, dialects: list[str]) -> Callable[..., None]:
+def _generated_check(rule_id: str) -> Callable[..., None]:
     kind = CATALOGUE[rule_id].kind
-    schemas = {name: rule_schemas(SHIPPED[name].rule(rule_id)) for name in dialects}
+    # the aimed strategy of each dialect's version of the rule (its own limit), built once per rule
+    # object: a dialect's rules live as long as the dialect, which the run's registry keeps
+    schemas: dict[int, tuple[StrictRule, st.SearchStrategy[dict[str, Any]]]] = {}
 
     def test(sc: Harness, dialect: str, data: st.DataObject) -> None:
-        rule = require_dialect(sc, dialect).rule(rule_id)
-        _judge(sc, dialect, rule, data.draw(schemas[dialect], label="schema"))
+        resolved = require_dialect(sc, dialect)
+        rule = resolved.rule(rule_id)
+        if id(rule) not in schemas:
+            schemas[id(rule)] = (rule, rule_schemas(rule))
+        _judge(sc, resolved, rule, data.draw(schemas[id(rule)][1], label="schema"))
 
     test.__name__ = test.__qualname__ = f"test_{rule_id.lower().replace('-', '_')}_{_snake(CATALOGUE[rule_id].check)}"
     test.__doc__ = f"{rule_id}: the strict schema of generated schemas breaks it nowhere."
@@ -82,35 +92,35 @@ def _generated_check(rule_id: str, dialects: list[str]) -> Callable[..., None]:
     # a schema over a size limit is large by nature and each try costs a strictify of it:
     # shrinking would only walk the count down to the limit, slowly
     aimed = budget(_SHARE.get(kind, _DEFAULT_SHARE), at_least=3, shrink=kind not in _SHARE)(aimed)
-    aimed = pytest.mark.parametrize("dialect", dialects)(aimed)
     return check(rule_id)(aimed)
 
 
-def _fixed_check(rule_id: str, dialects: list[str]) -> Callable[..., None]:
+def _fixed_check(rule_id: str) -> Callable[..., None]:
     def test(sc: Harness, dialect: str) -> None:
-        rule = require_dialect(sc, dialect).rule(rule_id)
+        resolved = require_dialect(sc, dialect)
+        rule = resolved.rule(rule_id)
         cases = [(f"known-bad {rule_id} schema", case.schema) for case in known_bad_cases() if case.rule_id == rule_id]
         cases += [(f"trap {trap.name}", trap.schema) for trap in traps()]
         judged = 0
         for name, schema in cases:
             sc.notes.clear()  # a counterexample names the last case only
             sc.note(case=name)
-            judged += _judge(sc, dialect, rule, schema)
+            judged += _judge(sc, resolved, rule, schema)
         if not judged:
             pytest.skip(f"not covered: strictify refused every fixed case of {rule_id} in {dialect}")
 
     test.__name__ = test.__qualname__ = f"test_{rule_id.lower().replace('-', '_')}_fixed_cases"
     test.__doc__ = f"{rule_id}: the strict schema of its known-bad schema and of the classic traps breaks it nowhere."
-    return check(rule_id)(pytest.mark.parametrize("dialect", dialects)(test))
+    return check(rule_id)(test)
 
 
 def _checks() -> dict[str, Callable[..., None]]:
+    """Two checks per catalogue rule (every one is applied by a shipped dialect, and an adapter's
+    own dialect may apply any of them); pytest_generate_tests gives each its dialects."""
     found: dict[str, Callable[..., None]] = {}
     for rule_id in sorted(CATALOGUE):
-        dialects = dialects_applying(rule_id)
-        if dialects:  # a catalogue rule no shipped dialect applies has nothing to be checked in
-            for made in (_generated_check(rule_id, dialects), _fixed_check(rule_id, dialects)):
-                found[made.__name__] = made
+        for made in (_generated_check(rule_id), _fixed_check(rule_id)):
+            found[made.__name__] = made
     return found
 
 
