@@ -18,12 +18,15 @@ def _listed_packages() -> set[str]:
     return set(re.findall(r'"([\w.]+)"', block.group(1)))
 
 
-def test_every_python_folder_is_listed_in_pyproject() -> None:
+def test_every_python_folder_and_cassette_folder_is_listed_in_pyproject() -> None:
     found = set()
     for folder, package in MAPPING.items():
         for init in (ROOT / folder).rglob("__init__.py"):
             relative = init.parent.relative_to(ROOT / folder)
             found.add(".".join([package, *relative.parts]))
+    for data in (ROOT / "cassettes").rglob("*"):  # folders holding cassette files, for setuptools
+        if data.is_file() and data.parent != ROOT / "cassettes" and "__pycache__" not in data.parts:
+            found.add(".".join(["strictconformance.cassettes", *data.parent.relative_to(ROOT / "cassettes").parts]))
     assert found == _listed_packages()
 
 
