@@ -465,6 +465,8 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
             "types your SDK raises on drift, e.g. drift_errors = (MySDKResponseError,)"
         )
     drift_apis = _drift_apis(owner, adapter.drift_apis)
+    if not capabilities & {"check_response", "check_stream"}:
+        drift_apis = ()  # no response handling to check: the report lists none
     own_dialects, registry = _own_dialects(owner, adapter.dialects)
     dialects = adapter.strictify_dialects
     if isinstance(dialects, str) or not isinstance(dialects, Collection) or not all(isinstance(d, str) for d in dialects):

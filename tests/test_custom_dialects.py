@@ -161,3 +161,23 @@ def test_the_reference_strictify_takes_a_dialect_object() -> None:
     shallower = dataclasses.replace(ACME, limits=Limits(max_depth=1))
     assert reference_strictify(deep, shallower).schema != in_acme.schema
     assert reference_strictify(deep, dataclasses.replace(ACME)).schema == in_acme.schema
+
+
+def test_the_readme_example_declares_a_valid_dialect() -> None:
+    """The README's "Your own dialect" example, run as written: the adapter's declarations pass
+    start-up validation and the dialect is acme, beside openai."""
+    import re
+    from pathlib import Path
+
+    from strictconformance.adapter import read_declarations
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"```python\n(from strictconformance import Adapter\nfrom strictconformance\.dialects import OPENAI.*?)```", readme, re.S)
+    assert found, "README.md lost its custom dialect example"
+    namespace: dict[str, object] = {}
+    exec(compile(found.group(1), "README.md", "exec"), namespace)
+    adapter_class = namespace["AcmeAdapter"]
+    assert isinstance(adapter_class, type)
+    declarations = read_declarations(adapter_class(), "readme:AcmeAdapter")
+    assert declarations.strictify_dialects == ("openai", "acme")
+    assert [dialect.name for dialect in declarations.dialects] == ["acme"]

@@ -7,7 +7,7 @@ from typing import Any
 
 from strictconformance._version import __version__
 from strictconformance.adapter import Adapter
-from strictconformance.dialects import SHIPPED, Strictified
+from strictconformance.dialects import SHIPPED, Dialect, Strictified
 from strictconformance.drift import validator as drift_validator
 from strictconformance.drift.errors import SchemaDriftError
 from strictconformance.drift.sse import SSEEvent
@@ -69,14 +69,18 @@ class ReferenceAdapter(Adapter):
         return resolve_strict_support(model)
 
     # Strictify and its codec (SPEC §3, §4)
+    def _dialect(self, name: str) -> str | Dialect:
+        """A subclass's own dialect (declared in ``dialects``) by name, else the shipped name."""
+        return next((dialect for dialect in self.dialects if dialect.name == name), name)
+
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
-        return reference_strictify(schema, dialect)
+        return reference_strictify(schema, self._dialect(dialect))
 
     def encode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
-        return reference_encode(schema, dialect, value)
+        return reference_encode(schema, self._dialect(dialect), value)
 
     def decode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
-        return reference_decode(schema, dialect, value)
+        return reference_decode(schema, self._dialect(dialect), value)
 
     # Response drift (SPEC §5)
     def check_response(self, api: str, payload: Any) -> None:
