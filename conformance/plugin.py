@@ -328,7 +328,10 @@ class _ConformanceRun:
         replay = self._replay_command(item)
         failure = next(iter_failures(call.excinfo.value), None) if call.excinfo is not None else None
         if failure is not None and report.failed and call.excinfo is not None:
-            notes = [note for note in getattr(call.excinfo.value, "__notes__", []) if isinstance(note, str)]
+            # Hypothesis's own notes, less its "Falsifying example" (the JSON counterexample says
+            # it, without the harness argument); draws made inside the check stay.
+            notes = [note for note in getattr(call.excinfo.value, "__notes__", [])
+                     if isinstance(note, str) and not note.startswith(("Falsifying example", "Falsifying explicit example"))]
             report.longrepr = _FailureText(failure.render(replay) + ("\n\nHypothesis:\n" + "\n".join(notes) if notes else ""))  # type: ignore[assignment]
 
         if report.skipped:
