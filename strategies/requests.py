@@ -10,11 +10,10 @@ from typing import Any
 from hypothesis import event
 from hypothesis import strategies as st
 
-from strictconformance.spec.resolution import schema_cost
 from strictconformance.wire import PROVIDERS, ModelSpec, PlanRequest, ToolSpec, ToolsRequest
 
 from .models import explicit_models, unknown_models
-from .tools import schema_with_cost, tool_lists, tool_schemas
+from .tools import PLACEMENTS, Placement, schema_with_cost, tool_lists, tool_schemas
 
 __all__ = [
     "ANTHROPIC_STRICT_MODEL",
@@ -97,17 +96,23 @@ def _tool_codes(optional: tuple[int, int], union: tuple[int, int], *, required: 
     """One integer per tool, decoded by :func:`_decode_tool`: one draw per tool keeps 40-tool
     requests cheap to generate and quick to shrink."""
     settings = len(_BUDGET_SETTINGS) - (0 if required else 1)
-    size = settings * 2 * (union[1] - union[0] + 1) * (optional[1] - optional[0] + 1)
+    size = settings * len(PLACEMENTS) * (union[1] - union[0] + 1) * (optional[1] - optional[0] + 1)
     return st.integers(0, size - 1)
 
 
-def _decode_tool(index: int, code: int, optional: tuple[int, int], union: tuple[int, int], *, required: bool = True) -> ToolSpec:
+def _decode(code: int, optional: tuple[int, int], union: tuple[int, int], *,
+            required: bool = True) -> tuple[Any, Placement, int, int]:
+    """A tool code's strict setting, placement, and optional and union-typed parameter counts."""
     settings = len(_BUDGET_SETTINGS) - (0 if required else 1)
     code, setting = divmod(code, settings)
-    code, nested = divmod(code, 2)
+    code, placement = divmod(code, len(PLACEMENTS))
     extra_optional, extra_union = divmod(code, union[1] - union[0] + 1)
-    schema = schema_with_cost(optional[0] + extra_optional, union[0] + extra_union, nested=bool(nested))
-    return ToolSpec(f"tool_{index:02d}", schema, _BUDGET_SETTINGS[setting])
+    return _BUDGET_SETTINGS[setting], PLACEMENTS[placement], optional[0] + extra_optional, union[0] + extra_union
+
+
+def _decode_tool(index: int, code: int, optional: tuple[int, int], union: tuple[int, int], *, required: bool = True) -> ToolSpec:
+    setting, placement, optional_count, union_count = _decode(code, optional, union, required=required)
+    return ToolSpec(f"tool_{index:02d}", schema_with_cost(optional_count, union_count, placement=placement), setting)
 
 
 @st.composite
@@ -122,7 +127,21 @@ def budget_requests(draw: st.DrawFn, *, max_tools: int = 40) -> PlanRequest:
     event(f"budget request: {pressure} pressure")
     event(f"budget request: {_size_label(size)} tools")
     tools = tuple(_decode_tool(index, code, optional, union) for index, code in enumerate(codes))
+    _placement_events(tools)
     return PlanRequest(tools=tools, candidates=(ANTHROPIC_STRICT_MODEL,))
+
+
+def _placement_events(tools: tuple[ToolSpec, ...]) -> None:
+    """One event per place a costed property sits in (SPEC §2 counts them all)."""
+    for where in sorted({_placement_of(tool.input_schema) for tool in tools}):
+        event(f"budget request: costed properties {where}")
+
+
+def _placement_of(schema: dict[str, Any]) -> str:
+    wrapper = schema["properties"].get("inner")
+    if wrapper is None:
+        return "flat"
+    return "in array items" if "items" in wrapper else "in an anyOf branch" if "anyOf" in wrapper else "in a nested object"
 
 
 def _size_label(size: int) -> str:
@@ -133,11 +152,11 @@ def _size_label(size: int) -> str:
 def uniform_cost_requests(draw: st.DrawFn, *, max_tools: int = 40) -> PlanRequest:
     """Tools that all cost the same, with assorted priorities (the first few ``true``), for one
     strict-capable Anthropic candidate: the strict tools must be a prefix of the priority order (BUD-2)."""
-    optional, union, nested = draw(st.tuples(st.integers(0, 3), st.integers(0, 2), st.booleans()))
+    optional, union, placement = draw(st.tuples(st.integers(0, 3), st.integers(0, 2), st.sampled_from(PLACEMENTS)))
     size = draw(st.integers(0, max_tools))
     settings = draw(st.lists(st.integers(0, len(_BUDGET_SETTINGS) - 2), min_size=size, max_size=size))
     required_count = draw(st.integers(0, 3))
-    schema = schema_with_cost(optional, union, nested=nested)
+    schema = schema_with_cost(optional, union, placement=placement)
     tools = tuple(ToolSpec(f"tool_{index:02d}", schema, True if index < required_count else _BUDGET_SETTINGS[setting])
                   for index, setting in enumerate(settings))
     return PlanRequest(tools=tools, candidates=(ANTHROPIC_STRICT_MODEL,))
@@ -157,9 +176,14 @@ def over_budget_requests(draw: st.DrawFn) -> tuple[PlanRequest, str]:
     else:
         count = draw(st.integers(2, 6))
         per_tool = -(-(limit + 1) // count)  # ceil: the required tools together go over
-        costs = [(per_tool, 0) if budget == "max_optional_params" else (0, per_tool)] * count
+        # one union-typed parameter each beside the optional ones (at most 6 of 16): room for an
+        # anyOf placement, so a counter that skips anyOf branches is caught here too
+        costs = [(per_tool, 1) if budget == "max_optional_params" else (0, per_tool)] * count
     event(f"over budget: {budget}")
-    required = [ToolSpec(f"must_{index:02d}", schema_with_cost(optional, union), True) for index, (optional, union) in enumerate(costs)]
+    placements = draw(st.lists(st.sampled_from(PLACEMENTS), min_size=len(costs), max_size=len(costs)))
+    required = [ToolSpec(f"must_{index:02d}", schema_with_cost(optional, union, placement=where), True)
+                for index, ((optional, union), where) in enumerate(zip(costs, placements, strict=True))]
+    _placement_events(tuple(required))
     others = [dataclasses.replace(_decode_tool(index, code, (0, 2), (0, 0), required=False), name=f"may_{index:02d}")
               for index, code in enumerate(draw(st.lists(_tool_codes((0, 2), (0, 0), required=False), max_size=3)))]
     order = draw(st.permutations(range(len(required) + len(others))))
@@ -176,9 +200,9 @@ def fitting_requests(draw: st.DrawFn) -> PlanRequest:
     optional_left, union_left = _BUDGET_LIMITS["max_optional_params"], _BUDGET_LIMITS["max_union_params"]
     tools = []
     for index, code in enumerate(codes):  # clip each tool's cost to what is left
-        tool = _decode_tool(index, code, (0, 3), (0, 2))
-        cost = schema_cost(tool.input_schema)
-        optional, union = min(cost.optional_params, optional_left), min(cost.union_params, union_left)
+        setting, placement, wanted_optional, wanted_union = _decode(code, (0, 3), (0, 2))
+        optional, union = min(wanted_optional, optional_left), min(wanted_union, union_left)
         optional_left, union_left = optional_left - optional, union_left - union
-        tools.append(dataclasses.replace(tool, input_schema=schema_with_cost(optional, union)))
+        tools.append(ToolSpec(f"tool_{index:02d}", schema_with_cost(optional, union, placement=placement), setting))
+    _placement_events(tuple(tools))
     return PlanRequest(tools=tuple(tools), candidates=(ANTHROPIC_STRICT_MODEL,))

@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 from strictconformance.wire import ToolSpec
 
 __all__ = [
+    "PLACEMENTS",
+    "Placement",
     "costed_schemas",
     "invalid_strict_settings",
     "schema_with_cost",
@@ -27,6 +29,7 @@ __all__ = [
 ]
 
 Convention = Literal["boolean", "priority"]
+Placement = Literal["flat", "object", "array", "anyOf"]
 
 _WORDS = ("search", "lookup", "weather", "calc", "email", "fetch", "book", "quote", "translate", "ship")
 
@@ -74,6 +77,7 @@ def _leaf_schema(kind: str) -> dict[str, Any]:
         "enum": {"type": "string", "enum": ["a", "b", "c"]},
         "anyOf": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
         "type-list": {"type": ["string", "null"]},
+        "oneOf": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
     }
     return leaves[kind]
 
@@ -116,32 +120,50 @@ def tool_schemas(draw: st.DrawFn, *, max_properties: int = 5, max_depth: int = 2
     return build(0)
 
 
-def schema_with_cost(optional: int, union: int, *, nested: bool = False, plain: int = 1) -> dict[str, Any]:
+#: Where :func:`schema_with_cost` puts half of its costed properties, simplest first (what a
+#: failing example shrinks towards): beside the others, in a nested object, in the object an
+#: array's ``items`` describes, or in an object that is one branch of an ``anyOf``.
+PLACEMENTS: tuple[Placement, ...] = ("flat", "object", "array", "anyOf")
+# Union-typed properties cycle through the three forms SPEC §2 counts.
+_UNION_FORMS = ("anyOf", "type-list", "oneOf")
+
+
+def schema_with_cost(optional: int, union: int, *, placement: Placement = "flat", plain: int = 1) -> dict[str, Any]:
     """A schema with exactly ``optional`` optional and ``union`` union-typed properties (SPEC §2
-    counting) and ``plain`` required plain ones; ``nested`` puts half of them in a nested object
-    (behind a required, plain wrapper property that costs nothing)."""
+    counting) and ``plain`` required plain ones. Unless ``placement`` is ``"flat"``, half of them
+    sit deeper, behind a required wrapper property: a nested object, an array of objects, or an
+    ``anyOf`` of an object and ``null`` (that wrapper is union-typed itself, so it takes one of the
+    ``union`` slots; with none to spare the half goes into a nested object)."""
+    if placement == "anyOf" and union == 0:
+        placement = "object"
+    if placement == "anyOf":
+        union -= 1  # the wrapper
     slots = ["optional"] * optional + ["union"] * union + ["plain"] * plain
-    inner, outer = (slots[::2], slots[1::2]) if nested else ([], slots)
+    inner, outer = ([], slots) if placement == "flat" else (slots[::2], slots[1::2])
 
     def make(kinds: list[str], prefix: str) -> dict[str, Any]:
         properties = {
-            f"{prefix}{i}": (_leaf_schema("anyOf" if i % 2 else "type-list") if kind == "union" else {"type": "string"})
+            f"{prefix}{i}": (_leaf_schema(_UNION_FORMS[i % len(_UNION_FORMS)]) if kind == "union" else {"type": "string"})
             for i, kind in enumerate(kinds)
         }
         required = [f"{prefix}{i}" for i, kind in enumerate(kinds) if kind != "optional"]
         return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
 
     schema = make(outer, "p")
-    if nested:
-        schema["properties"]["inner"] = make(inner, "q")
+    if placement != "flat":
+        nested = make(inner, "q")
+        wrapper = {"object": nested, "array": {"type": "array", "items": nested},
+                   "anyOf": {"anyOf": [nested, {"type": "null"}]}}[placement]
+        schema["properties"]["inner"] = wrapper
         schema["required"].append("inner")
     return schema
 
 
 def costed_schemas(optional: int, union: int) -> st.SearchStrategy[dict[str, Any]]:
-    """Schemas costing exactly ``optional`` optional and ``union`` union-typed parameters, flat or nested."""
-    return st.tuples(st.booleans(), st.integers(0, 2)).map(
-        lambda drawn: schema_with_cost(optional, union, nested=drawn[0], plain=drawn[1]))
+    """Schemas costing exactly ``optional`` optional and ``union`` union-typed parameters, flat or
+    with half of them deeper (every placement of :data:`PLACEMENTS`)."""
+    return st.tuples(st.sampled_from(PLACEMENTS), st.integers(0, 2)).map(
+        lambda drawn: schema_with_cost(optional, union, placement=drawn[0], plain=drawn[1]))
 
 
 @st.composite

@@ -26,6 +26,8 @@ from strictconformance.strategies.requests import (
     uniform_cost_requests,
 )
 from strictconformance.strategies.tools import (
+    PLACEMENTS,
+    Placement,
     invalid_strict_settings,
     schema_with_cost,
     strict_settings,
@@ -48,10 +50,45 @@ def _reach(strategy: st.SearchStrategy[Any], features: Callable[[Any], set[str]]
     return seen
 
 
-@given(st.integers(0, 6), st.integers(0, 6), st.booleans(), st.integers(0, 3))
-def test_schema_with_cost_costs_exactly_what_it_says(optional: int, union: int, nested: bool, plain: int) -> None:
-    cost = schema_cost(schema_with_cost(optional, union, nested=nested, plain=plain))
+@given(st.integers(0, 6), st.integers(0, 6), st.sampled_from(PLACEMENTS), st.integers(0, 3))
+def test_schema_with_cost_costs_exactly_what_it_says(optional: int, union: int, placement: Placement, plain: int) -> None:
+    cost = schema_cost(schema_with_cost(optional, union, placement=placement, plain=plain))
     assert (cost.optional_params, cost.union_params) == (optional, union)
+
+
+def _budget_shapes(request: Any) -> set[str]:
+    """Where a request's costed properties sit and which union forms they use: what a counter
+    must walk into (SPEC §2: every property at any depth; anyOf, oneOf and type lists)."""
+    found = set()
+    for tool in request.tools:
+        stack = [(tool.input_schema, "top")]
+        while stack:
+            node, where = stack.pop()
+            for name, sub in node.get("properties", {}).items():
+                if name not in node.get("required", []):
+                    found.add(f"optional {where}")
+                for form in ("anyOf", "oneOf"):
+                    if form in sub:
+                        found.add(f"union {form}")
+                if isinstance(sub.get("type"), list):
+                    found.add("union type-list")
+                if sub.get("type") == "object":
+                    stack.append((sub, "in object"))
+                if isinstance(sub.get("items"), dict):
+                    stack.append((sub["items"], "in array items"))
+                stack.extend((branch, "in anyOf branch") for branch in sub.get("anyOf", []) if "properties" in branch)
+    return found
+
+
+_EVERY_SHAPE = {"optional top", "optional in object", "optional in array items", "optional in anyOf branch",
+                "union anyOf", "union oneOf", "union type-list"}
+
+
+def test_budget_strategies_put_costed_properties_everywhere_a_counter_must_look() -> None:
+    assert _reach(budget_requests(), _budget_shapes) == _EVERY_SHAPE
+    assert _reach(fitting_requests(), _budget_shapes) == _EVERY_SHAPE
+    assert _reach(uniform_cost_requests(), _budget_shapes) == _EVERY_SHAPE
+    assert _reach(over_budget_requests().map(lambda case: case[0]), _budget_shapes) == _EVERY_SHAPE
 
 
 def test_schema_cost_counts_at_any_depth() -> None:
