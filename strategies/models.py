@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from strictconformance.spec.resolution import RES14_CAPABLE, RES14_LENIENT
 from strictconformance.wire import FAMILIES, ModelSpec, StrictSupport
 
-__all__ = ["curated_models", "explicit_models", "models", "models_with_support", "unknown_models"]
+__all__ = ["curated_cases", "curated_models", "explicit_models", "models", "models_with_support", "unknown_models"]
 
 # Ids no curated table can know: never a real model family's name.
 _UNKNOWN_IDS = st.builds(lambda n, tag: f"zz-model-{tag}-{n}", st.integers(0, 999), st.sampled_from(["alpha", "beta", "x"]))
@@ -46,16 +46,20 @@ def explicit_models(*, formats: tuple[str, ...] = (*FAMILIES, "none")) -> st.Sea
     return st.builds(ModelSpec, st.sampled_from(FAMILIES + _OTHER_PROVIDERS), ids, st.sampled_from(formats))
 
 
-def curated_models(*, capable: bool | None = None) -> st.SearchStrategy[tuple[ModelSpec, StrictSupport]]:
-    """Ids RES-14 fixes, with unset strict format, paired with the expected support."""
+def curated_cases(*, capable: bool | None = None) -> list[tuple[ModelSpec, StrictSupport]]:
+    """Every id RES-14 fixes, with unset strict format, paired with the expected support."""
     rows: list[tuple[tuple[str, str, str], bool]] = []
     if capable in (None, True):
         rows += [(row, True) for row in RES14_CAPABLE]
     if capable in (None, False):
         rows += [(row, False) for row in RES14_LENIENT]
-    return st.sampled_from(rows).map(
-        lambda pair: (ModelSpec(pair[0][0], pair[0][1], None), StrictSupport(pair[0][2] if pair[1] else None, pair[1]))
-    )
+    return [(ModelSpec(provider, model_id, None), StrictSupport(dialect if is_capable else None, is_capable))
+            for (provider, model_id, dialect), is_capable in rows]
+
+
+def curated_models(*, capable: bool | None = None) -> st.SearchStrategy[tuple[ModelSpec, StrictSupport]]:
+    """Ids RES-14 fixes, with unset strict format, paired with the expected support."""
+    return st.sampled_from(curated_cases(capable=capable))
 
 
 def expected_support(model: ModelSpec) -> StrictSupport:

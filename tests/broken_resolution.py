@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 from unittest import mock
@@ -21,9 +22,9 @@ from strictconformance.reference.budgets import (
     StrictCandidate,
     priority_order,
 )
-from strictconformance.reference.errors import StrictSelectionError
-from strictconformance.reference.models import CURATED_STRICT_MODELS
-from strictconformance.spec.resolution import Budget
+from strictconformance.reference.errors import StrictPlanError, StrictSelectionError
+from strictconformance.reference.models import CURATED_STRICT_MODELS, CuratedEntry
+from strictconformance.spec.resolution import Budget, SchemaCost
 from strictconformance.wire import (
     ANTHROPIC_STRUCTURED_OUTPUTS_BETA,
     ModelSpec,
@@ -306,6 +307,119 @@ class CapsAtTenTools(_BrokenAllocation):
         for name in allocation.strict:
             (kept if name in required or len([k for k in kept if k not in required]) < 10 else dropped).append(name)
         return Allocation(tuple(kept), tuple(dropped))
+
+
+# -- More realistic bugs, each with exactly the rules it must fail ----------------------------------
+
+
+def _miscount(*, items: bool = True, one_of: bool = True, branches: bool = True) -> Any:
+    """SPEC §2's counting with one blind spot: no descent into array ``items``, ``oneOf`` not taken
+    for a union, or no descent into ``anyOf``/``oneOf`` branches."""
+
+    def count(schema: Mapping[str, Any]) -> SchemaCost:
+        optional = union = 0
+        stack: list[Any] = [schema]
+        while stack:
+            node = stack.pop()
+            if not isinstance(node, Mapping):
+                continue
+            properties = node.get("properties")
+            if isinstance(properties, Mapping):
+                required = set(node.get("required") or ())
+                for name, sub in properties.items():
+                    kind = sub.get("type")
+                    optional += name not in required
+                    union += "anyOf" in sub or (one_of and "oneOf" in sub) or (isinstance(kind, list) and len(kind) > 1)
+                    stack.append(sub)
+            if items:
+                stack.append(node.get("items"))
+            if branches:
+                stack += [*node.get("anyOf", ()), *node.get("oneOf", ())]
+        return SchemaCost(optional, union)
+
+    return count
+
+
+class _Miscounts(ReferenceAdapter):
+    """The reference's planning over a miscounted cost (its allocation is right)."""
+
+    allocation_policy = "unspecified"
+    count: Any = None
+
+    def plan_request(self, request: PlanRequest) -> Plan:
+        with mock.patch.object(reference_resolution, "schema_cost", self.count):
+            return super().plan_request(request)
+
+
+class SkipsArrayItems(_Miscounts):
+    """BUD: parameters of the objects inside an array's ``items`` are not counted."""
+
+    count = staticmethod(_miscount(items=False))
+
+
+class OneOfIsNotAUnion(_Miscounts):
+    """BUD: a ``oneOf`` property is not counted as union-typed (only anyOf and type lists are)."""
+
+    count = staticmethod(_miscount(one_of=False))
+
+
+class SkipsAnyOfBranches(_Miscounts):
+    """BUD: parameters of objects inside ``anyOf``/``oneOf`` branches are not counted."""
+
+    count = staticmethod(_miscount(branches=False))
+
+
+class VagueBudgetError(_BrokenAllocation):
+    """BUD-5: refuses the over-budget request, but the error names neither the budget nor its limit
+    (only the tools)."""
+
+    @staticmethod
+    def allocate(candidates: Sequence[StrictCandidate], budget: Budget | None) -> Allocation:
+        try:
+            _require(candidates, budget)
+        except BudgetExceeded as error:
+            raise StrictPlanError(f"cannot send these tools strict: {', '.join(error.tools)}") from None
+        return _walk(priority_order(candidates), budget) if budget is not None else Allocation(
+            tuple(c.name for c in candidates), ())
+
+
+class _CuratedWith(ReferenceAdapter):
+    """The reference's table with one entry too loose in front."""
+
+    extra: CuratedEntry
+
+    def strict_support(self, model: ModelSpec) -> StrictSupport:
+        return reference_resolution.resolve_strict_support(model, table=(self.extra, *CURATED_STRICT_MODELS))
+
+
+class AnyGpt4IsStrict(_CuratedWith):
+    """RES-14: ``gpt-4.*`` marks gpt-4 and gpt-4-turbo (older than gpt-4o) strict-capable."""
+
+    extra = CuratedEntry("openai", re.compile(r"gpt-4.*"), "any gpt-4")
+
+
+class AnyBedrockClaudeIsStrict(_CuratedWith):
+    """RES-14: every Claude on Bedrock is strict-capable, claude-3 included."""
+
+    extra = CuratedEntry("anthropic", re.compile(r"(?:(?:us|eu|apac|global)\.)?anthropic\.claude-.*"), "any Bedrock Claude")
+
+
+class DottedClaude3IsStrict(_CuratedWith):
+    """RES-14: an aggregator's dotted ``claude-3.7`` id matches as if it were Claude 4."""
+
+    extra = CuratedEntry("anthropic", re.compile(r"claude-(?:\d\.\d-)?(?:sonnet|opus|haiku)(?:-\d)?.*"), "dotted ids")
+
+
+#: adapter -> the rules it must fail, and no other (run with ``--sc-rule RES,BUD``).
+MORE_BROKEN: dict[str, frozenset[str]] = {
+    "broken_resolution:SkipsArrayItems": frozenset({"BUD-1", "BUD-5"}),
+    "broken_resolution:OneOfIsNotAUnion": frozenset({"BUD-1", "BUD-5"}),
+    "broken_resolution:SkipsAnyOfBranches": frozenset({"BUD-1", "BUD-5"}),
+    "broken_resolution:VagueBudgetError": frozenset({"BUD-5"}),
+    "broken_resolution:AnyGpt4IsStrict": frozenset({"RES-14"}),
+    "broken_resolution:AnyBedrockClaudeIsStrict": frozenset({"RES-14"}),
+    "broken_resolution:DottedClaude3IsStrict": frozenset({"RES-14"}),
+}
 
 
 BROKEN: dict[str, str] = {

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from broken_resolution import BROKEN
+from broken_resolution import BROKEN, MORE_BROKEN
 from conftest import SuiteRun
 from strictconformance.spec import all_rules
 
@@ -30,3 +30,14 @@ def test_broken_adapter_fails_exactly_its_rule(run_suite: Callable[..., SuiteRun
     counterexamples = run.report["rules"][rule_id]["counterexamples"]  # type: ignore[index]
     assert counterexamples and counterexamples[0]["calls"], counterexamples
     assert counterexamples[0]["replay"].startswith("pytest -p strictconformance --sc-adapter")
+
+
+@pytest.mark.parametrize(("adapter", "rules"), sorted(MORE_BROKEN.items()), ids=lambda value: str(value).split(":")[-1])
+def test_more_realistic_bugs_fail_exactly_their_rules(run_suite: Callable[..., SuiteRun], adapter: str, rules: frozenset[str]) -> None:
+    """Counting blind spots (array items, oneOf, anyOf branches), a budget error that names no
+    budget, and curated tables one pattern too loose: each fails the rules it breaks, no other."""
+    run = run_suite(adapter, "--sc-rule", "RES,BUD")
+    failed = run.rules_with("failed") | run.rules_with("error")
+    assert failed == rules, run.output
+    for rule_id in rules:
+        assert f"{rule_id} violation" in run.output
