@@ -3,11 +3,14 @@ losses, its errors on bad input, and the codec's edge cases."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from strictconformance.dialects import SHIPPED, SchemaError, Strictified, validate_strict
@@ -206,9 +209,28 @@ def test_strictify_is_pure_and_deterministic() -> None:
     ({"properties": {"a": {"$ref": "https://example.com/a.json"}}}, "/properties/a/$ref", "external \\$ref"),
     ({"properties": {"a": {"$ref": "#/$defs/missing"}}}, "/properties/a/$ref", "does not resolve"),
     ({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"anyOf": [{"$ref": "#/$defs/a"}]}}, "$ref": "#/$defs/a"}, "", "cyclic definition"),
-    ({"type": "object", "required": "a"}, "/required", "list of strings"),
-    ({"type": 5}, "/type", "string or a list of strings"),
+    ({"type": "object", "required": "a"}, "/required", "array of distinct strings"),
+    ({"type": 5}, "/type", "one of .* or a non-empty array"),
     ({"\x00strictconformance": {}}, "", "reserved"),
+    # keyword values of the wrong shape for Draft 2020-12 (found by fuzzing: each crashed a pass)
+    ({"type": "string", "format": []}, "/format", "`format` must be a string"),
+    ({"type": "string", "format": {"a": 1}}, "/format", "`format` must be a string"),
+    ({"type": "array", "items": {}, "minItems": None}, "/minItems", "non-negative integer"),
+    ({"type": "array", "items": {}, "minItems": {}}, "/minItems", "non-negative integer"),
+    ({"type": "array", "items": {}, "minItems": "x"}, "/minItems", "non-negative integer"),
+    ({"type": "array", "items": {}, "minItems": [1]}, "/minItems", "non-negative integer"),
+    ({"type": "array", "items": {}, "maxItems": 1.5}, "/maxItems", "non-negative integer"),
+    ({"type": "number", "multipleOf": 0}, "/multipleOf", "greater than 0"),
+    ({"type": "number", "exclusiveMinimum": True}, "/exclusiveMinimum", "a number"),
+    ({"type": "bogus"}, "/type", "one of"),
+    ({"type": "object", "required": ["a", "a"]}, "/required", "distinct"),
+    ({"anyOf": []}, "/anyOf", "at least one schema"),
+    ({"type": "object", "properties": {"a": {"type": "string", "pattern": "["}}}, "/properties/a/pattern", "regular expression"),
+    ({"type": "object", "patternProperties": {"(": {}}}, "/patternProperties/(", "not a regular expression"),
+    # JSON has string keys only, anywhere
+    ({"type": "object", "properties": {1: {"type": "string"}}}, "/properties", "names must be strings"),
+    ({"$defs": {2: {}}}, "/$defs", "names must be strings"),
+    ({"const": {1: "x"}}, "/const", "keys are strings"),
 ])
 def test_bad_input_is_a_schema_error_naming_the_pointer(schema: Any, pointer: str, message: str) -> None:
     with pytest.raises(SchemaError, match=message) as caught:
@@ -231,6 +253,11 @@ def test_deep_input_is_a_clear_error_not_a_recursion_error() -> None:
 def test_non_json_input_is_a_schema_error() -> None:
     with pytest.raises(SchemaError, match="not JSON"):
         strictify({"type": "number", "maximum": float("nan")}, "openai")
+    deep_value: Any = []
+    for _ in range(5000):  # not a subschema: only the JSON walk sees it (json.dumps would recurse)
+        deep_value = [deep_value]
+    with pytest.raises(SchemaError, match="nests deeper"):
+        strictify({"const": deep_value}, "openai")
     looped: dict[str, Any] = {"type": "object", "properties": {}}
     looped["properties"]["me"] = looped
     with pytest.raises(SchemaError, match="contains itself"):
@@ -288,3 +315,38 @@ def test_an_open_object_closed_explains_its_extra_keys_only() -> None:
     assert failure is not None and failure.pointer == "/note"
     # ... while an extra key is explained
     require(check_rt4_complete(trap.schema, result.as_strictified(), result.codec.encode, result.codec.decode, {"id": 1, "extra": 2}))
+
+
+# Arbitrary JSON whose keys are mostly schema keywords and whose values are mostly of the kinds
+# those keywords take, right or wrong: the input a fuzzer gives strictify.
+_FUZZ_KEYWORDS = ("type", "properties", "required", "additionalProperties", "items", "prefixItems", "anyOf", "allOf", "oneOf",
+                  "not", "enum", "const", "$ref", "$defs", "definitions", "format", "pattern", "minItems", "maxItems",
+                  "minLength", "maximum", "exclusiveMinimum", "multipleOf", "propertyOrdering", "patternProperties", "if",
+                  "then", "contains", "minContains", "dependentRequired", "dependentSchemas", "$anchor", "$dynamicRef",
+                  "uniqueItems", "default", "$id", "propertyNames", "unevaluatedProperties", "additionalItems")
+_FUZZ_SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 10**20), st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from(["object", "array", "string", "null", "integer", "#", "#/$defs/a", "#/properties/x", "a", "date-time",
+                     "(a)\\1", "[", "#a", "^[a-z]+$"]),
+    st.text(max_size=3),
+)
+_FUZZ_JSON = st.recursive(
+    _FUZZ_SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.sampled_from((*_FUZZ_KEYWORDS, "a", "x", "0")), inner, max_size=3)),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=400, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(schema=_FUZZ_JSON, dialect=st.sampled_from(DIALECTS))
+def test_arbitrary_json_gets_a_schema_error_or_a_strict_schema(schema: Any, dialect: str) -> None:
+    """Whatever JSON it is given, strictify raises a SchemaError or returns a JSON schema that obeys
+    the dialect; the validator raises a SchemaError or lists violations. Nothing else escapes."""
+    with contextlib.suppress(SchemaError):
+        validate_strict(schema, dialect)
+    try:
+        result = strictify(schema, dialect)
+    except SchemaError:
+        return
+    json.dumps(result.schema, allow_nan=False)
+    assert validate_strict(result.schema, dialect) == [], (schema, result.schema)

@@ -78,3 +78,33 @@ def test_strict_schemas_of_a_dialect_raise_no_violation(dialect: str) -> None:
     def check(schema: dict) -> None:
         assert validate_strict(schema, dialect) == [], schema
     check()
+
+
+@pytest.mark.parametrize("dialect", sorted(SHIPPED))
+def test_names_that_are_not_strings_are_schema_errors(dialect: str) -> None:
+    # JSON object keys are strings: an int property or definition name is not a schema (it crashed SM-24's count)
+    with pytest.raises(SchemaError, match="`properties` names must be strings") as caught:
+        validate_strict({"type": "object", "properties": {1: {"type": "string"}}}, dialect)
+    assert caught.value.pointer == "/properties"
+    with pytest.raises(SchemaError, match="`\\$defs` names must be strings"):
+        validate_strict({"type": "object", "$defs": {("a",): {}}}, dialect)
+
+
+def test_property_ordering_entries_that_are_not_names_are_a_violation() -> None:
+    base = {"type": "object", "properties": {"a": {"type": "string"}}}
+    for ordering in ([{}], [["a"]], ["a", 1], "a"):
+        violations = validate_strict({**base, "propertyOrdering": ordering}, "google")
+        assert [(v.rule_id, v.pointer) for v in violations] == [("SM-42", "/propertyOrdering")], ordering
+        assert "not a list of property names" in violations[0].message
+    assert validate_strict({**base, "propertyOrdering": ["a"]}, "google") == []
+
+
+def test_malformed_keyword_values_never_crash_a_check() -> None:
+    # rules read keywords of any shape: a wrong one is reported or ignored, never a TypeError
+    deep: list = []
+    for _ in range(5000):
+        deep = [deep]
+    odd = {"type": "object", "properties": {"a": {"type": "array", "items": {}, "minItems": deep, "enum": [deep]}},
+           "required": [{}, "a"], "additionalProperties": {"type": "string", "format": deep}}
+    for dialect in sorted(SHIPPED):
+        assert all(isinstance(v.message, str) for v in validate_strict(odd, dialect))

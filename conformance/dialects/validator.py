@@ -17,6 +17,7 @@ from typing import Any
 from strictconformance.dialects.model import Dialect, SchemaError, StrictRule, Violation
 from strictconformance.dialects.pointers import is_under, join_pointer, resolve_local_reference
 from strictconformance.dialects.registry import resolve_dialect
+from strictconformance.dialects.values import json_problem
 
 __all__ = ["SchemaNode", "iter_schema_nodes", "validate_strict"]
 
@@ -80,6 +81,8 @@ def iter_schema_nodes(schema: object) -> Iterator[SchemaNode]:
                 if not isinstance(value, dict):
                     raise SchemaError(join_pointer(pointer, key), f"`{key}` must map names to schemas, got {type(value).__name__}")
                 for name, sub in value.items():
+                    if not isinstance(name, str):
+                        raise SchemaError(join_pointer(pointer, key), f"`{key}` names must be strings, got {name!r}")
                     sub_pointer = join_pointer(pointer, key, name)
                     if key in _DEF_KEYWORDS:  # a definition is a tree of its own (depth from 0)
                         children.append((sub, sub_pointer, 0, key, sub_pointer, inner_ids))
@@ -99,6 +102,18 @@ def iter_schema_nodes(schema: object) -> Iterator[SchemaNode]:
 _Check = Callable[[StrictRule, Sequence[SchemaNode], Any], Iterator[Violation]]
 
 
+_SHOWN_CHARS = 200
+
+
+def _shown(value: Any) -> str:
+    """``value`` as JSON for a message, cut short (a deep or odd value cannot crash the message)."""
+    try:
+        text = json.dumps(value) if json_problem(value) is None else repr(value)
+    except RecursionError:  # JSON nested deeper than json.dumps goes
+        text = f"<a {type(value).__name__} nested too deep to show>"
+    return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + "..."
+
+
 def _violation(rule: StrictRule, pointer: str, message: str) -> Violation:
     return Violation(rule.id, rule.check, pointer, message)
 
@@ -112,7 +127,7 @@ def _dicts(nodes: Sequence[SchemaNode]) -> Iterator[tuple[SchemaNode, dict[str, 
 def _check_root_object(rule: StrictRule, nodes: Sequence[SchemaNode], root: Any) -> Iterator[Violation]:
     if not isinstance(root, dict) or _types(root) != ("object",):
         found = root.get("type") if isinstance(root, dict) else root
-        yield _violation(rule, "", f'the root must be type "object", found type {json.dumps(found)}')
+        yield _violation(rule, "", f'the root must be type "object", found type {_shown(found)}')
 
 
 def _check_root_not_combinator(rule: StrictRule, nodes: Sequence[SchemaNode], root: Any) -> Iterator[Violation]:
@@ -138,7 +153,7 @@ def _check_type_declared(rule: StrictRule, nodes: Sequence[SchemaNode], root: An
 def _check_closed_objects(rule: StrictRule, nodes: Sequence[SchemaNode], root: Any) -> Iterator[Violation]:
     for node, schema in _dicts(nodes):
         if "object" in _types(schema) and schema.get("additionalProperties") is not False:
-            found = json.dumps(schema["additionalProperties"]) if "additionalProperties" in schema else "absent"
+            found = _shown(schema["additionalProperties"]) if "additionalProperties" in schema else "absent"
             yield _violation(rule, node.pointer, f"an object needs `additionalProperties: false`, found {found}")
 
 
@@ -169,7 +184,7 @@ def _check_all_required(rule: StrictRule, nodes: Sequence[SchemaNode], root: Any
         properties = schema.get("properties")
         if isinstance(properties, dict):
             required = schema.get("required", [])
-            listed = set(required) if isinstance(required, list) else set()
+            listed = {name for name in required if isinstance(name, str)} if isinstance(required, list) else set()
             for name in properties:
                 if name not in listed:
                     yield _violation(rule, join_pointer(node.pointer, "properties", name), f"property {name!r} is not in `required`")
@@ -215,7 +230,7 @@ def _check_format_whitelist(rule: StrictRule, nodes: Sequence[SchemaNode], root:
     allowed = rule.params["formats"]
     for node, schema in _dicts(nodes):
         if "format" in schema and schema["format"] not in allowed:
-            yield _violation(rule, join_pointer(node.pointer, "format"), f"format {schema['format']!r} is not one of {', '.join(allowed)}")
+            yield _violation(rule, join_pointer(node.pointer, "format"), f"format {_shown(schema['format'])} is not one of {', '.join(allowed)}")
 
 
 def _ref_target(root: Any, ref: str) -> str | None:
@@ -268,14 +283,14 @@ def _check_enum_scalars(rule: StrictRule, nodes: Sequence[SchemaNode], root: Any
         if isinstance(values, list):
             for index, value in enumerate(values):
                 if isinstance(value, (dict, list)):
-                    yield _violation(rule, join_pointer(node.pointer, "enum", index), f"enum value {json.dumps(value)} is not a scalar")
+                    yield _violation(rule, join_pointer(node.pointer, "enum", index), f"enum value {_shown(value)} is not a scalar")
 
 
 def _check_keyword_values(rule: StrictRule, nodes: Sequence[SchemaNode], root: Any) -> Iterator[Violation]:
     keyword, allowed = rule.params["keyword"], rule.params["allowed"]
     for node, schema in _dicts(nodes):
         if keyword in schema and schema[keyword] not in allowed:
-            yield _violation(rule, join_pointer(node.pointer, keyword), f"`{keyword}` {json.dumps(schema[keyword])} is not one of {list(allowed)}")
+            yield _violation(rule, join_pointer(node.pointer, keyword), f"`{keyword}` {_shown(schema[keyword])} is not one of {list(allowed)}")
 
 
 def _check_all_of_without_ref(rule: StrictRule, nodes: Sequence[SchemaNode], root: Any) -> Iterator[Violation]:
@@ -290,9 +305,12 @@ def _check_property_ordering(rule: StrictRule, nodes: Sequence[SchemaNode], root
             continue
         ordering = schema["propertyOrdering"]
         names = list(schema.get("properties", {})) if isinstance(schema.get("properties"), dict) else []
-        if not isinstance(ordering, list) or len(set(map(str, ordering))) != len(ordering) or set(ordering) != set(names):
+        if not isinstance(ordering, list) or not all(isinstance(name, str) for name in ordering):
             yield _violation(rule, join_pointer(node.pointer, "propertyOrdering"),
-                             f"propertyOrdering {json.dumps(ordering)} does not list exactly the properties {names}")
+                             f"propertyOrdering {_shown(ordering)} is not a list of property names (strings)")
+        elif len(set(ordering)) != len(ordering) or set(ordering) != set(names):
+            yield _violation(rule, join_pointer(node.pointer, "propertyOrdering"),
+                             f"propertyOrdering {_shown(ordering)} does not list exactly the properties {names}")
 
 
 def _regex_problem(pattern: str) -> str | None:

@@ -1,11 +1,15 @@
-"""JSON value equality as JSON Schema sees it: ``1 == 1.0``, ``true != 1``, key order ignored."""
+"""JSON values: equality as JSON Schema sees it (``1 == 1.0``, ``true != 1``, key order ignored),
+and what makes a Python value not JSON."""
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
-__all__ = ["canonical", "json_equal"]
+from strictconformance.dialects.pointers import join_pointer
+
+__all__ = ["canonical", "json_equal", "json_problem", "locate_json_problem"]
 
 
 def _normal(item: Any) -> Any:
@@ -27,3 +31,52 @@ def canonical(value: Any) -> str:
 
 def json_equal(a: Any, b: Any) -> bool:
     return canonical(a) == canonical(b)
+
+
+_LEAVES = (str, int, float, bool, type(None))
+
+
+def json_problem(value: Any, *, max_depth: int | None = None) -> str | None:
+    """Why ``value`` is not a JSON value, naming the JSON pointer (None when it is one); see
+    :func:`locate_json_problem`."""
+    found = locate_json_problem(value, max_depth=max_depth)
+    return None if found is None else f"at {found[0] or '/'}: {found[1]}"
+
+
+def locate_json_problem(value: Any, *, max_depth: int | None = None) -> tuple[str, str] | None:
+    """``(pointer, problem)`` where ``value`` stops being a JSON value (None when it is one).
+
+    JSON here is what ``json.loads`` gives back: dicts with string keys, lists, strings, finite
+    numbers, booleans and None (a tuple, a set, NaN or an int key is not: ``json.dumps`` would
+    turn some of them into something else silently). The walk is iterative, so any depth is fine;
+    ``max_depth`` bounds it where the caller cannot take deeper values.
+    """
+    on_path: set[int] = set()
+    # (value, pointer, depth, leaving): ``leaving`` pops a container off the path once its items are done
+    stack: list[tuple[Any, str, int, bool]] = [(value, "", 0, False)]
+    while stack:
+        item, pointer, depth, leaving = stack.pop()
+        if leaving:
+            on_path.discard(id(item))
+            continue
+        if isinstance(item, _LEAVES):
+            if isinstance(item, float) and not math.isfinite(item):
+                return pointer, f"{item!r} is not a JSON number"
+            continue
+        if not isinstance(item, (dict, list)):
+            hint = " (JSON arrays are lists)" if isinstance(item, tuple) else ""
+            return pointer, f"a {type(item).__name__} is not a JSON value{hint}"
+        if id(item) in on_path:
+            return pointer, "the value contains itself (a cyclic Python object, not JSON)"
+        if max_depth is not None and depth >= max_depth:
+            return pointer, f"the value nests deeper than {max_depth} levels"
+        on_path.add(id(item))
+        stack.append((item, pointer, depth, True))
+        if isinstance(item, dict):
+            for key in item:
+                if not isinstance(key, str):
+                    return pointer, f"the key {key!r} is a {type(key).__name__}; JSON object keys are strings"
+            stack.extend((sub, join_pointer(pointer, key), depth + 1, False) for key, sub in reversed(item.items()))
+        else:
+            stack.extend((sub, join_pointer(pointer, index), depth + 1, False) for index, sub in reversed(list(enumerate(item))))
+    return None

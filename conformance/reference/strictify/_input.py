@@ -1,27 +1,104 @@
 """Pass ``check_input``: is this a schema strictify can work on? Clear errors, never a crash.
 
-Rejected with a :class:`SchemaError` naming the pointer: something that is not a schema, keys
-that are not strings, a keyword of the wrong shape, a cyclic Python object, nesting deeper than
-:data:`MAX_NESTING`, an external or unresolvable ``$ref``, and definitions that refer to
+Rejected with a :class:`SchemaError` naming the pointer: something that is not a schema or not
+JSON (NaN, a set, a key that is not a string, anywhere), a keyword whose value has the wrong
+shape for Draft 2020-12 (:data:`KEYWORD_SHAPES`, from its meta-schemas, plus the draft-7 forms
+the kit accepts: ``items`` as a list, ``additionalItems``, ``definitions``), a ``pattern`` or
+``patternProperties`` key that is not a regular expression, a cyclic Python object, nesting deeper
+than :data:`MAX_NESTING`, an external or unresolvable ``$ref``, and definitions that refer to
 themselves without going through a value (``A = {"$ref": A}``, ``A = {"anyOf": [A, ...]}``),
 which have no meaning. The walk is iterative, so deep input gets the depth error, not a
 ``RecursionError``.
+
+Patterns are ECMA-262 regular expressions (Draft 2020-12 validation §6.3.3). They are compiled
+with Python's ``re``, which is what the kit's oracles (jsonschema) and value strategies evaluate
+them with: a pattern ``re`` cannot compile is refused, even one only ECMA-262 accepts (``\\cX``,
+``[^]``, ``(?<name>...)``, ``\\p{L}``), since nothing could check values against it. Refusing costs
+an adapter nothing: RT-1 counts a refusal against an adapter only when the reference accepts the
+schema.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from strictconformance.dialects.model import SchemaError
 from strictconformance.dialects.pointers import is_under, join_pointer, split_pointer
+from strictconformance.dialects.values import locate_json_problem
 from strictconformance.reference.strictify._schema import MARK, Node, on_cycles, subschema_kind
 
-__all__ = ["MAX_NESTING", "CheckedInput", "check_input", "ref_target"]
+__all__ = ["KEYWORD_SHAPES", "MAX_NESTING", "MAX_VALUE_NESTING", "CheckedInput", "check_input", "ref_target"]
 
 #: Subschema nesting strictify accepts; real schemas stay far below it.
 MAX_NESTING = 100
+#: JSON nesting of the whole input (a `const` or `enum` value too): past it, copying would recurse too deep.
+MAX_VALUE_NESTING = 500
+
+_SIMPLE_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
+
+
+def _is_integer(value: Any) -> bool:  # JSON Schema's "integer": 1 and 1.0, never true
+    return not isinstance(value, bool) and (isinstance(value, int) or (isinstance(value, float) and value.is_integer()))
+
+
+def _is_number(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, float))
+
+
+def _unique_strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value) and len(set(value)) == len(value)
+
+
+def _type_value(value: Any) -> bool:
+    if isinstance(value, str):
+        return value in _SIMPLE_TYPES
+    return isinstance(value, list) and len(value) >= 1 and _unique_strings(value) and set(value) <= _SIMPLE_TYPES
+
+
+def _regex(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        re.compile(value)
+    except (re.error, OverflowError, RecursionError):
+        return False
+    return True
+
+
+_NON_NEGATIVE_INTEGER = (lambda v: _is_integer(v) and v >= 0, "a non-negative integer")
+_NUMBER = (_is_number, "a number")
+_STRING = (lambda v: isinstance(v, str), "a string")
+_BOOLEAN = (lambda v: isinstance(v, bool), "a boolean")
+_ARRAY = (lambda v: isinstance(v, list), "an array")
+
+#: The value each non-subschema keyword must have, from the Draft 2020-12 meta-schemas
+#: (https://json-schema.org/draft/2020-12/meta/core, .../validation, .../meta-data,
+#: .../format-annotation, .../content): (test, what it must be). Subschema keywords are checked
+#: by the walk itself.
+KEYWORD_SHAPES: Mapping[str, tuple[Callable[[Any], bool], str]] = MappingProxyType({
+    **{keyword: _NON_NEGATIVE_INTEGER for keyword in ("maxLength", "minLength", "maxItems", "minItems", "maxContains",
+                                                     "minContains", "maxProperties", "minProperties")},
+    **{keyword: _NUMBER for keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")},
+    "multipleOf": (lambda v: _is_number(v) and v > 0, "a number greater than 0"),
+    **{keyword: _STRING for keyword in ("$ref", "$dynamicRef", "$anchor", "$dynamicAnchor", "$id", "$schema", "$comment",
+                                        "title", "description", "format", "contentEncoding", "contentMediaType")},
+    "pattern": (_regex, "a regular expression (compiled with Python's re; see the module docstring)"),
+    **{keyword: _BOOLEAN for keyword in ("uniqueItems", "deprecated", "readOnly", "writeOnly")},
+    "enum": _ARRAY,
+    "examples": _ARRAY,
+    "required": (_unique_strings, "an array of distinct strings"),
+    "dependentRequired": (lambda v: isinstance(v, dict) and all(_unique_strings(names) for names in v.values()),
+                          "an object whose values are arrays of distinct strings"),
+    "type": (_type_value, f"one of {sorted(_SIMPLE_TYPES)} or a non-empty array of distinct ones"),
+    "$vocabulary": (lambda v: isinstance(v, dict) and all(isinstance(flag, bool) for flag in v.values()), "an object of booleans"),
+})
+# Subschema lists Draft 2020-12 requires non-empty ("schemaArray": minItems 1)
+_NON_EMPTY_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 
 # Keywords under which a subschema constrains a value nested inside the current one.
 _VALUE_EDGES = frozenset({
@@ -88,26 +165,38 @@ def _walk(schema: Any) -> list[tuple[str, Node]]:
                 raise SchemaError(pointer, f"keys must be strings, got {keyword!r}")
             if keyword == MARK:
                 raise SchemaError(pointer, "the key reserved for strictconformance's own marks is not allowed in input")
-            if keyword in ("$ref", "$dynamicRef", "$anchor", "$dynamicAnchor", "$id") and not isinstance(value, str):
-                raise SchemaError(join_pointer(pointer, keyword), f"`{keyword}` must be a string, got {type(value).__name__}")
             kind = subschema_kind(keyword, value)
             if kind == "one":
                 stack.append((value, join_pointer(pointer, keyword), nesting + 1, inner))
             elif kind == "map":
                 if not isinstance(value, dict):
                     raise SchemaError(join_pointer(pointer, keyword), f"`{keyword}` must map names to schemas, got {type(value).__name__}")
+                for name in value:
+                    if not isinstance(name, str):
+                        raise SchemaError(join_pointer(pointer, keyword), f"`{keyword}` names must be strings, got {name!r}")
+                    if keyword == "patternProperties" and not _regex(name):
+                        raise SchemaError(join_pointer(pointer, keyword, name), f"the key {name!r} is not a regular expression "
+                                          "(compiled with Python's re: ECMA-262-only constructs are refused too)")
                 stack.extend((sub, join_pointer(pointer, keyword, name), nesting + 1, inner) for name, sub in value.items())
             elif kind == "list":
                 if not isinstance(value, list):
                     raise SchemaError(join_pointer(pointer, keyword), f"`{keyword}` must be a list of schemas, got {type(value).__name__}")
+                if not value and keyword in _NON_EMPTY_LISTS:
+                    raise SchemaError(join_pointer(pointer, keyword), f"`{keyword}` must list at least one schema")
                 stack.extend((sub, join_pointer(pointer, keyword, index), nesting + 1, inner) for index, sub in enumerate(value))
-            elif keyword == "required" and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-                raise SchemaError(join_pointer(pointer, keyword), "`required` must be a list of strings")
-            elif keyword == "type" and not (isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))):
-                raise SchemaError(join_pointer(pointer, keyword), "`type` must be a string or a list of strings")
-            elif keyword == "enum" and not isinstance(value, list):
-                raise SchemaError(join_pointer(pointer, keyword), "`enum` must be a list")
+            elif keyword in KEYWORD_SHAPES:
+                valid, what = KEYWORD_SHAPES[keyword]
+                if not valid(value):
+                    raise SchemaError(join_pointer(pointer, keyword), f"`{keyword}` must be {what}, got {_short(value)}")
     return found
+
+
+def _short(value: Any) -> str:
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= 80 else text[:80] + "..."
 
 
 def _cyclic_definitions(refs: dict[str, str], document: Node) -> str | None:
@@ -172,10 +261,10 @@ def check_input(schema: object) -> CheckedInput:
     if not isinstance(schema, (dict, bool)):
         raise SchemaError("", f"a schema is an object or a boolean, got {type(schema).__name__}")
     nodes = _walk(schema)
-    try:
-        copied = json.loads(json.dumps(schema, allow_nan=False))
-    except (TypeError, ValueError) as exc:
-        raise SchemaError("", f"the schema is not JSON: {exc}") from None
+    problem = locate_json_problem(schema, max_depth=MAX_VALUE_NESTING)
+    if problem is not None:
+        raise SchemaError(problem[0], f"the schema is not JSON: {problem[1]}")
+    copied = json.loads(json.dumps(schema))
     if isinstance(copied, bool):
         copied = {} if copied else {"not": {}}
     anchors: dict[str, str] = {}
