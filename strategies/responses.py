@@ -65,6 +65,7 @@ __all__ = [
     "hostile_payloads",
     "json_values",
     "mutable_recorded",
+    "odd_json_values",
     "recorded_subjects",
     "responses",
     "sse_chunkings",
@@ -443,15 +444,36 @@ def _replace_somewhere(payload: Any, path_choice: int, value: Any) -> Any:
     return copied
 
 
-def hostile_payloads(api: ApiFilter = None, *, max_depth: int = 5_000) -> st.SearchStrategy[Any]:
+#: JSON numbers Python cannot print: ``repr`` (and ``json.dumps``, ``str``, an f-string) of an int
+#: past 4300 digits raises ``ValueError``. JSON sets no size limit, so a response may carry one.
+HUGE_INTEGERS: tuple[int, ...] = (10**5000, -(10**5000) + 1, 2**20_000)
+
+
+def odd_json_values() -> st.SearchStrategy[Any]:
+    """JSON values that trip code which renders or converts what it reads: integers too long to
+    print, the extreme finite floats, 64-bit overflows, strings of 100,000 characters, and
+    objects whose values are of those."""
+    leaves = st.sampled_from(
+        (*HUGE_INTEGERS, 1.7976931348623157e308, -5e-324, 2**63, -(2**63) - 1, "x" * 100_000, "", None, True)
+    )
+    return leaves | st.dictionaries(st.sampled_from(("id", "model", "type", "content", "finish_reason")), leaves, min_size=1, max_size=3)
+
+
+def hostile_payloads(api: ApiFilter = None, *, max_depth: int = 5_000, odd_values: bool = True) -> st.SearchStrategy[Any]:
     """Anything a broken provider (or a buggy caller) could hand a response check: arbitrary
     JSON, JSON nested up to ``max_depth`` levels, real responses of ``api`` with junk spliced in
-    anywhere, and wide payloads."""
+    anywhere, and wide payloads; with ``odd_values``, :func:`odd_json_values` too (integers too
+    long to print, alone and spliced in)."""
     deep = deep_json(min_depth=min(500, max_depth), max_depth=max_depth)
     junk: st.SearchStrategy[Any] = json_values() | deep_json(min_depth=min(200, max_depth), max_depth=max_depth) | st.sampled_from((None, True, 0, "", [], {}))
+    if odd_values:
+        junk = junk | odd_json_values()
     real = st.sampled_from([s.payload for _, s in _recorded(api, False)] or [{}])
     spliced = st.builds(_replace_somewhere, real, st.integers(0, 10_000), junk)
-    return st.one_of(json_values(), deep, spliced, large_json(min_width=1_000, max_width=5_000))
+    sources = [json_values(), deep, spliced, large_json(min_width=1_000, max_width=5_000)]
+    if odd_values:
+        sources.append(odd_json_values())
+    return st.one_of(sources)
 
 
 def hostile_events(api: ApiFilter = None, *, max_depth: int = 3_000) -> st.SearchStrategy[tuple[SSEEvent, ...]]:
@@ -461,6 +483,8 @@ def hostile_events(api: ApiFilter = None, *, max_depth: int = 3_000) -> st.Searc
         st.text(max_size=40),
         st.integers(min(200, max_depth), max_depth).map(lambda d: "[" * d + "]" * d),
         st.just("[DONE]"),
+        # valid JSON text Python's json cannot load: ValueError (not JSONDecodeError) past 4300 digits
+        st.sampled_from(("9" * 5000, '{"type": ' + "1" * 5000 + ', "id": "x"}')),
     )
     names = st.none() | st.sampled_from(("message_start", "response.created", "ping", "error")) | st.text(max_size=8)
     return st.lists(st.builds(SSEEvent, data, names), max_size=8).map(tuple)

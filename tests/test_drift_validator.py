@@ -22,9 +22,13 @@ from strictconformance.drift import (
     validate_stream,
 )
 from strictconformance.drift.cassettes import load_cassette, recorded_responses
+from strictconformance.drift.errors import bounded_json, describe_type, key_text, short_repr
 from strictconformance.drift.oracles import fingerprint
-from strictconformance.drift.validator import MAX_NOTICES
+from strictconformance.drift.shapes import API_IDS
+from strictconformance.drift.shapes.model import accepted_types
+from strictconformance.drift.validator import MAX_NOTICES, FieldSite, response_sites
 from strictconformance.strategies.responses import (
+    HUGE_INTEGERS,
     deep_json,
     hostile_events,
     hostile_payloads,
@@ -301,6 +305,62 @@ def test_non_json_python_values_are_drift_not_crashes() -> None:
     payload = _payload("openai/chat/tool_call.yaml")
     payload[7] = "int key"  # type: ignore[index]
     assert _raises("openai.chat", payload).rule_id == "DR-6"
+
+
+def _set_at(payload: Any, path: tuple[Any, ...], value: Any) -> None:
+    node = payload
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = value
+
+
+@pytest.mark.parametrize("api", API_IDS)
+def test_integers_too_long_to_print_are_described_never_raised(api: str) -> None:
+    """DR-6: ``repr(10**5000)`` raises ValueError (CPython's 4300-digit limit), so a message
+    quoting such a value used to crash the validator (an ``id`` or ``finish_reason`` of 10**5000
+    raised ValueError). At every field of a recorded response, as a value and as a key, it is
+    now drift or a notice, and every error and notice renders."""
+    huge = HUGE_INTEGERS[0]
+    payload = recorded_responses(api, streams=False)[0].payload()
+    sites = [site for site in response_sites(api, payload) if isinstance(site, FieldSite)]
+    assert sites
+    for site in sites:
+        for value in (huge, {huge: "key"}, [huge]):
+            mutated = copy.deepcopy(payload)
+            _set_at(mutated, site.path, value)
+            report = validate_response(api, mutated)
+            for found in (*report.errors, *report.notices):
+                assert str(found)  # rendering never raises either
+            if site.field.reads and "integer" not in accepted_types(site.field.shape) and not isinstance(value, (dict, list)):
+                assert report.errors, site.path
+                assert "<integer of about 5001 digits>" in str(report.errors[0])
+    events = [SSEEvent('{"type": ' + "1" * 5000 + "}", None)]
+    with pytest.raises(SchemaDriftError):  # valid JSON text Python's json refuses (ValueError)
+        check_stream(api, events)
+
+
+def test_describing_a_value_never_raises() -> None:
+    class LoudStr(str):
+        def __repr__(self) -> str:
+            raise RuntimeError("repr")
+
+    class LoudInt(int):
+        def __repr__(self) -> str:
+            raise RuntimeError("repr")
+
+    class LoudDict(dict):  # type: ignore[type-arg]
+        def __len__(self) -> int:
+            raise RuntimeError("len")
+
+    for value in (*HUGE_INTEGERS, LoudStr("x"), LoudInt(3), LoudDict(a=1), object(), float("nan"), b"\xff", {1, 2}):
+        assert short_repr(value)
+        assert describe_type(value)
+        assert bounded_json({"v": value, "list": [value]})
+        assert key_text(value)
+    assert short_repr(10**5000) == "<integer of about 5001 digits>"
+    assert short_repr(-(10**5000)) == "<-integer of about 5001 digits>"
+    assert short_repr(2**64) == "18446744073709551616"
+    assert bounded_json({10**5000: 10**5000}) == '{"<integer of about 5001 digits>":"<integer of about 5001 digits>"}'
 
 
 def test_notices_are_capped_for_huge_payloads() -> None:

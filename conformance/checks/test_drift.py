@@ -21,6 +21,7 @@ would not be about the change (DR-1 reports the rejection). Only the APIs the ad
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
@@ -123,9 +124,16 @@ def _stream_fuzz(declarations: Declarations) -> str | None:
 
 
 def _shown(value: Any) -> Any:
-    """``value`` itself for the counterexample, or truncated JSON text when it is large or deep."""
+    """``value`` itself for the counterexample when it is plain JSON that prints whole, else its
+    JSON text, truncated when it is large or deep (an int too long to print is described)."""
     text = bounded_json(value, _SHOWN_CHARS, max_depth=50)
-    return value if len(text) < _SHOWN_CHARS and '"…"' not in text else text
+    if len(text) >= _SHOWN_CHARS or '"…"' in text:
+        return text
+    try:
+        exact = json.loads(text) == value
+    except (ValueError, RecursionError):
+        exact = False
+    return value if exact else text
 
 
 def _subject_notes(subject: ResponseSubject) -> dict[str, Any]:
@@ -277,7 +285,10 @@ def _payload_of(mutation: DriftMutation) -> Any:
 @functools.cache
 def _any_payload(api: str) -> st.SearchStrategy[Any]:
     """Hostile JSON, a documented-shape response, or a real one with breaking drift."""
-    sources: list[st.SearchStrategy[Any]] = [hostile_payloads(api, max_depth=_DEEPEST), responses(api)]
+    # odd_values=False: integers too long to print (10**5000) are left out here until the
+    # harness can render an adapter call holding one (its repr raises ValueError); the
+    # reference is fuzzed with them in the kit's self-tests.
+    sources: list[st.SearchStrategy[Any]] = [hostile_payloads(api, max_depth=_DEEPEST, odd_values=False), responses(api)]
     if mutable_recorded(api, breaking=True, streams=False):
         sources.append(drift_mutations(api, breaking=True, streams=False).map(_payload_of))
     return st.one_of(sources)

@@ -13,7 +13,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["DriftNotice", "DriftReport", "NoticeKind", "SchemaDriftError", "bounded_json", "describe_type", "json_type", "short_repr"]
+__all__ = [
+    "DriftNotice",
+    "DriftReport",
+    "NoticeKind",
+    "SchemaDriftError",
+    "bounded_json",
+    "describe_type",
+    "json_type",
+    "key_text",
+    "short_repr",
+    "type_name",
+]
 
 NoticeKind = Literal[
     "unknown_field",  # a key the shape does not declare
@@ -62,21 +73,69 @@ def describe_type(value: object) -> str:
         return name
     if isinstance(value, float):
         return "non-finite number (not JSON)"
-    return f"{type(value).__name__} (not JSON)"
+    return f"{type_name(value)} (not JSON)"
+
+
+def _int_text(value: int) -> str:
+    """``repr`` of an int, or a bounded description of one too long to print.
+
+    ``repr(10**5000)`` raises ``ValueError`` (CPython's integer string conversion limit); a
+    payload may hold such an int (JSON numbers have no size limit), and describing it must not.
+    """
+    digits = int(abs(value).bit_length() * 0.30103) + 1  # about log10(2) digits per bit
+    if digits <= 40:
+        try:
+            return repr(int(value))
+        except ValueError:  # a process limit set lower than 40 digits
+            pass
+    return f"<{'-' if value < 0 else ''}integer of about {digits} digits>"
+
+
+def _bounded_repr(value: object) -> str:
+    if isinstance(value, str):
+        text = str.__getitem__(value, slice(0, _REPR_LIMIT))  # a plain str, whatever the subclass
+        if len(value) > _REPR_LIMIT:
+            text = text[: _REPR_LIMIT - 1] + "…"
+        return str.__repr__(text)
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return _int_text(value)
+    if isinstance(value, float):
+        return float.__repr__(value)
+    if isinstance(value, dict):
+        return f"{{…{dict.__len__(value)} keys}}"
+    if isinstance(value, (list, tuple)):
+        size = list.__len__(value) if isinstance(value, list) else tuple.__len__(value)
+        return f"[…{size} items]"
+    return f"<{type_name(value)}>"
+
+
+def type_name(value: object) -> str:
+    """The name of ``value``'s type, for messages (never raises)."""
+    try:
+        name = type(value).__name__
+    except Exception:  # a metaclass that breaks attribute access
+        return "object"
+    return name if type(name) is str else "object"
 
 
 def short_repr(value: object) -> str:
-    """A one-line, bounded rendering of a value for messages (never walks a deep value)."""
-    if isinstance(value, str):
-        text = value if len(value) <= _REPR_LIMIT else value[: _REPR_LIMIT - 1] + "…"
-        return repr(text)
-    if value is None or isinstance(value, (bool, int, float)):
-        return repr(value)
-    if isinstance(value, dict):
-        return f"{{…{len(value)} keys}}"
-    if isinstance(value, (list, tuple)):
-        return f"[…{len(value)} items]"
-    return f"<{type(value).__name__}>"
+    """A one-line, bounded rendering of a value for messages.
+
+    Never walks a deep value, never calls a subclass's own ``__repr__`` and never raises: a
+    10**5000 integer is described (``repr`` would raise ``ValueError``), and anything else that
+    cannot be shown is named by its type.
+    """
+    try:
+        return _bounded_repr(value)
+    except Exception:
+        return f"<{type_name(value)}>"
+
+
+def key_text(key: object) -> str:
+    """A mapping key as path text: the key itself when it is a string, else its bounded repr."""
+    return str.__str__(key) if isinstance(key, str) else short_repr(key)
 
 
 class SchemaDriftError(Exception):
@@ -172,7 +231,8 @@ def bounded_json(value: object, limit: int = 4000, max_depth: int = 64) -> str:
     """Compact JSON text for ``value``, cut at ``limit`` characters and ``max_depth`` levels.
 
     Built without recursion, so a 100,000-level or self-containing value renders (truncated)
-    instead of raising ``RecursionError``. Non-JSON leaves are shown as their quoted repr.
+    instead of raising ``RecursionError``. Non-JSON leaves, and integers too long to print, are
+    shown as their quoted :func:`short_repr`; nothing in ``value`` makes it raise.
     """
     out: list[str] = []
     size = 0
@@ -187,7 +247,7 @@ def bounded_json(value: object, limit: int = 4000, max_depth: int = 64) -> str:
             for index in reversed(range(len(entries))):
                 key, child = entries[index]
                 stack.append((False, child, depth + 1))
-                stack.append((True, ("," if index else "") + json.dumps(str(key), ensure_ascii=False) + ":", depth))
+                stack.append((True, ("," if index else "") + json.dumps(key_text(key), ensure_ascii=False) + ":", depth))
             piece = "{"
         elif isinstance(item, (list, tuple)) and depth < max_depth:
             stack.append((True, "]", depth))
@@ -198,12 +258,26 @@ def bounded_json(value: object, limit: int = 4000, max_depth: int = 64) -> str:
             piece = "["
         elif isinstance(item, (dict, list, tuple)):
             piece = '"…"'
-        elif item is None or isinstance(item, (bool, int, str)) or (isinstance(item, float) and math.isfinite(item)):
-            piece = json.dumps(item, ensure_ascii=False)
         else:
-            piece = json.dumps(repr(item)[:_REPR_LIMIT], ensure_ascii=False)
+            piece = _json_leaf(item)
         out.append(piece)
         size += len(piece)
         if size > limit:
             return "".join(out)[:limit] + "…(truncated)"
     return "".join(out)
+
+
+def _json_leaf(item: object) -> str:
+    """JSON text for one leaf of :func:`bounded_json`."""
+    try:
+        if item is None or isinstance(item, bool):
+            return json.dumps(item)
+        if isinstance(item, int) and abs(item).bit_length() <= 128:
+            return json.dumps(int(item))
+        if isinstance(item, float) and math.isfinite(item):
+            return json.dumps(float(item))
+        if isinstance(item, str):
+            return json.dumps(str.__str__(item), ensure_ascii=False)
+    except Exception:  # a subclass whose conversion fails: shown like any other odd value
+        pass
+    return json.dumps(short_repr(item), ensure_ascii=False)

@@ -205,7 +205,11 @@ def _is_drift_error(checker: DriftChecker, error: BaseException) -> bool:
 
 
 def _describe_error(error: BaseException) -> str:
-    return f"{type(error).__qualname__}: {str(error)[:300]}"
+    try:
+        text = str(error)[:300]
+    except Exception:  # an exception whose message cannot be rendered (it holds a 10**5000 int...)
+        text = "<message not printable>"
+    return f"{type(error).__qualname__}: {text}"
 
 
 def _skip(rule_id: str, call: str, missing: str) -> Verdict:

@@ -27,7 +27,9 @@ from strictconformance.drift.errors import (
     SchemaDriftError,
     describe_type,
     json_type,
+    key_text,
     short_repr,
+    type_name,
 )
 from strictconformance.drift.paths import (
     ANY_INDEX,
@@ -251,7 +253,7 @@ def _walk(root: ValueShape, value: object, node: _Node, out: _Collector, *, in_v
                 for key in current:
                     if key not in known:
                         if type(key) is not str:
-                            out.problem((here, str(key)), "a string key", key, reads=True, in_variant=variant_scope, actual_type=f"{type(key).__name__} key (not JSON)")
+                            out.problem((here, key_text(key)), "a string key", key, reads=True, in_variant=variant_scope, actual_type=f"{type_name(key)} key (not JSON)")
                         else:
                             out.notice("unknown_field", (here, key), f"new field ({describe_type(current[key])})")
         elif isinstance(shape, Arr):
@@ -300,7 +302,7 @@ def _walk(root: ValueShape, value: object, node: _Node, out: _Collector, *, in_v
                 if shape.closed:
                     out.problem((here, first), f"one of the keys {_variant_names(shape)}", _MISSING, reads=reads, in_variant=True, actual_type="absent")
                 else:
-                    keys = ", ".join(sorted(map(str, current))) or "no keys"
+                    keys = ", ".join(sorted(map(key_text, current))) or "no keys"
                     out.notice("unknown_variant", here, f"no known variant key ({keys})")
                 continue
             for position, key in enumerate(matched):
@@ -440,7 +442,7 @@ def _events(source: object, out: _Collector) -> list[SSEEvent | None]:
     if isinstance(source, (str, bytes, bytearray)):
         return list(parse_sse(source))
     if not isinstance(source, Iterable) or isinstance(source, Mapping):
-        out.error(None, "a sequence of SSE events (or the raw stream text)", f"{type(source).__name__} (not a stream)", "DR-6")
+        out.error(None, "a sequence of SSE events (or the raw stream text)", f"{type_name(source)} (not a stream)", "DR-6")
         return []
     events: list[SSEEvent | None] = []
     for index, event in enumerate(source):
@@ -450,7 +452,7 @@ def _events(source: object, out: _Collector) -> list[SSEEvent | None]:
             name = getattr(event, "event", None)
             events.append(SSEEvent(event.data, name if isinstance(name, str) and name else None))
         else:
-            out.error(((None, "events"), index), "an SSEEvent", f"{type(event).__name__} (not an SSE event)", "DR-6")
+            out.error(((None, "events"), index), "an SSEEvent", f"{type_name(event)} (not an SSE event)", "DR-6")
             events.append(None)
     return events
 
@@ -503,7 +505,7 @@ def _stream(api: str | ApiShape, source: object, *, record_sites: bool) -> tuple
     if stream.terminator is not None and not terminated:
         out.notice("stream_unterminated", events_node, f"the stream ended without {stream.terminator!r}")
     if stream.final_events and entries and last_type not in stream.final_events:
-        out.notice("stream_unterminated", events_node, f"the last event is {last_type!r}, not one of {list(stream.final_events)}")
+        out.notice("stream_unterminated", events_node, f"the last event is {short_repr(last_type)}, not one of {list(stream.final_events)}")
     if not out.errors:
         _check_invariants(stream.invariants, document, out)
     return out, document
