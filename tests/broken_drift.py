@@ -8,6 +8,7 @@ further faults of an already covered rule.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -141,6 +142,35 @@ class CrashesOnOddInput(ReferenceLike):
         super().check_response(api, payload)
 
 
+def _to_model(value: Any) -> Any:
+    """What SDK code converting JSON to its own objects often is: a recursive walk."""
+    if isinstance(value, dict):
+        return {key: _to_model(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_to_model(item) for item in value]
+    return value
+
+
+class RecursesIntoPayload(ReferenceLike):
+    """DR-6 (extra): converts the payload (and each event's parsed data) to its own objects with
+    a recursive walk, so a body nested past the recursion limit escapes as RecursionError."""
+
+    name = "recurses-into-payload"
+
+    def check_response(self, api: str, payload: Any) -> None:
+        _to_model(payload)
+        super().check_response(api, payload)
+
+    def check_stream(self, api: str, events: Sequence[Any]) -> None:
+        for event in events:
+            try:
+                data = json.loads(getattr(event, "data", ""))
+            except ValueError:
+                continue
+            _to_model(data)
+        super().check_stream(api, events)
+
+
 class CleansUpPayload(ReferenceLike):
     """DR-6 (extra): "helpfully" strips fields it does not know from the caller's payload."""
 
@@ -185,5 +215,5 @@ BROKEN: Mapping[str, type[ReferenceLike]] = {
 
 EXTRA_BROKEN: Mapping[str, tuple[type[ReferenceLike], ...]] = {
     "DR-2": (ParentPath, RaisesBareKeyError),
-    "DR-6": (CleansUpPayload,),
+    "DR-6": (CleansUpPayload, RecursesIntoPayload),
 }

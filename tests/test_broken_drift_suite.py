@@ -48,6 +48,23 @@ def test_extra_bugs_are_caught_by_their_rule(run_suite: Callable[..., SuiteRun],
     assert run.rules_with("failed") == {rule_id}, run.output
 
 
+def test_dr6_fails_a_check_that_recurses_into_deep_payloads(run_suite: Callable[..., SuiteRun]) -> None:
+    """DR-6 hands every declared API bodies and events nested 10,000+ levels deep (past Python's
+    recursion limit; it used to stop at 300): a check that converts them with a recursive walk
+    fails with RecursionError, in the explicit deep check and in the fuzz, and the failure
+    renders (the harness copies the payload without recursion, Hypothesis prints it bounded)."""
+    run = run_suite("broken_drift:RecursesIntoPayload", "--sc-rule", "DR-6")
+    assert run.rules_with("failed") == {"DR-6"}, run.output
+    assert run.report is not None
+    outcomes = {check["nodeid"].split("::")[-1]: check["outcome"] for check in run.report["rules"]["DR-6"]["checks"]}
+    assert outcomes["test_dr_6_payloads_nested_past_the_recursion_limit"] == "failed", outcomes
+    assert outcomes["test_dr_6_any_payload_raises_only_drift_errors"] == "failed", outcomes
+    failure = next(f for f in run.report["rules"]["DR-6"]["counterexamples"] if "nested_past" in f["nodeid"])
+    assert "raised RecursionError" in failure["message"]
+    assert failure["counterexample"]["case"]
+    assert "INTERNALERROR" not in run.output and "Flaky" not in run.output
+
+
 def test_a_dr1_failure_names_the_cassette_and_what_was_rejected(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite(BROKEN["DR-1"], "--sc-rule", "DR-1")
     assert run.report is not None

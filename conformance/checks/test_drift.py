@@ -11,7 +11,9 @@ The adapter's ``check_response`` / ``check_stream`` are reached only through the
   shapes; each must raise a declared drift error at the mutation's path (when the adapter's
   error tells a path, see ``drift_error_path``).
 * DR-4: additive mutations (a new field, a new variant, a variant renamed to an unknown name).
-* DR-6: hostile payloads, generated and mutated responses, and streams of arbitrary events.
+* DR-6: hostile payloads, generated and mutated responses, and streams of arbitrary events; and,
+  explicitly for every declared API, bodies and events nested 10,000 levels deep (ten times
+  Python's recursion limit).
 
 A mutation is judged only when the adapter accepts the unmutated response: otherwise its verdict
 would not be about the change (DR-1 reports the rejection). Only the APIs the adapter declares in
@@ -31,7 +33,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from strictconformance.adapter import Declarations
-from strictconformance.drift.cassettes import RecordedResponse, list_cassettes, load_cassette
+from strictconformance.drift.cassettes import (
+    RecordedResponse,
+    list_cassettes,
+    load_cassette,
+    recorded_responses,
+)
 from strictconformance.drift.errors import bounded_json
 from strictconformance.drift.mutations import DriftMutation, MutationKind, ResponseSubject
 from strictconformance.drift.oracles import (
@@ -41,6 +48,8 @@ from strictconformance.drift.oracles import (
     judge_recorded,
     judge_total,
 )
+from strictconformance.drift.shapes import get_shape
+from strictconformance.drift.shapes.model import Arr
 from strictconformance.drift.sse import SSEEvent
 from strictconformance.harness import Harness, check
 from strictconformance.profiles import scaled
@@ -54,10 +63,14 @@ from strictconformance.strategies.responses import (
     responses,
 )
 
-# The harness snapshots every argument (to detect mutation) with a recursive copy, so payloads
-# deeper than this would fail inside the harness, not in the adapter. The reference validator
-# itself is checked 50,000 levels deep in the kit's self-tests.
-_DEEPEST = 300
+# DR-6 payloads nest up to this deep, far past Python's recursion limit (1000), so an SDK that
+# walks a payload recursively fails DR-6 as it would on such a response. The harness copies and
+# compares them without recursion (snapshot iterative past depth 100; the kit's self-tests check
+# it at 20,000 levels), and Hypothesis prints them as bounded JSON (:class:`_Drawn`).
+_DEEPEST = 20_000
+# The explicit deep case: every declared API gets a body nested this deep at its root and inside
+# a recorded response, and an event nested as deep (ten times Python's recursion limit).
+_DEEP_CASE = 10_000
 # Counterexample payloads larger than this are shown as truncated JSON text.
 _SHOWN_CHARS = 20_000
 _RESPLIT: tuple[MutationKind, ...] = ("resplit_stream",)
@@ -282,8 +295,25 @@ def _payload_of(mutation: DriftMutation) -> Any:
     return mutation.subject.payload
 
 
+class _Drawn:
+    """A drawn DR-6 input, shown by Hypothesis as bounded JSON: its pretty-printer recurses, and
+    these inputs nest 20,000 deep."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(bounded_json(self.value, 2000, max_depth=20))
+
+
+def _events_json(events: Sequence[SSEEvent]) -> list[dict[str, Any]]:
+    return [{"event": event.event, "data": event.data} for event in events]
+
+
 @functools.cache
-def _any_payload(api: str) -> st.SearchStrategy[Any]:
+def _any_payload(api: str) -> st.SearchStrategy[_Drawn]:
     """Hostile JSON, a documented-shape response, or a real one with breaking drift."""
     # odd_values=False: integers too long to print (10**5000) are left out here until the
     # harness can render an adapter call holding one (its repr raises ValueError); the
@@ -291,19 +321,26 @@ def _any_payload(api: str) -> st.SearchStrategy[Any]:
     sources: list[st.SearchStrategy[Any]] = [hostile_payloads(api, max_depth=_DEEPEST, odd_values=False), responses(api)]
     if mutable_recorded(api, breaking=True, streams=False):
         sources.append(drift_mutations(api, breaking=True, streams=False).map(_payload_of))
-    return st.one_of(sources)
+    return st.one_of(sources).map(_Drawn)
+
+
+class _DrawnEvents(_Drawn):
+    """Drawn events, shown as their ``{event, data}`` JSON (bounded)."""
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(bounded_json(_events_json(self.value), 2000, max_depth=20))
 
 
 @functools.cache
-def _any_events(api: str) -> st.SearchStrategy[tuple[SSEEvent, ...]]:
-    return hostile_events(api, max_depth=_DEEPEST)
+def _any_events(api: str) -> st.SearchStrategy[_Drawn]:
+    return hostile_events(api, max_depth=_DEEPEST).map(_DrawnEvents)
 
 
 @check("DR-6", requires=_any_api)
 @given(data=st.data())
 def test_dr_6_any_payload_raises_only_drift_errors(sc: Harness, data: st.DataObject) -> None:
     api = data.draw(st.sampled_from(sc.declarations.drift_apis), label="api")
-    payload = data.draw(_any_payload(api), label="payload")
+    payload = data.draw(_any_payload(api), label="payload").value
     sc.note(api=api, payload=_shown(payload))
     checker = DriftChecker.from_harness(sc, judge_other_errors=True)
     _settle(sc, judge_total(checker, api, payload))
@@ -313,10 +350,58 @@ def test_dr_6_any_payload_raises_only_drift_errors(sc: Harness, data: st.DataObj
 @given(data=st.data())
 def test_dr_6_any_stream_raises_only_drift_errors(sc: Harness, data: st.DataObject) -> None:
     api = data.draw(st.sampled_from(sc.declarations.drift_apis), label="api")
-    events = data.draw(_any_events(api), label="events")
-    sc.note(api=api, events=_shown([{"event": event.event, "data": event.data} for event in events]))
+    events = data.draw(_any_events(api), label="events").value
+    sc.note(api=api, events=_shown(_events_json(events)))
     checker = DriftChecker.from_harness(sc, judge_other_errors=True)
     _settle(sc, judge_total(checker, api, events, stream=True))
+
+
+def _nested(depth: int, leaf: Any, key: str | None) -> Any:
+    """``leaf`` nested ``depth`` levels deep (in lists, or in objects under ``key``), built without recursion."""
+    value = leaf
+    for _ in range(depth):
+        value = [value] if key is None else {key: value}
+    return value
+
+
+def _deep_payloads(api: str) -> list[tuple[str, Any]]:
+    """Payloads nested :data:`_DEEP_CASE` deep: lists at the root, and a recorded response whose
+    first element of its main array (``choices``, ``content``...) is nested under that key."""
+    shape = get_shape(api)
+    arrays = [field.name for field in shape.response.fields if isinstance(field.shape, Arr)]
+    cases: list[tuple[str, Any]] = [("nested lists at the root", _nested(_DEEP_CASE, 1, None))]
+    for response in recorded_responses(api, streams=False):
+        payload = response.payload()
+        name = next((name for name in arrays if isinstance(payload.get(name), list) and payload[name]), None)
+        if name is not None:
+            payload[name][0] = _nested(_DEEP_CASE, payload[name][0], name)
+            cases.append((f"{response.label} with {name}[0] nested under {name!r} {_DEEP_CASE} times", payload))
+            break
+    else:
+        cases.append(("nested objects at the root", _nested(_DEEP_CASE, {}, arrays[0] if arrays else "content")))
+    return cases
+
+
+def _deep_stream() -> tuple[str, tuple[SSEEvent, ...]]:
+    return ("an event whose data is JSON text nested in objects",
+            (SSEEvent('{"a":' * _DEEP_CASE + "1" + "}" * _DEEP_CASE, None),))
+
+
+@check("DR-6", requires=_any_api)
+def test_dr_6_payloads_nested_past_the_recursion_limit(sc: Harness) -> None:
+    """Every declared API gets bodies (and, with check_stream, an event) nested 10,000 deep, far
+    past Python's recursion limit: an SDK that walks or converts them recursively raises
+    RecursionError (not a drift error), as it would on such a response."""
+    checker = DriftChecker.from_harness(sc, judge_other_errors=True)
+    for api in sc.declarations.drift_apis:
+        if sc.has("check_response"):
+            for name, payload in _deep_payloads(api):
+                sc.note(api=api, case=name, payload=_shown(payload))
+                _settle(sc, judge_total(checker, api, payload))
+        if sc.has("check_stream"):
+            name, events = _deep_stream()
+            sc.note(api=api, case=name, events=_shown(_events_json(events)))
+            _settle(sc, judge_total(checker, api, events, stream=True))
 
 
 # -- the four cases of seeds/004_a0237f49a68a70ed.txt ---------------------------------------------------

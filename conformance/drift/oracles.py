@@ -320,13 +320,17 @@ def judge_total(checker: DriftChecker, api: str, value: object, *, stream: bool 
             outcome,
             "DR-6",
             "fail",
-            f"raised {_describe_error(outcome.error)} on a {describe_type(value)} input; only declared drift errors may escape",
+            f"raised {_describe_error(outcome.error)} on {_a(describe_type(value))} input; only declared drift errors may escape",
             call,
             _counterexample(subject),
         )
     if fingerprint(value) != before:
         return _verdict(outcome, "DR-6", "fail", "modified the payload it was given", call, _counterexample(subject))
     return _verdict(outcome, "DR-6", "pass", "raised nothing but drift errors and left the input unchanged", call)
+
+
+def _a(noun: str) -> str:
+    return f"an {noun}" if noun[:1] in "aeiou" else f"a {noun}"
 
 
 def fingerprint(value: object) -> tuple[object, ...]:
