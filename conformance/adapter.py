@@ -259,6 +259,30 @@ def _none_problem(value: Any) -> str | None:
     return None if value is None else f"returned {type(value).__name__}; it should return None (or raise on drift)"
 
 
+def _strictify_problem(value: Any) -> str | None:
+    """A strictify result the checks cannot use: not a schema dict or a Strictified, a loss that is
+    not a Loss, or a strict schema that is not JSON (NaN, a set, a key that is not a string)."""
+    from strictconformance.dialects.model import Strictified
+    from strictconformance.dialects.values import MAX_JSON_NESTING, json_problem
+
+    try:
+        result = Strictified.coerce(value)
+    except Exception as exc:  # a junk answer may fail in any way when read
+        return f"returned an unusable result: {type(exc).__name__}: {exc}"
+    problem = json_problem(result.schema, max_depth=MAX_JSON_NESTING)
+    return None if problem is None else f"returned a strict schema that is not JSON the checks can read, {problem}"
+
+
+def _json_value_problem(value: Any) -> str | None:
+    """An encode/decode result that is not a JSON value (the wire carries JSON; decoded values are
+    checked as JSON against the original schema)."""
+    from strictconformance.dialects.values import MAX_JSON_NESTING, json_problem
+
+    problem = json_problem(value, max_depth=MAX_JSON_NESTING)
+    return None if problem is None else ("returned a value that is not JSON the checks can read (dicts with string keys, "
+                                         f"lists, strings, finite numbers, booleans, None), {problem}")
+
+
 #: Every capability, by method name. Rules name the capabilities their checks call (spec.Rule).
 CAPABILITIES: Mapping[str, Capability] = {
     capability.method: capability
@@ -266,9 +290,9 @@ CAPABILITIES: Mapping[str, Capability] = {
         Capability("build_request", "boolean-convention wire request", _wire_request_problem),
         Capability("plan_request", "priority-convention model selection and budgets", _plan_problem),
         Capability("strict_support", "strict-format resolution of a model", _strict_support_problem),
-        Capability("strictify", "strict schema for a dialect"),
-        Capability("encode", "value encoding into a dialect's wire shape"),
-        Capability("decode", "value decoding from a dialect's wire shape"),
+        Capability("strictify", "strict schema for a dialect", _strictify_problem),
+        Capability("encode", "value encoding into a dialect's wire shape", _json_value_problem),
+        Capability("decode", "value decoding from a dialect's wire shape", _json_value_problem),
         Capability("check_response", "response drift detection", _none_problem),
         Capability("check_stream", "stream drift detection", _none_problem),
         Capability("define_tool", "tool definition"),

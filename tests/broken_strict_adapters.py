@@ -409,8 +409,82 @@ def _reversed_lists(value: Any, schema: Any) -> Any:
     return value
 
 
+# -- Junk answers: each fails the check that called it, naming the method, never a crash -----------
+
+
+@_declaring("openai")
+class LossesNotLosses(_Broken):
+    """strictify returns a Strictified whose losses are strings (a Strictified is not type-checked when built)."""
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        return Strictified(reference_strictify(schema, dialect).schema, ("junk",))  # type: ignore[arg-type]
+
+
+@_declaring("openai")
+class NaNInTheSchema(_Broken):
+    """strictify puts NaN in the strict schema (json.dumps would write it; JSON has no NaN)."""
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        return {**schema, "maxProperties": float("nan")}
+
+
+@_declaring("openai")
+class IntegerPropertyName(_Broken):
+    """strictify adds a property whose name is an int (json.dumps would turn it into "1")."""
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        return {**schema, "properties": {**schema.get("properties", {}), 1: {"type": "string"}}}
+
+
+@_declaring("openai")
+class FiveThousandLevels(_Broken):
+    """strictify returns a schema nested 5000 objects deep (a repr or json.dumps of it recurses too deep)."""
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        node: dict[str, Any] = {"type": "string"}
+        for _ in range(5000):
+            node = {"type": "object", "properties": {"a": node}, "required": ["a"], "additionalProperties": False}
+        return Strictified(node)
+
+
+@_declaring("openai")
+class StrictifyReturnsText(_Broken):
+    """strictify returns the schema as JSON text."""
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        return json.dumps(reference_strictify(schema, dialect).schema)  # type: ignore[return-value]
+
+
+@_declaring("openai")
+class EncodeReturnsASet(_Broken):
+    """encode returns a set."""
+
+    def encode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+        return {1, 2}
+
+
+@_declaring("openai")
+class DecodeReturnsAnObject(_Broken):
+    """decode returns a Python object that is not a JSON value."""
+
+    def decode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+        return object()
+
+
 def _path(cls: type) -> str:
     return f"{_MODULE}:{cls.__name__}"
+
+
+#: adapter -> (the rule whose checks meet the junk first, the method named, what the failure says)
+JUNK: dict[str, tuple[str, str, str]] = {
+    "LossesNotLosses": ("RT-1", "strictify", "losses[0] is 'junk', expected a Loss"),
+    "NaNInTheSchema": ("RT-1", "strictify", "at /maxProperties: nan is not a JSON number"),
+    "IntegerPropertyName": ("RT-1", "strictify", "at /properties: the key 1 is a int; JSON object keys are strings"),
+    "FiveThousandLevels": ("RT-1", "strictify", "the value nests deeper than 500 levels"),
+    "StrictifyReturnsText": ("RT-1", "strictify", "must return a dict (the strict schema) or a Strictified(schema, losses), got str"),
+    "EncodeReturnsASet": ("RT-4", "encode", "at /: a value of type set is not a JSON value"),
+    "DecodeReturnsAnObject": ("RT-5", "decode", "at /: a value of type object is not a JSON value"),
+}
 
 
 BROKEN: dict[str, str] = {

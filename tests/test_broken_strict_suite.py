@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
-from broken_strict_adapters import BROKEN, DIALECT_OF
+from broken_strict_adapters import BROKEN, DIALECT_OF, JUNK
 from conftest import SuiteRun
 from strictconformance import checks
 from strictconformance.dialects import SHIPPED, SchemaError, validate_strict
@@ -115,3 +115,32 @@ def test_broken_codec_fails_exactly_its_rt_rule(run_suite: Callable[..., SuiteRu
     run = run_suite(BROKEN[rule_id], "--sc-rule", "RT", *RT_CHECKS)
     assert run.rules_with("failed") | run.rules_with("error") == {rule_id}, run.output
     _assert_failure_is_actionable(run, rule_id)
+
+
+@pytest.mark.parametrize("adapter", sorted(JUNK))
+def test_a_junk_answer_fails_cleanly_naming_the_method(run_suite: Callable[..., SuiteRun], adapter: str) -> None:
+    """A result the checks cannot read (not JSON, losses that are not losses, nested 5000 deep) is an
+    adapter fault of the method that returned it, never a TypeError, AttributeError or RecursionError."""
+    rule_id, method, says = JUNK[adapter]
+    run = run_suite(f"broken_strict_adapters:{adapter}", "--sc-rule", rule_id, *RT_CHECKS)
+    assert run.rules_with("failed") == {rule_id}, run.output
+    assert f"{rule_id} adapter fault: adapter.{method}() " in run.output, run.output
+    assert says in run.output, run.output
+    for crash in ("INTERNALERROR", "RecursionError", "AttributeError", "Traceback"):
+        assert crash not in run.output, run.output
+
+
+def test_show_writes_deep_and_large_values_without_recursion() -> None:
+    from strictconformance.checks._strict import show
+
+    deep: dict[str, Any] = {"type": "string"}
+    for _ in range(20_000):
+        deep = {"properties": {"a": deep}}
+    shown = show(deep)
+    assert isinstance(shown, str) and shown.startswith('{"properties": {"a": {"properties"') and "cut at" in shown
+    narrow: list[Any] = []
+    for _ in range(150):  # short text, but deeper than a counterexample should nest
+        narrow = [narrow]
+    assert show(narrow) == "[" * 151 + "]" * 151 + " (nested 150 levels deep)"
+    small = {"a": [1, 2.5, None, True, "x"]}
+    assert show(small) is small

@@ -15,6 +15,8 @@ has returned, whatever the oracle did with it.
 from __future__ import annotations
 
 import copy
+import json
+import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -45,8 +47,9 @@ __all__ = [
 ]
 
 _META_SCHEMA = Draft202012Validator(Draft202012Validator.META_SCHEMA)
-# strict schemas and values are JSON: shown in full up to this size, then as a summary
+# strict schemas and values are JSON: shown in full up to this size and depth, then as the start of their text
 _SHOWN_CHARS = 20_000
+_SHOWN_DEPTH = 100
 
 
 def run_dialects(config: pytest.Config) -> DialectRegistry:
@@ -92,11 +95,50 @@ def budget(factor: float, *, at_least: int = 5, shrink: bool = True) -> settings
 
 
 def show(value: Any) -> Any:
-    """``value`` for a counterexample: itself, or a summary when its JSON text is very large."""
-    text = repr(value)
-    if len(text) <= _SHOWN_CHARS:
+    """``value`` for a counterexample: itself, or the start of its JSON text when that is very long
+    or nests very deep (written without recursion: an adapter's junk may nest thousands deep)."""
+    text, complete, depth = _json_prefix(value, _SHOWN_CHARS)
+    if complete and depth <= _SHOWN_DEPTH:
         return value
-    return f"{text[:_SHOWN_CHARS]}... ({len(text)} characters in all)"
+    why = f"cut at {_SHOWN_CHARS} characters" if not complete else f"nested {depth} levels deep"
+    return f"{text[:_SHOWN_CHARS]}{'...' if not complete else ''} ({why})"
+
+
+class _Text(str):
+    """A piece of JSON text already written (a bracket, a separator, a key)."""
+
+
+def _json_prefix(value: Any, limit: int) -> tuple[str, bool, int]:
+    """The JSON text of ``value`` up to about ``limit`` characters, whether that is all of it, and
+    the deepest nesting met. Iterative; anything that is not JSON is written as its short repr."""
+    parts: list[str] = []
+    size = deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack and size <= limit:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(item, _Text):
+            piece: str = item
+        elif isinstance(item, dict):
+            stack.append((_Text("}"), depth))
+            for index, (key, sub) in reversed(list(enumerate(item.items()))):
+                stack.append((sub, depth + 1))
+                stack.append((_Text(("" if index == 0 else ", ") + json.dumps(str(key)) + ": "), depth))
+            piece = "{"
+        elif isinstance(item, (list, tuple)):
+            stack.append((_Text("]"), depth))
+            for index, sub in reversed(list(enumerate(item))):
+                stack.append((sub, depth + 1))
+                if index:
+                    stack.append((_Text(", "), depth))
+            piece = "["
+        elif item is None or isinstance(item, (str, int, float, bool)):
+            piece = json.dumps(item)
+        else:
+            piece = reprlib.repr(item)
+        parts.append(piece)
+        size += len(piece)
+    return "".join(parts), not stack, deepest
 
 
 class Refused(Exception):

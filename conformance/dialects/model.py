@@ -8,6 +8,7 @@ and a few limits. Nothing here computes; :mod:`.validator` checks schemas agains
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -249,24 +250,34 @@ class Strictified:
     @classmethod
     def coerce(cls, result: object) -> Strictified:
         """Accept an adapter's answer: a :class:`Strictified`, anything with ``.schema`` and
-        ``.losses``, or a bare dict (no losses reported)."""
-        if isinstance(result, Strictified):
-            return result
+        ``.losses``, or a bare dict (no losses reported). Raises ``TypeError``/``ValueError``
+        saying what is wrong with anything else, or with a loss that is not one (also inside a
+        :class:`Strictified`, whose fields are not type-checked when it is built)."""
         if isinstance(result, dict):
             return cls(result, ())
         schema = getattr(result, "schema", None)
         losses = getattr(result, "losses", None)
-        if isinstance(schema, dict) and losses is not None:
-            return cls(schema, tuple(_coerce_loss(loss) for loss in losses))
-        raise TypeError(
-            "strictify must return a dict (the strict schema) or a Strictified(schema, losses), "
-            f"got {type(result).__name__}"
-        )
+        if not isinstance(schema, dict) or losses is None:
+            what = type(result).__name__ if not hasattr(result, "schema") else f"{type(result).__name__} whose schema is a {type(schema).__name__}"
+            raise TypeError(f"strictify must return a dict (the strict schema) or a Strictified(schema, losses), got {what}")
+        if isinstance(losses, (str, bytes, Mapping)) or not hasattr(losses, "__iter__"):
+            raise TypeError(f"Strictified.losses must be a sequence of Loss, got {type(losses).__name__}")
+        coerced = tuple(_coerce_loss(loss, index) for index, loss in enumerate(losses))
+        if isinstance(result, Strictified) and coerced == result.losses:
+            return result
+        return cls(schema, coerced)
 
 
-def _coerce_loss(loss: object) -> Loss:
+def _coerce_loss(loss: object, index: int) -> Loss:
     if isinstance(loss, Loss):
+        fields = {name: getattr(loss, name) for name in ("pointer", "kind", "keyword", "detail")}
+        wrong = [name for name, value in fields.items() if not isinstance(value, str)]
+        if wrong:
+            raise TypeError(f"losses[{index}]: Loss.{wrong[0]} is {reprlib.repr(fields[wrong[0]])}, expected a string")
         return loss
-    if isinstance(loss, Mapping) and "pointer" in loss:
-        return Loss(str(loss["pointer"]), str(loss.get("kind", "loosened")), str(loss.get("keyword", "")), str(loss.get("detail", "")))
-    raise TypeError(f"a loss must be a Loss or a mapping with 'pointer', got {loss!r}")
+    if isinstance(loss, Mapping) and isinstance(loss.get("pointer"), str):
+        try:
+            return Loss(loss["pointer"], str(loss.get("kind", "loosened")), str(loss.get("keyword", "")), str(loss.get("detail", "")))
+        except ValueError as exc:
+            raise ValueError(f"losses[{index}]: {exc}") from None
+    raise TypeError(f"losses[{index}] is {reprlib.repr(loss)}, expected a Loss (or a mapping with a string 'pointer')")

@@ -9,7 +9,11 @@ from typing import Any
 
 from strictconformance.dialects.pointers import join_pointer
 
-__all__ = ["canonical", "json_equal", "json_problem", "locate_json_problem"]
+__all__ = ["MAX_JSON_NESTING", "canonical", "json_equal", "json_problem", "locate_json_problem"]
+
+#: JSON nesting the kit takes from outside (an input schema, an adapter's strict schema or value):
+#: far above any provider's limit (OpenAI: 10 levels), far below where copying or validating recurses too deep.
+MAX_JSON_NESTING = 500
 
 
 def _normal(item: Any) -> Any:
@@ -40,7 +44,12 @@ def json_problem(value: Any, *, max_depth: int | None = None) -> str | None:
     """Why ``value`` is not a JSON value, naming the JSON pointer (None when it is one); see
     :func:`locate_json_problem`."""
     found = locate_json_problem(value, max_depth=max_depth)
-    return None if found is None else f"at {found[0] or '/'}: {found[1]}"
+    if found is None:
+        return None
+    pointer, problem = found
+    if len(pointer) > 200:  # a deep place: its start and end say enough
+        pointer = f"{pointer[:100]}...{pointer[-60:]}"
+    return f"at {pointer or '/'}: {problem}"
 
 
 def locate_json_problem(value: Any, *, max_depth: int | None = None) -> tuple[str, str] | None:
@@ -65,7 +74,7 @@ def locate_json_problem(value: Any, *, max_depth: int | None = None) -> tuple[st
             continue
         if not isinstance(item, (dict, list)):
             hint = " (JSON arrays are lists)" if isinstance(item, tuple) else ""
-            return pointer, f"a {type(item).__name__} is not a JSON value{hint}"
+            return pointer, f"a value of type {type(item).__name__} is not a JSON value{hint}"
         if id(item) in on_path:
             return pointer, "the value contains itself (a cyclic Python object, not JSON)"
         if max_depth is not None and depth >= max_depth:

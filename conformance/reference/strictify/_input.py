@@ -29,7 +29,7 @@ from typing import Any
 
 from strictconformance.dialects.model import SchemaError
 from strictconformance.dialects.pointers import is_under, join_pointer, split_pointer
-from strictconformance.dialects.values import locate_json_problem
+from strictconformance.dialects.values import MAX_JSON_NESTING, locate_json_problem
 from strictconformance.reference.strictify._schema import MARK, Node, on_cycles, subschema_kind
 
 __all__ = ["KEYWORD_SHAPES", "MAX_NESTING", "MAX_VALUE_NESTING", "CheckedInput", "check_input", "ref_target"]
@@ -37,7 +37,7 @@ __all__ = ["KEYWORD_SHAPES", "MAX_NESTING", "MAX_VALUE_NESTING", "CheckedInput",
 #: Subschema nesting strictify accepts; real schemas stay far below it.
 MAX_NESTING = 100
 #: JSON nesting of the whole input (a `const` or `enum` value too): past it, copying would recurse too deep.
-MAX_VALUE_NESTING = 500
+MAX_VALUE_NESTING = MAX_JSON_NESTING
 
 _SIMPLE_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
 
