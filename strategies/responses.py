@@ -36,7 +36,7 @@ from strictconformance.drift.mutations import (
     candidate_label,
     mutation_candidates,
 )
-from strictconformance.drift.paths import ANY_INDEX, PathPart, parse_path, resolve_path
+from strictconformance.drift.paths import ANY_INDEX, PathPart, parse_path
 from strictconformance.drift.shapes import API_IDS, get_shape
 from strictconformance.drift.shapes.model import (
     AnyJson,
@@ -210,12 +210,35 @@ def _element_strategy(shape: ApiShape, pattern: tuple[PathPart, ...], variant: o
     if variant is not None and isinstance(items, Tagged):
         body = fold_shape(items.merged[str(variant)], generate)
         return body.map(lambda b: {items.discriminator: variant, **b})
+    if variant is not None and isinstance(items, Keyed):
+        return fold_shape(items.merged[str(variant)], generate)
     return fold_shape(items, generate)
+
+
+def _array_at(payload: Any, location: Sequence[PathPart]) -> list[Any]:
+    """The array at ``location`` in ``payload``, made on the way when missing or null: an object
+    for a missing key, the first element at ``[*]`` (an empty object added to an empty array)."""
+    node = payload
+    for position, part in enumerate(location):
+        if isinstance(part, str):
+            if position == len(location) - 1 or not isinstance(location[position + 1], str):
+                if not isinstance(node.get(part), list):
+                    node[part] = []
+            elif not isinstance(node.get(part), dict):
+                node[part] = {}
+            node = node[part]
+        else:
+            if not node:
+                node.append({})
+            node = node[0 if part is ANY_INDEX else part]
+    assert isinstance(node, list)
+    return node
 
 
 @st.composite
 def _satisfy_invariants(draw: st.DrawFn, shape: ApiShape, payload: dict[str, Any]) -> dict[str, Any]:
-    """Add the elements a triggered invariant needs (a tool_use block, a tool call)."""
+    """Add the elements a triggered invariant needs (a tool_use block, a tool call, a Gemini
+    part with a data key), making the objects on the way when they are missing."""
     for _ in range(4):
         broken = violated_invariants(shape.invariants, payload)
         if not broken:
@@ -223,12 +246,12 @@ def _satisfy_invariants(draw: st.DrawFn, shape: ApiShape, payload: dict[str, Any
         for invariant, scope_path in broken:
             location = (*scope_path, *invariant.array_path)
             pattern = tuple(ANY_INDEX if isinstance(p, int) else p for p in location)
-            element = draw(_element_strategy(shape, pattern, invariant.variant))
-            parent = resolve_path(payload, location[:-1])[0][1]
-            assert isinstance(parent, dict)
-            if not isinstance(parent.get(location[-1]), list):
-                parent[location[-1]] = []
-            parent[location[-1]].append(element)
+            variant = invariant.variant if invariant.variant is not None else next(iter(invariant.with_keys), None)
+            element = draw(_element_strategy(shape, pattern, variant))
+            for key, value in invariant.excluding:
+                if isinstance(element, dict) and type(element.get(key)) is type(value) and element.get(key) == value:
+                    del element[key]
+            _array_at(payload, location).append(element)
             event(f"{shape.api}: invariant {invariant.id} satisfied by construction")
     return payload
 

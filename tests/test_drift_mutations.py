@@ -86,6 +86,27 @@ def test_every_additive_mutation_passes() -> None:
     assert not cried_wolf, "\n".join(cried_wolf[:20])
 
 
+def test_gemini_renames_have_catching_mutations() -> None:
+    """Each Gemini DR-5 invariant has mutations it alone catches: candidates, content or parts
+    dropped (what a rename leaves), a part's functionCall renamed; bodies and streams."""
+    found = {(label.split("#")[0].rsplit("/", 1)[-1], m.kind, m.path) for label, m in _sweep()
+             if m.api == "gemini.generate_content" and m.breaking and m.rule_id == "DR-5"}
+    for expected in [
+        ("function_call.yaml", "drop_field", "candidates"),
+        ("function_call.yaml", "drop_field", "candidates[0].content"),
+        ("function_call.yaml", "drop_field", "candidates[0].content.parts"),
+        ("function_call.yaml", "rename_discriminator", "candidates[0].content.parts[0]"),
+        ("thinking_function_call.yaml", "rename_discriminator", "candidates[0].content.parts[1]"),
+        ("stream_function_call.yaml", "drop_field", "events[0].data.candidates"),
+        ("stream_function_call.yaml", "rename_discriminator", "events[0].data.candidates[0].content.parts[0]"),
+    ]:
+        assert expected in found, (expected, sorted(found))
+    # renaming the thought summary beside the call, or a part where another carries the output, stays additive
+    additive = {(label, m.path) for label, m in _sweep()
+                if m.api == "gemini.generate_content" and m.kind == "rename_discriminator" and not m.breaking}
+    assert ("gemini/generate_content/thinking_function_call.yaml#0", "candidates[0].content.parts[0]") in additive
+
+
 def test_mutations_never_touch_the_original() -> None:
     label, subject = next((label, s) for label, s in _subjects() if label.startswith("anthropic/messages/tool_use"))
     before = repr(subject.payload)

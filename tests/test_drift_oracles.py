@@ -115,6 +115,28 @@ def test_extra_broken_checks_are_caught_by_their_rule(rule_id: str, broken: type
     assert rule_id in _failed_rules(_verdicts(checker)), f"{checker.name} was not caught by {rule_id}"
 
 
+class _NoGeminiInvariants(ReferenceLike):
+    """The reference as it was before Gemini had DR-5 invariants."""
+
+    name = "no-gemini-invariants"
+
+    def keep(self, error: Any) -> bool:
+        return not (error.api == "gemini.generate_content" and error.rule_id == "DR-5")
+
+
+def test_gemini_renames_are_missed_without_the_gemini_invariants() -> None:
+    """The Gemini DR-5 mutations (candidates/content/parts dropped as a rename leaves them, a
+    part's functionCall renamed) fail a check without the Gemini invariants, and pass the reference."""
+    mutations = [m for label, subject in _recorded() if subject.api == "gemini.generate_content"
+                 for m in all_mutations(subject) if m.rule_id == "DR-5"]
+    assert {m.kind for m in mutations} == {"drop_field", "rename_discriminator"}
+    old = DriftChecker.from_adapter(_NoGeminiInvariants())
+    for mutation in mutations:
+        verdict = judge_mutation(old, mutation)
+        assert verdict.failed and "missed breaking drift" in verdict.message, mutation.summary()
+        assert judge_mutation(DriftChecker.reference(), mutation).passed, mutation.summary()
+
+
 def test_failing_verdicts_say_what_to_fix() -> None:
     checker = DriftChecker.from_adapter(BROKEN["DR-5"]())
     renamed = next(m for m in _sample() if m.rule_id == "DR-5" and m.kind == "rename_discriminator")

@@ -166,6 +166,104 @@ def test_gemini_proto3_omissions_are_not_drift() -> None:
     assert _raises("gemini.generate_content", payload).path == "candidates[0].content.parts[0].functionCall.name"
 
 
+_GEMINI = "gemini.generate_content"
+
+
+def _rename_key(container: dict[str, Any], old: str, new: str) -> None:
+    container[new] = container.pop(old)
+
+
+@pytest.mark.parametrize(
+    ("location", "rename", "path"),
+    [
+        ("function_call.yaml", lambda p: _rename_key(p, "candidates", "responseCandidates"), "candidates"),
+        ("function_call.yaml", lambda p: _rename_key(p["candidates"][0], "content", "body"), "candidates[*].content"),
+        ("function_call.yaml", lambda p: _rename_key(p["candidates"][0]["content"], "parts", "items"), "candidates[*].content.parts"),
+        ("function_call.yaml", lambda p: _rename_key(p["candidates"][0]["content"]["parts"][0], "functionCall", "function_call"),
+         "candidates[0].content.parts[0]"),
+        # the thought summary beside it does not count: thoughts are not candidate tokens
+        ("thinking_function_call.yaml", lambda p: _rename_key(p["candidates"][0]["content"]["parts"][1], "functionCall", "function_call"),
+         "candidates[0].content.parts[1]"),
+        ("function_call.yaml", lambda p: p.clear(), "candidates"),
+    ],
+    ids=["candidates", "content", "parts", "functionCall", "functionCall-beside-a-thought", "empty-object"],
+)
+def test_gemini_renames_are_dr5_drift(location: str, rename: Any, path: str) -> None:
+    """Every Gemini field is optional (proto3), so these renames used to pass with notices (or,
+    for ``{}``, none); the DR-5 invariants of response_shapes.md §4 catch them."""
+    payload = _payload(f"gemini/generate_content/{location}")
+    rename(payload)
+    error = _raises(_GEMINI, payload)
+    assert (error.rule_id, error.path) == ("DR-5", path), error
+    if path.endswith("]"):
+        assert "function_call" in (error.actual or "")  # names what it found instead
+
+
+def test_gemini_legitimately_empty_answers_pass() -> None:
+    """The invariants never cry wolf on the empty answers Gemini really sends."""
+    blocked = _payload("gemini/generate_content/blocked_prompt.yaml")
+    assert "candidates" not in blocked and check_response(_GEMINI, blocked).ok
+    assert check_response(_GEMINI, _payload("gemini/generate_content/max_tokens_no_parts.yaml")).ok
+    # STOP with no parts and no candidate tokens: gemini-2.5-flash-lite after a tool result
+    # (BerriAI/litellm#24442, googleapis/python-genai#2667)
+    empty_stop = {
+        "candidates": [{"content": {"role": "model"}, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": 3130, "totalTokenCount": 3130, "promptTokensDetails": [{"modality": "TEXT", "tokenCount": 3130}]},
+        "modelVersion": "gemini-2.5-flash-lite",
+        "responseId": "8ZfBaYu9LarVz7IPlJG7gQU",
+    }
+    assert check_response(_GEMINI, empty_stop).ok
+    thoughts_only = copy.deepcopy(empty_stop)
+    thoughts_only["candidates"][0]["content"]["parts"] = [{"text": "Thinking...", "thought": True}]
+    assert check_response(_GEMINI, thoughts_only).ok
+    # content cleared by a safety stop after tokens were generated; a new finish reason likewise
+    for reason in ("SAFETY", "RECITATION", "MALFORMED_FUNCTION_CALL", "NO_IMAGE", "SC_NEW_REASON"):
+        cleared = _payload("gemini/generate_content/function_call.yaml")
+        cleared["candidates"][0]["finishReason"] = reason
+        del cleared["candidates"][0]["content"]
+        assert check_response(_GEMINI, cleared).ok, reason
+    # several candidates: the token count is their sum, so one empty STOP beside another is fine
+    two = _payload("gemini/generate_content/function_call.yaml")
+    two["candidates"].append({"content": {"role": "model"}, "finishReason": "STOP", "index": 1})
+    del two["candidates"][0]["content"]["parts"]
+    assert check_response(_GEMINI, two).ok
+    # a brand-new part type beside a known one is additive
+    added = _payload("gemini/generate_content/function_call.yaml")
+    added["candidates"][0]["content"]["parts"].append({"sc_new_part": {"x": 1}})
+    report = check_response(_GEMINI, added)
+    assert report.ok and report.notices_of("unknown_variant")
+
+
+def test_gemini_streams_are_judged_whole() -> None:
+    """Stream chunks are partial (parts in early chunks, the finish reason in the last), so the
+    Gemini invariants read the whole stream."""
+    events = _events("gemini/generate_content/stream_function_call.yaml", 1)
+    assert check_stream(_GEMINI, events).ok
+    final = json.loads(events[-1].data)
+    del final["candidates"][0]["content"]  # the last chunk carries no parts of its own
+    assert check_stream(_GEMINI, [*events[:-1], SSEEvent(json.dumps(final), None)]).ok
+    assert check_stream(_GEMINI, []).ok  # nothing arrived: no candidates to expect
+    renamed = []
+    for event in events:
+        data = json.loads(event.data)
+        data["responseCandidates"] = data.pop("candidates")
+        renamed.append(SSEEvent(json.dumps(data), None))
+    with pytest.raises(SchemaDriftError) as caught:
+        check_stream(_GEMINI, renamed)
+    assert (caught.value.rule_id, caught.value.path) == ("DR-5", "events[*].data.candidates")
+    call = _events("gemini/generate_content/stream_function_call.yaml", 0)
+    data = json.loads(call[0].data)
+    _rename_key(data["candidates"][0]["content"]["parts"][0], "functionCall", "function_call")
+    with pytest.raises(SchemaDriftError) as caught:
+        check_stream(_GEMINI, [SSEEvent(json.dumps(data), None)])
+    assert (caught.value.rule_id, caught.value.path) == ("DR-5", "events[0].data.candidates[0].content.parts[0]")
+    # an empty STOP stream (no candidate tokens) passes
+    data = json.loads(call[0].data)
+    del data["candidates"][0]["content"]["parts"]
+    del data["usageMetadata"]["candidatesTokenCount"]
+    assert check_stream(_GEMINI, [SSEEvent(json.dumps(data), None)]).ok
+
+
 def test_cloudflare_object_content_and_missing_finish_reason_are_not_drift() -> None:
     payload = _payload("cloudflare/chat/json_schema_object_content.yaml")
     assert isinstance(payload["choices"][0]["message"]["content"], dict)

@@ -3,11 +3,13 @@ mutation kind, and re-chunked SSE bytes parse to the same events."""
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
+from hypothesis import strategies as st
 
 from strictconformance.drift import parse_sse
 from strictconformance.drift.cassettes import recorded_responses
@@ -113,6 +115,32 @@ def test_invariants_hold_by_construction() -> None:
     found = find(responses("openai.chat"), lambda p: any(c.get("finish_reason") == "tool_calls" for c in p["choices"]), settings=_FIND)
     choice = next(c for c in found["choices"] if c["finish_reason"] == "tool_calls")
     assert choice["message"]["tool_calls"]
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        {"usageMetadata": {"promptTokenCount": 3}},  # no candidates, no block reason
+        {"candidates": [{"finishReason": "STOP"}], "usageMetadata": {"candidatesTokenCount": 5}},  # no content
+        {"candidates": [{"content": None, "finishReason": "STOP"}], "usageMetadata": {"candidatesTokenCount": 5}},
+        {"candidates": [{"content": {"parts": [{"text": "hm", "thought": True}]}, "finishReason": "STOP"}],
+         "usageMetadata": {"candidatesTokenCount": 5}},
+    ],
+)
+def test_gemini_invariants_hold_by_construction(broken: dict[str, Any]) -> None:
+    """Generated Gemini responses get the candidate, or the part (objects made on the way, never
+    a thought), the invariants need."""
+    from strictconformance.strategies.responses import _satisfy_invariants
+
+    shape = get_shape("gemini.generate_content")
+
+    @settings(max_examples=10, deadline=None, suppress_health_check=_QUIET, database=None)
+    @given(st.data())
+    def run(data: st.DataObject) -> None:
+        payload = data.draw(_satisfy_invariants(shape, copy.deepcopy(broken)))
+        check_response("gemini.generate_content", payload)
+
+    run()
 
 
 @pytest.mark.parametrize("kind", MUTATION_KINDS)

@@ -97,14 +97,35 @@ def _nest(parts: Sequence[PathPart], leaf: Schema, *, exists: bool) -> Schema:
     return schema
 
 
+_NOT_NULL: Schema = {"not": {"type": "null"}}
+_GUARDS: dict[str, Schema] = {
+    "positive": {"type": "number", "exclusiveMinimum": 0},
+    "single": {"type": "array", "minItems": 1, "maxItems": 1},
+}
+
+
 def _invariant(invariant: Invariant) -> Schema:
-    trigger = _nest(parse_path(invariant.when), {"const": invariant.equals}, exists=True)
-    if invariant.variant is None:
-        element: Schema = {"type": "array", "minItems": 1}
+    conditions: list[Schema] = []
+    if invariant.when is not None:
+        when = parse_path(invariant.when)
+        value: Schema = _NOT_NULL if invariant.equals is None else {"const": invariant.equals}
+        conditions.append(_nest(when, value, exists=True))
+        if invariant.every:  # and every value there (a key that is present) is that one
+            conditions.append(_nest(when, value, exists=False))
+    conditions.extend(_nest(parse_path(path), _GUARDS[test], exists=True) for path, test in invariant.guards)
+    if invariant.variant is not None:
+        element: Schema = {"type": "array", "contains": _nest(invariant.element_path, {"const": invariant.variant}, exists=True)}
+    elif invariant.with_keys:
+        counted: Schema = {"type": "object", "anyOf": [{"required": [key]} for key in invariant.with_keys]}
+        if invariant.excluding:
+            counted["not"] = {"anyOf": [{"required": [key], "properties": {key: {"const": value}}} for key, value in invariant.excluding]}
+        element = {"type": "array", "contains": counted}
     else:
-        element = {"type": "array", "contains": _nest(invariant.element_path, {"const": invariant.variant}, exists=True)}
+        element = {"type": "array", "minItems": 1}
     requirement = _nest(invariant.array_path, element, exists=True)
-    rule = {"if": trigger, "then": requirement}
+    if invariant.unless is not None:
+        requirement = {"anyOf": [requirement, _nest(parse_path(invariant.unless), _NOT_NULL, exists=True)]}
+    rule = {"if": {"allOf": conditions}, "then": requirement} if conditions else requirement
     scope = parse_path(invariant.scope) if invariant.scope else ()
     return _nest(scope, rule, exists=False)
 

@@ -3,20 +3,21 @@
 A mutation is a pure transform of a response (a JSON body or an SSE stream) at a *site* the
 reference walk checked (:func:`~strictconformance.drift.validator.response_sites`):
 
-======================== ==================================================== ==================
+======================== ==================================================== ====================
 kind                     change                                               label
-======================== ==================================================== ==================
-``drop_field``           remove a required field an SDK reads                 breaking, DR-2/3
+======================== ==================================================== ====================
+``drop_field``           remove a required field an SDK reads, or an          breaking, DR-2/3;
+                         optional one an invariant needs (Gemini ``content``) DR-5 for those
 ``move_field``           move it under a new key (``tool.metadata.id``)       breaking, DR-2/3
 ``change_type``          give a field an unaccepted JSON type                 breaking, DR-2/3
 ``null_field``           set a non-nullable field to ``null``                 breaking, DR-2/3
-``rename_discriminator`` rename a variant (``tool_use`` -> ``function_call``) breaking (DR-5) when
-                                                                              an invariant then
+``rename_discriminator`` rename a variant (``tool_use`` -> ``function_call``; breaking (DR-5) when
+                         a Gemini part's ``functionCall`` key likewise)       an invariant then
                                                                               fails, else additive
 ``add_unknown_variant``  insert an element (or stream event) of a new type    additive, DR-4
 ``add_unknown_field``    add an undeclared key to an object                   additive, DR-4
 ``resplit_stream``       split one delta event in two, or merge two           not breaking, DR-1
-======================== ==================================================== ==================
+======================== ==================================================== ====================
 
 DR-3 replaces DR-2 when the site lies inside an element of a discriminated union. Labels come
 from the shape's declarations (required, nullable, accepted types) and, for renames, from the
@@ -225,12 +226,13 @@ def _keyed_key_fields(shape: ApiShape) -> frozenset[int]:
 
 
 def _invariant_array(shape: ApiShape, site: FieldSite, stream: bool) -> bool:
-    """Whether ``site`` is an array an invariant requires (dropping it may break the invariant)."""
+    """Whether ``site`` is an array an invariant requires, or on the way to one (``content`` of
+    ``candidates[*].content.parts``): dropping it may break the invariant."""
     invariants = shape.stream.invariants if stream else shape.invariants
-    where = format_path(site.path)
     for invariant in invariants:
         scope = parse_path(invariant.scope) if invariant.scope else ()
-        if paths_match(where, format_path((*scope, *invariant.array_path))):
+        required = (*scope, *invariant.array_path)
+        if len(site.path) <= len(required) and paths_match(format_path(site.path), format_path(required[: len(site.path)])):
             return True
     return False
 
@@ -444,7 +446,7 @@ def apply_mutation(subject: ResponseSubject, candidate: Candidate, choice: Any) 
                 breaking = True
                 rule_id = "DR-3"
                 where = (*path, next(iter(site.union.variants)))
-        if kind == "rename_discriminator" and isinstance(site.union, Tagged):
+        if kind == "rename_discriminator" and not (isinstance(site.union, Keyed) and site.union.closed):
             invariants = shape.stream.invariants if subject.events is not None else shape.invariants
             if violated_invariants(invariants, document):
                 breaking, rule_id = True, "DR-5"
@@ -492,8 +494,8 @@ def candidate_label(subject: ResponseSubject, candidate: Candidate) -> tuple[boo
     if isinstance(site, UnionSite):
         if kind != "rename_discriminator":
             return True, "DR-3"
-        if isinstance(site.union, Keyed):
-            return (True, "DR-3") if site.union.closed else (False, "DR-4")
+        if isinstance(site.union, Keyed) and site.union.closed:
+            return True, "DR-3"
         probe = apply_mutation(subject, candidate, candidate.choices[0])
         return probe.breaking, probe.rule_id
     raise ValueError(f"no label for a {kind} candidate at {site!r}")

@@ -65,6 +65,7 @@ __all__ = [
     "check_response",
     "check_response_text",
     "check_stream",
+    "invariant_blame",
     "json_type",
     "load_json_text",
     "response_sites",
@@ -315,6 +316,46 @@ def _walk(root: ValueShape, value: object, node: _Node, out: _Collector, *, in_v
 # -- invariants -------------------------------------------------------------------------------------
 
 
+def _is_value(value: object, wanted: object) -> bool:
+    return type(value) is type(wanted) and value == wanted
+
+
+def _applies(invariant: Invariant, scope_value: object) -> bool:
+    """Whether ``invariant``'s conditions hold at one place its scope reaches."""
+    if invariant.when is not None:
+        values = [value for _, value in resolve_path(scope_value, parse_path(invariant.when))]
+        if invariant.equals is None:
+            if not any(value is not None for value in values):
+                return False
+        elif invariant.every:
+            if not values or not all(_is_value(value, invariant.equals) for value in values):
+                return False
+        elif not any(_is_value(value, invariant.equals) for value in values):
+            return False
+    for path, test in invariant.guards:
+        values = [value for _, value in resolve_path(scope_value, parse_path(path))]
+        if test == "positive":
+            passed = any(type(value) in (int, float) and value > 0 for value in values)  # type: ignore[operator]
+        else:
+            passed = any(isinstance(value, list) and len(value) == 1 for value in values)
+        if not passed:
+            return False
+    if invariant.unless is not None:
+        return not any(value is not None for _, value in resolve_path(scope_value, parse_path(invariant.unless)))
+    return True
+
+
+def _counts(invariant: Invariant, element: object) -> bool:
+    """Whether ``element`` of the required array satisfies ``invariant``."""
+    if invariant.variant is not None:
+        return any(value == invariant.variant for _, value in resolve_path(element, invariant.element_path))
+    if invariant.with_keys:
+        if not isinstance(element, dict) or not any(key in element for key in invariant.with_keys):
+            return False
+        return not any(_is_value(element.get(key, _MISSING), value) for key, value in invariant.excluding)
+    return True
+
+
 def violated_invariants(
     invariants: Sequence[Invariant], document: object
 ) -> list[tuple[Invariant, tuple[PathPart, ...]]]:
@@ -322,19 +363,11 @@ def violated_invariants(
     broken: list[tuple[Invariant, tuple[PathPart, ...]]] = []
     for invariant in invariants:
         scope = parse_path(invariant.scope) if invariant.scope else ()
-        when = parse_path(invariant.when)
         for scope_path, scope_value in resolve_path(document, scope):
-            if not any(type(v) is type(invariant.equals) and v == invariant.equals for _, v in resolve_path(scope_value, when)):
+            if not _applies(invariant, scope_value):
                 continue
             arrays = [array for _, array in resolve_path(scope_value, invariant.array_path) if isinstance(array, list)]
-            elements = [item for array in arrays for item in array]
-            if invariant.variant is None:
-                satisfied = bool(elements)
-            else:
-                satisfied = any(
-                    value == invariant.variant for element in elements for _, value in resolve_path(element, invariant.element_path)
-                )
-            if not satisfied:
+            if not any(_counts(invariant, item) for array in arrays for item in array):
                 broken.append((invariant, scope_path))
     return broken
 
@@ -344,35 +377,64 @@ def _check_invariants(invariants: Sequence[Invariant], document: object, out: _C
         _invariant_error(invariant, document, scope_path, out)
 
 
+def invariant_blame(document: object, location: Sequence[PathPart]) -> tuple[tuple[PathPart, ...], str]:
+    """Where a required array at ``location`` (which may hold ``[*]``) is missing: the first
+    step no place reaches any more, with what is there instead (``absent``, ``null``), or the
+    array itself when it is there (``empty array``)."""
+    nodes: list[object] = [document]
+    for depth, part in enumerate(location):
+        following: list[object] = []
+        null = False
+        for node in nodes:
+            if isinstance(part, str):
+                if isinstance(node, dict) and part in node:
+                    if node[part] is None:
+                        null = True
+                    else:
+                        following.append(node[part])
+            elif isinstance(node, list):
+                if part is ANY_INDEX:
+                    following.extend(node)
+                elif isinstance(part, int) and -len(node) <= part < len(node):
+                    following.append(node[part])
+        if not following:
+            return tuple(location[: depth + 1]), "null" if null else "absent"
+        nodes = following
+    arrays = [node for node in nodes if isinstance(node, list)]
+    if not arrays:
+        return tuple(location), describe_type(nodes[0])
+    return tuple(location), "empty array" if not any(arrays) else "array without such an element"
+
+
 def _invariant_error(invariant: Invariant, document: object, scope_path: tuple[PathPart, ...], out: _Collector) -> None:
-    because = f"because {invariant.when} is {invariant.equals!r}"
+    because = invariant.condition()
     location = (*scope_path, *invariant.array_path)
-    if invariant.variant is not None:
-        key = invariant.element_path[-1]
-        pattern = format_path((*location, ANY_INDEX, *invariant.element_path))
+    if invariant.variant is not None or invariant.with_keys:
+        if invariant.variant is not None:
+            expected = f"an element with {invariant.element_path[-1]} {invariant.variant!r} ({because})"
+            pattern = format_path((*location, ANY_INDEX, *invariant.element_path))
+        else:
+            keys = ", ".join(repr(key) for key in invariant.with_keys[:6]) + (", …" if len(invariant.with_keys) > 6 else "")
+            unless = "".join(f", not {key}: {value!r}" for key, value in invariant.excluding)
+            expected = f"an element with one of the keys {keys}{unless} ({because})"
+            pattern = format_path((*location, ANY_INDEX))
         renamed = next((n for n in out.notices if n.kind == "unknown_variant" and paths_match(n.path, pattern)), None)
-        expected = f"an element with {key} {invariant.variant!r} ({because})"
         if renamed is not None:
             found = resolve_path(document, parse_path(renamed.path))
             value = found[0][1] if found else _MISSING
-            out.errors.append(
-                SchemaDriftError(out.provider, out.api, renamed.path, expected, describe_type(value), invariant.rule_id, short_repr(value))
-            )
-        else:
+            if invariant.variant is not None or not isinstance(value, dict):
+                actual = short_repr(value)
+            else:
+                actual = short_repr("keys " + ", ".join(key_text(key) for key in list(value)[:8]))
+            out.errors.append(SchemaDriftError(out.provider, out.api, renamed.path, expected, describe_type(value), invariant.rule_id, actual))
+            return
+        if invariant.variant is not None:
             out.errors.append(SchemaDriftError(out.provider, out.api, pattern, expected, "absent", invariant.rule_id))
-        return
-    expected = f"a non-empty array ({because})"
-    if ANY_INDEX in location:
-        out.errors.append(SchemaDriftError(out.provider, out.api, format_path(location), expected, "absent", invariant.rule_id))
-        return
-    found = resolve_path(document, location)
-    if not found:
-        actual_type = "absent"
-    elif isinstance(found[0][1], list) and not found[0][1]:
-        actual_type = "empty array"
+            return
     else:
-        actual_type = describe_type(found[0][1])
-    out.errors.append(SchemaDriftError(out.provider, out.api, format_path(location), expected, actual_type, invariant.rule_id))
+        expected = f"a non-empty array ({because})"
+    blamed, actual_type = invariant_blame(document, location)
+    out.errors.append(SchemaDriftError(out.provider, out.api, format_path(blamed), expected, actual_type, invariant.rule_id))
 
 
 # -- public API: responses --------------------------------------------------------------------------

@@ -7,8 +7,25 @@ google-genai models every field as ``Optional``, so ``null`` is accepted where a
 
 ``parts[]`` is a proto ``oneof``: the variant is the data key present (``text``,
 ``functionCall``...); a part with none of them is an unknown variant. A function call finishes
-with ``STOP``: there is no tool-call finish reason, so SPEC lists no DR-5 invariant here.
-The stream (``:streamGenerateContent?alt=sse``) sends whole response fragments and just closes.
+with ``STOP``: there is no tool-call finish reason. The stream
+(``:streamGenerateContent?alt=sse``) sends whole response fragments and just closes.
+
+With every field optional, renames (``candidates`` -> ``responseCandidates``, ``content`` ->
+``body``, ``parts`` -> ``items``, ``functionCall`` -> ``function_call``) would leave only notices;
+two DR-5 invariants catch them without crying wolf on the legitimately empty answers:
+
+* a response without candidates is a blocked prompt, so it carries ``promptFeedback.blockReason``;
+* a single candidate that finished with ``STOP`` while ``usageMetadata.candidatesTokenCount``
+  counts output tokens has them in its parts: one with a known data key that is not a thought
+  summary (thoughts are counted in ``thoughtsTokenCount``). Left alone: ``MAX_TOKENS``, ``SAFETY``
+  and the other finish reasons (their content may be cleared or never produced), a ``STOP``
+  without candidate tokens (gemini-2.5-flash-lite's empty answers after a tool result:
+  BerriAI/litellm#24442, googleapis/python-genai#2667 show ``content: {role: model}``, no parts,
+  no ``candidatesTokenCount``), and several candidates (the count is their sum).
+
+A stream is judged whole, since chunks are partial: some event carries candidates (or a block
+reason), and when every finish reason in it is ``STOP`` and some event counts candidate tokens,
+some event carries such a part.
 """
 
 from __future__ import annotations
@@ -23,6 +40,7 @@ from strictconformance.drift.shapes.model import (
     STRING,
     ApiShape,
     Arr,
+    Invariant,
     Keyed,
     Obj,
     SplitRule,
@@ -176,6 +194,60 @@ RESPONSE = Obj(
     )
 )
 
+INVARIANT = "response_shapes.md §4 (fields table and Invariants; History: candidatesTokenCount excludes thinking tokens since ~2025-04)"
+#: The data keys of a part: its known variants.
+PART_KEYS: tuple[str, ...] = tuple(PART_UNION.variants)
+
+RESPONSE_INVARIANTS = (
+    Invariant(
+        id="gemini.generate_content.candidates_or_block_reason",
+        description="a response without candidates is a blocked prompt: it carries promptFeedback.blockReason",
+        source=f"{INVARIANT}: candidates[] is absent when the prompt is blocked, then promptFeedback.blockReason is set",
+        requires="candidates[*]",
+        unless="promptFeedback.blockReason",
+    ),
+    Invariant(
+        id="gemini.generate_content.stop_carries_output",
+        description=(
+            "a single candidate that finished with STOP while usageMetadata counts candidate tokens has them in "
+            "content.parts: a part with a known data key that is not a thought summary"
+        ),
+        source=f"{INVARIANT}: MAX_TOKENS may have no parts (and no candidatesTokenCount); a function call finishes with STOP",
+        when="candidates[*].finishReason",
+        equals="STOP",
+        guards=(("usageMetadata.candidatesTokenCount", "positive"), ("candidates", "single")),
+        requires="candidates[*].content.parts[*]",
+        with_keys=PART_KEYS,
+        excluding=(("thought", True),),
+    ),
+)
+
+STREAM_INVARIANTS = (
+    Invariant(
+        id="gemini.generate_content.stream.candidates_or_block_reason",
+        description="a stream with events carries candidates in some event, or promptFeedback.blockReason",
+        source=f"{INVARIANT}; {STREAM}",
+        when="events[*].data",
+        requires="events[*].data.candidates[*]",
+        unless="events[*].data.promptFeedback.blockReason",
+    ),
+    Invariant(
+        id="gemini.generate_content.stream.stop_carries_output",
+        description=(
+            "a stream whose every finishReason is STOP and which counts candidate tokens carries, in some event, "
+            "a part with a known data key that is not a thought summary"
+        ),
+        source=f"{INVARIANT}; {STREAM}",
+        when="events[*].data.candidates[*].finishReason",
+        equals="STOP",
+        every=True,
+        guards=(("events[*].data.usageMetadata.candidatesTokenCount", "positive"),),
+        requires="events[*].data.candidates[*].content.parts[*]",
+        with_keys=PART_KEYS,
+        excluding=(("thought", True),),
+    ),
+)
+
 SHAPE = ApiShape(
     api="gemini.generate_content",
     provider="gemini",
@@ -186,6 +258,7 @@ SHAPE = ApiShape(
         event=RESPONSE,
         source=STREAM,
         framing="data",
+        invariants=STREAM_INVARIANTS,
         splits=(
             SplitRule(
                 text="candidates[0].content.parts[0].text",
@@ -200,5 +273,6 @@ SHAPE = ApiShape(
         "https://ai.google.dev/api/generate-content#generatecontentresponse",
         "python-genai 3.4.0 google/genai/types.py",
     ),
+    invariants=RESPONSE_INVARIANTS,
     notes="Nullable everywhere absence is allowed: google-genai validates with pydantic and every field is Optional.",
 )

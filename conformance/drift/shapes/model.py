@@ -39,6 +39,7 @@ __all__ = [
     "ApiShape",
     "Arr",
     "Field",
+    "GuardTest",
     "Invariant",
     "Keyed",
     "Obj",
@@ -246,23 +247,41 @@ ANY = AnyJson()
 # -- invariants and streams ------------------------------------------------------------------------
 
 
+#: Tests a guard applies to the values at its path (any value passing is enough): ``positive``, a
+#: number above 0; ``single``, an array of exactly one element.
+GuardTest = Literal["positive", "single"]
+
+
 @dataclass(frozen=True)
 class Invariant:
-    """A cross-field rule (DR-5): when ``when`` equals ``equals``, ``requires`` finds an element.
+    """A cross-field rule (DR-5): when it applies, ``requires`` finds an element.
 
     Paths are relative to each place ``scope`` reaches (``""`` is the whole document).
     ``requires`` is an array path followed by ``[*]`` and optionally an element key: with
     ``variant`` set, some element's key must hold that value (``content[*].type`` =
-    ``tool_use``); without it the array must simply be non-empty (``message.tool_calls[*]``).
+    ``tool_use``); with ``with_keys``, some element must be an object with one of those keys
+    (a proto ``oneof``'s known variants: Gemini parts), not counting elements whose keys hold
+    the values in ``excluding`` (``thought: true``); with neither, the array must simply be
+    non-empty (``message.tool_calls[*]``).
+
+    It applies when every condition holds: some value at ``when`` equals ``equals`` (``every``:
+    every value there does, and there is one; ``equals`` None: some value there is not null;
+    ``when`` None: always), and each of ``guards`` (``(path, test)``, see :data:`GuardTest`).
+    A value that is not null at ``unless`` satisfies it (an alternative the provider documents).
     """
 
     id: str
     description: str
     source: str
-    when: str
-    equals: JsonScalar
     requires: str
+    when: str | None = None
+    equals: JsonScalar | None = None
+    every: bool = False
+    guards: tuple[tuple[str, GuardTest], ...] = ()
+    unless: str | None = None
     variant: JsonScalar | None = None
+    with_keys: tuple[str, ...] = ()
+    excluding: tuple[tuple[str, JsonScalar], ...] = ()
     scope: str = ""
     rule_id: str = "DR-5"
     array_path: tuple[PathPart, ...] = field(init=False, repr=False)
@@ -277,6 +296,31 @@ class Invariant:
         object.__setattr__(self, "element_path", parts[last + 1 :])
         if self.variant is not None and not self.element_path:
             raise ValueError(f"invariant {self.id}: a variant needs an element key after [*]")
+        if self.variant is not None and self.with_keys:
+            raise ValueError(f"invariant {self.id}: a variant or with_keys, not both")
+        if (self.with_keys or self.excluding) and self.element_path:
+            raise ValueError(f"invariant {self.id}: with_keys and excluding look at the elements themselves (no key after [*])")
+        if self.excluding and not self.with_keys:
+            raise ValueError(f"invariant {self.id}: excluding needs with_keys")
+        if self.when is None and (self.equals is not None or self.every):
+            raise ValueError(f"invariant {self.id}: equals and every need a when path")
+        for path, test in self.guards:
+            parse_path(path)
+            if test not in ("positive", "single"):
+                raise ValueError(f"invariant {self.id}: unknown guard test {test!r} (positive or single)")
+
+    def condition(self) -> str:
+        """Why the invariant applies, in words (for error messages)."""
+        parts: list[str] = []
+        if self.when is not None:
+            if self.equals is None:
+                parts.append(f"{self.when} is set")
+            else:
+                parts.append(f"{'every ' if self.every else ''}{self.when} is {self.equals!r}")
+        for path, test in self.guards:
+            parts.append(f"{path} > 0" if test == "positive" else f"{path} holds one element")
+        text = f"because {' and '.join(parts)}" if parts else "always"
+        return f"{text}, unless {self.unless} is set" if self.unless is not None else text
 
 
 @dataclass(frozen=True)
