@@ -166,6 +166,23 @@ def test_gemini_proto3_omissions_are_not_drift() -> None:
     assert _raises("gemini.generate_content", payload).path == "candidates[0].content.parts[0].functionCall.name"
 
 
+def test_anthropic_stop_reason_is_null_only_in_message_start() -> None:
+    """response_shapes.md §3: stop_reason is null only in the stream's message_start, so a
+    response body with it null (or without it) is drift; message_start itself passes."""
+    for change in ("null", "absent"):
+        payload = _payload("anthropic/messages/tool_use.yaml")
+        if change == "null":
+            payload["stop_reason"] = None
+        else:
+            del payload["stop_reason"]
+        error = _raises("anthropic.messages", payload)
+        assert (error.rule_id, error.path, error.actual_type) == ("DR-2", "stop_reason", change)
+    events = _events("anthropic/messages/stream_text.yaml")
+    start = json.loads(events[0].data)
+    assert start["type"] == "message_start" and start["message"]["stop_reason"] is None
+    assert check_stream("anthropic.messages", events).ok
+
+
 _GEMINI = "gemini.generate_content"
 
 

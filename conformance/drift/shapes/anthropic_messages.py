@@ -1,7 +1,8 @@
 """Anthropic Messages (``anthropic.messages``): ``POST /v1/messages`` and its named-event stream.
 
 ``content[]`` is discriminated by ``type``; every GA and beta block type is known, with the
-fields SDKs read. ``stop_reason`` is null only in the stream's ``message_start``. The stream has
+fields SDKs read. ``stop_reason`` is null only in the stream's ``message_start``, so a response
+body without a string there is drift (the SDK's type is Optional for the stream's sake). The stream has
 no ``[DONE]``: it ends with ``message_stop``; ``ping`` events may appear anywhere and ``data:``
 JSON may be padded with spaces.
 """
@@ -16,6 +17,7 @@ from strictconformance.drift.shapes.model import (
     STRING,
     ApiShape,
     Arr,
+    Field,
     Invariant,
     Obj,
     SplitRule,
@@ -150,20 +152,28 @@ _STOP_DETAILS = Obj(
 )
 _CONTAINER = Obj((req("id", STRING, GA_2026), info("expires_at", STRING, GA_2026), info("skills", ANY, GA_2026)))
 
-MESSAGE = Obj(
-    (
-        req("id", STRING, SDK, nonempty=True, note="msg_…"),
-        req("type", enum("message"), SDK),
-        req("role", enum("assistant"), SDK),
-        req("model", STRING, SDK),
-        req("content", Arr(CONTENT_BLOCK), SDK, note="[] in message_start"),
-        opt("stop_reason", enum(*STOP_REASONS), SDK, note="null only in the stream's message_start"),
-        opt("stop_sequence", STRING, SDK),
-        opt("stop_details", _STOP_DETAILS, "anthropic-sdk-python a304cccf (2026-04-01)"),
-        opt("container", _CONTAINER, GA_2026),
-        req("usage", USAGE, SDK),
+def _message(stop_reason: Field) -> Obj:
+    return Obj(
+        (
+            req("id", STRING, SDK, nonempty=True, note="msg_…"),
+            req("type", enum("message"), SDK),
+            req("role", enum("assistant"), SDK),
+            req("model", STRING, SDK),
+            req("content", Arr(CONTENT_BLOCK), SDK, note="[] in message_start"),
+            stop_reason,
+            opt("stop_sequence", STRING, SDK),
+            opt("stop_details", _STOP_DETAILS, "anthropic-sdk-python a304cccf (2026-04-01)"),
+            opt("container", _CONTAINER, GA_2026),
+            req("usage", USAGE, SDK),
+        )
     )
-)
+
+
+#: A response body: it has finished, so it says why (the SDK type is Optional because the
+#: stream's message_start shares it).
+MESSAGE = _message(req("stop_reason", enum(*STOP_REASONS), SDK, note="null only in the stream's message_start, so never null here"))
+#: The message of the stream's ``message_start``: nothing has finished yet.
+MESSAGE_START = _message(opt("stop_reason", enum(*STOP_REASONS), STREAM, note="null in message_start; message_delta carries it"))
 
 _DELTA = Tagged(
     "type",
@@ -193,7 +203,7 @@ _MESSAGE_DELTA_USAGE = Obj(
 EVENT = Tagged(
     "type",
     {
-        "message_start": Obj((req("message", MESSAGE, STREAM),)),
+        "message_start": Obj((req("message", MESSAGE_START, STREAM),)),
         "content_block_start": Obj((req("index", INT, STREAM), req("content_block", CONTENT_BLOCK, STREAM))),
         "content_block_delta": Obj((req("index", INT, STREAM), req("delta", _DELTA, STREAM))),
         "content_block_stop": Obj((req("index", INT, STREAM),)),
