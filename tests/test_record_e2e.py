@@ -19,11 +19,18 @@ import pytest
 import vcr
 import yaml
 
-from strictconformance.drift.cassettes import list_cassettes, load_cassette, load_cassette_file
+from strictconformance._version import __version__
+from strictconformance.drift.cassettes import (
+    list_cassettes,
+    load_cassette,
+    load_cassette_file,
+    provenance_problems,
+)
 from strictconformance.drift.secrets import scan_cassette_file
 from strictconformance.drift.shapes import API_IDS
 from strictconformance.drift.validator import validate_response, validate_stream
-from strictconformance.record import RecordOptions, main, record_all
+from strictconformance.record import RecordOptions, main, record_all, recording_origin
+from strictconformance.record.scenarios import PROVIDERS
 
 # fake keys, shaped like real ones so the scrubber's patterns are exercised
 FAKE_KEYS = {
@@ -170,9 +177,15 @@ def test_mode_all_records_every_cassette_through_vcrpy_and_scrubs_it(server: tup
         assert "SessionCookieThatMustNotBeRecorded" not in text
         assert scan_cassette_file(path) == []
         cassette = load_cassette_file(path)  # a valid cassette with provenance
-        assert cassette.provenance.origin == "recorded-live"
-        assert cassette.provenance.source.startswith(base)
-        assert "strictconformance.strategies.tools" in cassette.provenance.raw["request_built_from"]
+        provenance = cassette.provenance
+        # a local server is not the provider: recorded elsewhere, and where
+        assert provenance.origin == "recorded-elsewhere"
+        assert provenance.source.startswith(base)
+        assert provenance.raw["endpoint"] == base.removeprefix("http://")
+        assert provenance.raw["record_mode"] == "all"
+        assert provenance.raw["recorder"] == "strictconformance.record"
+        assert provenance.raw["kit_version"] == __version__
+        assert "strictconformance.strategies.tools" in provenance.raw["request_built_from"]
         for response in cassette.responses():
             report = validate_stream(cassette.api, response.events()) if response.is_stream else validate_response(cassette.api, response.payload())
             assert report.ok, (path, report.errors)
@@ -186,6 +199,31 @@ def test_mode_all_records_every_cassette_through_vcrpy_and_scrubs_it(server: tup
     # vcrpy itself reads the files back
     with vcr.VCR(record_mode="none").use_cassette(str(tmp_path / "openai/chat/tool_call.yaml")) as cassette:
         assert len(cassette.data) == 2
+
+
+def test_the_recorders_output_passes_the_shipped_cassette_provenance_check(
+    server: tuple[str, FakeProviders], tmp_path: Path
+) -> None:
+    """cassettes/README.md says: review the diff and copy the new files over. Every file the
+    recorder writes has the self-recorded provenance form the shipped-cassette check accepts,
+    at the location of the cassette it replaces."""
+    base, _ = server
+    assert record_all(_options(base, tmp_path, "all")).exit_code == 0
+    for path in _recorded_files(tmp_path):
+        cassette = load_cassette_file(path)
+        location = path.relative_to(tmp_path).as_posix()
+        assert location in list_cassettes(cassette.api)
+        assert provenance_problems(cassette) == [], (location, provenance_problems(cassette))
+
+
+@pytest.mark.parametrize("api", API_IDS)
+def test_only_the_providers_own_host_is_recorded_live(api: str) -> None:
+    provider = PROVIDERS[api.split(".")[0]]
+    default = provider.base_url.replace("{account_id}", "ACCOUNT_ID") + "/x"
+    assert recording_origin(api, default) == "recorded-live"  # the recorder's default is the documented host
+    assert recording_origin(api, default.replace("https://", "http://", 1)) == "recorded-elsewhere"
+    assert recording_origin(api, "http://127.0.0.1:8080/v1/x") == "recorded-elsewhere"
+    assert recording_origin(api, "https://proxy.example.com/v1/x") == "recorded-elsewhere"
 
 
 def test_mode_none_replays_without_the_network_and_fails_clearly_without_a_cassette(

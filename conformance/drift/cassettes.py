@@ -10,23 +10,27 @@ provenance under vcrpy's ``metadata`` key::
         scenario: tool_call
         features: [text, tool_call]
         provenance:
-          origin: recorded-live | documented-shape
+          origin: recorded-live | recorded-elsewhere | documented-shape
           ...
 
 vcrpy itself ignores that key when replaying, so the files work as ordinary vcrpy cassettes.
+:func:`provenance_problems` says whether a cassette's provenance has one of the three complete
+forms a shipped cassette may have (imported recording, the kit's own recorder, documented shape).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
+from urllib.parse import urlsplit
 
 import yaml
 
-from strictconformance.drift.shapes import API_IDS
+from strictconformance.drift.shapes import API_IDS, get_shape
 from strictconformance.drift.sse import SSEEvent, parse_sse
 from strictconformance.drift.validator import load_json_text
 
@@ -35,15 +39,20 @@ if TYPE_CHECKING:
 
 __all__ = [
     "METADATA_KEY",
+    "ORIGINS",
+    "RECORDER",
     "Cassette",
     "CassetteError",
     "Interaction",
     "Provenance",
     "RecordedResponse",
     "api_folder",
+    "documented_host",
+    "endpoint_host",
     "list_cassettes",
     "load_cassette",
     "load_cassette_file",
+    "provenance_problems",
     "recorded_responses",
 ]
 
@@ -62,11 +71,20 @@ def api_folder(api: str) -> str:
     return f"{provider}/{name}"
 
 
+Origin = Literal["recorded-live", "recorded-elsewhere", "documented-shape"]
+#: ``recorded-live``: recorded from the provider's own documented host; ``recorded-elsewhere``:
+#: recorded by the kit's recorder from another endpoint (a proxy, a compatible or local server),
+#: which it names; ``documented-shape``: built from the provider's documentation, never recorded.
+ORIGINS: tuple[str, ...] = get_args(Origin)
+#: What the kit's own recorder writes as ``provenance.recorder``.
+RECORDER = "strictconformance.record"
+
+
 @dataclass(frozen=True)
 class Provenance:
-    """Where a cassette's bodies come from. ``origin`` says whether they were recorded live."""
+    """Where a cassette's bodies come from. ``origin`` says whether they were recorded, and where."""
 
-    origin: Literal["recorded-live", "documented-shape"]
+    origin: Origin
     recorded_by: str
     recorded_on: str | None
     date_evidence: str
@@ -78,8 +96,8 @@ class Provenance:
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], where: str) -> Provenance:
         origin = data.get("origin")
-        if origin not in ("recorded-live", "documented-shape"):
-            raise CassetteError(f"{where}: provenance.origin must be 'recorded-live' or 'documented-shape', not {origin!r}")
+        if origin not in ORIGINS:
+            raise CassetteError(f"{where}: provenance.origin must be one of {', '.join(map(repr, ORIGINS))}, not {origin!r}")
         missing = [key for key in ("recorded_by", "date_evidence", "source", "changes") if not data.get(key)]
         if missing:
             raise CassetteError(f"{where}: provenance lacks {', '.join(missing)}")
@@ -94,6 +112,96 @@ class Provenance:
             changes=str(data["changes"]),
             raw=dict(data),
         )
+
+
+def endpoint_host(url: str) -> str:
+    """The host of ``url`` as provenance names it: lower case, ``:port`` only when not the
+    scheme's default (``api.openai.com``, ``127.0.0.1:8080``)."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    default = {"https": 443, "http": 80}.get(parts.scheme.lower())
+    return host if port is None or port == default else f"{host}:{port}"
+
+
+def documented_host(api: str) -> str:
+    """The provider's own host for ``api``, from its documented endpoint (``api.anthropic.com``)."""
+    endpoint = get_shape(api).endpoint.split()[-1]
+    return endpoint_host(endpoint)
+
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_COMMIT = re.compile(r"[0-9a-f]{40}")
+#: What the kit's recorder writes, every key required (``licence`` may be null).
+_SELF_RECORDED = ("recorder", "kit_version", "recorded_by", "recorded_on", "date_evidence", "endpoint", "record_mode",
+                  "source", "model", "request_built_from", "changes")
+#: What an imported recording (another project's cassette) names.
+_IMPORTED = ("recorded_by", "date_evidence", "source", "repository", "path", "commit", "licence", "changes")
+#: Record modes that write interactions (``none`` only replays).
+_RECORDING_MODES = ("all", "new_episodes", "once")
+
+
+def provenance_problems(cassette: Cassette) -> list[str]:
+    """What keeps ``cassette``'s provenance from one of the complete forms a shipped cassette may
+    have (empty when it has one):
+
+    * **imported**, ``recorded-live``: another project recorded it; ``repository``, ``path`` and
+      ``commit`` locate it (in ``source``), ``licence`` says how it may be shipped, and
+      ``recorded_by`` names them, not this kit;
+    * **self-recorded**, by ``python -m strictconformance.record`` (``recorder``): the kit
+      version, the date, the ``endpoint`` host the requests went to (the host of ``source``),
+      the record mode, the model and the tool requests were built from; ``recorded-live`` only
+      when the endpoint is the provider's documented host over HTTPS, else ``recorded-elsewhere``;
+    * **documented-shape**: built from documentation (``source``), never recorded, no date.
+    """
+    provenance = cassette.provenance
+    raw = provenance.raw
+    problems: list[str] = []
+
+    def need(keys: tuple[str, ...]) -> None:
+        problems.extend(f"provenance lacks {key}" for key in keys if raw.get(key) in (None, ""))
+
+    if raw.get("recorder") is not None:
+        need(_SELF_RECORDED)
+        if raw.get("recorder") != RECORDER:
+            problems.append(f"provenance.recorder is {raw.get('recorder')!r}; the kit's recorder writes {RECORDER!r}")
+        if provenance.recorded_on is None or not _DATE.fullmatch(provenance.recorded_on):
+            problems.append(f"provenance.recorded_on must be the recording's date (YYYY-MM-DD), not {provenance.recorded_on!r}")
+        if raw.get("record_mode") not in _RECORDING_MODES:
+            problems.append(f"provenance.record_mode must be one of {', '.join(_RECORDING_MODES)}, not {raw.get('record_mode')!r}")
+        endpoint = str(raw.get("endpoint") or "")
+        if endpoint and endpoint != endpoint_host(provenance.source):
+            problems.append(f"provenance.endpoint {endpoint!r} is not the host of its source {provenance.source!r}")
+        own = documented_host(cassette.api)
+        live = endpoint == own and provenance.source.lower().startswith("https://")
+        expected = "recorded-live" if live else "recorded-elsewhere"
+        if endpoint and provenance.origin != expected:
+            where = f"the provider's documented host {own}" if live else f"not {own} over HTTPS, the provider's documented host"
+            problems.append(f"provenance.origin is {provenance.origin!r}, but the requests went to {endpoint} ({where}): {expected!r}")
+    elif provenance.origin == "recorded-live":
+        need(_IMPORTED)
+        for key in ("repository", "path"):
+            if raw.get(key) and str(raw[key]) not in provenance.source:
+                problems.append(f"provenance.source does not point into its {key} ({raw[key]!r})")
+        if raw.get("commit") and not _COMMIT.fullmatch(str(raw["commit"])):
+            problems.append(f"provenance.commit must be a full commit hash, not {raw['commit']!r}")
+        if "strictconformance" in provenance.recorded_by:
+            problems.append("an imported recording names who recorded it; the kit's own recordings say recorder, endpoint, record_mode")
+        if provenance.recorded_on is not None and not _DATE.fullmatch(provenance.recorded_on):
+            problems.append(f"provenance.recorded_on must be YYYY-MM-DD or null, not {provenance.recorded_on!r}")
+    elif provenance.origin == "documented-shape":
+        if provenance.recorded_on is not None:
+            problems.append("a documented-shape cassette was never recorded: recorded_on must be null")
+        if "never recorded" not in provenance.recorded_by:
+            problems.append("a documented-shape cassette says in recorded_by that it was never recorded")
+        if "http" not in provenance.source and "response_shapes.md" not in provenance.source:
+            problems.append("a documented-shape cassette names the documentation it was built from (source)")
+    else:
+        problems.append(f"only the kit's recorder writes {provenance.origin!r} provenance (with recorder, endpoint, record_mode)")
+    return problems
 
 
 @dataclass(frozen=True)

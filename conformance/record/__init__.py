@@ -13,6 +13,12 @@ everything recorded (:mod:`strictconformance.drift.secrets`), writes provenance 
 cassette's ``metadata``, scans the file for secrets, validates every new response with the
 reference validator and diffs its shape against the shipped recording.
 
+The provenance says who recorded (this kit, its version), when, the endpoint host the requests
+went to and the record mode: ``recorded-live`` only when that is the provider's own documented
+host, ``recorded-elsewhere`` for any other (a proxy, a compatible or local server). It is the
+self-recorded form the shipped-cassette check accepts, so a reviewed re-recording can be copied
+over a shipped cassette as is.
+
 Keys come from the environment (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, ``GEMINI_API_KEY`` or
 ``GOOGLE_API_KEY``, ``GROQ_API_KEY``, ``CEREBRAS_API_KEY``, ``CLOUDFLARE_API_TOKEN`` with
 ``CLOUDFLARE_ACCOUNT_ID``). Base URLs can be overridden per provider (``--base-url`` or
@@ -41,7 +47,15 @@ from typing import TYPE_CHECKING, Any, Literal
 import vcr
 import yaml
 
-from strictconformance.drift.cassettes import METADATA_KEY, list_cassettes, load_cassette
+from strictconformance._version import __version__
+from strictconformance.drift.cassettes import (
+    METADATA_KEY,
+    RECORDER,
+    documented_host,
+    endpoint_host,
+    list_cassettes,
+    load_cassette,
+)
 from strictconformance.drift.errors import DriftNotice, SchemaDriftError
 from strictconformance.drift.secrets import (
     scan_cassette_file,
@@ -65,7 +79,7 @@ from strictconformance.record.scenarios import (
 if TYPE_CHECKING:
     from strictconformance.wire import ToolSpec
 
-__all__ = ["RECORD_MODES", "CassetteResult", "RecordOptions", "RecordSummary", "main", "record_all"]
+__all__ = ["RECORD_MODES", "CassetteResult", "RecordOptions", "RecordSummary", "main", "record_all", "recording_origin"]
 
 RECORD_MODES = ("all", "new_episodes", "once", "none")
 RecordMode = Literal["all", "new_episodes", "once", "none"]
@@ -212,19 +226,32 @@ def _vcr(mode: RecordMode) -> vcr.VCR:
     return vcr.VCR(record_mode=mode, match_on=_MATCH_ON, **options)
 
 
-def _provenance(api: str, scenario: str, features: Sequence[str], url: str, model: str) -> dict[str, Any]:
+def recording_origin(api: str, url: str) -> Literal["recorded-live", "recorded-elsewhere"]:
+    """``recorded-live`` when ``url`` is the provider's own documented host over HTTPS; anything
+    else (a proxy, a compatible or local server given with ``--base-url``) is ``recorded-elsewhere``."""
+    live = endpoint_host(url) == documented_host(api) and url.lower().startswith("https://")
+    return "recorded-live" if live else "recorded-elsewhere"
+
+
+def _provenance(api: str, scenario: str, features: Sequence[str], url: str, model: str, mode: RecordMode) -> dict[str, Any]:
+    """The self-recorded provenance form (see :func:`strictconformance.drift.cassettes.provenance_problems`)."""
     today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
     tool = recording_tool()
+    source = scrub_uri(url)
     return {
         "api": api,
         "scenario": scenario,
         "features": list(features),
         "provenance": {
-            "origin": "recorded-live",
-            "recorded_by": f"python -m strictconformance.record (vcrpy {vcr.__version__}, urllib)",
+            "origin": recording_origin(api, url),
+            "recorder": RECORDER,
+            "kit_version": __version__,
+            "recorded_by": f"python -m {RECORDER} (strictconformance {__version__}, vcrpy {vcr.__version__}, urllib)",
             "recorded_on": today,
             "date_evidence": "clock of the machine that recorded",
-            "source": scrub_uri(url),
+            "endpoint": endpoint_host(source),
+            "record_mode": mode,
+            "source": source,
             "model": model,
             "request_built_from": f"{RECORDING_TOOL_SOURCE}: tool {tool['name']!r}",
             "licence": None,
@@ -294,7 +321,8 @@ def record_cassette(location: str, options: RecordOptions) -> CassetteResult:
     failed = next((e for e in exchanges if not 200 <= e.status < 300), None)
     recorded = len(exchanges) - replayed
     if recorded > 0 and target.exists():
-        _write_metadata(target, _provenance(shipped.api, shipped.scenario, shipped.features, base + first.path.split("?")[0], model))
+        _write_metadata(target, _provenance(shipped.api, shipped.scenario, shipped.features, base + first.path.split("?")[0], model,
+                                            options.record_mode))
     if target.exists():
         leaks = [str(f) for f in scan_cassette_file(target)]
         if key and key in target.read_text(encoding="utf-8"):
