@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import vcr
@@ -192,6 +195,68 @@ def test_the_scan_fails_on_a_planted_key(kind: str, tmp_path: Path) -> None:
     findings = scan_cassette_file(path)
     assert findings, kind
     assert all(_planted(kind) not in str(finding) for finding in findings)  # the report masks the key
+
+
+_CLOUDFLARE_TOKEN = "Zk3mQ8vR2tY7wP1sL4nB6cX9dF0gH5jK2aE8uIo" + "Q"  # 40 characters, no prefix
+
+
+def _plant_binary(data: dict[str, Any]) -> None:
+    data["interactions"][0]["response"]["body"]["string"] = json.dumps({"echo": _planted("openai")}).encode()
+
+
+def _plant_gzip(data: dict[str, Any]) -> None:
+    data["interactions"][0]["response"]["body"]["string"] = gzip.compress(json.dumps({"echo": _planted("anthropic")}).encode())
+
+
+def _plant_escaped(data: dict[str, Any]) -> None:
+    body = json.dumps({"messages": [{"role": "user", "content": _planted("openai")}]})
+    data["interactions"][0]["request"]["body"] = body.replace("sk-", "\\u0073k-")
+
+
+def _plant_escaped_in_a_stream(data: dict[str, Any]) -> None:
+    event = json.dumps({"choices": [{"delta": {"content": _planted("groq")}}]}).replace("gsk_", "\\u0067sk_")
+    data["interactions"][0]["response"]["body"]["string"] = f"data: {event}\n\ndata: [DONE]\n\n"
+
+
+def _plant_cloudflare_field(data: dict[str, Any]) -> None:
+    data["interactions"][0]["request"]["body"] = json.dumps({"api_token": "opaque-token-value"})
+
+
+def _plant_cloudflare_in_body(data: dict[str, Any]) -> None:
+    data["interactions"][0]["request"]["body"] = json.dumps({"model": "x", "note": _CLOUDFLARE_TOKEN})
+
+
+def _plant_cloudflare_in_header(data: dict[str, Any]) -> None:
+    data["interactions"][0]["request"]["headers"]["X-Forwarded-Credential-Echo"] = [_CLOUDFLARE_TOKEN]
+
+
+@pytest.mark.parametrize(
+    ("plant", "secret", "hidden"),
+    [
+        (_plant_binary, _planted("openai"), True),
+        (_plant_gzip, _planted("anthropic"), True),
+        (_plant_escaped, _planted("openai"), True),
+        (_plant_escaped_in_a_stream, _planted("groq"), True),
+        (_plant_cloudflare_field, "opaque-token-value", False),
+        (_plant_cloudflare_in_body, _CLOUDFLARE_TOKEN, False),
+        (_plant_cloudflare_in_header, _CLOUDFLARE_TOKEN, False),
+    ],
+    ids=["binary-body", "gzip-body", "json-escaped-key", "json-escaped-key-in-sse", "secret-named-field", "cloudflare-token-in-body",
+         "cloudflare-token-in-header"],
+)
+def test_the_scan_reads_decoded_values(plant: Any, secret: str, hidden: bool, tmp_path: Path) -> None:
+    """Keys the line scan cannot see (inside a !!binary or gzipped body, written with JSON
+    \\u escapes) or cannot recognise (an unprefixed Cloudflare token, a field named api_token):
+    the scan reads the parsed values."""
+    data = yaml.safe_load((CASSETTES / "openai/chat/tool_call.yaml").read_text())
+    plant(data)
+    path = tmp_path / "planted.yaml"
+    path.write_text(yaml.safe_dump(data))
+    text = path.read_text()
+    assert (secret not in text) is hidden  # hidden ones are not in the file's text as such
+    findings = scan_cassette_file(path)
+    assert findings, text[:400]
+    assert all(secret not in str(finding) for finding in findings)  # masked
 
 
 def test_the_scan_fails_on_auth_headers_and_account_ids(tmp_path: Path) -> None:

@@ -7,13 +7,18 @@ OpenAI org/project ids) with ``REDACTED``, removes key query parameters, and rep
 Cloudflare account ids in URLs with ``ACCOUNT_ID``.
 
 :func:`scan_cassette_text` reports what still looks secret in a cassette file; the self-tests
-run it over every shipped cassette, and the recorder runs it on what it writes.
+run it over every shipped cassette, and the recorder runs it on what it writes. It reads the
+file's lines, then every value of the parsed YAML: ``!!binary`` bodies decoded (and gunzipped),
+JSON bodies and SSE events parsed so ``\u0073k-…`` escapes read as ``sk-…``, and fields named
+like secrets (``api_token``, ``client_secret``...) in them, whatever their value looks like.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import re
+import zlib
 from collections.abc import Iterable, Mapping, MutableMapping
 from dataclasses import dataclass
 from importlib import resources
@@ -83,7 +88,25 @@ SECRET_VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("JSON Web Token", re.compile(_B + r"eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}")),
     ("OpenAI organization id", re.compile(_B + r"org-[A-Za-z0-9]{20,}")),
     ("OpenAI project id", re.compile(_B + r"proj_[A-Za-z0-9]{20,}")),
+    # Cloudflare API tokens carry no prefix: exactly 40 letters, digits, _ and -, mixed case with
+    # digits, standing alone (commit hashes are lower-case hex; opaque blobs are longer runs)
+    ("Cloudflare-style API token", re.compile(
+        r"(?<![A-Za-z0-9_\-+/=.])(?=[A-Za-z0-9_\-]*[A-Z])(?=[A-Za-z0-9_\-]*[a-z])(?=[A-Za-z0-9_\-]*[0-9])"
+        r"[A-Za-z0-9_\-]{40}(?![A-Za-z0-9_\-+/=.])"
+    )),
 )
+
+#: JSON fields whose value is a secret whatever it looks like (``{"api_token": "..."}`` in a body).
+_SECRET_FIELD = re.compile(
+    r"^(?:.*[-_])?(?:api[-_]?keys?|api[-_]?tokens?|access[-_]?tokens?|refresh[-_]?tokens?|auth[-_]?tokens?|bearer[-_]?tokens?"
+    r"|session[-_]?tokens?|id[-_]?tokens?|secret[-_]?keys?|client[-_]?secrets?|private[-_]?keys?|secrets?|passwords?|passwd"
+    r"|authorization|credentials?|token)$",
+    re.IGNORECASE,
+)
+#: Placeholder values a scrubbed secret field may hold.
+_SCRUBBED_VALUES = frozenset({"", PLACEHOLDER, "Bearer " + PLACEHOLDER, ACCOUNT_PLACEHOLDER})
+#: Bodies decompressed past this many bytes are scanned only that far.
+_MAX_DECODED = 64 * 1024 * 1024
 
 _ACCOUNT_IN_PATH = re.compile(r"(/accounts/)([0-9a-f]{32})(?=/|$)")
 _SECRET_QUERY_KEYS = frozenset({"key", "api_key", "apikey", "access_token", "token", "auth", "signature", "sig"})
@@ -185,12 +208,72 @@ def _mask(secret: str) -> str:
     return secret[:6] + "…" if len(secret) > 6 else "…"
 
 
-def scan_cassette_text(text: str, where: str = "<cassette>") -> list[SecretFinding]:
-    """Key-shaped values, unmasked account ids and sensitive headers left in a cassette."""
+def _decoded(data: bytes) -> str:
+    """The text of a recorded body: gunzipped (or inflated) when compressed, bounded in size."""
+    if data[:2] == b"\x1f\x8b" or data[:1] == b"\x78":
+        wbits = 16 + zlib.MAX_WBITS if data[:2] == b"\x1f\x8b" else zlib.MAX_WBITS
+        with contextlib.suppress(zlib.error):
+            data = zlib.decompressobj(wbits).decompress(data, _MAX_DECODED)
+    return data.decode("utf-8", "replace")
+
+
+def _embedded(text: str) -> list[object]:
+    """The JSON values ``text`` holds: itself as a JSON document, or its SSE events' data."""
+    stripped = text.strip()
+    candidates: list[str] = []
+    if stripped[:1] in ("{", "[", '"'):
+        candidates.append(stripped)
+    elif "data:" in text:
+        from strictconformance.drift.sse import parse_sse  # a body's events, as SDKs read them
+
+        with contextlib.suppress(Exception):
+            candidates.extend(event.data for event in parse_sse(text))
+    values: list[object] = []
+    for candidate in candidates:
+        with contextlib.suppress(ValueError, RecursionError):
+            values.append(json.loads(candidate))
+    return values
+
+
+def _scan_values(data: object, where: str, known: set[str]) -> list[SecretFinding]:
+    """Secrets in every parsed value: strings, ``!!binary`` bytes (decoded, gunzipped), the JSON
+    documents and SSE events inside them (escapes decoded), and fields named like secrets."""
     findings: list[SecretFinding] = []
+    stack: list[tuple[str, object]] = [("", data)]
+    while stack:
+        label, node = stack.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                child = f"{label}.{key}" if label else str(key)
+                stack.append((child, value))
+                if isinstance(key, str) and _SECRET_FIELD.match(key) and isinstance(value, str) and value.strip() not in _SCRUBBED_VALUES:
+                    findings.append(SecretFinding(where, 0, f"value of the secret-named field {child}", _mask(value)))
+                elif isinstance(key, str):
+                    stack.append((f"{label} (key)", key))
+        elif isinstance(node, list):
+            stack.extend((f"{label}[{index}]", value) for index, value in enumerate(node))
+        elif isinstance(node, (bytes, str)):
+            text = _decoded(node) if isinstance(node, bytes) else node
+            for kind, pattern in SECRET_VALUE_PATTERNS:
+                for match in pattern.finditer(text):
+                    if match.group(0) not in known:
+                        known.add(match.group(0))
+                        findings.append(SecretFinding(where, 0, f"{kind} in {label or 'the document'} (decoded)", _mask(match.group(0))))
+            stack.extend((f"{label} (JSON)", value) for value in _embedded(text))
+    return findings
+
+
+def scan_cassette_text(text: str, where: str = "<cassette>") -> list[SecretFinding]:
+    """Key-shaped values, unmasked account ids and sensitive headers left in a cassette: in its
+    lines, and in its parsed values (binary and gzip bodies decoded, JSON escapes read, fields
+    named like secrets)."""
+    findings: list[SecretFinding] = []
+    known: set[str] = set()  # secrets already reported from the lines
     for number, line in enumerate(text.splitlines(), start=1):
         for kind, pattern in SECRET_VALUE_PATTERNS:
-            findings.extend(SecretFinding(where, number, kind, _mask(m.group(0))) for m in pattern.finditer(line))
+            for match in pattern.finditer(line):
+                known.add(match.group(0))
+                findings.append(SecretFinding(where, number, kind, _mask(match.group(0))))
         findings.extend(
             SecretFinding(where, number, "Cloudflare account id in a URL", _mask(m.group(2))) for m in _ACCOUNT_IN_PATH.finditer(line)
         )
@@ -199,6 +282,7 @@ def scan_cassette_text(text: str, where: str = "<cassette>") -> list[SecretFindi
     except yaml.YAMLError as exc:
         findings.append(SecretFinding(where, 0, "unreadable YAML (cannot check headers)", str(exc)[:80]))
         return findings
+    findings.extend(_scan_values(data, where, known))
     for index, interaction in enumerate(_interactions(data)):
         for side in ("request", "response"):
             headers = (interaction.get(side) or {}).get("headers") or {}
