@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import dataclasses
+import functools
 import io
 import math
 from collections.abc import AsyncIterator, Callable, Generator, Iterator
@@ -28,6 +30,12 @@ from strictconformance.tools import (
     tool,
 )
 from strictconformance.tools.docstrings import parse_docstring
+
+
+def repr_short(value: object) -> str:
+    """A parametrize id: the repr, or the size of an integer too long to show."""
+    return f"int of {value.bit_length()} bits" if isinstance(value, int) and abs(value) > 10**20 else repr(value)
+
 
 # -- the README example, run exactly as written -------------------------------------------------
 
@@ -153,6 +161,66 @@ def test_docstring_styles_give_the_same_descriptions(doc: str) -> None:
     assert made.description == "Summary."
     assert made.input_schema["properties"]["a"]["description"] == "First continued."
     assert made.input_schema["properties"]["b"]["description"] == "Second."
+
+
+def test_a_docstring_that_opens_with_its_args_section_still_describes_the_parameters() -> None:
+    def f(a: int, b: int = 0) -> int:
+        """Args:
+            a: First
+                continued.
+            b: Second.
+        """
+        return a + b
+
+    made = tool(f)
+    assert made.description == ""
+    assert made.input_schema["properties"]["a"]["description"] == "First continued."
+    assert made.input_schema["properties"]["b"]["description"] == "Second."
+
+
+def _scaled(value: int, factor: int, unit: str = "m") -> str:
+    """Scale a value.
+
+    Args:
+        value: What to scale.
+        factor: By how much.
+        unit: The unit.
+    """
+    return f"{value * factor}{unit}"
+
+
+def test_a_partial_with_a_name_is_a_tool_described_by_its_function() -> None:
+    """The name error says to pass name= for partials: with it, the partial is a tool whose hints and
+    docstring come from the wrapped function, minus the arguments the partial fixed positionally."""
+    made = tool(functools.partial(_scaled, 3, unit="cm"), name="triple")
+    assert made.description == "Scale a value."
+    assert made.input_schema == {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "factor": {"type": "integer", "description": "By how much."},
+            "unit": {"type": "string", "description": "The unit.", "default": "cm"},
+        },
+        "required": ["factor"],
+    }
+    assert made.invoke("t", {"factor": 2}).result.value == "6cm"
+    assert made(factor=4) == "12cm"
+    with pytest.raises(ToolInputError):
+        made(factor="x")
+
+
+class _Counter:
+    """Count things."""
+
+    def __call__(self, things: list[str], start: int = 0) -> int:
+        return start + len(things)
+
+
+def test_a_callable_instance_is_a_tool_described_by_its_call_method() -> None:
+    made = tool(_Counter(), name="count")
+    assert made.description == "Count things."
+    assert made.input_schema["properties"] == {"things": {"type": "array", "items": {"type": "string"}}, "start": {"type": "integer", "default": 0}}
+    assert made.invoke("t", {"things": ["a", "b"], "start": 1}).result.value == 3
 
 
 def test_annotated_field_description_beats_the_docstring() -> None:
@@ -306,7 +374,7 @@ def test_draft_07_schemas_without_changed_keywords_are_accepted() -> None:
     assert made.input_schema == {"type": "object", "properties": {"a": {"type": "integer"}}}
 
 
-@pytest.mark.parametrize("strict", [0, -1, math.nan, math.inf, "true", [], "yes"])
+@pytest.mark.parametrize("strict", [0, -1, math.nan, math.inf, "true", [], "yes", 10**400, -(10**5000)], ids=repr_short)
 def test_invalid_strict_settings_fail_at_definition(strict: Any) -> None:
     with pytest.raises(ToolDefinitionError, match="strict"):
         tool(_add, strict=strict)
@@ -610,6 +678,21 @@ def test_invoke_works_inside_a_running_event_loop() -> None:
         return sync_result, async_result
 
     assert asyncio.run(inside()) == (3, 4)
+
+
+_REQUEST_ID: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="unset")
+
+
+def test_invoke_inside_a_running_event_loop_keeps_the_callers_context_variables() -> None:
+    def whose() -> str:
+        """Report the request id."""
+        return _REQUEST_ID.get()
+
+    async def inside() -> Any:
+        _REQUEST_ID.set("req-42")
+        return tool(whose).invoke("t", {}).result.value, (await tool(whose).ainvoke("t", {})).result.value
+
+    assert asyncio.run(inside()) == ("req-42", "req-42")
 
 
 # -- context (TL-5) -----------------------------------------------------------------------------

@@ -326,15 +326,24 @@ def _valid_strict(value: object, convention: StrictConvention) -> bool:
     """SPEC §1: true, false and unset always; a finite number > 0 in the priority convention."""
     if value is None or isinstance(value, bool):
         return True
-    return convention == "priority" and isinstance(value, (int, float)) and math.isfinite(value) and value > 0
+    if convention != "priority" or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(value)) and value > 0
+    except OverflowError:  # an int too large for a float (10**400) is no usable priority
+        return False
 
 
 #: SPEC §1's examples: negative or zero numbers, NaN, strings are errors; bools, unset, priorities are kept.
-_SPEC_STRICT_VALUES: tuple[object, ...] = (True, False, None, 1, 0.5, 0, -1, -0.5, math.nan, math.inf, "true", "")
+_SPEC_STRICT_VALUES: tuple[object, ...] = (True, False, None, 1, 0.5, 0, -1, -0.5, math.nan, math.inf, 10**400, "true", "")
+
+
+def _strict_id(value: object) -> str:
+    return "10**400" if value == 10**400 else repr(value)
 
 
 @check("TL-7")
-@pytest.mark.parametrize("strict", _SPEC_STRICT_VALUES, ids=repr)
+@pytest.mark.parametrize("strict", _SPEC_STRICT_VALUES, ids=_strict_id)
 def test_tl_7_spec_strict_values(sc: Harness, strict: object) -> None:
     """SPEC §1's strict values, each judged under the layer's declared strict convention."""
     layer = _layer(sc, "TL-7")

@@ -70,9 +70,15 @@ def validate_strict_setting(value: object, *, tool_name: str | None = None, allo
             raise InvalidStrictSetting(
                 f"{where}strict must be True, False or None in the boolean convention, got {value!r}"
             )
-        if math.isnan(value) or math.isinf(value) or value <= 0:
+        try:
+            finite = math.isfinite(float(value))
+        except OverflowError:  # an int beyond float range (10**400): no usable priority
+            finite = False
+        if not finite or value <= 0:
+            # repr of a huge int is long, and past 4300 digits Python refuses to make it
+            shown = repr(value) if isinstance(value, float) or abs(value) < 10**40 else f"an integer of {value.bit_length()} bits"
             raise InvalidStrictSetting(
-                f"{where}strict priority must be a finite number > 0, got {value!r}"
+                f"{where}strict priority must be a finite number > 0, got {shown}"
             )
         return value
     raise InvalidStrictSetting(

@@ -99,6 +99,13 @@ def parse_docstring(doc: str | None) -> ParsedDocstring:
     if not doc:
         return ParsedDocstring(description="")
     lines = inspect.cleandoc(doc).splitlines()
+    header = _GOOGLE_HEADER.match(lines[0]) if lines else None
+    if header and header["name"].strip().lower() in _GOOGLE_PARAM_HEADERS + _GOOGLE_OTHER_HEADERS:
+        # a docstring that opens with its section ('"""Args:'): cleandoc cannot know the header's
+        # indentation (it sat on the quotes' line) and dedents the entries level with it
+        following = next((line for line in lines[1:] if line.strip()), "")
+        if following and _indent(following) == 0 and not _GOOGLE_HEADER.match(following):
+            lines = [lines[0], *("    " + line if line.strip() else line for line in lines[1:])]
     params: dict[str, str] = {}
     summary_end = len(lines)
     index = 0

@@ -27,14 +27,16 @@ a raw JSON Schema      one ``dict`` (a copy of the input)  a second positional a
 =====================  ==================================  ===================================
 
 Sync callbacks run inline on the invoking event loop; ``invoke`` works from plain code and from
-inside a running event loop (it then runs the tool on a private loop in a helper thread and
-blocks until it finishes, so prefer ``await ainvoke`` there).
+inside a running event loop (it then runs the tool on a private loop in a helper thread, in a
+copy of the caller's context variables, and blocks until it finishes, so prefer ``await
+ainvoke`` there).
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 import copy
 import functools
 import inspect
@@ -167,13 +169,17 @@ def _to_json(value: Any) -> Any:
 
 
 def _run_blocking(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """Run a coroutine to completion from sync code, inside a running event loop or not."""
+    """Run a coroutine to completion from sync code, inside a running event loop or not.
+
+    Inside a running loop the coroutine runs on a helper thread in a copy of the caller's
+    context, so context variables the caller set are seen by the tool, as with ``await``."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
         return asyncio.run(make())
+    context = contextvars.copy_context()
     with concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="strictconformance-tool") as pool:
-        return pool.submit(lambda: asyncio.run(make())).result()
+        return pool.submit(context.run, lambda: asyncio.run(make())).result()
 
 
 def _mentions_context(annotation: object) -> bool:
@@ -187,16 +193,40 @@ def _mentions_context(annotation: object) -> bool:
     return any(_mentions_context(argument) for argument in typing.get_args(annotation))
 
 
+def _unwrap_partial(callback: Callable[..., Any]) -> Callable[..., Any]:
+    """The function under any ``functools.partial`` layers (where the hints and docstring live)."""
+    while isinstance(callback, functools.partial):
+        callback = callback.func
+    return callback
+
+
+def _type_hints(callback: Callable[..., Any]) -> dict[str, Any]:
+    """The type hints of the parameters ``inspect.signature(callback)`` leaves, for functions,
+    methods, ``functools.partial`` objects (from the wrapped function) and callable instances
+    (from their class's ``__call__``). Raises TypeError, ValueError or NameError when unreadable."""
+    target = _unwrap_partial(callback)
+    if not (inspect.isroutine(target) or inspect.isclass(target)):
+        target = type(target).__call__  # a callable instance
+    hints = typing.get_type_hints(target, include_extras=True)
+    parameters = inspect.signature(callback).parameters
+    return {name: hint for name, hint in hints.items() if name in parameters}
+
+
+def _docstring(callback: Callable[..., Any]) -> str | None:
+    """The callback's docstring; a partial's is its function's (``partial``'s own says what a partial is)."""
+    return inspect.getdoc(_unwrap_partial(callback))
+
+
 class _SignatureInput:
     """A pydantic model built from a callback's parameters (the context parameter left out)."""
 
     def __init__(self, callback: Callable[..., Any], tool_name: str, context_parameter: str | None) -> None:
         try:
             self.signature = inspect.signature(callback)
-            hints = typing.get_type_hints(callback, include_extras=True)
+            hints = _type_hints(callback)
         except (TypeError, ValueError, NameError) as exc:
             raise ToolDefinitionError(f"tool {tool_name!r}: cannot read the callback's signature and type hints: {exc}") from None
-        docs = parse_docstring(inspect.getdoc(callback)).params
+        docs = parse_docstring(_docstring(callback)).params
         self.context_parameter = context_parameter
         self.names: dict[str, str] = {}  # parameter name -> internal field name
         self.positional_only: list[str] = []
@@ -360,7 +390,7 @@ class Tool(Generic[P, R]):
         self._schema = canonical.schema
         self._validator = jsonschema.Draft202012Validator(self._schema)
         if description is None:
-            summary = parse_docstring(inspect.getdoc(callback)).description
+            summary = parse_docstring(_docstring(callback)).description
             description = next((text for text in (summary, canonical.root_description) if text), "")
         self.description = description
         functools.update_wrapper(self, callback, updated=())
@@ -371,7 +401,7 @@ class Tool(Generic[P, R]):
     def _find_context_parameter(callback: Callable[..., Any], context: bool | str) -> str | None:
         try:
             parameters = inspect.signature(callback).parameters
-            hints = typing.get_type_hints(callback)
+            hints = _type_hints(callback)
         except (TypeError, ValueError, NameError):
             return None  # _SignatureInput reports the same problem with the tool name
         annotated = [name for name in parameters if _mentions_context(hints.get(name))]
