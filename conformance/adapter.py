@@ -244,15 +244,18 @@ def _advertised_tool_problem(value: Any) -> str | None:
     schema: Any = value.input_schema
     if not isinstance(schema, Mapping):
         return f"AdvertisedTool.input_schema is {type(schema).__name__}, expected a JSON Schema object"
+    name: Any = value.name
+    description: Any = value.description
+    if not isinstance(name, str) or not isinstance(description, str):
+        return (f"AdvertisedTool.name and .description must be str, got a {type(name).__name__} name "
+                f"and a {type(description).__name__} description")
     return None
 
 
 def _tool_invocation_problem(value: Any) -> str | None:
-    from strictconformance.tools.results import ToolInvocation
+    from strictconformance.tools.results import invocation_problem
 
-    if not isinstance(value, ToolInvocation):
-        return f"returned {type(value).__name__}, expected strictconformance.tools.ToolInvocation(events, results)"
-    return None
+    return invocation_problem(value)  # every event and result, not only the outer type
 
 
 def _none_problem(value: Any) -> str | None:
@@ -515,11 +518,15 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
 
     traits = None
     if capabilities & {"define_tool", "describe_tool", "invoke_tool", "call_tool"}:
-        from strictconformance.tools.contract import ToolLayerTraits
+        from strictconformance.tools.contract import ToolLayerTraits, validated_traits
 
         traits = adapter.tool_layer_traits if adapter.tool_layer_traits is not None else ToolLayerTraits()
         if not isinstance(traits, ToolLayerTraits):
             raise AdapterContractError(f"{owner}.tool_layer_traits must be a strictconformance.tools.ToolLayerTraits, got {traits!r}")
+        try:
+            traits = validated_traits(traits)
+        except ValueError as exc:
+            raise AdapterContractError(f"{owner}.tool_layer_traits: {exc}") from None
         if "define_tool" not in capabilities:
             raise AdapterContractError(f"{owner} overrides tool-layer methods but not define_tool(), which every TL check needs first")
 

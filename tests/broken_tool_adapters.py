@@ -10,6 +10,7 @@ faults of the adapter, declared traits, missing capabilities.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from broken_tools import (
@@ -33,6 +34,7 @@ from strictconformance.tools import (
     ToolDefinition,
     ToolInvocation,
     ToolLayerTraits,
+    ToolResult,
 )
 
 
@@ -133,8 +135,49 @@ class JunkInvocationAdapter(ReferenceAdapter):
     def invoke_tool(self, tool: Any, tool_use_id: str, tool_input: Mapping[str, Any],
                     invocation_state: Mapping[str, Any]) -> ToolInvocation:
         invocation = super().invoke_tool(tool, tool_use_id, tool_input, invocation_state)
-        junk: Any = invocation.as_json()
+        junk: Any = invocation.result.as_json()
         return junk  # type: ignore[no-any-return]
+
+
+class JunkEventsAdapter(ReferenceAdapter):
+    """An adapter bug: a progress event reported as a bare string, not a ToolEvent."""
+
+    def invoke_tool(self, tool: Any, tool_use_id: str, tool_input: Mapping[str, Any],
+                    invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        invocation = super().invoke_tool(tool, tool_use_id, tool_input, invocation_state)
+        junk: Any = "junk"
+        return ToolInvocation(outputs=(junk, *invocation.outputs))
+
+
+class JunkResultsAdapter(ReferenceAdapter):
+    """An adapter bug: the result reported as a dict, not a ToolResult."""
+
+    def invoke_tool(self, tool: Any, tool_use_id: str, tool_input: Mapping[str, Any],
+                    invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        junk: Any = {"status": "success"}
+        return ToolInvocation(outputs=(junk,))
+
+
+class JunkResultStatusAdapter(ReferenceAdapter):
+    """An adapter bug: a result with status "ok" and no content (not an SDK rejecting input)."""
+
+    def invoke_tool(self, tool: Any, tool_use_id: str, tool_input: Mapping[str, Any],
+                    invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        invocation = super().invoke_tool(tool, tool_use_id, tool_input, invocation_state)
+        junk: Any = {"status": "ok", "content": None}
+        return ToolInvocation(tuple(replace(item, **junk) if isinstance(item, ToolResult) else item for item in invocation.outputs))
+
+
+class BadFinalValueTraitsAdapter(ReferenceAdapter):
+    """Declares traits no check knows: an unknown final-value convention and strict convention."""
+
+    tool_layer_traits = ToolLayerTraits(final_value="whatever", strict_convention="bool")  # type: ignore[arg-type]
+
+
+class BadSourcesTraitsAdapter(ReferenceAdapter):
+    """Declares an input-schema source no check knows."""
+
+    tool_layer_traits = ToolLayerTraits(sources=frozenset({"yaml"}))  # type: ignore[arg-type]
 
 
 class RawSchemaOnlyAdapter(ReferenceAdapter):

@@ -98,7 +98,7 @@ class TextifiedGeneratorLayer(ReferenceToolLayer):
         if not invocation.events or result.status != "success":
             return invocation
         text = "".join(str(event.data) for event in invocation.events) + result.content
-        return ToolInvocation(events=(), results=(ToolResult(tool_use_id, "success", content=text, value=text),))
+        return ToolInvocation(outputs=(ToolResult(tool_use_id, "success", content=text, value=text),))
 
 
 class LeakingContextLayer(ReferenceToolLayer):

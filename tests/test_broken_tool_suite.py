@@ -39,6 +39,36 @@ def test_a_broken_adapter_fails_exactly_its_rule(run_suite: Callable[..., SuiteR
     assert counterexample["replay"].startswith("pytest -p strictconformance --sc-adapter")
 
 
+@pytest.mark.parametrize(("adapter", "problem"), [
+    ("JunkEventsAdapter", "returned a ToolInvocation whose outputs[0] is str 'junk', expected a ToolEvent or a ToolResult"),
+    ("JunkResultsAdapter", "returned a ToolInvocation whose outputs[0] is dict {'status': 'success'}, expected a ToolEvent or a ToolResult"),
+    ("JunkResultStatusAdapter", "returned a ToolInvocation whose outputs[0] (a ToolResult) status is 'ok', expected 'success' or 'error'"),
+])
+def test_junk_inside_an_invocation_is_an_adapter_fault_naming_the_method(run_suite: Callable[..., SuiteRun], adapter: str, problem: str) -> None:
+    """Not an AttributeError from deep inside a check, and not a rule violation of the SDK: the
+    adapter's invoke_tool returned something malformed, and the message says what."""
+    run = run_suite(f"broken_tool_adapters:{adapter}", "--sc-rule", "TL-2,TL-4")
+    assert run.rules_with("failed") == {"TL-2", "TL-4"}, run.output
+    for rule_id in ("TL-2", "TL-4"):
+        failure = run.report["rules"][rule_id]["counterexamples"][0]  # type: ignore[index]
+        assert failure["kind"] == "adapter fault", failure
+        assert failure["message"] == f"{rule_id} adapter fault: adapter.invoke_tool() {problem}" or problem in failure["message"], failure
+    assert "AttributeError" not in run.output and "violation" not in run.output and "INTERNALERROR" not in run.output
+
+
+@pytest.mark.parametrize(("adapter", "message"), [
+    ("BadFinalValueTraitsAdapter", "BadFinalValueTraitsAdapter.tool_layer_traits: final_value is 'whatever'; allowed: 'tool_return', 'last_item', 'none'"),
+    ("BadSourcesTraitsAdapter", "BadSourcesTraitsAdapter.tool_layer_traits: sources names unknown sources ['yaml']; allowed: 'signature', 'model', 'json_schema'"),
+])
+def test_unknown_tool_layer_traits_are_a_usage_error(run_suite: Callable[..., SuiteRun], adapter: str, message: str) -> None:
+    """An unknown convention would be judged by the kit's default (false failures), an unknown source
+    would skip every rule: both stop the run at start-up, naming the field and what it may be."""
+    run = run_suite(f"broken_tool_adapters:{adapter}", "--sc-rule", "TL")
+    assert run.result.ret == pytest.ExitCode.USAGE_ERROR, run.output
+    assert message in run.output
+    assert "INTERNALERROR" not in run.output
+
+
 def test_an_adapter_fault_is_reported_as_one_not_as_the_sdk_raising(run_suite: Callable[..., SuiteRun]) -> None:
     # TL-2 meets the fault inside the oracles' generic "the layer raised" guard, TL-3 and TL-6 inside
     # their own "it must not raise" guards: all must let the harness's fault through untouched

@@ -595,6 +595,18 @@ def test_base_exceptions_like_cancellation_are_not_swallowed() -> None:
 # -- streaming (TL-4) ---------------------------------------------------------------------------
 
 
+def test_an_invocation_keeps_everything_it_emitted_in_order() -> None:
+    def gen(data: Any) -> Generator[str, None, str]:
+        yield "a"
+        yield "b"
+        return "done"
+
+    run = _stream_tool(gen).invoke("t", {})
+    assert [type(item).__name__ for item in run.outputs] == ["ToolEvent", "ToolEvent", "ToolResult"]
+    assert run.outputs[-1] is run.result
+    assert run.events == run.outputs[:2]
+
+
 def _stream_tool(callback: Callable[..., Any]) -> Tool[..., Any]:
     return tool(callback, name="s", input_schema={"type": "object"})
 

@@ -105,7 +105,7 @@ class LastItemLayer(ReferenceToolLayer):
             return invocation
         *events, last = invocation.events
         result = replace(invocation.results[0], value=last.data, content=result_content(last.data))
-        return ToolInvocation(events=tuple(events), results=(result,))
+        return ToolInvocation(outputs=(*events, result))
 
 
 def test_tl4_follows_the_layers_declared_final_value_convention() -> None:

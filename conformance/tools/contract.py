@@ -16,14 +16,23 @@ How the kit's callbacks expect to be called, whatever the SDK (the adapter trans
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Protocol, get_args, runtime_checkable
 
 from strictconformance.tools.helper import InputSource
+from strictconformance.tools.jsonvalue import MAX_INPUT_DEPTH, json_value_problem
 from strictconformance.tools.results import ToolContext, ToolInvocation
 
-__all__ = ["AdvertisedTool", "FinalValueConvention", "StrictConvention", "ToolDefinition", "ToolLayer", "ToolLayerTraits"]
+__all__ = [
+    "AdvertisedTool",
+    "FinalValueConvention",
+    "StrictConvention",
+    "ToolDefinition",
+    "ToolLayer",
+    "ToolLayerTraits",
+    "validated_traits",
+]
 
 #: How a generator callback gives its final value in a tool layer:
 #: ``"tool_return"`` - the kit's: ``yield ToolReturn(value)`` last (a sync generator may also
@@ -95,6 +104,37 @@ class ToolLayerTraits:
     sources: frozenset[InputSource] = field(default_factory=lambda: frozenset({"signature", "model", "json_schema"}))
     #: the strict values a definition takes (TL-7): ``"boolean"`` for SDKs whose strict is a bool
     strict_convention: StrictConvention = "priority"
+
+
+def _allowed(values: tuple[str, ...]) -> str:
+    return ", ".join(repr(value) for value in values)
+
+
+def validated_traits(traits: ToolLayerTraits) -> ToolLayerTraits:
+    """``traits`` checked field by field (``sources`` as a frozenset); a bad value raises
+    ``ValueError`` naming the field and the allowed values. A value the checks do not know would
+    otherwise be judged by a convention the layer never declared, or skip every rule silently."""
+    raw: Any = traits  # typed fields, but an adapter may have put anything in them
+    final_values: tuple[str, ...] = get_args(FinalValueConvention)
+    if raw.final_value not in final_values:
+        raise ValueError(f"final_value is {raw.final_value!r}; allowed: {_allowed(final_values)} "
+                         "(how a generator callback gives its final value)")
+    conventions: tuple[str, ...] = get_args(StrictConvention)
+    if raw.strict_convention not in conventions:
+        raise ValueError(f"strict_convention is {raw.strict_convention!r}; allowed: {_allowed(conventions)} "
+                         "(whether strict takes priorities > 0 or only True/False/None)")
+    known: tuple[str, ...] = get_args(InputSource)
+    sources = raw.sources
+    if isinstance(sources, str) or not isinstance(sources, Collection) or not all(isinstance(source, str) for source in sources):
+        raise ValueError(f"sources is {sources!r}; expected a set of input-schema sources, e.g. frozenset({{'json_schema'}}), from {_allowed(known)}")
+    unknown = sorted(set(sources) - set(known))
+    if unknown or not sources:
+        what = f"names unknown sources {unknown}" if unknown else "is empty (a layer defines tools from at least one source)"
+        raise ValueError(f"sources {what}; allowed: {_allowed(known)}")
+    problem = json_value_problem(raw.empty_generator_value, max_depth=MAX_INPUT_DEPTH)
+    if problem is not None:
+        raise ValueError(f"empty_generator_value is not a JSON value: {problem}")
+    return replace(traits, sources=frozenset(sources))
 
 
 @runtime_checkable

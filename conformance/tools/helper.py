@@ -630,15 +630,11 @@ class Tool(Generic[P, R]):
         *,
         raise_errors: bool | None = None,
     ) -> ToolInvocation:
-        """Run :meth:`stream` to the end and collect its events and its one result."""
-        events: list[ToolEvent] = []
-        results: list[ToolResult] = []
+        """Run :meth:`stream` to the end and collect what it emitted, in order: its events, then its one result."""
+        outputs: list[ToolEvent | ToolResult] = []
         async for item in self.stream(tool_use_id, input, invocation_state, raise_errors=raise_errors):
-            if isinstance(item, ToolResult):
-                results.append(item)
-            else:
-                events.append(item)
-        return ToolInvocation(events=tuple(events), results=tuple(results))
+            outputs.append(item)
+        return ToolInvocation(outputs=tuple(outputs))
 
     def invoke(
         self,

@@ -18,10 +18,14 @@ __all__ = [
     "ToolResult",
     "ToolReturn",
     "ToolStatus",
+    "invocation_problem",
     "result_content",
 ]
 
 ToolStatus = Literal["success", "error"]
+
+#: The statuses a :class:`ToolResult` may have.
+TOOL_STATUSES: tuple[ToolStatus, ...] = ("success", "error")
 
 T = TypeVar("T")
 
@@ -109,20 +113,33 @@ class ToolResult:
 
 @dataclass(frozen=True)
 class ToolInvocation:
-    """Everything one invocation produced, as the caller (or an adapter) observed it.
+    """Everything one invocation emitted, in the order it emitted it.
 
-    ``results`` holds every final result emitted, so a layer that emits none or two is visible;
-    a conforming layer emits exactly one, available as :attr:`result`.
+    ``outputs`` is one ordered sequence of :class:`ToolEvent` progress items and
+    :class:`ToolResult` final results, exactly as the caller saw them, so a layer that emits its
+    result before (or between) its events, no result or two is visible. A conforming layer emits
+    its events in order and then exactly one result, last (TL-4). :attr:`events` and
+    :attr:`results` are views of ``outputs`` by type; :attr:`result` is the one result.
     """
 
-    events: tuple[ToolEvent, ...]
-    results: tuple[ToolResult, ...]
+    outputs: tuple[ToolEvent | ToolResult, ...]
+
+    @property
+    def events(self) -> tuple[ToolEvent, ...]:
+        """The progress events, in order."""
+        return tuple(item for item in self.outputs if isinstance(item, ToolEvent))
+
+    @property
+    def results(self) -> tuple[ToolResult, ...]:
+        """Every final result emitted, in order (a conforming layer emits exactly one)."""
+        return tuple(item for item in self.outputs if isinstance(item, ToolResult))
 
     @property
     def result(self) -> ToolResult:
-        if len(self.results) != 1:
-            raise ValueError(f"expected exactly one final result, the invocation produced {len(self.results)}")
-        return self.results[0]
+        results = self.results
+        if len(results) != 1:
+            raise ValueError(f"expected exactly one final result, the invocation produced {len(results)}")
+        return results[0]
 
     @property
     def status(self) -> ToolStatus:
@@ -132,8 +149,68 @@ class ToolInvocation:
     def value(self) -> Any:
         return self.result.value
 
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "events": [repr(event.data) for event in self.events],
-            "results": [result.as_json() for result in self.results],
-        }
+    def as_json(self) -> list[dict[str, Any]]:
+        """The outputs in order, as JSON (events' data shown as their ``repr``)."""
+        return [
+            {"event": item.index, "data": repr(item.data)} if isinstance(item, ToolEvent) else {"result": item.as_json()}
+            for item in self.outputs
+        ]
+
+
+def _shown(value: object) -> str:
+    try:
+        text = repr(value)
+    except Exception:  # junk may come with a broken __repr__ too
+        return f"<{type(value).__name__} whose repr raised>"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _event_problem(event: ToolEvent) -> str | None:
+    raw: Any = event  # typed fields, but an adapter may have put anything in them
+    if not isinstance(raw.tool_use_id, str):
+        return f"tool_use_id is {_shown(raw.tool_use_id)}, expected the tool-use id (a str)"
+    if not isinstance(raw.index, int) or isinstance(raw.index, bool):
+        return f"index is {_shown(raw.index)}, expected the event's position (an int from 0)"
+    return None
+
+
+def _result_problem(result: ToolResult) -> str | None:
+    raw: Any = result
+    if not isinstance(raw.tool_use_id, str):
+        return f"tool_use_id is {_shown(raw.tool_use_id)}, expected the tool-use id (a str)"
+    if raw.status not in TOOL_STATUSES:
+        return f"status is {_shown(raw.status)}, expected 'success' or 'error'"
+    if not isinstance(raw.content, str):
+        return f"content is {_shown(raw.content)}, expected the text the model sees (a str)"
+    for name in ("error_type", "error_message", "error_field"):
+        if getattr(raw, name) is not None and not isinstance(getattr(raw, name), str):
+            return f"{name} is {_shown(getattr(raw, name))}, expected a str or None"
+    return None
+
+
+def invocation_problem(value: object) -> str | None:
+    """Why ``value`` is not a well-formed :class:`ToolInvocation`, or None.
+
+    Checks the form only (types, statuses, ids are strings), never whether the layer behaved: a
+    result emitted before an event, or a wrong tool-use id, is the TL checks' business. The
+    message says where the junk is, for an adapter author to fix their ``invoke_tool``.
+    """
+    if not isinstance(value, ToolInvocation):
+        return f"returned {type(value).__name__}, expected strictconformance.tools.ToolInvocation(outputs=(events..., result))"
+    outputs: Any = value.outputs
+    if not isinstance(outputs, (tuple, list)):
+        return (f"returned a ToolInvocation whose outputs is {type(outputs).__name__} {_shown(outputs)}, expected a tuple "
+                "of ToolEvent and ToolResult in the order the tool emitted them")
+    for index, item in enumerate(outputs):
+        where = f"outputs[{index}]"
+        if isinstance(item, ToolEvent):
+            problem = _event_problem(item)
+            where += " (a ToolEvent)"
+        elif isinstance(item, ToolResult):
+            problem = _result_problem(item)
+            where += " (a ToolResult)"
+        else:
+            return f"returned a ToolInvocation whose {where} is {type(item).__name__} {_shown(item)}, expected a ToolEvent or a ToolResult"
+        if problem is not None:
+            return f"returned a ToolInvocation whose {where} {problem}"
+    return None

@@ -279,7 +279,7 @@ class PydanticAI(Adapter):
 
         agent: Agent[Any, str] = Agent(FunctionModel(model_turn), tools=[tool], deps_type=object)
         agent.run_sync("use the tool", deps=invocation_state)
-        return ToolInvocation(events=(), results=tuple(_result(part) for part in answers))
+        return ToolInvocation(outputs=tuple(_result(part) for part in answers))  # pydantic-ai streams no progress events
 
     def call_tool(self, tool: Any, tool_input: Mapping[str, Any], context: ToolContext | None) -> Any:
         if tool.takes_ctx:
