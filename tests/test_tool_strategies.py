@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections.abc import Callable
 from typing import Any
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 from strictconformance.strategies import callbacks
 from strictconformance.tools import ToolInputError, tool
 from strictconformance.tools.cases import RaisingCase, RecordingCase, StreamingCase
-from strictconformance.tools.shapes import NO_DEFAULT, FieldShape, ObjectShape, schema_for
+from strictconformance.tools.shapes import FieldShape, ObjectShape, schema_for
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
 
@@ -79,8 +80,8 @@ _RECORDING = callbacks.recording_cases()
 FEATURES: dict[str, tuple[st.SearchStrategy[Any], Callable[[Any], bool]]] = {
     **{f"field kind {kind}": (_SHAPES, _kind(kind)) for kind in ("string", "integer", "number", "boolean", "enum", "list", "object")},
     "T | None = None": (_SHAPES, _field_with(lambda f: f.nullable and f.default is None)),
-    "T | None required": (_SHAPES, _field_with(lambda f: f.nullable and f.default is NO_DEFAULT)),
-    "non-null default": (_SHAPES, _field_with(lambda f: f.default is not None and f.default is not NO_DEFAULT)),
+    "T | None required": (_SHAPES, _field_with(lambda f: f.nullable and f.required)),
+    "non-null default": (_SHAPES, _field_with(lambda f: f.default is not None and not f.required)),
     "description": (_SHAPES, _field_with(lambda f: bool(f.description))),
     "list of objects": (_SHAPES, _field_with(lambda f: f.item is not None and f.item.obj is not None)),
     "three levels": (_SHAPES, lambda shape: _depth(shape) >= 3),
@@ -110,6 +111,26 @@ FEATURES: dict[str, tuple[st.SearchStrategy[Any], Callable[[Any], bool]]] = {
 def test_every_feature_is_reached(feature: str) -> None:
     strategy, present = FEATURES[feature]
     find(strategy, present, settings=settings(max_examples=400, phases=[Phase.generate], database=None, deadline=None, suppress_health_check=_QUIET))
+
+
+@pytest.mark.parametrize("copy_made_shape", [True, False], ids=["shape from the copy", "shape from the module"])
+def test_a_second_copy_of_the_shapes_module_reads_required_fields_alike(copy_made_shape: bool) -> None:
+    """pytester's in-process runs drop modules imported during a run and re-import them in the next,
+    while a package imported before keeps its attribute to the old submodule: two copies of
+    ``shapes`` then meet (a shape from one, the builders of the other). ``NO_DEFAULT`` must read the
+    same in both, or required fields get ``"default": NO_DEFAULT`` and nothing is required."""
+    from strictconformance.tools import shapes
+
+    spec = importlib.util.find_spec(shapes.__name__)
+    assert spec is not None and spec.loader is not None
+    other = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(other)
+    assert other.NO_DEFAULT is not shapes.NO_DEFAULT
+    maker, user = (other, shapes) if copy_made_shape else (shapes, other)
+    shape = maker.ObjectShape("Copy", (("query", maker.FieldShape("string")), ("limit", maker.FieldShape("integer", default=3))))
+    assert user.schema_for(shape) == {"type": "object", "additionalProperties": False, "required": ["query"],
+                                      "properties": {"query": {"type": "string"}, "limit": {"type": "integer", "default": 3}}}
+    assert user.fill_defaults({"query": "q"}, shape) == {"query": "q", "limit": 3}
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=_QUIET)

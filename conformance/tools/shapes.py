@@ -32,6 +32,7 @@ __all__ = [
     "FieldShape",
     "ObjectShape",
     "fill_defaults",
+    "is_no_default",
     "json_equal",
     "model_for",
     "python_type_for",
@@ -46,12 +47,34 @@ _SCALAR_TYPES: Mapping[str, type] = {"string": str, "integer": int, "number": fl
 
 
 class _NoDefault:
+    """The type of :data:`NO_DEFAULT`. Recognised by name, not identity (:func:`is_no_default`):
+    a test runner that drops and re-imports modules (pytester's in-process runs do) can leave two
+    copies of this module alive, and a shape built with one must read the same in the other."""
+
     def __repr__(self) -> str:
         return "NO_DEFAULT"
+
+    def __eq__(self, other: object) -> bool:
+        return is_no_default(other)
+
+    def __hash__(self) -> int:
+        return hash(_NoDefault.__qualname__)
+
+    def __copy__(self) -> _NoDefault:
+        return self
+
+    def __deepcopy__(self, memo: object) -> _NoDefault:
+        return self
 
 
 #: Marks a field without a default (it is then required).
 NO_DEFAULT: Any = _NoDefault()
+
+
+def is_no_default(value: object) -> bool:
+    """Whether ``value`` is :data:`NO_DEFAULT`, from this copy of the module or another one."""
+    kind = type(value)
+    return kind.__qualname__ == _NoDefault.__qualname__ and kind.__module__ == _NoDefault.__module__
 
 
 @dataclass(frozen=True)
@@ -68,7 +91,7 @@ class FieldShape:
 
     @property
     def required(self) -> bool:
-        return self.default is NO_DEFAULT
+        return is_no_default(self.default)
 
 
 @dataclass(frozen=True)
@@ -115,7 +138,7 @@ def _field_schema(shape: FieldShape) -> dict[str, Any]:
     value.pop("description", None)
     if description is not None:
         value["description"] = description
-    if shape.default is not NO_DEFAULT:
+    if not shape.required:
         value["default"] = shape.default
     return value
 
@@ -174,7 +197,7 @@ def _field_definition(field: FieldShape, models: Mapping[str, type[pydantic.Base
     kwargs: dict[str, Any] = {}
     if field.description is not None:
         kwargs["description"] = field.description
-    if field.default is not NO_DEFAULT:
+    if not field.required:
         kwargs["default"] = field.default
     return python_type_for(field, models), pydantic.Field(**kwargs)
 
@@ -295,7 +318,7 @@ def fill_defaults(value: Mapping[str, Any], shape: ObjectShape, *, keep_undeclar
     for name, field in shape.fields:
         if name in value:
             out[name] = _fill(value[name], field, keep_undeclared)
-        elif field.default is not NO_DEFAULT:
+        elif not field.required:
             out[name] = field.default
     if shape.closed or keep_undeclared:
         out.update((key, item) for key, item in value.items() if key not in out)
