@@ -50,9 +50,11 @@ __all__ = [
     "AdapterContractError",
     "Capability",
     "Declarations",
+    "error_text",
     "implemented_capabilities",
     "load_adapter",
     "read_declarations",
+    "safe_repr",
 ]
 
 _CONVENTIONS = {"boolean": "build_request", "priority": "plan_request"}
@@ -61,6 +63,34 @@ _POLICIES = ("greedy", "unspecified")
 
 class AdapterContractError(Exception):
     """The adapter cannot be used at all: not importable, wrong type, or bad declarations."""
+
+
+def safe_repr(value: object) -> str:
+    """``repr(value)`` that never raises: an object an adapter made may have a broken ``__repr__``
+    (then ``<TypeName: repr failed: ...>``). Only ``KeyboardInterrupt`` gets through."""
+    try:
+        return repr(value)  # (a __repr__ returning a non-str makes repr() raise TypeError)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        return f"<{type(value).__name__}: repr failed: {error_text(exc)}>"
+
+
+def error_text(error: BaseException) -> str:
+    """``TypeName: message`` of an exception, even one whose ``__str__`` raises."""
+    name = type(error).__name__
+    try:
+        message = str(error)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as inner:
+        try:
+            message = f"<str() failed: {type(inner).__name__}: {inner}>"
+        except KeyboardInterrupt:
+            raise
+        except BaseException:
+            message = f"<str() failed: {type(inner).__name__}>"
+    return f"{name}: {message}" if message else name
 
 
 def _not_implemented(method: str, what: str) -> NotImplementedError:
@@ -414,15 +444,35 @@ def _drift_apis(owner: str, value: object) -> tuple[str, ...]:
     return tuple(api for api in API_IDS if api in value)
 
 
+#: The class attributes read_declarations reads (besides the capability methods).
+_DECLARATIONS = ("name", "sdk", "conventions", "strict_defaults", "providers", "allocation_policy", "budgets",
+                 "curated_model_table", "rejection_errors", "strictify_dialects", "dialects", "drift_errors",
+                 "drift_apis", "tool_layer_traits", "expected_failures")
+
+
+def _read_attribute(adapter: Adapter, owner: str, name: str, hint: str) -> Any:
+    """``getattr(adapter, name)``; an attribute that raises when read (a property, a descriptor)
+    is a contract error naming it, not a crash of the run."""
+    try:
+        return getattr(adapter, name)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise AdapterContractError(f"{owner}.{name}: reading it raised {error_text(exc)}; {hint}") from exc
+
+
 def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
     """Validate ``adapter``'s declarations against its capabilities; raise
     :class:`AdapterContractError` saying what to write when something is off."""
     kind = type(adapter)
     owner = kind.__qualname__
     capabilities = implemented_capabilities(adapter)
-    for method in capabilities:
-        if not callable(getattr(adapter, method)):
+    for method in sorted(capabilities):
+        bound = _read_attribute(adapter, owner, method, f"a capability is a plain method: def {method}(self, ...)")
+        if not callable(bound):
             raise AdapterContractError(f"{owner}.{method} is not callable")
+    for declaration in _DECLARATIONS:
+        _read_attribute(adapter, owner, declaration, "a declaration is plain data, e.g. a class attribute")
 
     derived = frozenset(convention for convention, method in _CONVENTIONS.items() if method in capabilities)
     if adapter.conventions is None:
@@ -476,6 +526,14 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
         family in FAMILIES and isinstance(budget, Budget) for family, budget in adapter.budgets.items()
     ):
         raise AdapterContractError(f"{owner}.budgets must map dialect families {FAMILIES} to strictconformance.Budget, got {adapter.budgets!r}")
+    for family, budget in adapter.budgets.items():
+        for limit_name in ("max_strict_tools", "max_optional_params", "max_union_params"):
+            limit: Any = getattr(budget, limit_name)
+            if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+                raise AdapterContractError(
+                    f"{owner}.budgets[{family!r}].{limit_name} is {limit!r} ({type(limit).__name__}); each limit is a "
+                    "whole number of 0 or more, or None for no limit, e.g. strictconformance.Budget(max_strict_tools=20, "
+                    "max_optional_params=24, max_union_params=16)")
     if not isinstance(adapter.curated_model_table, bool):
         raise AdapterContractError(f"{owner}.curated_model_table must be True or False")
 
@@ -606,23 +664,38 @@ def load_adapter(path: str) -> Adapter:
     module_name, sep, attribute = path.partition(":")
     if not sep or not module_name or not attribute:
         raise AdapterContractError(f"adapter {path!r} must be written module:attribute, e.g. mysdk.conformance:MyAdapter")
+    # The user's module and class may fail in any way, sys.exit() included: report it, don't crash.
+    # Only KeyboardInterrupt (the user stopping the run) gets through.
     try:
         module = importlib.import_module(module_name)
-    except Exception as exc:  # the user's module may fail in any way; report it, don't crash
-        raise AdapterContractError(f"adapter {path!r}: cannot import module {module_name!r}: {type(exc).__name__}: {exc}") from exc
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise AdapterContractError(f"adapter {path!r}: cannot import module {module_name!r}: {_load_error(exc)}") from exc
     target: Any = module
     for part in attribute.split("."):
         try:
             target = getattr(target, part)
         except AttributeError:
             raise AdapterContractError(f"adapter {path!r}: module {module_name!r} has no attribute {attribute!r}") from None
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            raise AdapterContractError(f"adapter {path!r}: reading {part!r} raised {_load_error(exc)}") from exc
     if inspect.isclass(target):
         if not issubclass(target, Adapter):
             raise AdapterContractError(f"adapter {path!r} is the class {target.__qualname__}, which does not subclass strictconformance.Adapter")
         try:
             target = target()
-        except Exception as exc:
-            raise AdapterContractError(f"adapter {path!r}: {target.__qualname__}() raised {type(exc).__name__}: {exc}") from exc
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            raise AdapterContractError(f"adapter {path!r}: {target.__qualname__}() raised {_load_error(exc)}") from exc
     if not isinstance(target, Adapter):
         raise AdapterContractError(f"adapter {path!r} is a {type(target).__name__}, expected a strictconformance.Adapter subclass or instance")
     return target
+
+
+def _load_error(error: BaseException) -> str:
+    text = error_text(error)
+    return f"{text} (sys.exit() while loading the adapter)" if isinstance(error, SystemExit) else text

@@ -25,6 +25,7 @@ from hypothesis import settings
 from strictconformance.adapter import (
     AdapterContractError,
     Declarations,
+    error_text,
     load_adapter,
     read_declarations,
 )
@@ -151,6 +152,9 @@ def pytest_configure(config: pytest.Config) -> None:
         declarations: Declarations = read_declarations(adapter, adapter_path)
     except AdapterContractError as error:
         raise pytest.UsageError(f"strictconformance: {error}") from None
+    except Exception as error:  # an adapter odd in a way read_declarations does not foresee: still no INTERNALERROR
+        raise pytest.UsageError(f"strictconformance: reading the declarations of adapter {adapter_path!r} "
+                                f"raised {error_text(error)}") from None
 
     # Profiles: ours are registered before Hypothesis's plugin reads --hypothesis-profile.
     previous_profile = settings.get_current_profile_name()

@@ -26,9 +26,30 @@ from strictconformance.reference import ReferenceAdapter
         ("from strictconformance import Adapter as Base\nclass Adapter(Base):\n    def __init__(self):\n        raise ValueError('no key')",
          "exploding:Adapter", "Adapter() raised ValueError: no key"),
         (None, "not-a-path", "must be written module:attribute"),
+        ("import sys\nsys.exit(4)", "exploding:Adapter", "cannot import module 'exploding': SystemExit: 4 (sys.exit() while loading"),
+        ("import sys\nfrom strictconformance import Adapter as Base\nclass Adapter(Base):\n    def __init__(self):\n        sys.exit(2)",
+         "exploding:Adapter", "Adapter() raised SystemExit: 2 (sys.exit() while loading"),
+        ("from strictconformance.reference import ReferenceAdapter\nclass Adapter(ReferenceAdapter):\n    @property\n"
+         "    def build_request(self):\n        raise AttributeError('lazy sdk not configured')",
+         "exploding:Adapter", "Adapter.build_request: reading it raised AttributeError: lazy sdk not configured; a capability is a plain method"),
+        ("from strictconformance.reference import ReferenceAdapter\nclass Adapter(ReferenceAdapter):\n    @property\n"
+         "    def providers(self):\n        raise RuntimeError('config not loaded')",
+         "exploding:Adapter", "Adapter.providers: reading it raised RuntimeError: config not loaded; a declaration is plain data"),
+        ("from strictconformance import Budget\nfrom strictconformance.reference import ReferenceAdapter\n"
+         "class Adapter(ReferenceAdapter):\n    budgets = {'anthropic': Budget('20', 24, 16)}",
+         "exploding:Adapter", "Adapter.budgets['anthropic'].max_strict_tools is '20' (str); each limit is a whole number of 0 or more, or None"),
+        ("from strictconformance import Budget\nfrom strictconformance.reference import ReferenceAdapter\n"
+         "class Adapter(ReferenceAdapter):\n    budgets = {'anthropic': Budget(20, -1, 16)}",
+         "exploding:Adapter", "Adapter.budgets['anthropic'].max_optional_params is -1 (int); each limit is a whole number of 0 or more"),
+        ("from collections.abc import Mapping\nfrom strictconformance.reference import ReferenceAdapter\n"
+         "class Lazy(Mapping):\n    def __getitem__(self, key):\n        raise RuntimeError('config not loaded')\n"
+         "    def __iter__(self):\n        raise RuntimeError('config not loaded')\n    def __len__(self):\n        return 3\n"
+         "class Adapter(ReferenceAdapter):\n    strict_defaults = Lazy()",
+         "exploding:Adapter", "reading the declarations of adapter 'exploding:Adapter' raised RuntimeError: config not loaded"),
     ],
     ids=["missing-module", "raises-on-import", "syntax-error", "missing-attribute", "function", "not-a-subclass",
-         "init-raises", "malformed"],
+         "init-raises", "malformed", "exits-on-import", "init-exits", "capability-property-raises",
+         "declaration-property-raises", "budget-limit-a-string", "budget-limit-negative", "declaration-raises-when-read"],
 )
 def test_unusable_adapter_is_a_usage_error(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester,
                                            module_source: str | None, adapter: str, message: str) -> None:
