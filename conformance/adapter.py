@@ -235,14 +235,32 @@ def _wire_request_problem(value: Any) -> str | None:
         return f"WireRequest.tools is {type(raw.tools).__name__}, expected a tuple of WireTool"
     for index, tool in enumerate(raw.tools):
         if type(tool).__name__ != "WireTool" or not isinstance(getattr(tool, "name", None), str):
-            return f"WireRequest.tools[{index}] is {tool!r}, expected WireTool(name: str, strict, input_schema)"
+            return f"WireRequest.tools[{index}] is {safe_repr(tool):.200}, expected WireTool(name: str, strict, input_schema)"
         if tool.strict is not None and not isinstance(tool.strict, bool):
-            return f"WireRequest.tools[{index}].strict is {tool.strict!r}, expected True, False or None (omitted)"
+            return f"WireRequest.tools[{index}].strict is {safe_repr(tool.strict):.200}, expected True, False or None (omitted)"
+        problem = _json_problem(tool.input_schema)
+        if problem is not None:
+            return f"WireRequest.tools[{index}].input_schema is not JSON: {problem}"
     if not isinstance(raw.betas, frozenset) or not all(isinstance(beta, str) for beta in raw.betas):
-        return f"WireRequest.betas is {raw.betas!r}, expected a frozenset of str"
+        return f"WireRequest.betas is {safe_repr(raw.betas):.200}, expected a frozenset of str"
     if raw.function_calling_mode is not None and not isinstance(raw.function_calling_mode, str):
-        return f"WireRequest.function_calling_mode is {raw.function_calling_mode!r}, expected str or None"
+        return f"WireRequest.function_calling_mode is {safe_repr(raw.function_calling_mode):.200}, expected str or None"
+    problem = _json_problem(raw.response_format)
+    if problem is not None:
+        return f"WireRequest.response_format is not JSON: {problem}"
     return None
+
+
+def _json_problem(value: object) -> str | None:
+    """Why ``value`` could not be part of a request body (a container inside itself, a type JSON
+    does not have, NaN), or None: the checks walk these fields and would loop forever on a cycle."""
+    from strictconformance.tools.jsonvalue import json_value_problem
+
+    return json_value_problem(value, max_depth=_WIRE_JSON_DEPTH)
+
+
+#: Nesting a WireRequest's JSON fields may have: far past any provider's (OpenAI: 10 levels).
+_WIRE_JSON_DEPTH = 1000
 
 
 def _plan_problem(value: Any) -> str | None:
@@ -260,9 +278,9 @@ def _strict_support_problem(value: Any) -> str | None:
     capable: Any = value.capable  # typed, but the adapter may have put anything there
     dialect: Any = value.dialect
     if not isinstance(capable, bool):
-        return f"StrictSupport.capable is {capable!r}, expected a bool"
+        return f"StrictSupport.capable is {safe_repr(capable):.200}, expected a bool"
     if dialect is not None and not isinstance(dialect, str):
-        return f"StrictSupport.dialect is {dialect!r}, expected a family name or None"
+        return f"StrictSupport.dialect is {safe_repr(dialect):.200}, expected a family name or None"
     return None
 
 

@@ -22,7 +22,7 @@ from typing import Any, NoReturn, TypeVar
 
 import pytest
 
-from strictconformance.adapter import CAPABILITIES, Adapter, Declarations
+from strictconformance.adapter import CAPABILITIES, Adapter, Declarations, error_text, safe_repr
 
 __all__ = [
     "AdapterFault",
@@ -41,25 +41,66 @@ F = TypeVar("F", bound=Callable[..., Any])
 # -- JSON rendering of counterexamples ---------------------------------------------------------
 
 
+#: Nodes :func:`to_jsonable` renders at most: a value sharing containers can be exponentially large
+#: unfolded (``d = {"a": x, "b": x}`` nested 100 deep).
+_JSON_NODES = 20_000
+
+
 def to_jsonable(value: Any, _depth: int = 0) -> Any:
-    """A JSON-serialisable rendering of check inputs and outputs (dataclasses become objects)."""
-    if _depth > 200:
-        return "..."
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else repr(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name), _depth + 1) for f in dataclasses.fields(value)}
-    if isinstance(value, Mapping):
-        return {str(key): to_jsonable(item, _depth + 1) for key, item in value.items()}
-    if isinstance(value, (frozenset, set)):
-        return sorted((to_jsonable(item, _depth + 1) for item in value), key=repr)
-    if isinstance(value, (list, tuple)):
-        return [to_jsonable(item, _depth + 1) for item in value]
-    if isinstance(value, type):
-        return f"{value.__module__}.{value.__qualname__}"
-    return repr(value)
+    """A JSON-serialisable rendering of check inputs and outputs (dataclasses become objects).
+
+    Never raises, whatever an adapter returned: a part that cannot be read (a raising ``__repr__``,
+    property or mapping) renders as ``<TypeName: ... failed: ...>``, a container inside itself as
+    ``<cycle: TypeName>``, anything past 200 levels or 20,000 nodes as ``...``. The result holds
+    only exact ``dict``, ``list``, ``str``, ``int``, ``float``, ``bool`` and ``None``.
+    """
+    budget = [_JSON_NODES]
+    on_path: set[int] = set()
+
+    def convert(node: Any, depth: int) -> Any:
+        if depth > 200:
+            return "..."
+        if node is None or type(node) in (bool, str, int):
+            return node
+        if isinstance(node, (str, int, float)):  # floats, and subclasses (enums...) as their plain value
+            plain = str.__str__(node) if isinstance(node, str) else int.__int__(node) if isinstance(node, int) else float.__float__(node)
+            return plain if not isinstance(plain, float) or math.isfinite(plain) else float.__repr__(plain)
+        budget[0] -= 1
+        if budget[0] < 0:
+            return "..."
+        if id(node) in on_path:
+            return f"<cycle: {type(node).__name__}>"
+        on_path.add(id(node))
+        try:
+            if dataclasses.is_dataclass(node) and not isinstance(node, type):
+                return {f.name: convert(getattr(node, f.name), depth + 1) for f in dataclasses.fields(node)}
+            if isinstance(node, Mapping):
+                return {_key_text(key): convert(item, depth + 1) for key, item in node.items()}
+            if isinstance(node, (frozenset, set)):
+                return sorted((convert(item, depth + 1) for item in node), key=repr)
+            if isinstance(node, (list, tuple)):
+                return [convert(item, depth + 1) for item in node]
+            if isinstance(node, type):
+                return f"{node.__module__}.{node.__qualname__}"
+            return safe_repr(node)
+        except KeyboardInterrupt:
+            raise
+        except RecursionError:
+            return "..."
+        except BaseException as exc:
+            return f"<{type(node).__name__}: conversion failed: {error_text(exc)}>"
+        finally:
+            on_path.discard(id(node))
+
+    return convert(value, _depth)
+
+
+def _key_text(key: Any) -> str:
+    if isinstance(key, str):
+        return str.__str__(key)
+    if key is None or type(key) in (int, float, bool):
+        return str(key)
+    return safe_repr(key)
 
 
 def _short_repr(value: Any, limit: int = 2000) -> str:
@@ -67,6 +108,10 @@ def _short_repr(value: Any, limit: int = 2000) -> str:
         text = repr(value)
     except RecursionError:  # nested too deep for repr: JSON of its top 80 levels
         text = json.dumps(to_jsonable(value, _depth=120), ensure_ascii=False)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # an adapter's object with a broken __repr__
+        text = safe_repr(value)
     return text if len(text) <= limit else text[: limit - 20] + f"... ({len(text)} chars)"
 
 
@@ -87,7 +132,7 @@ class CallRecord:
         arguments = ", ".join(_short_repr(arg) for arg in self.args)
         call = f"adapter.{self.method}({arguments})"
         if self.error is not None:
-            return f"{call}\n  raised {type(self.error).__name__}: {self.error}"
+            return f"{call}\n  raised {error_text(self.error)}"
         if not self.done:
             return f"{call}\n  did not return"
         return f"{call}\n  returned {_short_repr(self.result)}"
@@ -95,7 +140,7 @@ class CallRecord:
     def as_json(self) -> dict[str, Any]:
         record: dict[str, Any] = {"method": self.method, "args": to_jsonable(self.args), "call": self.render().split("\n")[0]}
         if self.error is not None:
-            record["raised"] = f"{type(self.error).__name__}: {self.error}"
+            record["raised"] = error_text(self.error)
         elif self.done:
             record["returned"] = to_jsonable(self.result)
         return record
@@ -151,6 +196,7 @@ class AdapterFault(ConformanceFailure):
     def __init__(self, method: str, problem: str, *, rule_id: str | None = None) -> None:
         super().__init__(f"adapter.{method}() {problem}", rule_id=rule_id)
         self.method = method
+        self.problem = problem
 
 
 class _CallTimeout(BaseException):
@@ -302,6 +348,15 @@ class _Worker:
 
 
 @dataclass(frozen=True)
+class _Hang:
+    """An adapter call that timed out: its fault (the check's input is filled in when the fault
+    passes through :func:`check`) and the check that made it."""
+
+    fault: AdapterFault
+    nodeid: str
+
+
+@dataclass(frozen=True)
 class Attempt:
     """The outcome of :meth:`Harness.attempt`: a value, or one of the allowed errors."""
 
@@ -321,7 +376,7 @@ class Harness:
     current_nodeid: str = ""
     current_rule: str | None = None
     notes: dict[str, Any] = field(default_factory=dict)
-    _hung: set[str] = field(default_factory=set)
+    _hung: dict[str, _Hang] = field(default_factory=dict)  # method -> its call that timed out
     _worker: _Worker | None = None
 
     def __repr__(self) -> str:  # shown in Hypothesis's falsifying examples: keep it short
@@ -371,43 +426,82 @@ class Harness:
 
     def _call(self, method: str, args: tuple[Any, ...], allowed: tuple[type[BaseException], ...]) -> Attempt:
         __tracebackhide__ = True
-        record = CallRecord(method, args)
-        self.transcript.append(record)
         if method not in CAPABILITIES:
             raise ValueError(f"{method} is not a capability")
-        if method in self._hung:
-            raise self._fault(method, f"hung earlier in this session (over {self.call_timeout:g} s); not called again")
+        hang = self._hung.get(method)
+        fault: AdapterFault | None
+        if hang is not None:  # a hung call can't be stopped: the method is not called again
+            fault = self._hang_fault(hang)
+        else:
+            record = CallRecord(method, args)
+            self.transcript.append(record)
+            attempt, fault = self._guarded_call(record, allowed)
+            if fault is None:
+                return attempt
+        # Every fault leaves from this one line, outside any except block: Hypothesis tells failures
+        # apart by where they were raised, and a replayed hang is the same failure as the timeout.
+        raise fault
+
+    def _guarded_call(self, record: CallRecord, allowed: tuple[type[BaseException], ...]) -> tuple[Attempt, AdapterFault | None]:
+        """Call the adapter for ``record``: its result, or the fault that says what went wrong."""
+        method, args = record.method, record.args
         snapshot = _snapshot(args)
-        bound = getattr(self.adapter, method)
+        fault: AdapterFault | None
         try:
-            result = self._run(bound, args)
+            result = self._run(getattr(self.adapter, method), args)
         except _CallTimeout:
-            self._hung.add(method)
-            raise self._fault(method, f"did not return within {self.call_timeout:g} s (--sc-call-timeout)") from None
+            fault = self._fault(method, f"did not return within {self.call_timeout:g} s (--sc-call-timeout)")
+            self._hung[method] = _Hang(fault, self.current_nodeid)
+            return Attempt(), fault
         except BaseException as exc:
-            if isinstance(exc, (KeyboardInterrupt, SystemExit, pytest.skip.Exception, pytest.fail.Exception)):
+            # The user stopping the run, and pytest's own skip/fail, go through; anything else the
+            # adapter raises (SystemExit from sys.exit() included) is its fault or an allowed error.
+            if isinstance(exc, (KeyboardInterrupt, pytest.skip.Exception, pytest.fail.Exception)):
                 raise
             record.error = exc
             if allowed and isinstance(exc, allowed):
-                self._check_mutation(method, args, snapshot)
-                return Attempt(error=exc)
+                return Attempt(error=exc), self._mutation_fault(method, args, snapshot)
             expected = f" (declared errors: {', '.join(e.__name__ for e in allowed)})" if allowed else ""
-            raise self._fault(method, f"raised {type(exc).__name__}: {exc}{expected}") from exc
+            exited = " (sys.exit() inside the adapter: a capability returns, or raises an ordinary exception)" if isinstance(exc, SystemExit) else ""
+            fault = self._fault(method, f"raised {error_text(exc)}{expected}{exited}")
+            fault.__cause__ = exc
+            return Attempt(), fault
         record.result, record.done = result, True
-        self._check_mutation(method, args, snapshot)
+        fault = self._mutation_fault(method, args, snapshot)
+        if fault is not None:
+            return Attempt(), fault
         checker = CAPABILITIES[method].check_result
-        problem = checker(result) if checker is not None else None
+        try:
+            problem = checker(result) if checker is not None else None
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # junk that breaks even the inspection of its type
+            problem = f"returned a {type(result).__name__} the suite cannot read: inspecting it raised {error_text(exc)}"
         if problem is not None:
-            raise self._fault(method, problem)
-        return Attempt(value=result)
+            return Attempt(), self._fault(method, problem)
+        return Attempt(value=result), None
 
-    def _check_mutation(self, method: str, args: tuple[Any, ...], snapshot: tuple[Any, ...]) -> None:
-        __tracebackhide__ = True
-        if not _equal(args, snapshot):
-            for index, (before, after) in enumerate(zip(snapshot, args, strict=True)):
-                if not _equal(before, after):
-                    raise self._fault(method, f"mutated argument {index + 1}: it was {_short_repr(before, 500)}, "
-                                              f"after the call it is {_short_repr(after, 500)}")
+    def _hang_fault(self, hang: _Hang) -> AdapterFault:
+        """The failure of a call to a method that hung earlier: the original timeout, with the input
+        that hung and its calls (not the input of this call, which is never made)."""
+        original = hang.fault
+        problem = original.problem
+        if hang.nodeid != self.current_nodeid:
+            problem += (f" when {hang.nodeid.rpartition('::')[2] or 'a check'} called it with the input shown; a hung call "
+                        "cannot be stopped, so it is not called again in this session")
+        fault = AdapterFault(original.method, problem, rule_id=self.current_rule)
+        fault.calls = list(original.calls)
+        fault.drawn = original.drawn
+        return fault
+
+    def _mutation_fault(self, method: str, args: tuple[Any, ...], snapshot: tuple[Any, ...]) -> AdapterFault | None:
+        if _equal(args, snapshot):
+            return None
+        for index, (before, after) in enumerate(zip(snapshot, args, strict=True)):
+            if not _equal(before, after):
+                return self._fault(method, f"mutated argument {index + 1}: it was {_short_repr(before, 500)}, "
+                                           f"after the call it is {_short_repr(after, 500)}")
+        return None
 
     def _run(self, bound: Callable[..., Any], args: tuple[Any, ...]) -> Any:
         if self.call_timeout <= 0:
@@ -471,7 +565,8 @@ def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None
                 return target(*args, **kwargs)
             except ConformanceFailure as failure:
                 failure.rule_id = failure.rule_id or rule_id
-                failure.drawn = _counterexample(kwargs, harness.notes)
+                if failure.drawn is None:  # a replayed hang keeps the input that hung
+                    failure.drawn = _counterexample(kwargs, harness.notes)
                 raise
             except AssertionError as error:  # a plain assert in a check is still a violation of its rule
                 violation = RuleViolation(str(error) or "assertion failed", rule_id=rule_id)

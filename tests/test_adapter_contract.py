@@ -3,6 +3,7 @@ missing capabilities, clean failures for faulty ones. Never INTERNALERROR."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import pytest
@@ -154,8 +155,9 @@ def test_missing_capabilities_are_named_skips(run_suite: Callable[..., SuiteRun]
 # -- Faulty adapters: clean failures naming the method and what was wrong ------------------------
 
 _FAULTY = """
-import time
 import dataclasses
+import sys
+import time
 from strictconformance.reference import ReferenceAdapter
 
 class Raises(ReferenceAdapter):
@@ -184,6 +186,41 @@ class Mutates(ReferenceAdapter):
 class DropsTools(ReferenceAdapter):
     def build_request(self, request):
         return dataclasses.replace(super().build_request(request), tools=())
+
+class _Unprintable:
+    def __repr__(self):
+        raise RuntimeError("repr exploded")
+
+class UnprintableResult(ReferenceAdapter):
+    def build_request(self, request):
+        return _Unprintable()
+
+class UnprintableTool(ReferenceAdapter):
+    def build_request(self, request):
+        return dataclasses.replace(super().build_request(request), tools=(_Unprintable(),))
+
+class _Unsayable(Exception):
+    def __str__(self):
+        raise RuntimeError("str exploded")
+
+class RaisesUnsayable(ReferenceAdapter):
+    def build_request(self, request):
+        raise _Unsayable()
+
+class Exits(ReferenceAdapter):
+    def build_request(self, request):
+        sys.exit(3)
+
+class CyclicFormat(ReferenceAdapter):
+    def build_request(self, request):
+        loop = {}
+        loop["a"] = loop
+        return dataclasses.replace(super().build_request(request), response_format=loop)
+
+class SetInSchema(ReferenceAdapter):
+    def build_request(self, request):
+        wire = super().build_request(request)
+        return dataclasses.replace(wire, tools=tuple(dataclasses.replace(t, input_schema={"enum": {1, 2}}) for t in wire.tools))
 """
 
 
@@ -196,6 +233,15 @@ class DropsTools(ReferenceAdapter):
         ("JunkStrict", "RES-1", "WireRequest.tools[0].strict is 'yes', expected True, False or None (omitted)"),
         ("Mutates", "RES-1", "adapter.build_request() mutated argument 1"),
         ("DropsTools", "RES-1", "RES-1 violation: the wire request carries tool 'tool_00_search' not at all, expected once"),
+        # what the adapter produced is shown even when its repr() or str() raises (was INTERNALERROR)
+        ("UnprintableResult", "RES-1", "adapter.build_request() returned _Unprintable, expected strictconformance.WireRequest"),
+        ("UnprintableTool", "RES-1", "WireRequest.tools[0] is <_Unprintable: repr failed: RuntimeError: repr exploded>, expected WireTool"),
+        ("RaisesUnsayable", "RES-1", "adapter.build_request() raised _Unsayable: <str() failed: RuntimeError: str exploded>"),
+        # sys.exit() in a capability is the adapter's fault, not the end of the run
+        ("Exits", "RES-1", "RES-1 adapter fault: adapter.build_request() raised SystemExit: 3"),
+        # fields the checks walk must be JSON: a cycle would make them loop forever
+        ("CyclicFormat", "RES-1", "adapter.build_request() WireRequest.response_format is not JSON"),
+        ("SetInSchema", "RES-1", "adapter.build_request() WireRequest.tools[0].input_schema is not JSON"),
     ],
 )
 def test_faulty_adapter_gets_clean_failures(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester,
@@ -210,6 +256,76 @@ def test_faulty_adapter_gets_clean_failures(run_suite: Callable[..., SuiteRun], 
     failure = run.report["rules"][rules]["counterexamples"][0]
     assert failure["calls"], failure  # the adapter call that produced it
     assert message.split(": ", 1)[-1].split(" (")[0] in failure["message"] or failure["kind"] == "violation"
+
+
+def test_what_an_adapter_returned_is_shown_whatever_its_repr_does(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
+    """Each failure shows the adapter's calls and what they returned, in the terminal and in the
+    JSON report. A result whose repr() raises shows as such (it was an INTERNALERROR); one that
+    contains itself twice (2**200 nodes unfolded to the old depth limit) renders its cycles."""
+    pytester.makepyfile(faulty=_FAULTY + _SELF_CONTAINING)
+    run = run_suite("faulty:UnprintableResult", "--sc-rule", "RES-1", "-k", "not seed_table")
+    assert "INTERNALERROR" not in run.output
+    assert "\n  returned <_Unprintable: repr failed: RuntimeError: repr exploded>\n" in run.output
+    assert run.report is not None
+    call = run.report["rules"]["RES-1"]["counterexamples"][0]["calls"][-1]
+    assert call["returned"] == "<_Unprintable: repr failed: RuntimeError: repr exploded>"
+
+    # in a subprocess with a timeout (run_suite's setup still applies): without cycle detection
+    # the rendering never ends
+    report = pytester.path / "cycle-report.json"
+    result = pytester.runpytest_subprocess(
+        "-p", "strictconformance", "-p", "no:cacheprovider", "--sc-adapter", "faulty:SelfContaining",
+        "--hypothesis-profile", "selftest", "--sc-rule", "RES-1", "-k", "not seed_table", "--sc-report", str(report), timeout=90)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.outlines
+    failure = json.loads(report.read_text())["rules"]["RES-1"]["counterexamples"][0]
+    assert failure["message"] == "adapter.build_request() returned dict, expected strictconformance.WireRequest (strictconformance.wire.read_wire_request converts a captured HTTP body)"
+    assert failure["calls"][-1]["returned"] == {"a": "<cycle: dict>", "b": "<cycle: dict>"}
+
+
+_SELF_CONTAINING = """
+class SelfContaining(ReferenceAdapter):
+    def build_request(self, request):
+        loop = {}
+        loop["a"] = loop
+        loop["b"] = loop
+        return loop
+"""
+
+_HANGS_ON_TWO_TOOLS = """
+import time
+from strictconformance.reference import ReferenceAdapter
+
+class HangsOnTwoTools(ReferenceAdapter):
+    def build_request(self, request):
+        if len(request.tools) >= 2:
+            time.sleep(30)
+        return super().build_request(request)
+"""
+
+
+def test_after_a_hang_each_failure_shows_the_call_that_hung(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
+    """A hung call cannot be stopped, so the method is not called again; every failure after it
+    (the shrinking of the check that hung, the checks after it) reports that timeout: the input
+    that hung and its call, not an input that was never sent with a 'did not return' under it."""
+    pytester.makepyfile(hanging=_HANGS_ON_TWO_TOOLS)
+    run = run_suite("hanging:HangsOnTwoTools", "--sc-rule", "RES-1,RES-2", "--sc-call-timeout", "0.5")
+    assert run.result.ret == pytest.ExitCode.TESTS_FAILED, run.output
+    assert "hung earlier" not in run.output
+    assert run.report is not None
+    failures = [failure for rule_id in ("RES-1", "RES-2") for failure in run.report["rules"][rule_id]["counterexamples"]]
+    first = next(failure for failure in failures if failure["nodeid"].endswith("::test_res_1_tool_beats_config_beats_default"))
+    assert first["message"] == "adapter.build_request() did not return within 0.5 s (--sc-call-timeout)"
+    hung = first["counterexample"]["request"]
+    assert len(hung["tools"]) >= 2  # the input that hung, not one shrunk below what hangs
+    assert first["calls"][-1]["args"] == [hung] and not {"returned", "raised"} & set(first["calls"][-1])
+    later = [failure for failure in failures if failure is not first]
+    assert {failure["nodeid"].rpartition("::")[2] for failure in later} >= {"test_res_2_unset_gets_declared_default"}
+    for failure in later:
+        assert failure["message"].startswith(
+            "adapter.build_request() did not return within 0.5 s (--sc-call-timeout) when "
+            "test_res_1_tool_beats_config_beats_default called it with the input shown"), failure["message"]
+        assert failure["counterexample"] == first["counterexample"]
+        assert failure["calls"][-1]["args"] == [hung]
 
 
 def test_an_openai_only_sdk_declares_its_providers(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
