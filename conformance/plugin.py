@@ -43,6 +43,9 @@ DEFAULT_ADAPTER = "strictconformance.reference:ReferenceAdapter"
 CHECKS_DIR = Path(__file__).resolve().parent / "checks"
 _NOT_COVERED = "not covered: "
 _PROPERTY = "strictconformance"
+#: What Hypothesis's note repeating the failing example as a Python call starts with (6.170 writes
+#: "Failing test case" / "Failing explicit example", releases before it "Falsifying ...").
+_EXAMPLE_NOTES = ("Failing test case", "Failing explicit example", "Falsifying example", "Falsifying explicit example")
 
 
 class _Crash:
@@ -331,12 +334,20 @@ class _ConformanceRun:
         report: pytest.TestReport = outcome.get_result()
         replay = self._replay_command(item)
         failure = next(iter_failures(call.excinfo.value), None) if call.excinfo is not None else None
+        failure_json: dict[str, Any] | None = None
+        if failure is not None:
+            try:
+                failure_json = failure.as_json()
+                text = failure.render(replay)
+            except Exception as exc:  # a kit bug rendering a failure must not become an INTERNALERROR
+                text = f"{failure.rule_id or rule_id} {failure.kind}: {failure.message}\n(strictconformance could not render the rest: {error_text(exc)})"
+                failure_json = {"kind": failure.kind, "message": failure.message, "counterexample": None, "calls": []}
         if failure is not None and report.failed and call.excinfo is not None:
-            # Hypothesis's own notes, less its "Falsifying example" (the JSON counterexample says
-            # it, without the harness argument); draws made inside the check stay.
+            # Hypothesis's own notes, less the failing example as a Python call (the JSON
+            # counterexample says it, without the harness argument); draws made inside the check stay.
             notes = [note for note in getattr(call.excinfo.value, "__notes__", [])
-                     if isinstance(note, str) and not note.startswith(("Falsifying example", "Falsifying explicit example"))]
-            report.longrepr = _FailureText(failure.render(replay) + ("\n\nHypothesis:\n" + "\n".join(notes) if notes else ""))  # type: ignore[assignment]
+                     if isinstance(note, str) and not note.startswith(_EXAMPLE_NOTES)]
+            report.longrepr = _FailureText(text + ("\n\nHypothesis:\n" + "\n".join(notes) if notes else ""))  # type: ignore[assignment]
 
         if report.skipped:
             reason = _skip_reason(report)
@@ -352,9 +363,9 @@ class _ConformanceRun:
                 reason = (f"unexpected pass of an expected failure ({self.state.harness.declarations.expected_failures[rule_id]}): "
                           "the check passes now; remove the rule from expected_failures")
             if failure is None and call.excinfo is not None and not reason:
-                reason = f"{call.excinfo.typename}: {call.excinfo.value}"[:2000]
+                reason = error_text(call.excinfo.value)[:2000]
             result = CheckResult(item.nodeid, rule_id, "failed" if report.when == "call" else "error", reason=reason,
-                                 failure=failure.as_json() if failure is not None else None, replay=replay)
+                                 failure=failure_json, replay=replay)
         elif report.when == "call":
             result = CheckResult(item.nodeid, rule_id, "passed")
         else:
