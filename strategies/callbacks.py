@@ -1,8 +1,9 @@
 """Strategies for tools with observable callbacks (SPEC.md §6, TL-1..TL-7).
 
 Every case is built constructively: a shape first, then valid inputs from the shape, then an
-invalid input made by one known mutation (wrong type, missing required property, unexpected
-property of a closed object) at a known JSON pointer. Callbacks record what they receive,
+invalid input made by one known mutation (wrong type, ``null`` where null is not allowed, a
+broken constraint, missing required property, unexpected property of a closed object) at a
+known JSON pointer. Callbacks record what they receive,
 raise a chosen exception, or stream a chosen list of items. ``hypothesis.event`` labels every
 feature so ``--hypothesis-show-statistics`` shows what was reached.
 
@@ -42,6 +43,7 @@ from strictconformance.tools.jsonvalue import JSONValue
 from strictconformance.tools.results import ToolContext, ToolReturn
 from strictconformance.tools.shapes import (
     NO_DEFAULT,
+    UNION_KINDS,
     FieldKind,
     FieldShape,
     ObjectShape,
@@ -78,6 +80,7 @@ __all__ = [
     "strict_cases",
     "tool_names",
     "valid_inputs",
+    "wrong_values",
 ]
 
 #: Property names: ordinary ones and JSON Schema keywords (a walker that confuses a property
@@ -126,6 +129,16 @@ INVALID_STRICT_SETTINGS: tuple[object, ...] = (
 
 SCALAR_KINDS: tuple[FieldKind, ...] = ("string", "integer", "number", "boolean", "enum")
 
+#: Unions of two scalar kinds (in :data:`~strictconformance.tools.shapes.UNION_KINDS` order; an
+#: integer is a number, so those two never meet).
+UNION_VARIANTS: tuple[tuple[FieldKind, ...], ...] = tuple(
+    (first, second) for i, first in enumerate(UNION_KINDS) for second in UNION_KINDS[i + 1 :] if {first, second} != {"integer", "number"}
+)
+
+#: String patterns: (pattern, characters it accepts, a character it refuses). Anchored, so that
+#: JSON Schema's search and pydantic's match agree.
+STRING_PATTERNS: tuple[tuple[str, str, str], ...] = (("^[a-z]*$", "abcxyz", "Q"), ("^[0-9]*$", "0123789", "x"))
+
 _CALLBACK_KINDS: tuple[CallbackKind, ...] = ("sync", "async", "sync_generator", "async_generator")
 _GENERATOR_KINDS: tuple[CallbackKind, ...] = ("sync_generator", "async_generator")
 _SCHEMA_SOURCES: tuple[InputSource, ...] = ("model", "json_schema")
@@ -163,38 +176,87 @@ def _scalar_default(kind: FieldKind, enum_values: tuple[str, ...]) -> st.SearchS
 
 
 @st.composite
+def _constraints(draw: st.DrawFn, kind: FieldKind) -> tuple[tuple[str, Any], ...]:
+    """Constraints for a field of ``kind`` (maybe none): bounds, lengths, a pattern, item counts,
+    always satisfiable, and each breakable alone (a value of the right type breaks just that one)."""
+    if kind not in ("integer", "number", "string", "list") or not draw(st.booleans(), label="constrained"):
+        return ()
+    out: list[tuple[str, Any]] = []
+    if kind in ("integer", "number"):
+        low = draw(st.integers(-5, 5)) if kind == "integer" else draw(st.sampled_from([-2.5, 0, 0.5]))
+        span = draw(st.integers(0, 10)) if kind == "integer" else draw(st.sampled_from([1, 10.25]))
+        which = draw(st.sampled_from(("minimum", "maximum", "both")))
+        if which != "maximum":
+            out.append(("minimum", low))
+        if which != "minimum":
+            out.append(("maximum", low + span))
+    elif kind == "string":
+        shortest = draw(st.integers(0, 2))
+        if shortest:
+            out.append(("minLength", shortest))
+        if draw(st.booleans()):
+            out.append(("maxLength", shortest + draw(st.integers(1, 6))))
+        if draw(st.booleans()) or not out:
+            out.append(("pattern", draw(st.sampled_from(STRING_PATTERNS))[0]))
+    else:
+        fewest = draw(st.integers(0, 2))
+        if fewest:
+            out.append(("minItems", fewest))
+        if draw(st.booleans()) or not out:
+            out.append(("maxItems", fewest + draw(st.integers(0, 3)) or 1))
+    event(f"constraints: {', '.join(keyword for keyword, _ in out)}")
+    return tuple(out)
+
+
+@st.composite
 def field_shapes(draw: st.DrawFn, name: str, depth: int = 2) -> FieldShape:
-    """One field: a scalar, a string enum, a list, or (while ``depth`` lasts) a nested object."""
-    kinds: tuple[FieldKind, ...] = SCALAR_KINDS + (("list", "object") if depth > 0 else ("list",))
+    """One field: a scalar (maybe constrained), a string enum, a union of scalars, a list, or
+    (while ``depth`` lasts) a nested object."""
+    kinds: tuple[FieldKind, ...] = SCALAR_KINDS + ("union",) + (("list", "object") if depth > 0 else ("list",))
     kind = draw(st.sampled_from(kinds), label="kind")
     nullable = draw(st.booleans(), label="nullable")
     description = draw(st.none() | st.sampled_from(_DESCRIPTIONS), label="description")
     enum_values: tuple[str, ...] = ()
+    variants: tuple[FieldKind, ...] = ()
+    any_of = False
     item: FieldShape | None = None
     obj: ObjectShape | None = None
     if kind == "enum":
         # sorted: typing caches Optional[Literal[...]] by set-equality, so two orders of one set
         # would share the first one's order in pydantic's schema
         enum_values = tuple(sorted(draw(st.lists(st.sampled_from(_ENUM_POOL), min_size=2, max_size=4, unique=True))))
+    elif kind == "union":
+        variants = draw(st.sampled_from(UNION_VARIANTS), label="variants")
+        any_of = draw(st.booleans(), label="union as anyOf")
+        event(f"union: {' | '.join(variants)} as {'anyOf' if any_of else 'a type list'}")
     elif kind == "list":
         item_kind = draw(st.sampled_from(SCALAR_KINDS + (("object",) if depth > 0 else ())), label="item kind")
         if item_kind == "object":
             item = FieldShape("object", obj=draw(input_shapes(f"{name}_item", depth=depth - 1)))
         else:
             values = tuple(sorted(draw(st.lists(st.sampled_from(_ENUM_POOL), min_size=2, max_size=3, unique=True)))) if item_kind == "enum" else ()
-            item = FieldShape(item_kind, nullable=draw(st.booleans()), enum_values=values)
+            item = FieldShape(item_kind, nullable=draw(st.booleans()), enum_values=values, constraints=draw(_constraints(item_kind)))
     elif kind == "object":
         obj = draw(input_shapes(name, depth=depth - 1))
+    # item counts only for lists of scalars: a default list of objects would reach a model-typed
+    # callback as dicts (defaults are not validated), which is right but not what the checks expect
+    constraints = draw(_constraints(kind)) if item is None or item.obj is None else ()
+    shape = FieldShape(kind, nullable=nullable, description=description, enum_values=enum_values, item=item, obj=obj,
+                       variants=variants, any_of=any_of, constraints=constraints)
     default: Any = NO_DEFAULT
     if draw(st.booleans(), label="optional"):
         if nullable:
             default = None  # the `T | None = None` case
         elif kind == "list":
-            default = []
+            default = [] if not shape.constraint("minItems") else draw(_values(shape))
+        elif shape.constraints or kind == "union":
+            default = draw(_values(shape))  # a default that meets its own constraints
+            if isinstance(default, int) and not isinstance(default, bool) and "number" in (kind, *variants):
+                default = float(default)  # a model keeps its default unvalidated: give the type it declares
         elif kind != "object":
             default = draw(_scalar_default(kind, enum_values))
     event(f"field: {kind}{' | None' if nullable else ''}{' (default)' if default is not NO_DEFAULT else ''}")
-    return FieldShape(kind, nullable=nullable, description=description, default=default, enum_values=enum_values, item=item, obj=obj)
+    return replace(shape, default=default)
 
 
 @st.composite
@@ -211,21 +273,47 @@ def input_shapes(draw: st.DrawFn, name: str = "Input", depth: int = 2, *, closed
 # -- inputs ------------------------------------------------------------------------------------
 
 
+def _pattern(field: FieldShape) -> tuple[str, str, str] | None:
+    pattern = field.constraint("pattern")
+    return next((entry for entry in STRING_PATTERNS if entry[0] == pattern), None) if pattern is not None else None
+
+
+def _strings(field: FieldShape, *, max_size: int = 8) -> st.SearchStrategy[str]:
+    if not field.constraints:
+        return st.text(max_size=max_size)
+    shortest = field.constraint("minLength") or 0
+    longest = field.constraint("maxLength")
+    pattern = _pattern(field)
+    alphabet = st.sampled_from(pattern[1]) if pattern is not None else st.characters(codec="utf-8")
+    return st.text(alphabet, min_size=shortest, max_size=longest if longest is not None else shortest + max_size)
+
+
+def _numbers(field: FieldShape) -> st.SearchStrategy[JSONValue]:
+    low, high = field.constraint("minimum"), field.constraint("maximum")
+    if field.kind == "integer":
+        return st.integers(-(2**40) if low is None else low, 2**40 if high is None else high)
+    floats = st.floats(-1e9 if low is None else low, 1e9 if high is None else high, allow_nan=False)
+    whole = st.integers(-1000 if low is None else math.ceil(low), 1000 if high is None else math.floor(high))
+    return whole | floats
+
+
 def _values(field: FieldShape) -> st.SearchStrategy[JSONValue]:
     base: st.SearchStrategy[JSONValue]
     if field.kind == "string":
-        base = st.text(max_size=8)
-    elif field.kind == "integer":
-        base = st.integers(-(2**40), 2**40)
-    elif field.kind == "number":
-        base = st.integers(-1000, 1000) | st.floats(-1e9, 1e9, allow_nan=False)
+        base = _strings(field)
+    elif field.kind in ("integer", "number"):
+        base = _numbers(field)
     elif field.kind == "boolean":
         base = st.booleans()
     elif field.kind == "enum":
         base = st.sampled_from(field.enum_values)
+    elif field.kind == "union":
+        base = st.one_of([_values(FieldShape(kind)) for kind in field.variants])
     elif field.kind == "list":
         assert field.item is not None
-        base = st.lists(_values(field.item), max_size=3)
+        fewest = field.constraint("minItems") or 0
+        most = field.constraint("maxItems")
+        base = st.lists(_values(field.item), min_size=fewest, max_size=most if most is not None else max(fewest, 3))
     else:
         assert field.obj is not None
         base = valid_inputs(field.obj)
@@ -241,6 +329,7 @@ def valid_inputs(shape: ObjectShape) -> st.SearchStrategy[dict[str, JSONValue]]:
     return st.fixed_dictionaries(required, optional=optional)
 
 
+#: Values of the wrong type, per kind (``null`` is a mutation of its own).
 _WRONG_VALUES: Mapping[str, tuple[JSONValue, ...]] = {
     "string": (5, True, [], {"a": 1}),
     "integer": ("5", 1.5, True, []),
@@ -251,13 +340,73 @@ _WRONG_VALUES: Mapping[str, tuple[JSONValue, ...]] = {
     "object": (7, "x", [], True),
 }
 
+#: Candidates for a value no variant of a union accepts.
+_UNION_WRONG_POOL: tuple[JSONValue, ...] = ("x", 5, 1.5, True, [], {"a": 1})
 
-def _mutation_sites(value: Mapping[str, Any], shape: ObjectShape, path: tuple[str | int, ...]) -> list[tuple[str, tuple[str | int, ...], FieldShape | None]]:
+
+def _fits_kind(value: JSONValue, kind: FieldKind) -> bool:
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def wrong_values(field: FieldShape) -> tuple[JSONValue, ...]:
+    """Values of the wrong type for ``field`` (``null`` is its own mutation, for non-nullable fields)."""
+    if field.kind == "union":
+        return tuple(value for value in _UNION_WRONG_POOL if not any(_fits_kind(value, kind) for kind in field.variants))
+    return _WRONG_VALUES[field.kind]
+
+
+def _constraint_breakers(field: FieldShape) -> list[tuple[str, st.SearchStrategy[JSONValue]]]:
+    """(constraint, values of the right type that break only it) for each constraint of ``field``."""
+    out: list[tuple[str, st.SearchStrategy[JSONValue]]] = []
+    step = 1 if field.kind == "integer" else 0.5
+    pattern = _pattern(field)
+    fine = pattern[1][0] if pattern is not None else "a"
+    shortest = field.constraint("minLength") or 0
+    longest = field.constraint("maxLength")
+    for keyword, limit in field.constraints:
+        if keyword == "minimum":
+            out.append((keyword, st.just(limit - step)))
+        elif keyword == "maximum":
+            out.append((keyword, st.just(limit + step)))
+        elif keyword == "minLength":
+            out.append((keyword, st.just(fine * (limit - 1))))
+        elif keyword == "maxLength":
+            out.append((keyword, st.just(fine * (limit + 1))))
+        elif keyword == "pattern" and pattern is not None:
+            # the refused character, as many times as the lengths allow (at least once)
+            at_least = max(shortest, 1)
+            out.append((keyword, st.text(st.just(pattern[2]), min_size=at_least, max_size=at_least if longest is None else max(longest, 1))))
+        elif keyword in ("minItems", "maxItems"):
+            assert field.item is not None
+            size = limit - 1 if keyword == "minItems" else limit + 1
+            out.append((keyword, st.lists(_values(field.item), min_size=size, max_size=size)))
+    return out
+
+
+Site = tuple[str, tuple[str | int, ...], FieldShape | None]
+
+
+def _field_sites(field: FieldShape, where: tuple[str | int, ...]) -> list[Site]:
+    sites: list[Site] = [("wrong type", where, field)]
+    if not field.nullable:
+        sites.append(("null", where, field))
+    if field.constraints:
+        sites.append(("constraint", where, field))
+    return sites
+
+
+def _mutation_sites(value: Mapping[str, Any], shape: ObjectShape, path: tuple[str | int, ...]) -> list[Site]:
     """(mutation, path, field) for every place one mutation makes ``value`` invalid."""
-    sites: list[tuple[str, tuple[str | int, ...], FieldShape | None]] = []
+    sites: list[Site] = []
     for name, field in shape.fields:
         where = (*path, name)
-        sites.append(("wrong type", where, field))
+        sites.extend(_field_sites(field, where))
         if field.required:
             sites.append(("missing", where, None))
         current = value.get(name)
@@ -265,7 +414,7 @@ def _mutation_sites(value: Mapping[str, Any], shape: ObjectShape, path: tuple[st
             sites.extend(_mutation_sites(current, field.obj, where))
         if field.kind == "list" and field.item is not None and isinstance(current, list):
             for index, item in enumerate(current):
-                sites.append(("wrong type", (*where, index), field.item))
+                sites.extend(_field_sites(field.item, (*where, index)))
                 if field.item.obj is not None and isinstance(item, Mapping):
                     sites.extend(_mutation_sites(item, field.item.obj, (*where, index)))
     if shape.closed:
@@ -292,16 +441,30 @@ def _replace(value: Any, path: tuple[str | int, ...], mutation: str, replacement
 
 @st.composite
 def invalid_inputs(draw: st.DrawFn, shape: ObjectShape, valid: Mapping[str, JSONValue]) -> tuple[dict[str, JSONValue], str]:
-    """An input invalid at exactly one known place, and that place's JSON pointer."""
+    """An input invalid at exactly one known place, and that place's JSON pointer. The kind of
+    mutation is drawn first, then its place, so that rarer kinds (a broken constraint, ``null``)
+    are tried as often as the common ones."""
     sites = _mutation_sites(valid, shape, ())
-    mutation, path, field = draw(st.sampled_from(sites), label="mutation")
+    kinds = sorted({site[0] for site in sites})
+    mutation = draw(st.sampled_from(kinds), label="mutation")
+    _, path, field = draw(st.sampled_from([site for site in sites if site[0] == mutation]), label="where")
     replacement: JSONValue = None
+    label = mutation
     if mutation == "wrong type":
         assert field is not None
-        replacement = draw(st.sampled_from(_WRONG_VALUES[field.kind]))
+        replacement = draw(st.sampled_from(wrong_values(field)), label="wrong value")
+        label = f"wrong type ({field.kind})"
+    elif mutation == "null":
+        assert field is not None
+        label = f"null for a non-nullable {field.kind}"
+    elif mutation == "constraint":
+        assert field is not None
+        keyword, breakers = draw(st.sampled_from(_constraint_breakers(field)), label="broken constraint")
+        replacement = draw(breakers, label="constraint breaker")
+        label = f"constraint {keyword} ({field.kind})"
     elif mutation == "unexpected":
         replacement = draw(st.integers(0, 9))
-    event(f"invalid input: {mutation}{f' ({field.kind})' if field is not None else ''}, depth {len(path)}")
+    event(f"invalid input: {label}, depth {len(path)}")
     return _replace(valid, path, mutation, replacement), pointer_from_path(path)
 
 

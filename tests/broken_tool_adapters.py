@@ -14,10 +14,12 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from broken_tools import (
+    ConstraintIgnoringLayer,
     DictNestedModelsLayer,
     EscapingErrorsLayer,
     LeakingContextLayer,
     LenientStrictLayer,
+    NullAcceptingLayer,
     NullDroppingLayer,
     TextifiedGeneratorLayer,
     UnvalidatedDirectCallLayer,
@@ -109,6 +111,18 @@ class LenientStrictAdapter(_LayerAdapter):
     layer_class = LenientStrictLayer
 
 
+class NullAcceptingAdapter(_LayerAdapter):
+    """TL-2: raw-schema tools accept null for every field."""
+
+    layer_class = NullAcceptingLayer
+
+
+class ConstraintIgnoringAdapter(_LayerAdapter):
+    """TL-2: raw-schema tools check types only, never constraints."""
+
+    layer_class = ConstraintIgnoringLayer
+
+
 #: Rule ID -> the adapter that breaks exactly that rule.
 BROKEN: dict[str, str] = {
     "TL-1": "broken_tool_adapters:NullDroppingAdapter",
@@ -121,7 +135,11 @@ BROKEN: dict[str, str] = {
 }
 
 #: Further bugs of a covered rule: (rule ID, adapter).
-EXTRA_BROKEN: tuple[tuple[str, str], ...] = (("TL-2", "broken_tool_adapters:DictNestedModelsAdapter"),)
+EXTRA_BROKEN: tuple[tuple[str, str], ...] = (
+    ("TL-2", "broken_tool_adapters:DictNestedModelsAdapter"),
+    ("TL-2", "broken_tool_adapters:NullAcceptingAdapter"),
+    ("TL-2", "broken_tool_adapters:ConstraintIgnoringAdapter"),
+)
 
 
 # -- the contract itself ---------------------------------------------------------------------------

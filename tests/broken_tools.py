@@ -78,6 +78,65 @@ class DictNestedModelsLayer(ReferenceToolLayer):
         return super().define_tool(replace(definition, callback=dumped))
 
 
+def _nullable_everywhere(schema: Any) -> Any:
+    """Every typed node also accepts null (an enum too), the way a validator that treats every
+    field as Optional behaves."""
+    if not isinstance(schema, dict):
+        return schema
+    node = map_subschemas(schema, lambda sub: _nullable_everywhere(sub.schema))
+    declared = node.get("type")
+    if isinstance(declared, str) and declared != "null":
+        node["type"] = [declared, "null"]
+    elif isinstance(declared, list) and "null" not in declared:
+        node["type"] = [*declared, "null"]
+    if isinstance(node.get("enum"), list) and None not in node["enum"]:
+        node["enum"] = [*node["enum"], None]
+    if isinstance(node.get("anyOf"), list) and {"type": "null"} not in node["anyOf"]:
+        node["anyOf"] = [*node["anyOf"], {"type": "null"}]
+    return node
+
+
+#: Constraint keywords a types-only validator never looks at.
+_CONSTRAINT_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
+                        "pattern", "minItems", "maxItems")
+
+
+def _types_only(schema: Any) -> Any:
+    """``schema`` without its constraint keywords."""
+    if not isinstance(schema, dict):
+        return schema
+    node = map_subschemas(schema, lambda sub: _types_only(sub.schema))
+    return {key: value for key, value in node.items() if key not in _CONSTRAINT_KEYWORDS}
+
+
+class _RawSchemaValidatedAs(ReferenceToolLayer):
+    """Raw-schema tools validate their input with ``lax(schema)`` instead of the schema they advertise."""
+
+    @staticmethod
+    def lax(schema: dict[str, Any]) -> dict[str, Any]:
+        return schema
+
+    def invoke_tool(self, handle: Tool[..., Any], tool_use_id: str, input: Mapping[str, Any], invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        if handle.source != "json_schema":
+            return super().invoke_tool(handle, tool_use_id, input, invocation_state)
+        schema = self.lax(handle.input_schema)
+        schema["type"] = "object"
+        lax = tool(handle.callback, name=handle.name, input_schema=schema, context=handle.takes_context)
+        return lax.invoke(tool_use_id, input, invocation_state)
+
+
+class NullAcceptingLayer(_RawSchemaValidatedAs):
+    """TL-2: raw-schema tools accept ``null`` for every field (all treated as Optional)."""
+
+    lax = staticmethod(_nullable_everywhere)
+
+
+class ConstraintIgnoringLayer(_RawSchemaValidatedAs):
+    """TL-2: raw-schema tools check types only: minimum, maxLength, pattern, maxItems... are ignored."""
+
+    lax = staticmethod(_types_only)
+
+
 class EscapingErrorsLayer(ReferenceToolLayer):
     """TL-3: exceptions from the callback propagate out of the tool-use path."""
 
@@ -146,4 +205,8 @@ BROKEN: Mapping[str, type[ReferenceToolLayer]] = {
 }
 
 #: Further faults of an already covered rule: (rule ID, layer).
-EXTRA_BROKEN: tuple[tuple[str, type[ReferenceToolLayer]], ...] = (("TL-2", DictNestedModelsLayer),)
+EXTRA_BROKEN: tuple[tuple[str, type[ReferenceToolLayer]], ...] = (
+    ("TL-2", DictNestedModelsLayer),
+    ("TL-2", NullAcceptingLayer),
+    ("TL-2", ConstraintIgnoringLayer),
+)

@@ -36,7 +36,7 @@ CASES: Mapping[str, st.SearchStrategy[Any]] = {
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
 
 
-def _first_violation(layer: ToolLayer, rule_id: str, max_examples: int = 200) -> list[Violation]:
+def _first_violation(layer: ToolLayer, rule_id: str, max_examples: int = 600) -> list[Violation]:
     """The violations of the first case that breaks ``rule_id`` on ``layer`` (no shrinking)."""
     case = find(
         CASES[rule_id],
@@ -77,11 +77,12 @@ def test_a_broken_layer_fails_its_rule_with_an_actionable_violation(rule_id: str
 
 
 @pytest.mark.parametrize(
-    ("broken_rule", "rule_id"),
-    [(broken, rule) for broken in TL_RULES for rule in TL_RULES if rule != broken],
+    ("broken_rule", "layer_class", "rule_id"),
+    [(broken, layer_class, rule) for broken, layer_class in [*BROKEN.items(), *EXTRA_BROKEN] for rule in TL_RULES if rule != broken],
+    ids=lambda v: getattr(v, "__name__", v),
 )
-def test_a_broken_layer_fails_no_other_rule(broken_rule: str, rule_id: str) -> None:
-    layer = BROKEN[broken_rule]()
+def test_a_broken_layer_fails_no_other_rule(broken_rule: str, layer_class: type[ToolLayer], rule_id: str) -> None:
+    layer = layer_class()
 
     @settings(max_examples=6, deadline=None, suppress_health_check=_QUIET, database=None)
     @given(case=CASES[rule_id])

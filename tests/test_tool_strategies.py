@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 
 from strictconformance.strategies import callbacks
-from strictconformance.tools import ToolInputError, tool
+from strictconformance.tools import ToolInputError, canonical_input_schema, tool
 from strictconformance.tools.cases import RaisingCase, RecordingCase, StreamingCase
-from strictconformance.tools.shapes import FieldShape, ObjectShape, schema_for
+from strictconformance.tools.shapes import FieldShape, ObjectShape, model_for, schema_for
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
 
@@ -74,6 +74,30 @@ def _top_level(case: RecordingCase) -> bool:
     return case.invalid_field.count("/") == 1 and not case.invalid_field.endswith(callbacks.UNEXPECTED_PROPERTY)
 
 
+def _at(value: Any, pointer: str) -> tuple[bool, Any]:
+    """(present?, the value) at ``pointer`` in ``value``."""
+    for part in [part for part in pointer.split("/")[1:]]:
+        if isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        elif isinstance(value, dict) and part in value:
+            value = value[part]
+        else:
+            return False, None
+    return True, value
+
+
+def _breaks_only_a_constraint(case: RecordingCase) -> bool:
+    """The invalid input is valid once the schema's constraints are left out: it broke a constraint,
+    with a value of the right type."""
+    def loose(schema: Any) -> Any:
+        if isinstance(schema, dict):
+            return {key: loose(value) for key, value in schema.items()
+                    if key not in ("minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems")}
+        return [loose(item) for item in schema] if isinstance(schema, list) else schema
+
+    return jsonschema.Draft202012Validator(loose(schema_for(case.shape))).is_valid(case.invalid_input)
+
+
 _SHAPES = callbacks.input_shapes()
 _RECORDING = callbacks.recording_cases()
 
@@ -82,6 +106,12 @@ FEATURES: dict[str, tuple[st.SearchStrategy[Any], Callable[[Any], bool]]] = {
     "T | None = None": (_SHAPES, _field_with(lambda f: f.nullable and f.default is None)),
     "T | None required": (_SHAPES, _field_with(lambda f: f.nullable and f.required)),
     "non-null default": (_SHAPES, _field_with(lambda f: f.default is not None and not f.required)),
+    "union as a type list": (_SHAPES, _field_with(lambda f: f.kind == "union" and not f.any_of)),
+    "union as anyOf, nullable": (_SHAPES, _field_with(lambda f: f.kind == "union" and f.any_of and f.nullable)),
+    **{f"constraint {keyword}": (_SHAPES, _field_with(lambda f, keyword=keyword: f.constraint(keyword) is not None))
+       for keyword in ("minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems")},
+    "constrained list item": (_SHAPES, _field_with(lambda f: f.item is not None and bool(f.item.constraints))),
+    "constrained and nullable": (_SHAPES, _field_with(lambda f: f.nullable and bool(f.constraints))),
     "description": (_SHAPES, _field_with(lambda f: bool(f.description))),
     "list of objects": (_SHAPES, _field_with(lambda f: f.item is not None and f.item.obj is not None)),
     "three levels": (_SHAPES, lambda shape: _depth(shape) >= 3),
@@ -91,6 +121,8 @@ FEATURES: dict[str, tuple[st.SearchStrategy[Any], Callable[[Any], bool]]] = {
     "invalid: wrong type": (_RECORDING, lambda case: _top_level(case) and case.invalid_field[1:] in case.invalid_input),
     "invalid: missing": (_RECORDING, lambda case: _top_level(case) and case.invalid_field[1:] not in case.invalid_input),
     "invalid: unexpected": (_RECORDING, lambda case: case.invalid_field.endswith(callbacks.UNEXPECTED_PROPERTY)),
+    "invalid: null for a non-nullable field": (_RECORDING, lambda case: _at(case.invalid_input, case.invalid_field) == (True, None)),
+    "invalid: a broken constraint": (_RECORDING, lambda case: _breaks_only_a_constraint(case)),
     "invalid: nested": (_RECORDING, lambda case: case.invalid_field.count("/") >= 2 and not case.invalid_field.endswith(callbacks.UNEXPECTED_PROPERTY)),
     **{f"raises {exc.__qualname__}": (callbacks.raising_cases(), _raises(exc)) for exc in callbacks.EXCEPTION_TYPES},
     "raises after items": (callbacks.raising_cases(), lambda case: case.kind == "async_generator" and len(case.items_before) >= 2),
@@ -111,6 +143,14 @@ FEATURES: dict[str, tuple[st.SearchStrategy[Any], Callable[[Any], bool]]] = {
 def test_every_feature_is_reached(feature: str) -> None:
     strategy, present = FEATURES[feature]
     find(strategy, present, settings=settings(max_examples=400, phases=[Phase.generate], database=None, deadline=None, suppress_health_check=_QUIET))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=_QUIET)
+@given(shape=callbacks.input_shapes())
+def test_a_shape_written_as_a_model_validates_as_its_raw_schema(shape: ObjectShape) -> None:
+    """The pydantic model of a shape (constraints, unions, null) advertises the raw schema's canonical form."""
+    model_schema = canonical_input_schema(model_for(shape).model_json_schema(by_alias=True)).schema
+    assert model_schema == canonical_input_schema(schema_for(shape)).schema
 
 
 @pytest.mark.parametrize("copy_made_shape", [True, False], ids=["shape from the copy", "shape from the module"])

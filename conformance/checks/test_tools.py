@@ -172,6 +172,15 @@ _KNOWN_SHAPES: Mapping[str, ObjectShape] = {
         closed=True),
     "list of nested models": ObjectShape(
         "Team", (("members", FieldShape("list", item=FieldShape("object", obj=_OWNER))),), closed=True),
+    "union str | int (and | None) keeps its variants": ObjectShape(
+        "Lookup", (("key", FieldShape("union", variants=("string", "integer"))),
+                   ("fallback", FieldShape("union", variants=("string", "boolean"), nullable=True, default=None, any_of=True))),
+        closed=True),
+    "constraints stay where they apply": ObjectShape(
+        "Page", (("size", FieldShape("integer", constraints=(("minimum", 1), ("maximum", 100)))),
+                 ("cursor", FieldShape("string", nullable=True, default=None, constraints=(("maxLength", 16), ("pattern", "^[a-z]*$")))),
+                 ("ids", FieldShape("list", item=FieldShape("integer"), constraints=(("maxItems", 3),)))),
+        closed=True),
 }
 
 
@@ -208,6 +217,14 @@ _KNOWN_INPUTS: Mapping[str, tuple[InputSource, ObjectShape, dict[str, JSONValue]
         "model", _ORDER, {"item": "book", "owner": {"name": "Ada", "level": 2}}, {"item": "book", "owner": {"level": 2}}, "/owner/name"),
     "type hints: T | None = None accepts null": (
         "signature", _SEARCH, {"query": "q", "limit": None}, {"query": "q", "limit": "ten"}, "/limit"),
+    "raw JSON Schema: null is refused where the type has no null": (
+        "json_schema", _SEARCH, {"query": "q", "limit": None}, {"query": None, "limit": 2}, "/query"),
+    "raw JSON Schema: constraints are enforced, not only types": (
+        "json_schema", _KNOWN_SHAPES["constraints stay where they apply"], {"size": 100, "ids": [1, 2, 3]},
+        {"size": 0, "ids": [1]}, "/size"),
+    "pydantic model: a pattern is enforced": (
+        "model", _KNOWN_SHAPES["constraints stay where they apply"], {"size": 1, "cursor": "abc", "ids": []},
+        {"size": 1, "cursor": "ABC", "ids": []}, "/cursor"),
 }
 
 

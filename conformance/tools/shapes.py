@@ -1,15 +1,17 @@
 """Input shapes: one description of a tool's input, written three ways (TL-1).
 
-An :class:`ObjectShape` is plain data. From it, pure builders produce the raw JSON Schema (already
-in canonical form), a pydantic model, and a typed function signature with a docstring - the
-three sources a tool helper accepts. A conforming helper advertises the same schema for all three.
+An :class:`ObjectShape` is plain data. From it, pure builders produce the raw JSON Schema, a
+pydantic model, and a typed function signature with a docstring - the three sources a tool
+helper accepts. A conforming helper advertises the same schema for all three.
 The builders also give what an input looks like once declared defaults are filled in, and what
 types a callback should receive (model instances for nested objects), so the checks can tell a
 correct "as given" delivery from a lossy one.
 
 Shapes are deliberately the common ground of pydantic and JSON Schema: scalar types, string
-enums of two or more values, lists, nested objects, ``T | None``, defaults, descriptions, closed
-or open objects.
+enums of two or more values, unions of scalar types (``str | int``: a ``type`` list or an
+``anyOf`` in the raw schema), lists, nested objects, ``T | None``, defaults, descriptions, closed
+or open objects, and the constraints both write the same way (:data:`CONSTRAINTS`: bounds,
+lengths, a pattern, item counts).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import inspect
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Optional
+from typing import Annotated, Any, Literal, Optional, Union
 
 import pydantic
 
@@ -27,7 +29,9 @@ from strictconformance.tools.jsonvalue import JSONValue
 from strictconformance.tools.results import ToolContext
 
 __all__ = [
+    "CONSTRAINTS",
     "NO_DEFAULT",
+    "UNION_KINDS",
     "FieldKind",
     "FieldShape",
     "ObjectShape",
@@ -41,9 +45,26 @@ __all__ = [
     "type_mismatches",
 ]
 
-FieldKind = Literal["string", "integer", "number", "boolean", "enum", "list", "object"]
+FieldKind = Literal["string", "integer", "number", "boolean", "enum", "union", "list", "object"]
 
 _SCALAR_TYPES: Mapping[str, type] = {"string": str, "integer": int, "number": float, "boolean": bool}
+
+#: The scalar kinds a union may combine, in the order a union lists them (one fixed order: typing
+#: caches ``Optional[Union[...]]`` by set-equality, so two orders of one set would share one).
+#: ``integer`` and ``number`` never meet in one union: an integer is a number.
+UNION_KINDS: tuple[FieldKind, ...] = ("string", "integer", "number", "boolean")
+
+#: JSON Schema constraint keyword -> (the kinds it applies to, the pydantic ``Field`` argument
+#: that writes it): the constraints a pydantic annotation and a raw schema spell the same way.
+CONSTRAINTS: Mapping[str, tuple[tuple[FieldKind, ...], str]] = {
+    "minimum": (("integer", "number"), "ge"),
+    "maximum": (("integer", "number"), "le"),
+    "minLength": (("string",), "min_length"),
+    "maxLength": (("string",), "max_length"),
+    "pattern": (("string",), "pattern"),
+    "minItems": (("list",), "min_length"),
+    "maxItems": (("list",), "max_length"),
+}
 
 
 class _NoDefault:
@@ -79,7 +100,13 @@ def is_no_default(value: object) -> bool:
 
 @dataclass(frozen=True)
 class FieldShape:
-    """One value's shape. ``default`` is ``NO_DEFAULT`` for a required property."""
+    """One value's shape. ``default`` is ``NO_DEFAULT`` for a required property.
+
+    ``variants`` are the scalar kinds of a ``"union"`` (in :data:`UNION_KINDS` order), and
+    ``any_of`` writes the union as ``anyOf`` instead of a ``type`` list in the raw schema (both mean
+    the same). ``constraints`` are ``(keyword, value)`` pairs of :data:`CONSTRAINTS` that apply to
+    the kind.
+    """
 
     kind: FieldKind
     nullable: bool = False
@@ -88,10 +115,25 @@ class FieldShape:
     enum_values: tuple[str, ...] = ()
     item: FieldShape | None = None
     obj: ObjectShape | None = None
+    variants: tuple[FieldKind, ...] = ()
+    any_of: bool = False
+    constraints: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        for keyword, _ in self.constraints:
+            kinds = CONSTRAINTS[keyword][0] if keyword in CONSTRAINTS else ()
+            if self.kind not in kinds:
+                raise ValueError(f"constraint {keyword!r} does not apply to a {self.kind} field")
+        if self.kind == "union" and (len(self.variants) < 2 or any(kind not in UNION_KINDS for kind in self.variants)):
+            raise ValueError(f"a union needs two or more of {UNION_KINDS}, got {self.variants}")
 
     @property
     def required(self) -> bool:
         return is_no_default(self.default)
+
+    def constraint(self, keyword: str) -> Any:
+        """The value of constraint ``keyword``, or None."""
+        return dict(self.constraints).get(keyword)
 
 
 @dataclass(frozen=True)
@@ -115,23 +157,33 @@ class ObjectShape:
 
 def _value_schema(shape: FieldShape) -> dict[str, Any]:
     """The schema of the value itself (no nullability, description or default)."""
+    out: dict[str, Any]
     if shape.kind in _SCALAR_TYPES:
-        return {"type": shape.kind}
-    if shape.kind == "enum":
-        return {"type": "string", "enum": list(shape.enum_values)}
-    if shape.kind == "list":
+        out = {"type": shape.kind}
+    elif shape.kind == "enum":
+        out = {"type": "string", "enum": list(shape.enum_values)}
+    elif shape.kind == "union":
+        out = {"anyOf": [{"type": kind} for kind in shape.variants]} if shape.any_of else {"type": list(shape.variants)}
+    elif shape.kind == "list":
         assert shape.item is not None
-        return {"type": "array", "items": _field_schema(shape.item)}
-    assert shape.obj is not None
-    return schema_for(shape.obj, root=False)
+        out = {"type": "array", "items": _field_schema(shape.item)}
+    else:
+        assert shape.obj is not None
+        return schema_for(shape.obj, root=False)
+    out.update(shape.constraints)
+    return out
 
 
 def _field_schema(shape: FieldShape) -> dict[str, Any]:
     value = _value_schema(shape)
     if shape.nullable:
-        if shape.kind in _SCALAR_TYPES:
+        if shape.kind in _SCALAR_TYPES and not shape.constraints:
             value = {"type": [shape.kind, "null"]}
-        else:
+        elif shape.kind == "union" and not shape.any_of:
+            value = {"type": [*shape.variants, "null"]}
+        elif shape.kind == "union":
+            value = {"anyOf": [*value["anyOf"], {"type": "null"}]}
+        else:  # constraints stay with the value they constrain, as pydantic writes them
             value = {"anyOf": [value, {"type": "null"}]}
     # a field's own description beats its model's docstring, as pydantic's $ref siblings do
     description = shape.description if shape.description is not None else value.get("description")
@@ -144,7 +196,8 @@ def _field_schema(shape: FieldShape) -> dict[str, Any]:
 
 
 def schema_for(shape: ObjectShape, *, root: bool = True) -> dict[str, Any]:
-    """The canonical JSON Schema of ``shape`` (what a conforming helper advertises for it)."""
+    """The raw JSON Schema of ``shape``; its canonical form
+    (:func:`~strictconformance.tools.canonical_input_schema`) is what a conforming helper advertises."""
     out: dict[str, Any] = {"type": "object"}
     if shape.description is not None and not root:
         out["description"] = shape.description
@@ -161,18 +214,25 @@ def schema_for(shape: ObjectShape, *, root: bool = True) -> dict[str, Any]:
 
 
 def python_type_for(shape: FieldShape, models: Mapping[str, type[pydantic.BaseModel]]) -> Any:
-    """The annotation for a field; nested objects use the classes in ``models`` (by shape name)."""
+    """The annotation for a field; nested objects use the classes in ``models`` (by shape name).
+    Constraints go on the value's own type (``Optional[Annotated[int, Field(ge=1)]]``), so that
+    pydantic writes them where the raw schema has them."""
     annotation: Any
     if shape.kind in _SCALAR_TYPES:
         annotation = _SCALAR_TYPES[shape.kind]
     elif shape.kind == "enum":
         annotation = Literal[shape.enum_values]
+    elif shape.kind == "union":
+        annotation = Union[tuple(_SCALAR_TYPES[kind] for kind in shape.variants)]  # noqa: UP007 - built at runtime
     elif shape.kind == "list":
         assert shape.item is not None
         annotation = list[python_type_for(shape.item, models)]  # type: ignore[misc]
     else:
         assert shape.obj is not None
         annotation = models[shape.obj.name]
+    if shape.constraints:
+        arguments = {CONSTRAINTS[keyword][1]: value for keyword, value in shape.constraints}
+        annotation = Annotated[annotation, pydantic.Field(**arguments)]
     return Optional[annotation] if shape.nullable else annotation  # noqa: UP045 - built at runtime
 
 
