@@ -61,6 +61,7 @@ __all__ = [
     "SIMPLE_SHAPE",
     "UNEXPECTED_PROPERTY",
     "ToolFailure",
+    "context_case",
     "context_cases",
     "direct_call_cases",
     "field_shapes",
@@ -713,20 +714,38 @@ def streaming_cases(draw: st.DrawFn, convention: FinalValueConvention = "tool_re
                           source=source, name=draw(tool_names()))
 
 
-@st.composite
-def context_cases(draw: st.DrawFn) -> ContextCase:
-    """TL-5: a type-hinted tool with a context parameter, and the same shape without context."""
-    shape = draw(input_shapes(closed=True))
-    parameter = draw(st.sampled_from(CONTEXT_PARAMETER_NAMES), label="context parameter")
-    name = draw(tool_names())
+def context_case(
+    shape: ObjectShape,
+    source: InputSource,
+    *,
+    name: str,
+    parameter: str,
+    input: Mapping[str, JSONValue],
+    tool_use_id: str,
+    invocation_state: Mapping[str, JSONValue],
+) -> ContextCase:
+    """TL-5: a tool over ``shape`` from ``source`` that opts in to context (a type-hinted one in
+    its parameter ``parameter``, the others as a second argument), and the same tool without it."""
     log, plain_log = CallLog(), CallLog()
-    definition = recording_definition(shape, "signature", name=name, log=log, returns="ok", context=parameter)
-    plain_source = draw(st.sampled_from(_SCHEMA_SOURCES), label="plain source")
-    event(f"plain source: {plain_source}")
-    plain = recording_definition(shape, plain_source, name=name, log=plain_log, returns="ok")
+    if source == "signature" and not shape.closed:
+        shape = replace(shape, closed=True)
+    opt_in: bool | str = parameter if source == "signature" else True
+    definition = recording_definition(shape, source, name=name, log=log, returns="ok", context=opt_in)
+    plain = recording_definition(shape, source, name=name, log=plain_log, returns="ok")
+    return ContextCase(definition, plain, shape, log, plain_log, input, tool_use_id, invocation_state)
+
+
+@st.composite
+def context_cases(draw: st.DrawFn, sources: Collection[InputSource] | None = None) -> ContextCase:
+    """TL-5: a tool with context and the same tool without, from one of ``sources`` (default any)."""
+    source = draw(st.sampled_from(sorted(sources) if sources else ("json_schema", "model", "signature")), label="source")
+    event(f"context source: {source}")
+    shape = draw(input_shapes(closed=True if source == "signature" else None))
+    parameter = draw(st.sampled_from(CONTEXT_PARAMETER_NAMES), label="context parameter")
     state = draw(st.dictionaries(st.sampled_from(("user_id", "session", "depth", "agent")), json_values(3), max_size=3), label="state")
     tool_use_id = draw(st.sampled_from(("toolu_", "call_")), label="tool use id prefix") + draw(st.text(_ALNUM, min_size=1, max_size=16), label="tool use id")
-    return ContextCase(definition, plain, shape, log, plain_log, draw(valid_inputs(shape)), tool_use_id, state)
+    return context_case(shape, source, name=draw(tool_names()), parameter=parameter, input=draw(valid_inputs(shape)),
+                        tool_use_id=tool_use_id, invocation_state=state)
 
 
 @st.composite

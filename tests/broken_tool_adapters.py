@@ -19,6 +19,7 @@ from broken_tools import (
     EscapingErrorsLayer,
     LeakingContextLayer,
     LenientStrictLayer,
+    NoDefaultAnnotationsLayer,
     NullAcceptingLayer,
     NullDroppingLayer,
     TextifiedGeneratorLayer,
@@ -121,6 +122,12 @@ class ConstraintIgnoringAdapter(_LayerAdapter):
     """TL-2: raw-schema tools check types only, never constraints."""
 
     layer_class = ConstraintIgnoringLayer
+
+
+class NoDefaultAnnotationsAdapter(_LayerAdapter):
+    """Conforms: advertises no ``default`` annotations, for every source alike."""
+
+    layer_class = NoDefaultAnnotationsLayer
 
 
 #: Rule ID -> the adapter that breaks exactly that rule.

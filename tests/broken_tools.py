@@ -20,11 +20,11 @@ from strictconformance.tools.layer import ReferenceToolLayer
 from strictconformance.tools.schema_walk import map_subschemas
 
 
-def _drop_null(schema: Any) -> Any:
+def drop_null(schema: Any) -> Any:
     """Optional[X] -> X everywhere, the way a helper that 'cleans up' pydantic output loses null."""
     if not isinstance(schema, dict):
         return schema
-    node = map_subschemas(schema, lambda sub: _drop_null(sub.schema))
+    node = map_subschemas(schema, lambda sub: drop_null(sub.schema))
     declared = node.get("type")
     if isinstance(declared, list):
         kinds = [kind for kind in declared if kind != "null"]
@@ -47,7 +47,7 @@ class NullDroppingLayer(ReferenceToolLayer):
         advertised = super().describe_tool(handle)
         if handle.source != "model":
             return advertised
-        return replace(advertised, input_schema=_drop_null(dict(advertised.input_schema)))
+        return replace(advertised, input_schema=drop_null(dict(advertised.input_schema)))
 
 
 class UnvalidatedRawSchemaLayer(ReferenceToolLayer):
@@ -210,3 +210,23 @@ EXTRA_BROKEN: tuple[tuple[str, type[ReferenceToolLayer]], ...] = (
     ("TL-2", NullAcceptingLayer),
     ("TL-2", ConstraintIgnoringLayer),
 )
+
+
+# -- correct, though not the kit's way: every TL rule must pass ------------------------------------
+
+
+def strip_keyword(schema: Any, keyword: str) -> Any:
+    if not isinstance(schema, dict):
+        return schema
+    node = map_subschemas(schema, lambda sub: strip_keyword(sub.schema, keyword))
+    node.pop(keyword, None)
+    return node
+
+
+class NoDefaultAnnotationsLayer(ReferenceToolLayer):
+    """Advertises every schema without ``default`` annotations (as strict-mode transformers do);
+    validation is unchanged."""
+
+    def describe_tool(self, handle: Tool[..., Any]) -> AdvertisedTool:
+        advertised = super().describe_tool(handle)
+        return replace(advertised, input_schema=strip_keyword(dict(advertised.input_schema), "default"))

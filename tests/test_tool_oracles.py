@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -11,14 +11,19 @@ import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 
-from broken_tools import BROKEN, EXTRA_BROKEN
+from broken_tools import BROKEN, EXTRA_BROKEN, NoDefaultAnnotationsLayer, drop_null, strip_keyword
 from strictconformance.harness import AdapterFault
 from strictconformance.spec import all_rules
 from strictconformance.strategies import callbacks
-from strictconformance.tools import Tool, ToolInvocation, result_content
+from strictconformance.tools import AdvertisedTool, Tool, ToolInvocation, result_content
 from strictconformance.tools.contract import ToolLayer, ToolLayerTraits
 from strictconformance.tools.layer import ReferenceToolLayer
 from strictconformance.tools.oracles import CHECKS, ToolRuleViolation, Violation, assert_conforms
+from strictconformance.tools.shapes import FieldShape, ObjectShape
+
+#: A shape with defaults and a nullable field: what annotation-dropping and null-dropping layers touch.
+_OPTIONAL_SHAPE = ObjectShape("Opt", (("query", FieldShape("string")), ("limit", FieldShape("integer", nullable=True, default=None)),
+                                      ("level", FieldShape("integer", default=2))))
 
 TL_RULES = [rule_id for rule_id in all_rules() if rule_id.startswith("TL-")]
 
@@ -90,6 +95,54 @@ def test_a_broken_layer_fails_no_other_rule(broken_rule: str, layer_class: type[
         assert_conforms(CHECKS[rule_id](layer, case))
 
     holds()
+
+
+# -- TL-1 and TL-5 compare a layer with itself ---------------------------------------------------
+
+
+def _advertising(transform: Callable[[Tool[..., Any]], Callable[[Any], Any] | None]) -> ReferenceToolLayer:
+    """The reference layer advertising ``transform(handle)(schema)`` (None: unchanged)."""
+
+    class Advertising(ReferenceToolLayer):
+        def describe_tool(self, handle: Tool[..., Any]) -> AdvertisedTool:
+            advertised = super().describe_tool(handle)
+            change = transform(handle)
+            return advertised if change is None else replace(advertised, input_schema=change(dict(advertised.input_schema)))
+
+    return Advertising()
+
+
+def test_tl1_wants_every_source_alike_and_the_raw_schemas_meaning() -> None:
+    # defaults dropped for model tools only: the sources disagree
+    def no_defaults(schema: Any) -> Any:
+        return strip_keyword(schema, "default")
+
+    assert _first_violation(_advertising(lambda handle: no_defaults if handle.source == "model" else None), "TL-1")
+    # null dropped for every source: they agree, but no longer validate as the raw schema does
+    violations = _first_violation(_advertising(lambda h: drop_null), "TL-1")
+    assert "validates differently from the shape's raw JSON Schema" in violations[0].message
+    # defaults dropped for every source: annotations only, nothing validates differently
+    assert CHECKS["TL-1"](NoDefaultAnnotationsLayer(), callbacks.shape_case(_OPTIONAL_SHAPE)) == []
+
+
+class LeakingRawContextLayer(ReferenceToolLayer):
+    """Tools from a raw schema or a model that take context advertise a "context" property."""
+
+    def describe_tool(self, handle: Tool[..., Any]) -> AdvertisedTool:
+        advertised = super().describe_tool(handle)
+        if handle.source == "signature" or not handle.takes_context:
+            return advertised
+        schema = dict(advertised.input_schema)
+        schema["properties"] = {**schema["properties"], "context": {"type": "object"}}
+        return replace(advertised, input_schema=schema)
+
+
+def test_tl5_checks_context_on_every_source_not_only_type_hints() -> None:
+    violations = _first_violation(LeakingRawContextLayer(), "TL-5")
+    assert violations[0].message == "the advertised schema differs from the same tool without context"
+    assert violations[0].counterexample["definition"]["source"] in ("model", "json_schema")
+    raw_only = type("RawOnly", (LeakingRawContextLayer,), {"traits": ToolLayerTraits(sources=frozenset({"json_schema"}))})()
+    assert _first_violation(raw_only, "TL-5")  # a layer with raw schemas only is checked too
 
 
 # -- conventions are declared, not guessed ------------------------------------------------------

@@ -130,6 +130,8 @@ FEATURES: dict[str, tuple[st.SearchStrategy[Any], Callable[[Any], bool]]] = {
     "empty generator": (callbacks.streaming_cases(), lambda case: case.kind.endswith("generator") and not case.items and not case.has_final),
     "many items and a final value": (callbacks.streaming_cases(), lambda case: len(case.items) >= 3 and case.has_final),
     "context with state": (callbacks.context_cases(), lambda case: bool(case.invocation_state) and case.context_parameter is not None),
+    **{f"context from {source}": (callbacks.context_cases(), lambda case, source=source: case.definition.source == source)
+       for source in ("signature", "model", "json_schema")},
     "valid strict priority": (callbacks.strict_cases(), lambda case: case.valid and isinstance(case.definition.strict, float)),
     "invalid strict string": (callbacks.strict_cases(), lambda case: not case.valid and isinstance(case.definition.strict, str)),
     "invalid strict from invalid_strict_settings": (callbacks.strict_cases(), lambda case: case.definition.strict == [True]),

@@ -43,13 +43,13 @@ _ALL_SOURCES: frozenset[InputSource] = frozenset({"signature", "model", "json_sc
 _SCHEMA_SOURCES: frozenset[InputSource] = frozenset({"model", "json_schema"})
 
 #: Where each rule's cases take input schemas from: a layer that declares none of them can't be judged.
-#: TL-3/TL-4 callbacks take ``callback(input)`` (a model or raw schema); TL-5's context tool is type-hinted.
+#: TL-3/TL-4 callbacks take ``callback(input)`` (a model or raw schema).
 _CASE_SOURCES: Mapping[str, frozenset[InputSource]] = {
     "TL-1": _ALL_SOURCES,
     "TL-2": _ALL_SOURCES,
     "TL-3": _SCHEMA_SOURCES,
     "TL-4": _SCHEMA_SOURCES,
-    "TL-5": frozenset({"signature"}),
+    "TL-5": _ALL_SOURCES,
     "TL-6": _ALL_SOURCES,
     "TL-7": _ALL_SOURCES,
 }
@@ -309,7 +309,21 @@ def test_tl_5_context_is_opt_in_and_stays_out_of_the_schema(sc: Harness, data: s
     """A context parameter is not advertised, receives the tool-use id and invocation state; a
     tool that did not opt in gets no context."""
     layer = _layer(sc, "TL-5")
-    _judge(sc, layer, "TL-5", data.draw(callbacks.context_cases(), label="case"))
+    _judge(sc, layer, "TL-5", data.draw(callbacks.context_cases(sources=layer.traits.sources & _ALL_SOURCES), label="case"))
+
+
+@check("TL-5")
+@pytest.mark.parametrize("source", sorted(_ALL_SOURCES))
+def test_tl_5_each_source(sc: Harness, source: InputSource) -> None:
+    """Context from each schema source the layer declares: a type-hinted parameter, or the second
+    argument of a model or raw-schema tool."""
+    layer = _layer(sc, "TL-5", {source})
+    if source not in layer.traits.sources:
+        pytest.skip(f"not covered: tool_layer_traits.sources does not declare {source}")
+    shape = _KNOWN_SHAPES["optional nested model | None = None keeps null"]
+    case = callbacks.context_case(shape, source, name="known_context", parameter="ctx", input={"note": "n", "owner": {"name": "Ada"}},
+                                  tool_use_id="toolu_ctx", invocation_state={"user_id": 7})
+    _judge(sc, layer, "TL-5", case)
 
 
 # -- TL-6: a direct call validates and raises --------------------------------------------------

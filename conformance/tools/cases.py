@@ -55,7 +55,8 @@ class CallLog:
 
 @dataclass(frozen=True)
 class ShapeCase:
-    """TL-1: one input shape written as several definitions; all must advertise ``schema``."""
+    """TL-1: one input shape written as several definitions; all must advertise one schema, which
+    validates as ``schema`` (the shape's raw JSON Schema) does."""
 
     shape: ObjectShape
     schema: Mapping[str, Any]
@@ -106,7 +107,7 @@ class StreamingCase:
 
 @dataclass(frozen=True)
 class ContextCase:
-    """TL-5: a tool that opted in to context, and one with the same shape that did not."""
+    """TL-5: a tool that opted in to context, and the same tool (same shape, same source) that did not."""
 
     definition: ToolDefinition
     plain_definition: ToolDefinition

@@ -43,6 +43,7 @@ from strictconformance.tools.cases import (
 from strictconformance.tools.contract import ToolDefinition, ToolLayer
 from strictconformance.tools.errors import ToolDefinitionError
 from strictconformance.tools.results import ToolContext, ToolInvocation, ToolResult, result_content
+from strictconformance.tools.schema_walk import map_subschemas
 from strictconformance.tools.shapes import (
     ObjectShape,
     as_json,
@@ -213,36 +214,70 @@ def _first_difference(left: object, right: object, path: str = "") -> tuple[str,
 # -- TL-1 ---------------------------------------------------------------------------------------
 
 
+#: Keywords that only annotate a schema: a layer may leave them out of what it advertises (many
+#: drop ``default``, which strict modes reject) as long as it does so for every source alike.
+ANNOTATIONS = frozenset({"default", "examples", "deprecated", "readOnly", "writeOnly", "title", "$comment"})
+
+
+def _validation_view(schema: object) -> object:
+    """``schema`` without :data:`ANNOTATIONS`, at every schema node (property names untouched)."""
+    if not isinstance(schema, Mapping):
+        return schema
+    node = map_subschemas(schema, lambda sub: _validation_view(sub.schema))
+    return {key: value for key, value in node.items() if key not in ANNOTATIONS}
+
+
+def _advertised_schema(rule_id: str, layer: ToolLayer, handle: Any, definition: ToolDefinition, example: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str, Any, list[Violation]]:
+    """Describe the tool ``handle`` defined from ``definition``: (its canonical advertised schema or
+    None, the describe call, what was advertised, violations when it is unusable)."""
+    call = _call("describe_tool", "handle")
+    advertised = _attempt(rule_id, call, example, lambda: layer.describe_tool(handle), "describe_tool")
+    try:
+        return canonical_input_schema(advertised.input_schema).schema, call, advertised.input_schema, []
+    except ToolDefinitionError as exc:
+        message = f"the schema advertised for a {definition.source} definition is unusable: {exc}"
+        return None, call, advertised.input_schema, [Violation(rule_id, message, call, {**example, "advertised": advertised.input_schema})]
+
+
 def check_tl1(layer: ToolLayer, case: ShapeCase) -> list[Violation]:
-    """TL-1: a model, a raw JSON Schema (and a typed signature) of one shape advertise one schema."""
+    """TL-1: a model, a raw JSON Schema (and a typed signature) of one shape advertise one schema.
+
+    The layer is compared with itself: every source must advertise what the layer advertises for
+    the shape's raw JSON Schema (or, without raw schemas, for the first source it takes), and that
+    must validate as the raw schema does. The kit's own annotations are not demanded."""
     expected = canonical_input_schema(case.schema).schema
+    definitions = [definition for definition in case.definitions if definition.source in layer.traits.sources]
+    definitions.sort(key=lambda definition: definition.source != "json_schema")  # the raw schema first: the yardstick
     violations: list[Violation] = []
-    for definition in case.definitions:
-        if definition.source not in layer.traits.sources:
-            continue
-        example = {"source": definition.source, "expected_schema": expected, "definition": definition.as_json()}
+    baseline: tuple[str, dict[str, Any]] | None = None
+    for definition in definitions:
+        example = {"source": definition.source, "raw_schema": case.schema, "definition": definition.as_json()}
 
         def run(definition: ToolDefinition = definition, example: dict[str, Any] = example) -> list[Violation]:
+            nonlocal baseline
             handle = _define("TL-1", layer, definition, example)
-            call = _call("describe_tool", "handle")
-            advertised = _attempt("TL-1", call, example, lambda: layer.describe_tool(handle), "describe_tool")
-            try:
-                got = canonical_input_schema(advertised.input_schema).schema
-            except ToolDefinitionError as exc:
-                return [Violation("TL-1", f"the schema advertised for a {definition.source} definition is unusable: {exc}", call, {**example, "advertised": advertised.input_schema})]
-            difference = _first_difference(got, expected)
+            got, call, advertised, problems = _advertised_schema("TL-1", layer, handle, definition, example)
+            if got is None:
+                return problems
+            shown = {**example, "advertised": advertised}
+            if baseline is None:
+                baseline = (definition.source, got)
+                difference = _first_difference(_validation_view(got), _validation_view(expected))
+                if difference is None:
+                    return []
+                where, actual, wanted = difference
+                return [Violation("TL-1", f"the {definition.source} definition advertises a schema that validates differently "
+                                          f"from the shape's raw JSON Schema; first difference at {where}: {_dump(actual)} "
+                                          f"instead of {_dump(wanted)}", call, shown)]
+            source, yardstick = baseline
+            difference = _first_difference(got, yardstick)
             if difference is None:
                 return []
             where, actual, wanted = difference
-            return [
-                Violation(
-                    "TL-1",
-                    f"the {definition.source} definition advertises a different schema than the same shape "
-                    f"as raw JSON Schema; first difference at {where}: {_dump(actual)} instead of {_dump(wanted)}",
-                    call,
-                    {**example, "advertised": advertised.input_schema},
-                )
-            ]
+            what = "the same shape as raw JSON Schema" if source == "json_schema" else f"the same shape as a {source} definition"
+            return [Violation("TL-1", f"the {definition.source} definition advertises a different schema than {what}; "
+                                      f"first difference at {where}: {_dump(actual)} instead of {_dump(wanted)}",
+                              call, {**shown, f"advertised_for_{source}": yardstick})]
 
         violations.extend(_checked("TL-1", run))
     return violations
@@ -379,8 +414,11 @@ def check_tl4(layer: ToolLayer, case: StreamingCase) -> list[Violation]:
 
 
 def check_tl5(layer: ToolLayer, case: ContextCase) -> list[Violation]:
-    """TL-5: context is opt-in, carries the tool-use id and invocation state, and stays out of the schema."""
-    expected = canonical_input_schema(schema_for(case.shape)).schema
+    """TL-5: context is opt-in, carries the tool-use id and invocation state, and stays out of the schema.
+
+    The tool with context must advertise what the layer advertises for the same tool without it."""
+    if case.definition.source not in layer.traits.sources:
+        return []
     example: dict[str, Any] = {
         "definition": case.definition.as_json(),
         "context_parameter": case.context_parameter,
@@ -388,45 +426,45 @@ def check_tl5(layer: ToolLayer, case: ContextCase) -> list[Violation]:
         "tool_use_id": case.tool_use_id,
         "invocation_state": case.invocation_state,
     }
+    plain_example = {**example, "definition": case.plain_definition.as_json()}
 
     def run() -> list[Violation]:
         violations: list[Violation] = []
-        if case.definition.source in layer.traits.sources:
-            handle = _define("TL-5", layer, case.definition, example)
-            call = _call("describe_tool", "handle")
-            advertised = _attempt("TL-5", call, example, lambda: layer.describe_tool(handle), "describe_tool")
-            properties = advertised.input_schema.get("properties", {})
-            leaked = case.context_parameter is not None and isinstance(properties, Mapping) and case.context_parameter in properties
-            try:
-                same = canonical_input_schema(advertised.input_schema).schema == expected
-            except ToolDefinitionError:
-                same = False
-            if leaked or not same:
-                detail = f"the context parameter {case.context_parameter!r} appears in the advertised schema" if leaked else "the advertised schema differs from the same tool without context"
-                violations.append(Violation("TL-5", detail, call, {**example, "advertised": advertised.input_schema, "expected": expected}))
-            before = len(case.log.calls)
-            invocation, call = _invoke("TL-5", layer, handle, case.tool_use_id, case.input, case.invocation_state, example, "invoking a tool with context")
-            calls = _new_calls(case.log, before)
-            if len(calls) != 1:
-                result = invocation.results[0].as_json() if invocation.results else None
-                violations.append(Violation("TL-5", f"the context tool's callback ran {len(calls)} times for one valid invocation", call, {**example, "result": result}))
+        plain_handle = _define("TL-5", layer, case.plain_definition, plain_example)
+        without, _, _, problems = _advertised_schema("TL-5", layer, plain_handle, case.plain_definition, plain_example)
+        violations += problems
+        handle = _define("TL-5", layer, case.definition, example)
+        call = _call("describe_tool", "handle")
+        advertised = _attempt("TL-5", call, example, lambda: layer.describe_tool(handle), "describe_tool")
+        properties = advertised.input_schema.get("properties", {})
+        leaked = case.context_parameter is not None and isinstance(properties, Mapping) and case.context_parameter in properties
+        try:
+            same = without is None or canonical_input_schema(advertised.input_schema).schema == without
+        except ToolDefinitionError:
+            same = False
+        if leaked or not same:
+            detail = f"the context parameter {case.context_parameter!r} appears in the advertised schema" if leaked else "the advertised schema differs from the same tool without context"
+            violations.append(Violation("TL-5", detail, call, {**example, "advertised": advertised.input_schema, "advertised_without_context": without}))
+        before = len(case.log.calls)
+        invocation, call = _invoke("TL-5", layer, handle, case.tool_use_id, case.input, case.invocation_state, example, "invoking a tool with context")
+        calls = _new_calls(case.log, before)
+        if len(calls) != 1:
+            result = invocation.results[0].as_json() if invocation.results else None
+            violations.append(Violation("TL-5", f"the context tool's callback ran {len(calls)} times for one valid invocation", call, {**example, "result": result}))
+        else:
+            context = calls[0].context
+            if not isinstance(context, ToolContext):
+                violations.append(Violation("TL-5", f"the callback received {type(context).__name__} as its context, not a ToolContext", call, example))
             else:
-                context = calls[0].context
-                if not isinstance(context, ToolContext):
-                    violations.append(Violation("TL-5", f"the callback received {type(context).__name__} as its context, not a ToolContext", call, example))
-                else:
-                    if context.tool_use_id != case.tool_use_id:
-                        violations.append(Violation("TL-5", f"the context carries tool-use id {context.tool_use_id!r}, not {case.tool_use_id!r}", call, example))
-                    if not json_equal(dict(context.invocation_state), dict(case.invocation_state)):
-                        violations.append(Violation("TL-5", "the context does not carry the invocation state", call, {**example, "received_state": dict(context.invocation_state)}))
-        if case.plain_definition.source in layer.traits.sources:
-            plain_example = {**example, "definition": case.plain_definition.as_json()}
-            handle = _define("TL-5", layer, case.plain_definition, plain_example)
-            before = len(case.plain_log.calls)
-            invocation, call = _invoke("TL-5", layer, handle, case.tool_use_id, case.input, case.invocation_state, plain_example, "invoking a tool without context")
-            for recorded in _new_calls(case.plain_log, before):
-                if recorded.context is not None or recorded.surplus:
-                    violations.append(Violation("TL-5", "a tool that did not opt in to context received one", call, {**plain_example, "surplus": [repr(item) for item in recorded.surplus]}))
+                if context.tool_use_id != case.tool_use_id:
+                    violations.append(Violation("TL-5", f"the context carries tool-use id {context.tool_use_id!r}, not {case.tool_use_id!r}", call, example))
+                if not json_equal(dict(context.invocation_state), dict(case.invocation_state)):
+                    violations.append(Violation("TL-5", "the context does not carry the invocation state", call, {**example, "received_state": dict(context.invocation_state)}))
+        before = len(case.plain_log.calls)
+        invocation, call = _invoke("TL-5", layer, plain_handle, case.tool_use_id, case.input, case.invocation_state, plain_example, "invoking a tool without context")
+        for recorded in _new_calls(case.plain_log, before):
+            if recorded.context is not None or recorded.surplus:
+                violations.append(Violation("TL-5", "a tool that did not opt in to context received one", call, {**plain_example, "surplus": [repr(item) for item in recorded.surplus]}))
         return violations
 
     return _checked("TL-5", run)
