@@ -11,6 +11,8 @@ conformance report (and writes it as JSON with ``--sc-report``).
 
 from __future__ import annotations
 
+import functools
+import importlib
 import os
 import shlex
 import sys
@@ -46,6 +48,9 @@ _PROPERTY = "strictconformance"
 #: What Hypothesis's note repeating the failing example as a Python call starts with (6.170 writes
 #: "Failing test case" / "Failing explicit example", releases before it "Falsifying ...").
 _EXAMPLE_NOTES = ("Failing test case", "Failing explicit example", "Falsifying example", "Falsifying explicit example")
+#: Why a check of a selected rule has no result at the end of a run.
+_NO_RESULT = ("selected, but no result came back: the run stopped before it (-x, --maxfail, an interrupt) "
+              "or the xdist worker running it died")
 
 
 class _Crash:
@@ -196,7 +201,7 @@ def pytest_configure(config: pytest.Config) -> None:
         selected_rules=_selected_rules(config),
     )
     config.stash[_STATE] = state
-    config.pluginmanager.register(_ConformanceRun(state), "strictconformance-run")
+    config.pluginmanager.register(_ConformanceRun(state, config.rootpath), "strictconformance-run")
 
     # Collect the suite: alone when no paths were given, beside the user's paths otherwise.
     if config.args_source != pytest.Config.ArgsSource.ARGS:
@@ -231,6 +236,35 @@ def _rule_of(item: pytest.Item) -> str | None:
     return str(marker.args[0]) if marker is not None and marker.args else None
 
 
+def _check_rule(nodeid: str, rootpath: Path) -> str | None:
+    """The rule of the kit's check ``nodeid``, from its function's ``sc_rule`` marker; None when
+    ``nodeid`` is not one of the kit's checks. For the xdist controller, which collects nothing."""
+    path, _, rest = nodeid.partition("::")
+    function = rest.rpartition("::")[2].partition("[")[0]
+    if not function:
+        return None
+    located = Path(path)
+    for base in (rootpath, CHECKS_DIR):  # pytest names a file outside the rootdir from its initial path
+        candidate = (base / located).resolve()
+        if candidate.is_file():
+            if candidate.parent != CHECKS_DIR:
+                return None
+            return _marked_rule(candidate.stem, function)
+    return None
+
+
+@functools.cache
+def _marked_rule(module: str, function: str) -> str | None:
+    try:
+        target = getattr(importlib.import_module(f"strictconformance.checks.{module}"), function, None)
+    except Exception:  # a broken check module: its workers report that themselves
+        return None
+    for mark in getattr(target, "pytestmark", ()):
+        if getattr(mark, "name", None) == "sc_rule" and mark.args:
+            return str(mark.args[0])
+    return None
+
+
 def _rule_selected(rule_id: str, selected: tuple[str, ...]) -> bool:
     return not selected or any(rule_id == token or rule_id.startswith(token + "-") for token in selected)
 
@@ -245,8 +279,9 @@ def _skip_reason(report: pytest.TestReport) -> str:
 class _ConformanceRun:
     """The hooks of one active run; registered on the config, so its state dies with the run."""
 
-    def __init__(self, state: _State) -> None:
+    def __init__(self, state: _State, rootpath: Path) -> None:
         self.state = state
+        self.rootpath = rootpath
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         self.state.harness.close()
@@ -303,6 +338,24 @@ class _ConformanceRun:
                 warnings.warn(pytest.PytestWarning(
                     f"strictconformance: expected_failures entry {rule_id} matches no check that runs "
                     "(rule not covered by this adapter, or no check collected): remove it"), stacklevel=1)
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        if hasattr(session.config, "workerinput"):
+            return  # under xdist the controller's report is the run's: pytest_xdist_node_collection_finished
+        for item in session.items:
+            rule_id = _rule_of(item)
+            if rule_id is not None:
+                self.state.report.expect(item.nodeid, rule_id, _NO_RESULT)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        """On the xdist controller: every check a worker will run, so a check whose result never
+        comes back (its worker died) is reported as such, not as 'not selected'."""
+        for nodeid in ids:
+            if nodeid not in self.state.report.checks:
+                rule_id = _check_rule(nodeid, self.rootpath)
+                if rule_id is not None:
+                    self.state.report.expect(nodeid, rule_id, _NO_RESULT)
 
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         problem = self.state.setup_errors.get(item.nodeid)
@@ -379,6 +432,7 @@ class _ConformanceRun:
         }))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        recorded = False
         for name, value in report.user_properties:
             if name == _PROPERTY and isinstance(value, dict):
                 if value["failure"] is not None and isinstance(report.longrepr, str):  # from an xdist worker
@@ -386,6 +440,25 @@ class _ConformanceRun:
                 self.state.report.record(CheckResult(
                     report.nodeid, value["rule_id"], value["outcome"], examples=value["examples"],
                     duration=value["duration"], reason=value["reason"], failure=value["failure"], replay=value["replay"]))
+                recorded = True
+        if report.failed and not recorded:
+            self._record_lost(report)
+
+    def _record_lost(self, report: pytest.TestReport) -> None:
+        """A check failed without the kit's result on its report: xdist reports a worker that died
+        running it (os._exit(), a crash in native code, a kill) so. It is an error of its rule."""
+        known = self.state.report.checks.get(report.nodeid)
+        rule_id = known.rule_id if known is not None else _check_rule(report.nodeid, self.rootpath)
+        if rule_id is None:
+            return  # not one of the kit's checks
+        try:
+            lines = str(report.longrepr or "").strip().splitlines()
+        except Exception as exc:
+            lines = [f"its failure cannot be shown: {error_text(exc)}"]
+        reason = lines[0] if lines else "failed without a result"
+        if report.when not in ("setup", "call", "teardown"):  # xdist's report of a crashed worker
+            reason += ": the process running the check died before reporting a result (os._exit(), a crash in native code, or a kill)"
+        self.state.report.record(CheckResult(report.nodeid, rule_id, "error", duration=report.duration, reason=reason[:2000]))
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:

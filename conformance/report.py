@@ -70,6 +70,11 @@ class ConformanceReport:
             known.examples = max(known.examples, result.examples)
             known.duration += result.duration
 
+    def expect(self, nodeid: str, rule_id: str, reason: str) -> None:
+        """Note a check that will run: until its result is recorded it is ``not run`` for ``reason``
+        (a selected check whose result never came back), not missing (a rule nobody selected)."""
+        self.checks.setdefault(nodeid, CheckResult(nodeid, rule_id, "not run", reason=reason))
+
     def rule_outcomes(self) -> dict[str, dict[str, Any]]:
         by_rule: dict[str, list[CheckResult]] = {}
         for result in self.checks.values():
@@ -81,7 +86,8 @@ class ConformanceReport:
             outcome = min((r.outcome for r in results), key=_RULE_OUTCOMES.index, default="not run")
             rule: Rule | None = rules.get(rule_id)
             reasons = sorted({r.reason for r in results if r.reason and (r.outcome in ("not covered", "skipped", "xfailed")
-                                                                         or (r.outcome == "failed" and r.failure is None))})
+                                                                         or (r.outcome in ("failed", "error") and r.failure is None)
+                                                                         or (r.outcome == "not run" and outcome == "not run"))})
             outcomes[rule_id] = {
                 "title": rule.title if rule else "",
                 "section": rule.section if rule else "",
@@ -133,8 +139,9 @@ class ConformanceReport:
                 yield f"{rule_id:<7} {data['outcome']:<12} {data['examples']:>8}  {data['title']}"
                 if data["outcome"] in ("xfailed", "skipped") and data["reasons"]:
                     yield f"{'':<7} {'':<12} {'':>8}  ({'; '.join(data['reasons'])})"
-                unexplained = sorted({c["reason"] for c in data["checks"] if c["outcome"] == "failed" and "failure" not in c and c.get("reason")})
-                if unexplained:  # a failure without a counterexample (an unexpected pass): say why here
+                unexplained = sorted({c["reason"] for c in data["checks"]
+                                      if c["outcome"] in ("failed", "error") and "failure" not in c and c.get("reason")})
+                if unexplained:  # a failure without a counterexample (an unexpected pass, a crash): say why here
                     yield f"{'':<7} {'':<12} {'':>8}  ({'; '.join(unexplained)})"
         not_covered: dict[str, list[str]] = {}
         for rule_id, data in outcomes.items():
@@ -142,12 +149,24 @@ class ConformanceReport:
                 not_covered.setdefault("; ".join(data["reasons"]) or "not covered", []).append(rule_id)
         for reason, rule_ids in not_covered.items():
             yield f"not covered: {_compact(rule_ids)} - {reason}"
-        not_run = [rule_id for rule_id, data in outcomes.items() if data["outcome"] == "not run"]
-        if not_run and verbose:
-            yield f"not run: {_compact(not_run)}"
+        # "not run" is two things: selected with no result back (say why, always), or not selected
+        no_result: dict[str, list[str]] = {}
+        for rule_id, data in outcomes.items():
+            if data["outcome"] == "not run" and data["checks"]:
+                no_result.setdefault("; ".join(data["reasons"]) or "no result", []).append(rule_id)
+        for reason, rule_ids in no_result.items():
+            yield f"not run: {_compact(rule_ids)} - {reason}"
+        not_selected = [rule_id for rule_id, data in outcomes.items() if data["outcome"] == "not run" and not data["checks"]]
+        if not_selected and verbose:
+            yield f"not run: {_compact(not_selected)}"
         counts = self.summary()
-        words = {"not run": "not run (not selected)"}
-        yield "summary: " + ", ".join(f"{count} {words.get(outcome, outcome)}" for outcome, count in counts.items() if count)
+        parts = [f"{count} {outcome}" for outcome, count in counts.items() if count and outcome != "not run"]
+        unreported = sum(len(rule_ids) for rule_ids in no_result.values())
+        if unreported:
+            parts.append(f"{unreported} not run (selected, no result)")
+        if not_selected:
+            parts.append(f"{len(not_selected)} not run (not selected)")
+        yield "summary: " + ", ".join(parts)
 
 
 def _compact(rule_ids: list[str]) -> str:

@@ -209,3 +209,56 @@ def test_a_requirement_that_raises_errors_its_check_only(run_suite: Callable[...
     assert run.outcome("RES-1") == "passed"
     assert run.outcome("RES-2") == "error"
     assert "could not decide whether test_needs_cassettes applies to this adapter: KeyError" in run.output
+
+
+_DYING = """
+import os
+from strictconformance.reference import ReferenceAdapter
+
+class DiesOnOneRow(ReferenceAdapter):
+    \"\"\"Kills its process on the seed table's per-tool strict=false rows (os._exit: no report).\"\"\"
+    def build_request(self, request):
+        if len(request.tools) == 1 and request.tools[0].name == "lookup" and request.tools[0].strict is False:
+            os._exit(1)
+        return super().build_request(request)
+
+class DiesInStrictSupport(ReferenceAdapter):
+    def strict_support(self, model):
+        os._exit(1)
+"""
+
+
+def test_a_check_whose_xdist_worker_dies_is_an_error_of_its_rule(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
+    """xdist reports a worker that died running a check without the kit's result on the report:
+    the check is an error of its rule (never missing, so the rule cannot show 'passed')."""
+    pytester.makepyfile(dying=_DYING)
+    run = run_suite("dying:DiesOnOneRow", "-n", "2", "--sc-rule", "RES-1", subprocess=True)
+    assert run.result.ret == pytest.ExitCode.TESTS_FAILED, run.output
+    report = _valid_report(run)
+    assert report["rules"]["RES-1"]["outcome"] == "error"
+    assert report["summary"]["error"] == 1 and report["summary"]["passed"] == 0, report["summary"]
+    died = {check["nodeid"].rpartition("::")[2]: check["reason"] for check in report["rules"]["RES-1"]["checks"] if check["outcome"] == "error"}
+    assert set(died) == {"test_res_1_seed_table[per-tool-false-over-true-openai]", "test_res_1_seed_table[per-tool-false-over-true-anthropic]"}
+    assert all("crashed while running" in reason and "died before reporting a result" in reason for reason in died.values()), died
+    assert "RES-1   error" in run.output
+    assert "summary: 1 error, 79 not run (not selected)" in run.output
+
+
+def test_a_selected_rule_without_results_says_why_not_not_selected(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
+    """A rule whose checks were selected but never reported (the run stopped first: a worker died
+    with no restarts left, or -x) is 'not run' with that reason, never 'not selected'."""
+    pytester.makepyfile(dying=_DYING)
+    run = run_suite("dying:DiesInStrictSupport", "-n", "1", "--max-worker-restart", "0", "--sc-rule", "RES-13,RES-14", subprocess=True)
+    assert run.result.ret == pytest.ExitCode.TESTS_FAILED, run.output
+    report = _valid_report(run)
+    assert report["rules"]["RES-13"]["outcome"] == "error"
+    assert report["rules"]["RES-14"]["outcome"] == "not run"
+    assert report["rules"]["RES-14"]["reasons"] and "selected, but no result came back" in report["rules"]["RES-14"]["reasons"][0]
+    assert "not run: RES-14 - selected, but no result came back" in run.output
+    assert "summary: 1 error, 1 not run (selected, no result), 78 not run (not selected)" in run.output
+
+    stopped = run_suite("broken_resolution:ConfigBeatsTool", "--sc-rule", "RES-1,RES-2", "-x")
+    assert stopped.outcome("RES-1") == "failed"
+    assert stopped.outcome("RES-2") == "not run"
+    assert "not run: RES-2 - selected, but no result came back: the run stopped before it" in stopped.output
+    assert "summary: 1 failed, 1 not run (selected, no result), 78 not run (not selected)" in stopped.output
