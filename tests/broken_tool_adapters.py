@@ -14,14 +14,18 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from broken_tools import (
+    AnonymousStreamResultLayer,
     ConstraintIgnoringLayer,
     DictNestedModelsLayer,
     EscapingErrorsLayer,
+    InputErrorIdLayer,
     LeakingContextLayer,
     LenientStrictLayer,
     NoDefaultAnnotationsLayer,
     NullAcceptingLayer,
     NullDroppingLayer,
+    ResultFirstLayer,
+    StaleIdLayer,
     TextifiedGeneratorLayer,
     UnvalidatedDirectCallLayer,
     UnvalidatedRawSchemaLayer,
@@ -124,6 +128,30 @@ class ConstraintIgnoringAdapter(_LayerAdapter):
     layer_class = ConstraintIgnoringLayer
 
 
+class StaleIdAdapter(_LayerAdapter):
+    """TL-2: later results of a tool carry the tool-use id of its first call."""
+
+    layer_class = StaleIdLayer
+
+
+class InputErrorIdAdapter(_LayerAdapter):
+    """TL-2 and TL-6: the error result for invalid input carries a placeholder id."""
+
+    layer_class = InputErrorIdLayer
+
+
+class ResultFirstAdapter(_LayerAdapter):
+    """TL-4: the final result comes before the progress events."""
+
+    layer_class = ResultFirstLayer
+
+
+class AnonymousStreamResultAdapter(_LayerAdapter):
+    """TL-4: a generator's final result has no tool-use id."""
+
+    layer_class = AnonymousStreamResultLayer
+
+
 class NoDefaultAnnotationsAdapter(_LayerAdapter):
     """Conforms: advertises no ``default`` annotations, for every source alike."""
 
@@ -146,6 +174,14 @@ EXTRA_BROKEN: tuple[tuple[str, str], ...] = (
     ("TL-2", "broken_tool_adapters:DictNestedModelsAdapter"),
     ("TL-2", "broken_tool_adapters:NullAcceptingAdapter"),
     ("TL-2", "broken_tool_adapters:ConstraintIgnoringAdapter"),
+    ("TL-2", "broken_tool_adapters:StaleIdAdapter"),
+    ("TL-4", "broken_tool_adapters:ResultFirstAdapter"),
+    ("TL-4", "broken_tool_adapters:AnonymousStreamResultAdapter"),
+)
+
+#: Bugs more than one rule rightly sees: (the rules, adapter).
+MULTI_BROKEN: tuple[tuple[frozenset[str], str], ...] = (
+    (frozenset({"TL-2", "TL-6"}), "broken_tool_adapters:InputErrorIdAdapter"),
 )
 
 
@@ -206,8 +242,8 @@ class BadSourcesTraitsAdapter(ReferenceAdapter):
 
 
 class RawSchemaOnlyAdapter(ReferenceAdapter):
-    """A layer whose tools come only from raw JSON Schemas (declared): rules whose cases need
-    type-hinted tools are not covered; the rest run on raw-schema tools alone and pass."""
+    """A layer whose tools come only from raw JSON Schemas (declared): every rule runs on
+    raw-schema tools alone (TL-5 with context as a second argument) and passes."""
 
     tool_layer_traits = ToolLayerTraits(sources=frozenset({"json_schema"}))
 

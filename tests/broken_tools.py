@@ -2,12 +2,17 @@
 
 Every class is the reference layer with one fault, so its rule's check must fail and, where
 practical, only that one. ``BROKEN`` maps each rule to its broken layer (the self-tests read it);
-``EXTRA_BROKEN`` holds further faults of an already covered rule.
+``EXTRA_BROKEN`` holds further faults of an already covered rule, ``MULTI_BROKEN`` faults that
+several rules rightly see. ``CONFORMING`` are layers that differ from the reference in ways the
+SPEC allows (no ``default`` annotations, text-only results, dotted field paths): they must pass.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import inspect
+import json
+import weakref
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -137,6 +142,30 @@ class ConstraintIgnoringLayer(_RawSchemaValidatedAs):
     lax = staticmethod(_types_only)
 
 
+class StaleIdLayer(ReferenceToolLayer):
+    """TL-2: a tool remembers the tool-use id of its first call and puts it on every later result."""
+
+    def __init__(self) -> None:
+        self._first_ids: weakref.WeakKeyDictionary[Tool[..., Any], str] = weakref.WeakKeyDictionary()
+
+    def invoke_tool(self, handle: Tool[..., Any], tool_use_id: str, input: Mapping[str, Any], invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        invocation = super().invoke_tool(handle, tool_use_id, input, invocation_state)
+        first = self._first_ids.setdefault(handle, tool_use_id)
+        return ToolInvocation(tuple(replace(item, tool_use_id=first) if isinstance(item, ToolResult) else item for item in invocation.outputs))
+
+
+class InputErrorIdLayer(ReferenceToolLayer):
+    """TL-2 and TL-6: the error result for invalid input carries a placeholder id, not the call's
+    (both rules read that result: TL-2 on the tool-use path, TL-6 after a direct call)."""
+
+    def invoke_tool(self, handle: Tool[..., Any], tool_use_id: str, input: Mapping[str, Any], invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        invocation = super().invoke_tool(handle, tool_use_id, input, invocation_state)
+        return ToolInvocation(tuple(
+            replace(item, tool_use_id="invalid-input") if isinstance(item, ToolResult) and item.error_type == "ToolInputError" else item
+            for item in invocation.outputs
+        ))
+
+
 class EscapingErrorsLayer(ReferenceToolLayer):
     """TL-3: exceptions from the callback propagate out of the tool-use path."""
 
@@ -158,6 +187,27 @@ class TextifiedGeneratorLayer(ReferenceToolLayer):
             return invocation
         text = "".join(str(event.data) for event in invocation.events) + result.content
         return ToolInvocation(outputs=(ToolResult(tool_use_id, "success", content=text, value=text),))
+
+
+class ResultFirstLayer(ReferenceToolLayer):
+    """TL-4: the final result is emitted first, the buffered progress events after it."""
+
+    def invoke_tool(self, handle: Tool[..., Any], tool_use_id: str, input: Mapping[str, Any], invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        invocation = super().invoke_tool(handle, tool_use_id, input, invocation_state)
+        return ToolInvocation((*invocation.results, *invocation.events))
+
+
+class AnonymousStreamResultLayer(ReferenceToolLayer):
+    """TL-4: a generator's final result is built without the tool-use id (its events have it)."""
+
+    def invoke_tool(self, handle: Tool[..., Any], tool_use_id: str, input: Mapping[str, Any], invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        invocation = super().invoke_tool(handle, tool_use_id, input, invocation_state)
+        if not (inspect.isgeneratorfunction(handle.callback) or inspect.isasyncgenfunction(handle.callback)):
+            return invocation
+        return ToolInvocation(tuple(
+            replace(item, tool_use_id="") if isinstance(item, ToolResult) and item.status == "success" else item
+            for item in invocation.outputs
+        ))
 
 
 class LeakingContextLayer(ReferenceToolLayer):
@@ -209,6 +259,14 @@ EXTRA_BROKEN: tuple[tuple[str, type[ReferenceToolLayer]], ...] = (
     ("TL-2", DictNestedModelsLayer),
     ("TL-2", NullAcceptingLayer),
     ("TL-2", ConstraintIgnoringLayer),
+    ("TL-2", StaleIdLayer),
+    ("TL-4", ResultFirstLayer),
+    ("TL-4", AnonymousStreamResultLayer),
+)
+
+#: Faults more than one rule sees, each rightly: (the rules, layer).
+MULTI_BROKEN: tuple[tuple[frozenset[str], type[ReferenceToolLayer]], ...] = (
+    (frozenset({"TL-2", "TL-6"}), InputErrorIdLayer),
 )
 
 
@@ -230,3 +288,62 @@ class NoDefaultAnnotationsLayer(ReferenceToolLayer):
     def describe_tool(self, handle: Tool[..., Any]) -> AdvertisedTool:
         advertised = super().describe_tool(handle)
         return replace(advertised, input_schema=strip_keyword(dict(advertised.input_schema), "default"))
+
+
+def _text_only(dumps: Callable[[Any], str]) -> type[ReferenceToolLayer]:
+    class TextOnly(ReferenceToolLayer):
+        def invoke_tool(self, handle: Tool[..., Any], tool_use_id: str, input: Mapping[str, Any], invocation_state: Mapping[str, Any]) -> ToolInvocation:
+            invocation = super().invoke_tool(handle, tool_use_id, input, invocation_state)
+            return ToolInvocation(tuple(
+                ToolResult(tool_use_id, "success", content=item.value if isinstance(item.value, str) else dumps(item.value))
+                if isinstance(item, ToolResult) and item.status == "success" else item
+                for item in invocation.outputs
+            ))
+
+    return TextOnly
+
+
+class CompactTextOnlyLayer(_text_only(lambda value: json.dumps(value, separators=(",", ":")))):  # type: ignore[misc]
+    """Success results carry only text, compact JSON (what many SDKs send the model); no value."""
+
+
+class AsciiTextOnlyLayer(_text_only(json.dumps)):  # type: ignore[misc]
+    """Success results carry only text, ``json.dumps``'s default ASCII escapes; no value."""
+
+
+class DottedFieldLayer(ReferenceToolLayer):
+    """Names the failing field as a dotted path (``owner.name``) in ``error_field`` and the text."""
+
+    def invoke_tool(self, handle: Tool[..., Any], tool_use_id: str, input: Mapping[str, Any], invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        invocation = super().invoke_tool(handle, tool_use_id, input, invocation_state)
+        outputs: list[Any] = []
+        for item in invocation.outputs:
+            if isinstance(item, ToolResult) and item.error_field is not None:
+                dotted = ".".join(part for part in item.error_field.split("/") if part)
+                message = f"validation failed at {dotted}"
+                item = ToolResult(tool_use_id, "error", content=f"ToolInputError: {message}", error_type="ToolInputError",
+                                  error_message=message, error_field=dotted)
+            outputs.append(item)
+        return ToolInvocation(tuple(outputs))
+
+
+class TextOnlyFieldLayer(ReferenceToolLayer):
+    """Reports invalid input in text only, pydantic's way (the field's path alone on a line), with
+    no ``error_field``: a field named ``type`` must be found there, not in "[type=...]"."""
+
+    def invoke_tool(self, handle: Tool[..., Any], tool_use_id: str, input: Mapping[str, Any], invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        invocation = super().invoke_tool(handle, tool_use_id, input, invocation_state)
+        outputs: list[Any] = []
+        for item in invocation.outputs:
+            if isinstance(item, ToolResult) and item.error_field is not None:
+                path = ".".join(part for part in item.error_field.split("/") if part)
+                text = f"1 validation error for input\n{path}\n  Input is invalid [type=invalid, input_type=object]"
+                item = ToolResult(tool_use_id, "error", content=text, error_type="ValidationError", error_message=text)
+            outputs.append(item)
+        return ToolInvocation(tuple(outputs))
+
+
+#: Layers that conform in their own way: they must pass every TL rule.
+CONFORMING: tuple[type[ReferenceToolLayer], ...] = (
+    NoDefaultAnnotationsLayer, CompactTextOnlyLayer, AsciiTextOnlyLayer, DottedFieldLayer, TextOnlyFieldLayer,
+)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from broken_tool_adapters import BROKEN, EXTRA_BROKEN
+from broken_tool_adapters import BROKEN, EXTRA_BROKEN, MULTI_BROKEN
 from conftest import SuiteRun
 from strictconformance.spec import all_rules
 
@@ -37,6 +37,13 @@ def test_a_broken_adapter_fails_exactly_its_rule(run_suite: Callable[..., SuiteR
     shown = counterexample["counterexample"]  # the violation's own: the failing call and the definition
     assert shown["call"].startswith("adapter.") and shown["definition"]["name"], counterexample
     assert counterexample["replay"].startswith("pytest -p strictconformance --sc-adapter")
+
+
+@pytest.mark.parametrize(("rule_ids", "adapter"), MULTI_BROKEN, ids=lambda value: value.split(":")[-1] if isinstance(value, str) else "")
+def test_a_bug_several_rules_see_fails_exactly_those(run_suite: Callable[..., SuiteRun], rule_ids: frozenset[str], adapter: str) -> None:
+    run = run_suite(adapter, "--sc-rule", "TL")
+    assert run.rules_with("failed") | run.rules_with("error") == set(rule_ids), run.output
+    assert "carries tool-use id 'invalid-input'" in run.output
 
 
 def test_a_layer_that_conforms_its_own_way_passes(run_suite: Callable[..., SuiteRun]) -> None:

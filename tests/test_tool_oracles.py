@@ -11,11 +11,20 @@ import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 
-from broken_tools import BROKEN, EXTRA_BROKEN, NoDefaultAnnotationsLayer, drop_null, strip_keyword
+from broken_tools import (
+    BROKEN,
+    CONFORMING,
+    EXTRA_BROKEN,
+    MULTI_BROKEN,
+    NoDefaultAnnotationsLayer,
+    drop_null,
+    strip_keyword,
+)
 from strictconformance.harness import AdapterFault
 from strictconformance.spec import all_rules
 from strictconformance.strategies import callbacks
-from strictconformance.tools import AdvertisedTool, Tool, ToolInvocation, result_content
+from strictconformance.tools import AdvertisedTool, Tool, ToolInvocation, ToolResult, result_content
+from strictconformance.tools.cases import CallLog, RecordingCase
 from strictconformance.tools.contract import ToolLayer, ToolLayerTraits
 from strictconformance.tools.layer import ReferenceToolLayer
 from strictconformance.tools.oracles import CHECKS, ToolRuleViolation, Violation, assert_conforms
@@ -97,6 +106,40 @@ def test_a_broken_layer_fails_no_other_rule(broken_rule: str, layer_class: type[
     holds()
 
 
+@pytest.mark.parametrize(
+    ("rule_ids", "layer_class", "rule_id"),
+    [(rule_ids, layer_class, rule_id) for rule_ids, layer_class in MULTI_BROKEN for rule_id in TL_RULES],
+    ids=lambda v: getattr(v, "__name__", v if isinstance(v, str) else ""),
+)
+def test_a_bug_several_rules_see_fails_each_of_them_and_no_other(rule_ids: frozenset[str], layer_class: type[ToolLayer], rule_id: str) -> None:
+    layer = layer_class()
+    if rule_id in rule_ids:
+        assert _first_violation(layer, rule_id)
+        return
+
+    @settings(max_examples=6, deadline=None, suppress_health_check=_QUIET, database=None)
+    @given(case=CASES[rule_id])
+    def holds(case: Any) -> None:
+        assert_conforms(CHECKS[rule_id](layer, case))
+
+    holds()
+
+
+@pytest.mark.parametrize("rule_id", TL_RULES)
+@pytest.mark.parametrize("layer_class", CONFORMING, ids=lambda v: v.__name__)
+def test_a_layer_that_conforms_its_own_way_passes(layer_class: type[ToolLayer], rule_id: str) -> None:
+    """No ``default`` annotations, results as text only (compact or ASCII JSON), fields named by
+    dotted path or only in pydantic-style text: none of it breaks a rule, so no check may fail."""
+    layer = layer_class()
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=_QUIET, database=None)
+    @given(case=CASES[rule_id])
+    def holds(case: Any) -> None:
+        assert_conforms(CHECKS[rule_id](layer, case))
+
+    holds()
+
+
 # -- TL-1 and TL-5 compare a layer with itself ---------------------------------------------------
 
 
@@ -143,6 +186,33 @@ def test_tl5_checks_context_on_every_source_not_only_type_hints() -> None:
     assert violations[0].counterexample["definition"]["source"] in ("model", "json_schema")
     raw_only = type("RawOnly", (LeakingRawContextLayer,), {"traits": ToolLayerTraits(sources=frozenset({"json_schema"}))})()
     assert _first_violation(raw_only, "TL-5")  # a layer with raw schemas only is checked too
+
+
+# -- TL-2 reads what identifies the field and the call -------------------------------------------
+
+
+class VagueErrorsLayer(ReferenceToolLayer):
+    """Invalid input gives an error whose text names no field, in words a field could be named."""
+
+    def invoke_tool(self, handle: Tool[..., Any], tool_use_id: str, input: Mapping[str, Any], invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        invocation = super().invoke_tool(handle, tool_use_id, input, invocation_state)
+        vague = "input is not of the expected type, or a required property is missing [type=invalid]"
+        return ToolInvocation(tuple(
+            ToolResult(tool_use_id, "error", content=vague, error_type="ValidationError", error_message=vague)
+            if isinstance(item, ToolResult) and item.error_type == "ToolInputError" else item
+            for item in invocation.outputs
+        ))
+
+
+@pytest.mark.parametrize("field_name", ["type", "required"])
+def test_tl2_a_generic_word_in_the_error_text_does_not_name_a_field_of_that_name(field_name: str) -> None:
+    shape = ObjectShape("Probe", ((field_name, FieldShape("integer")),))
+    log = CallLog()
+    definition = callbacks.recording_definition(shape, "json_schema", name="probe", log=log, returns=None)
+    case = RecordingCase(definition, shape, log, {field_name: 1}, {field_name: "x"}, f"/{field_name}", None)
+    violations = CHECKS["TL-2"](VagueErrorsLayer(), case)
+    assert [violation.message for violation in violations] == [f"the error result does not name the failing field /{field_name}"]
+    assert CHECKS["TL-2"](ReferenceToolLayer(), case) == []
 
 
 # -- conventions are declared, not guessed ------------------------------------------------------

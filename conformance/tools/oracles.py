@@ -12,15 +12,21 @@ Hypothesis to shrink.
 
 The checks are strict where the SPEC is and lenient where SDKs legitimately differ: schemas are
 compared in canonical form (titles, ``$defs`` placement and ``anyOf``-vs-type-list do not
-matter, a lost ``null`` or a dropped ``additionalProperties`` does); an omitted optional
-argument may arrive absent or as its declared default; an error may be reported in structured
-fields or only in the result text; a generator's final value follows the layer's declared
-convention (:class:`ToolLayerTraits`).
+matter, a lost ``null`` or a dropped ``additionalProperties`` does), and a layer is compared
+with itself: TL-1 wants every source of one shape to advertise what the layer advertises for
+the shape's raw JSON Schema, and that to validate as the raw schema does (annotations such as
+``default`` may go, as long as every source drops them alike); TL-5 compares a tool with context
+to the same tool without. An omitted optional argument may arrive absent or as its declared
+default; an error may be reported in structured fields or only in the result text (naming the
+field by pointer, path or quoted name); a success value may be structured or only text (JSON
+compared parsed); a generator's final value follows the layer's declared convention
+(:class:`ToolLayerTraits`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -42,7 +48,8 @@ from strictconformance.tools.cases import (
 )
 from strictconformance.tools.contract import ToolDefinition, ToolLayer
 from strictconformance.tools.errors import ToolDefinitionError
-from strictconformance.tools.results import ToolContext, ToolInvocation, ToolResult, result_content
+from strictconformance.tools.jsonvalue import parse_json_text
+from strictconformance.tools.results import ToolContext, ToolEvent, ToolInvocation, ToolResult
 from strictconformance.tools.schema_walk import map_subschemas
 from strictconformance.tools.shapes import (
     ObjectShape,
@@ -162,14 +169,22 @@ def _to_json(value: object) -> object:
 
 
 def _carries(result: ToolResult, expected: object) -> bool:
-    """A success result carries ``expected`` as its value, or as its text (SDKs that stringify)."""
+    """A success result carries ``expected`` as its value, or as its text (SDKs that stringify):
+    JSON text is compared parsed (compact or not, ASCII-escaped or not), a string as itself."""
     expected_json = _to_json(expected)
     if json_equal(_to_json(result.value), expected_json):
         return True
+    if isinstance(expected_json, str) and result.content == expected_json:
+        return True
     try:
-        return result.content == result_content(expected_json)
-    except (TypeError, ValueError):
+        return json_equal(parse_json_text(result.content), expected_json)
+    except ValueError:
         return False
+
+
+def _id_problem(results: Sequence[ToolResult], expected: str) -> str | None:
+    wrong = [result.tool_use_id for result in results if result.tool_use_id != expected]
+    return f"carries tool-use id {wrong[0]!r}, not {expected!r}" if wrong else None
 
 
 def _new_calls(log: CallLog, before: int) -> list[Any]:
@@ -186,11 +201,40 @@ def _received_ok(received: object, given: Mapping[str, Any], definition: ToolDef
     return json_equal(fill_defaults(received_json, shape, keep_undeclared=keep), fill_defaults(given, shape, keep_undeclared=keep))
 
 
+_QUOTES = "'\"`\u2018\u2019\u201c\u201d"
+
+
+def _path_parts(field: str) -> list[str]:
+    """A failing field as its path segments: a JSON pointer, or a dotted/bracketed path (``a.b[0]``)."""
+    if field.startswith("/") or field == "":
+        return split_pointer(field)
+    return [part.strip(_QUOTES) for part in re.findall(r"[^.\[\]]+", field)]
+
+
+def _mentions_path(text: str, parts: list[str]) -> bool:
+    """Whether ``text`` names the field at ``parts``: by pointer, by dotted path, by quoted name, or
+    by its path alone on a line (pydantic's layout). A bare word is not enough: a field named
+    ``type`` or ``required`` would match any message saying "is not of type" or "required property"."""
+    if not parts:
+        return False
+    pointer = "/" + "/".join(part.replace("~", "~0").replace("/", "~1") for part in parts)
+    dotted = ".".join(parts)
+    bracketed = "".join(f"[{part}]" if part.isdigit() else f".{part}" for part in parts).lstrip(".")
+    names = [part for part in parts if not part.isdigit()]
+    patterns = [re.escape(pointer) + r"(?![\w~])", rf"(?m)^\s*{re.escape(dotted)}\s*(:|$)"]
+    if len(parts) > 1:
+        patterns += [rf"(?<![\w.]){re.escape(path)}(?![\w])" for path in (dotted, bracketed)]
+    if names:
+        patterns.append(rf"[{_QUOTES}]{re.escape(names[-1])}[{_QUOTES}]")
+    return any(re.search(pattern, text) for pattern in patterns)
+
+
 def _names_field(result: ToolResult, pointer: str) -> bool:
-    if result.error_field == pointer:
+    """The error result names the failing field: in ``error_field`` (any path notation), or in its text."""
+    parts = split_pointer(pointer)
+    if result.error_field is not None and _path_parts(result.error_field) == parts:
         return True
-    names = [part for part in split_pointer(pointer) if not part.isdigit()]
-    return bool(names) and names[-1] in _text(result)
+    return _mentions_path(_text(result), parts)
 
 
 def _first_difference(left: object, right: object, path: str = "") -> tuple[str, object, object] | None:
@@ -303,6 +347,8 @@ def check_tl2(layer: ToolLayer, case: RecordingCase) -> list[Violation]:
         calls = _new_calls(case.log, before)
         if result is not None and result.status != "success":
             violations.append(Violation("TL-2", f"valid input gave an error result: {result.content}", call, {**valid_example, "result": result.as_json()}))
+        elif result is not None and (wrong_id := _id_problem([result], "toolu_valid")):
+            violations.append(Violation("TL-2", f"the success result {wrong_id}", call, {**valid_example, "result": result.as_json()}))
         if len(calls) != 1:
             violations.append(Violation("TL-2", f"valid input should call the callback once, it was called {len(calls)} times", call, valid_example))
         else:
@@ -324,6 +370,8 @@ def check_tl2(layer: ToolLayer, case: RecordingCase) -> list[Violation]:
                 violations.append(Violation("TL-2", f"input invalid at {case.invalid_field} gave a success result", call, {**invalid_example, "result": result.as_json()}))
             elif not _names_field(result, case.invalid_field):
                 violations.append(Violation("TL-2", f"the error result does not name the failing field {case.invalid_field}", call, {**invalid_example, "result": result.as_json()}))
+            elif wrong_id := _id_problem([result], "toolu_invalid"):
+                violations.append(Violation("TL-2", f"the error result for invalid input {wrong_id}", call, {**invalid_example, "result": result.as_json()}))
         return violations
 
     return _checked("TL-2", run)
@@ -377,6 +425,13 @@ def check_tl3(layer: ToolLayer, case: RaisingCase) -> list[Violation]:
 # -- TL-4 ---------------------------------------------------------------------------------------
 
 
+def _events_after_a_result(invocation: ToolInvocation) -> int:
+    """How many progress events the invocation emitted after its first result."""
+    kinds = [isinstance(item, ToolEvent) for item in invocation.outputs]
+    first_result = kinds.index(False) if False in kinds else len(kinds)
+    return sum(kinds[first_result:])
+
+
 def check_tl4(layer: ToolLayer, case: StreamingCase) -> list[Violation]:
     """TL-4: items stream as events in order, then exactly one final result with the final value."""
     if case.definition.source not in layer.traits.sources:
@@ -399,12 +454,19 @@ def check_tl4(layer: ToolLayer, case: StreamingCase) -> list[Violation]:
             violations.append(Violation("TL-4", f"progress events {_dump(got)} differ from the items yielded {_dump(list(case.items))}", call, {**example, "invocation": invocation.as_json()}))
         if any(event.tool_use_id != "toolu_stream" for event in invocation.events):
             violations.append(Violation("TL-4", "a progress event carries the wrong tool-use id", call, example))
+        late = _events_after_a_result(invocation)
+        if late:
+            violations.append(Violation("TL-4", f"{late} progress event(s) came after the final result; events stream first, then the "
+                                                "one result", call, {**example, "invocation": invocation.as_json()}))
         if result is not None:
             if result.status != "success":
                 violations.append(Violation("TL-4", f"the stream ended in an error result: {result.content}", call, {**example, "result": result.as_json()}))
             elif not _carries(result, expected_final):
                 what = "an empty generator's result" if not case.items and not case.has_final else "the final result"
-                violations.append(Violation("TL-4", f"{what} carries {_dump(result.value)} instead of {_dump(expected_final)}", call, {**example, "result": result.as_json()}))
+                violations.append(Violation("TL-4", f"{what} carries {_dump(result.value)} (text {_dump(result.content)}) instead of "
+                                                    f"{_dump(expected_final)}", call, {**example, "result": result.as_json()}))
+            elif wrong_id := _id_problem([result], "toolu_stream"):
+                violations.append(Violation("TL-4", f"the final result {wrong_id}", call, {**example, "result": result.as_json()}))
         return violations
 
     return _checked("TL-4", run)
@@ -507,11 +569,16 @@ def check_tl6(layer: ToolLayer, case: DirectCallCase) -> list[Violation]:
             violations.append(Violation("TL-6", "a direct call passed invalid input to the callback", call, invalid_example))
         call = _call("invoke_tool", "handle", "toolu_direct", recording.invalid_input, {})
         try:
-            layer.invoke_tool(handle, "toolu_direct", recording.invalid_input, {})
+            invocation = layer.invoke_tool(handle, "toolu_direct", recording.invalid_input, {})
         except ConformanceFailure:
             raise
         except Exception as exc:
             violations.append(Violation("TL-6", f"the tool-use path raised {type(exc).__qualname__} for invalid input instead of returning an error result", call, invalid_example))
+        else:
+            wrong_id = _id_problem(invocation.results, "toolu_direct")
+            if wrong_id:
+                shown = {**invalid_example, "invocation": invocation.as_json()}
+                violations.append(Violation("TL-6", f"the tool-use path's result for invalid input {wrong_id}", call, shown))
         raising = case.raising
         raising_example = {"definition": raising.definition.as_json(), "raises": f"{raising.exception_type.__qualname__}({raising.message!r})"}
         if raising.definition.source in layer.traits.sources:
