@@ -167,15 +167,22 @@ class Adapter:
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified | Mapping[str, Any]:
         """Your SDK's strict version of ``schema`` in ``dialect``: a
         :class:`~strictconformance.dialects.Strictified` (schema and reported losses) or a bare
-        schema dict (no losses reported)."""
+        schema dict (no losses reported).
+
+        A :class:`~strictconformance.dialects.Loss` points into the ORIGINAL ``schema``, never into
+        the strict one: the node whose meaning changed, with the keyword it lost (``/properties/tags``
+        and ``maxItems``). It explains a difference only there (RT-4, RT-5); a loss naming nothing
+        in the original (a keyword the node does not have, a pointer that does not resolve) fails."""
         raise _not_implemented("strictify", "strict schemas (SM-*, RT-1..RT-3)")
 
     def encode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
-        """A value of the original ``schema`` in its wire shape for ``dialect``."""
+        """A value of the original ``schema`` in its wire shape for ``dialect``, as JSON (dicts with
+        string keys, lists, strings, finite numbers, booleans, None)."""
         raise _not_implemented("encode", "value encoding (RT-4, RT-6)")
 
     def decode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
-        """A wire value for ``dialect`` back as a value of the original ``schema``."""
+        """A wire value for ``dialect`` back as a value of the original ``schema``, as JSON (dicts
+        with string keys, lists, strings, finite numbers, booleans, None)."""
         raise _not_implemented("decode", "value decoding (RT-5, RT-7)")
 
     # -- Capabilities: response drift (SPEC §5) --------------------------------------------------

@@ -21,7 +21,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from strictconformance.adapter import Adapter
-from strictconformance.dialects import SHIPPED, Dialect, Loss, Strictified
+from strictconformance.dialects import LOSS_KINDS, SHIPPED, Dialect, Loss, Strictified
+from strictconformance.dialects.pointers import resolve_pointer
 from strictconformance.reference import ReferenceAdapter
 from strictconformance.reference.strictify import (
     reference_decode,
@@ -284,19 +285,21 @@ class RefusesAllOf(_Broken):
 
 
 @_declaring("openai")
-class KeepsPreviousLosses(_Broken):
-    """RT-2: its list of losses is not cleared between calls: each result also reports the losses of
-    the call before, so the same schema strictified twice reports different losses."""
+class LossOrderChangesBetweenCalls(_Broken):
+    """RT-2: gathers its losses in a table whose order depends on the call (as a dict keyed by
+    object ids would), so the same schema strictified twice reports the same losses in another
+    order. (A strictify reporting the previous call's losses, as one that never clears its list
+    does, fails RT-4 and RT-5 too: those losses name nothing in the new schema.)"""
 
     def __init__(self) -> None:
         super().__init__()
-        self._previous: tuple[Loss, ...] = ()
+        self._calls = 0
 
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
         result = reference_strictify(schema, dialect)
-        reported = result.losses + self._previous
-        self._previous = result.losses
-        return Strictified(result.schema, reported)
+        self._calls += 1
+        losses = result.losses[::-1] if self._calls % 2 else result.losses
+        return Strictified(result.schema, losses)
 
 
 @_declaring("openai")
@@ -409,6 +412,66 @@ def _reversed_lists(value: Any, schema: Any) -> Any:
     return value
 
 
+# -- More RT-5 bugs, and a correct strictify that reports its losses differently ---------------------
+
+
+@_declaring("openai")
+class DropsEnumWithACatchAllLoss(_Broken):
+    """RT-5: drops ``enum`` from typed nodes without saying where, and reports one catch-all loss at
+    the root naming ``*``: a loss explains a difference only where it says, and this one names nothing."""
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        result = reference_strictify(schema, dialect)
+
+        def drop(node: dict[str, Any]) -> dict[str, Any]:
+            return {key: value for key, value in node.items() if key != "enum"} if "type" in node else node
+        catch_all = Loss("", "keyword-stripped", "*", "something may have been dropped somewhere")
+        return Strictified(_map_nodes(copy.deepcopy(result.schema), drop), (*result.losses, catch_all))
+
+
+@_declaring("openai")
+class DropsMaxItemsSilently(_Broken):
+    """RT-5: drops ``maxItems`` everywhere and reports nothing. Generated arrays seldom outgrow their
+    bound; the bounds trap's one-item and two-item arrays do at once."""
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        return dict(_map_nodes(schema, lambda node: {key: value for key, value in node.items() if key != "maxItems"}))
+
+
+@_declaring("openai")
+class LossesMergedPerNodeOnTheKeyword(_Broken):
+    """Correct, reported differently: the losses of one node merged into one (the first of each kind
+    of harm), a stripped keyword's loss pointing at the keyword itself (``/properties/a/maxLength``
+    rather than ``/properties/a``). It must pass every RT rule."""
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        result = reference_strictify(schema, dialect)
+        merged: dict[tuple[str, bool], Loss] = {}
+        for loss in result.losses:
+            merged.setdefault((loss.pointer, LOSS_KINDS[loss.kind][0]), loss)
+        moved = []
+        for loss in merged.values():
+            at_keyword = f"{loss.pointer}/{loss.keyword.replace('~', '~0').replace('/', '~1')}"
+            if loss.kind == "keyword-stripped" and _resolves(schema, at_keyword):
+                loss = dataclasses.replace(loss, pointer=at_keyword)
+            moved.append(loss)
+        return Strictified(result.schema, tuple(moved))
+
+
+def _resolves(document: Any, pointer: str) -> bool:
+    try:
+        resolve_pointer(document, pointer)
+    except LookupError:
+        return False
+    return True
+
+
+#: Broken strictify adapters beyond one per rule (rule they fail, alone among the RT rules).
+MORE_BROKEN: dict[str, str] = {"DropsEnumWithACatchAllLoss": "RT-5", "DropsMaxItemsSilently": "RT-5"}
+#: Correct strictify adapters that differ from the reference: they pass every RT rule.
+CORRECT_VARIANTS: tuple[str, ...] = ("LossesMergedPerNodeOnTheKeyword",)
+
+
 # -- Junk answers: each fails the check that called it, naming the method, never a crash -----------
 
 
@@ -500,7 +563,7 @@ BROKEN: dict[str, str] = {
     "SM-30": _path(RepeatsTheRootInAnyOf),
     "SM-42": _path(PropertyOrderingOffByOne),
     "RT-1": _path(RefusesAllOf),
-    "RT-2": _path(KeepsPreviousLosses),
+    "RT-2": _path(LossOrderChangesBetweenCalls),
     "RT-3": _path(DescriptionGrows),
     "RT-4": _path(RequiredWithoutNull),
     "RT-5": _path(DecodeRejectsWhatItNeverSends),

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
-from broken_strict_adapters import BROKEN, DIALECT_OF, JUNK
+from broken_strict_adapters import BROKEN, CORRECT_VARIANTS, DIALECT_OF, JUNK, MORE_BROKEN
 from conftest import SuiteRun
 from strictconformance import checks
 from strictconformance.dialects import SHIPPED, SchemaError, validate_strict
@@ -144,3 +144,25 @@ def test_show_writes_deep_and_large_values_without_recursion() -> None:
     assert show(narrow) == "[" * 151 + "]" * 151 + " (nested 150 levels deep)"
     small = {"a": [1, 2.5, None, True, "x"]}
     assert show(small) is small
+
+
+@pytest.mark.parametrize("adapter", sorted(MORE_BROKEN))
+def test_more_broken_strictify_fails_exactly_its_rt_rule(run_suite: Callable[..., SuiteRun], adapter: str) -> None:
+    rule_id = MORE_BROKEN[adapter]
+    run = run_suite(f"broken_strict_adapters:{adapter}", "--sc-rule", "RT", *RT_CHECKS)
+    assert run.rules_with("failed") | run.rules_with("error") == {rule_id}, run.output
+    assert run.report is not None
+    counterexamples = run.report["rules"][rule_id]["counterexamples"]
+    assert counterexamples and counterexamples[0]["calls"] and counterexamples[0]["counterexample"]["dialect"] == "openai"
+
+
+def test_a_silently_dropped_max_items_fails_rt_5_under_the_ci_profile(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite("broken_strict_adapters:DropsMaxItemsSilently", "--sc-rule", "RT-5", *RT_CHECKS, profile="ci")
+    assert run.rules_with("failed") == {"RT-5"}, run.output
+    assert "is too long" in run.output or "has too many" in run.output, run.output
+
+
+@pytest.mark.parametrize("adapter", CORRECT_VARIANTS)
+def test_a_correct_strictify_reporting_losses_differently_passes(run_suite: Callable[..., SuiteRun], adapter: str) -> None:
+    run = run_suite(f"broken_strict_adapters:{adapter}", "--sc-rule", "RT", *RT_CHECKS)
+    assert run.rules_with("passed") == set(RT_RULES), run.output

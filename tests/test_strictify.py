@@ -13,13 +13,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from strictconformance.dialects import SHIPPED, SchemaError, Strictified, validate_strict
+from strictconformance.dialects import SHIPPED, Loss, SchemaError, Strictified, validate_strict
 from strictconformance.dialects.known_bad import KnownBad, known_bad_cases
 from strictconformance.dialects.oracles import (
     check_rt1_obeys_rules,
     check_rt2_pure,
     check_rt3_idempotent,
     check_rt4_complete,
+    check_rt5_sound,
     check_rt6_no_silent_collapse,
     check_rt7_decodes_wire,
     require,
@@ -40,8 +41,10 @@ def _losses(schema: dict[str, Any], dialect: str) -> set[tuple[str, str]]:
     return {(loss.pointer, loss.kind) for loss in strictify(schema, dialect).losses}
 
 
-@pytest.mark.parametrize("dialect", DIALECTS)
-@pytest.mark.parametrize("trap", TRAPS, ids=[t.name for t in TRAPS])
+SIZED_TRAPS = [(dialect, trap) for dialect in DIALECTS for trap in traps(SHIPPED[dialect])]
+
+
+@pytest.mark.parametrize(("dialect", "trap"), SIZED_TRAPS, ids=[f"{t.name}-{d}" for d, t in SIZED_TRAPS])
 def test_classic_trap_passes_every_round_trip_rule(trap, dialect: str) -> None:  # type: ignore[no-untyped-def]
     def bound(schema: dict[str, Any]) -> Any:
         return strictify(schema, dialect).as_strictified()
@@ -125,15 +128,34 @@ def test_non_object_roots_are_wrapped() -> None:
     assert strictify({"type": "array", "items": {"type": "string"}}, "lenient").schema == {"type": "array", "items": {"type": "string"}}
 
 
-def test_depth_limit_truncates_to_json_text_with_a_loss() -> None:
-    deep = TRAPS[9]
-    result = strictify(deep.schema, "openai@2025-01")
-    assert validate_strict(result.schema, "openai@2025-01") == []
-    assert any(loss.kind == "truncated" for loss in result.losses)
-    value = deep.values[0]
-    wire = result.codec.encode(value)
-    assert isinstance(wire["l1"]["l2"]["l3"]["l4"]["l5"], str)
-    assert result.codec.decode(wire) == value
+def _named(name: str, dialect: str) -> Any:
+    return next(trap for trap in traps(SHIPPED[dialect]) if trap.name == name)
+
+
+@pytest.mark.parametrize(("dialect", "cut_at"), [("openai@2025-01", 5), ("openai", 10)])
+def test_depth_limit_truncates_to_json_text_with_a_loss(dialect: str, cut_at: int) -> None:
+    # the trap goes one level past each dialect's own limit, so the truncation codec is met in each
+    deep = _named("deep-nesting", dialect)
+    result = strictify(deep.schema, dialect)
+    assert validate_strict(result.schema, dialect) == []
+    assert [loss.kind for loss in result.losses].count("truncated") == 1
+    wire = result.codec.encode(deep.values[0])
+    inner = wire
+    for level in range(1, cut_at):
+        inner = inner[f"l{level}"]
+    assert isinstance(inner[f"l{cut_at}"], str)  # below the limit: JSON text
+    assert result.codec.decode(wire) == deep.values[0]
+
+
+def test_string_size_limit_truncates_a_subtree_with_a_loss() -> None:
+    trap = _named("string-size", "openai")
+    result = strictify(trap.schema, "openai")
+    assert validate_strict(result.schema, "openai") == []
+    assert [(loss.pointer, loss.kind) for loss in result.losses] == [("/properties/big", "truncated")]
+    wire = result.codec.encode(trap.values[0])
+    assert wire["id"] == 1 and isinstance(wire["big"], str)
+    assert result.codec.decode(wire) == trap.values[0]
+    assert [t.name for t in traps(SHIPPED["anthropic"])].count("string-size") == 0  # no such limit there
 
 
 def test_documented_limits_are_kept() -> None:
@@ -350,3 +372,58 @@ def test_arbitrary_json_gets_a_schema_error_or_a_strict_schema(schema: Any, dial
         return
     json.dumps(result.schema, allow_nan=False)
     assert validate_strict(result.schema, dialect) == [], (schema, result.schema)
+
+
+def test_a_loss_explains_a_difference_only_where_it_says() -> None:
+    """SPEC §4 RT-5: "except where a reported loss explains the difference, and only there"."""
+    original = {"type": "object", "additionalProperties": False, "required": ["a", "b"], "properties": {
+        "a": {"type": "string", "enum": ["x"]},
+        "b": {"type": "object", "additionalProperties": False, "required": ["c"], "properties": {"c": {"type": "string", "enum": ["y"]}}}}}
+    strict = copy.deepcopy(original)
+    del strict["properties"]["a"]["enum"], strict["properties"]["b"]["properties"]["c"]["enum"]
+    wire = {"a": "z", "b": {"c": "w"}}
+
+    def verdict(*losses: Loss) -> Any:
+        return check_rt5_sound(original, Strictified(strict, losses), lambda value: value, wire)
+
+    def stripped(pointer: str, keyword: str = "enum") -> Loss:
+        return Loss(pointer, "keyword-stripped", keyword, "")
+
+    assert verdict() is not None  # dropped silently
+    catch_all = verdict(stripped("", "*"))
+    assert catch_all is not None and "names nothing in the original schema" in catch_all.message and "`*`" in catch_all.message
+    # a keyword the root has explains the root's own assertions, not the enums below it
+    root_only = verdict(stripped("", "type"))
+    assert root_only is not None and root_only.pointer == "/properties/a/enum"
+    one_only = verdict(stripped("/properties/a"))
+    assert one_only is not None and one_only.pointer == "/properties/b/properties/c/enum"
+    # each enum's loss explains it: on the node, on the keyword itself, or merged with another keyword of the node
+    assert verdict(stripped("/properties/a"), stripped("/properties/b/properties/c")) is None
+    assert verdict(stripped("/properties/a/enum"), stripped("/properties/b/properties/c/enum")) is None
+    assert verdict(stripped("/properties/a", "type, enum"), stripped("/properties/b/properties/c", "enum")) is None
+    # a keyword the node lacks, or a pointer into the strict schema, names nothing
+    lacking = verdict(stripped("/properties/a", "pattern"), stripped("/properties/b/properties/c"))
+    assert lacking is not None and "has no `pattern` to lose" in lacking.message
+    wrapped = verdict(stripped("/properties/result/properties/a"), stripped("/properties/b/properties/c"))
+    assert wrapped is not None and "points at nothing in the original schema" in wrapped.message
+    # a truncation explains its whole subtree
+    assert verdict(stripped("/properties/a"), Loss("/properties/b", "truncated", "", "")) is None
+
+
+def test_a_completeness_loss_naming_nothing_fails_rt_4() -> None:
+    original = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
+    result = strictify(original, "openai")
+    bogus = Strictified(result.schema, (*result.losses, Loss("/properties/zzz", "narrowed", "type", "")))
+    failure = check_rt4_complete(original, bogus, result.codec.encode, result.codec.decode, {"a": 1})
+    assert failure is not None and failure.rule_id == "RT-4" and "points at nothing" in failure.message
+    star = Strictified(result.schema, (*result.losses, Loss("", "narrowed", "*", "")))
+    failure = check_rt4_complete(original, star, result.codec.encode, result.codec.decode, {"a": 1})
+    assert failure is not None and "not a JSON Schema keyword" in failure.message
+    require(check_rt4_complete(original, result.as_strictified(), result.codec.encode, result.codec.decode, {"a": 1, "x": 2}))
+
+
+def test_losses_name_the_original_keyword_when_the_wire_form_renames_it() -> None:
+    # a map's maxProperties travels as its pairs' maxItems; stripped in anthropic, the loss says maxProperties
+    record = {"type": "object", "additionalProperties": {"type": "string"}, "minProperties": 3, "maxProperties": 5}
+    losses = {(loss.pointer, loss.keyword) for loss in strictify(record, "anthropic").losses if loss.kind == "keyword-stripped"}
+    assert losses == {("", "minProperties"), ("", "maxProperties")}

@@ -3,9 +3,11 @@ declares: shipped ones (test IDs ``[openai]``...) and its own (``Adapter.dialect
 names).
 
 Each rule has a property over generated schemas (the whole Draft 2020-12 space of
-:func:`strictconformance.strategies.schemas.json_schemas`, values from
-:func:`strictconformance.strategies.instances.instances`) and the classic traps as explicit cases
-(RT-1 also takes the known-bad schema of every rule of the dialect). The verdicts are the kit's
+:func:`strictconformance.strategies.schemas.json_schemas`, and one in :data:`NEAR_LIMIT_ONE_IN`
+schemas just under, at or over one of the dialect's depth and size limits from
+:func:`strictconformance.strategies.schemas.near_limit_schemas`, so truncation is met; values from
+:func:`strictconformance.strategies.instances.instances`) and the classic traps, sized for the
+dialect, as explicit cases (RT-1 also takes the known-bad schema of every rule of the dialect). The verdicts are the kit's
 oracles (:mod:`strictconformance.dialects.oracles`); the adapter is reached only through the
 harness (:class:`strictconformance.checks._strict.StrictImplementation`).
 
@@ -51,23 +53,56 @@ from strictconformance.dialects.traps import Trap, traps
 from strictconformance.harness import Harness, check
 from strictconformance.reference.strictify import reference_encode, reference_strictify
 from strictconformance.strategies.instances import instances
-from strictconformance.strategies.schemas import json_schemas
+from strictconformance.strategies.schemas import json_schemas, near_limit_schemas
 
-TRAPS: tuple[Trap, ...] = traps()
 _SCHEMAS = json_schemas()
 # RT-1..RT-3 cost a strictify or two per example; RT-4..RT-7 also compile and draw values and
-# validate them, several times over where losses must be located
-_RT1, _LIGHT, _HEAVY = 0.5, 0.3, 0.3
+# validate them, several times over where losses must be located; RT-5's trap check draws a wire
+# value for every trap in each example
+_RT1, _LIGHT, _HEAVY, _RT5_TRAPS = 0.5, 0.3, 0.3, 0.1
+
+#: One generated schema in this many is aimed at one of the dialect's depth and size limits.
+NEAR_LIMIT_ONE_IN = 16
+# The limits aimed at: depth (SM-21), enum values (SM-23), a large enum's size (SM-25), and for the
+# rules that draw no values (RT-1..RT-3), the total of properties (SM-22: a value of a 5000-property
+# object, original or strict, is too large to draw). SM-24's schemas are 120,000 characters: its
+# trap meets it instead.
+_LIMIT_KINDS_WITH_VALUES = frozenset({"max_depth", "max_enum_values", "large_enum_string_length"})
+_LIMIT_KINDS = _LIMIT_KINDS_WITH_VALUES | {"max_total_properties"}
+_AIMED: dict[tuple[int, bool], tuple[Dialect, st.SearchStrategy[dict[str, Any]] | None]] = {}
+_TRAPS: dict[int, tuple[Dialect, tuple[Trap, ...]]] = {}
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     parametrize_dialects(metafunc)  # every dialect of the run: the shipped ones and the adapter's own
 
 
-def _schema(sc: Harness, data: st.DataObject, dialect: Dialect) -> dict[str, Any]:
-    schema: dict[str, Any] = data.draw(_SCHEMAS, label="schema")
+def _near_limit(dialect: Dialect, with_values: bool) -> st.SearchStrategy[dict[str, Any]] | None:
+    """Schemas around the dialect's depth and size limits (None when it has none), built once per
+    dialect object (the run's registry keeps each alive)."""
+    key = (id(dialect), with_values)
+    if key not in _AIMED:
+        kinds = _LIMIT_KINDS_WITH_VALUES if with_values else _LIMIT_KINDS
+        aimed = [near_limit_schemas(rule) for rule in dialect.rules if rule.kind in kinds]
+        _AIMED[key] = (dialect, st.one_of(aimed) if aimed else None)
+    return _AIMED[key][1]
+
+
+def _schema(sc: Harness, data: st.DataObject, dialect: Dialect, *, with_values: bool = True) -> dict[str, Any]:
+    """A generated schema; now and then one around the dialect's limits (``with_values``: one
+    whose values are small enough to draw)."""
+    aimed = _near_limit(dialect, with_values)
+    near = aimed is not None and data.draw(st.sampled_from((False,) * (NEAR_LIMIT_ONE_IN - 1) + (True,)), label="near a limit?")
+    schema: dict[str, Any] = data.draw(aimed if near and aimed is not None else _SCHEMAS, label="schema")
     sc.note(dialect=dialect.name, schema=show(schema))
     return schema
+
+
+def _traps(dialect: Dialect) -> tuple[Trap, ...]:
+    """The classic traps sized for ``dialect`` (built once per dialect object)."""
+    if id(dialect) not in _TRAPS:
+        _TRAPS[id(dialect)] = (dialect, traps(dialect))
+    return _TRAPS[id(dialect)][1]
 
 
 def _trap(sc: Harness, trap: Trap, dialect: Dialect) -> Trap:
@@ -126,7 +161,7 @@ def _rt1(sc: Harness, dialect: Dialect, schema: dict[str, Any]) -> None:
 @given(data=st.data())
 def test_rt_1_output_obeys_every_rule(sc: Harness, dialect: str, data: st.DataObject) -> None:
     resolved = require_dialect(sc, dialect)
-    _rt1(sc, resolved, _schema(sc, data, resolved))
+    _rt1(sc, resolved, _schema(sc, data, resolved, with_values=False))
 
 
 @check("RT-1")
@@ -134,7 +169,7 @@ def test_rt_1_traps_and_known_bad_schemas(sc: Harness, dialect: str) -> None:
     """The classic traps and the known-bad schema of every rule of the dialect come out strict."""
     resolved = require_dialect(sc, dialect)
     rules = resolved.rule_ids
-    cases = [(f"trap {trap.name}", trap.schema) for trap in TRAPS]
+    cases = [(f"trap {trap.name}", trap.schema) for trap in _traps(resolved)]
     cases += [(f"known-bad {case.rule_id} schema", case.schema) for case in known_bad_cases() if case.rule_id in rules]
     for name, schema in cases:
         sc.notes.clear()  # a counterexample names the last case only
@@ -163,13 +198,13 @@ def _rt3(sc: Harness, dialect: Dialect, schema: dict[str, Any]) -> None:
 def test_rt_2_strictify_is_pure(sc: Harness, dialect: str, data: st.DataObject) -> None:
     """The input is not mutated; the same input gives the same schema and losses."""
     resolved = require_dialect(sc, dialect)
-    _rt2(sc, resolved, _schema(sc, data, resolved))
+    _rt2(sc, resolved, _schema(sc, data, resolved, with_values=False))
 
 
 @check("RT-2")
 def test_rt_2_traps(sc: Harness, dialect: str) -> None:
     resolved = require_dialect(sc, dialect)
-    for trap in TRAPS:
+    for trap in _traps(resolved):
         _rt2(sc, resolved, _trap(sc, trap, resolved).schema)
 
 
@@ -179,13 +214,13 @@ def test_rt_2_traps(sc: Harness, dialect: str) -> None:
 def test_rt_3_strictify_is_idempotent(sc: Harness, dialect: str, data: st.DataObject) -> None:
     """strictify(strictify(s)) is strictify(s)."""
     resolved = require_dialect(sc, dialect)
-    _rt3(sc, resolved, _schema(sc, data, resolved))
+    _rt3(sc, resolved, _schema(sc, data, resolved, with_values=False))
 
 
 @check("RT-3")
 def test_rt_3_traps(sc: Harness, dialect: str) -> None:
     resolved = require_dialect(sc, dialect)
-    for trap in TRAPS:
+    for trap in _traps(resolved):
         _rt3(sc, resolved, _trap(sc, trap, resolved).schema)
 
 
@@ -218,7 +253,7 @@ def test_rt_4_values_encode_validly_and_decode_back(sc: Harness, dialect: str, d
 def test_rt_4_traps(sc: Harness, dialect: str) -> None:
     resolved = require_dialect(sc, dialect)
     _needs(sc, "RT-4", "encode", "decode")
-    for trap in TRAPS:
+    for trap in _traps(resolved):
         for value in trap.values:
             _rt4(sc, resolved, _trap(sc, trap, resolved).schema, value)
 
@@ -252,13 +287,14 @@ def test_rt_5_strict_values_decode_to_original_values(sc: Harness, dialect: str,
 
 
 @check("RT-5")
-@budget(_HEAVY)
+@budget(_RT5_TRAPS)
 @given(data=st.data())
 def test_rt_5_traps(sc: Harness, dialect: str, data: st.DataObject) -> None:
-    """Values of a trap's strict schema (drawn: a trap lists values of its original schema only)."""
+    """Values of every trap's strict schema, one drawn per trap in each example (a trap lists values
+    of its original schema only): each example meets the bounds trap, where a dropped maxItems shows."""
     resolved = require_dialect(sc, dialect)
-    trap = data.draw(st.sampled_from(TRAPS), label="trap")
-    _rt5(sc, resolved, _trap(sc, trap, resolved).schema, data)
+    for trap in _traps(resolved):
+        _rt5(sc, resolved, _trap(sc, trap, resolved).schema, data)
 
 
 # -- RT-6: no silent collapse of absent and null ------------------------------------------------------
@@ -287,7 +323,7 @@ def test_rt_6_absent_and_null_stay_apart_or_are_reported(sc: Harness, dialect: s
 @check("RT-6")
 def test_rt_6_traps(sc: Harness, dialect: str) -> None:
     resolved = require_dialect(sc, dialect)
-    for trap in TRAPS:
+    for trap in _traps(resolved):
         for value in trap.values:
             _rt6(sc, resolved, _trap(sc, trap, resolved).schema, value)
 
@@ -338,6 +374,6 @@ def test_rt_7_wire_answers_decode_to_original_values(sc: Harness, dialect: str, 
 @check("RT-7")
 def test_rt_7_traps(sc: Harness, dialect: str) -> None:
     resolved = require_dialect(sc, dialect)
-    for trap in TRAPS:
+    for trap in _traps(resolved):
         for value in trap.values:
             _rt7(sc, resolved, _trap(sc, trap, resolved).schema, value)

@@ -100,7 +100,7 @@ def _fixed_check(rule_id: str) -> Callable[..., None]:
         resolved = require_dialect(sc, dialect)
         rule = resolved.rule(rule_id)
         cases = [(f"known-bad {rule_id} schema", case.schema) for case in known_bad_cases() if case.rule_id == rule_id]
-        cases += [(f"trap {trap.name}", trap.schema) for trap in traps()]
+        cases += [(f"trap {trap.name}", trap.schema) for trap in traps(resolved)]
         judged = 0
         for name, schema in cases:
             sc.notes.clear()  # a counterexample names the last case only

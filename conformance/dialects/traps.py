@@ -1,12 +1,23 @@
 """The classic traps of strictify, as fixed cases: a schema and values of it that a careless
-strictify or codec gets wrong. Checks run every RT oracle on them besides the generated cases."""
+strictify or codec gets wrong. Checks run every RT oracle on them besides the generated cases.
+
+Some are sized from the dialect they are checked in: the deep nesting goes one level past its
+depth limit, and where it caps the characters of names and values, one object goes past that
+(so the truncation codec is met in every dialect that truncates, whatever the generated schemas
+reach).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Trap", "traps"]
+from strictconformance.dialects.model import Dialect
+
+__all__ = ["DEFAULT_DEEP_LEVELS", "Trap", "traps"]
+
+#: Levels of the deep-nesting trap in a dialect without a depth limit (one past the catalogue's 5).
+DEFAULT_DEEP_LEVELS = 6
 
 
 @dataclass(frozen=True)
@@ -17,8 +28,33 @@ class Trap:
     values: tuple[Any, ...]
 
 
-def traps() -> tuple[Trap, ...]:
-    """The cases (built fresh on each call)."""
+def _deep_nesting(levels: int) -> Trap:
+    """Objects nested ``levels`` deep (``l1`` ... ``l<levels>``), a string at the bottom."""
+    schema: dict[str, Any] = {"type": "string"}
+    value: Any = "deep"
+    for level in range(levels, 0, -1):
+        name = f"l{level}"
+        schema = {"type": "object", "properties": {name: schema}, "required": [name]}
+        value = {name: value}
+    return Trap("deep-nesting", f"depth limits truncate below the limit, reporting the loss ({levels} levels)", schema, (value,))
+
+
+def _over_string_size(limit: int) -> Trap:
+    """One nested object whose property name alone is over the dialect's character budget."""
+    name = "n" * (limit + 1)
+    return Trap("string-size", f"past the budget of {limit} characters of names and values, a subtree travels as JSON text, reporting the loss",
+                {"type": "object", "properties": {"id": {"type": "integer"},
+                                                  "big": {"type": "object", "properties": {name: {"type": "string"}}, "required": [name],
+                                                          "additionalProperties": False}},
+                 "required": ["id", "big"], "additionalProperties": False},
+                ({"id": 1, "big": {name: "x"}},))
+
+
+def traps(dialect: Dialect | None = None) -> tuple[Trap, ...]:
+    """The cases (built fresh on each call), sized for ``dialect`` where it has limits."""
+    limits = dialect.limits if dialect is not None else None
+    levels = limits.max_depth + 1 if limits is not None and limits.max_depth is not None else DEFAULT_DEEP_LEVELS
+    sized = (_over_string_size(limits.max_total_string_length),) if limits is not None and limits.max_total_string_length is not None else ()
     return (
         Trap("optional-and-nullable", "absent and null meet when an optional property becomes required | null",
              {"type": "object", "properties": {"note": {"type": ["string", "null"]}, "id": {"type": "integer"}}, "required": ["id"]},
@@ -59,10 +95,15 @@ def traps() -> tuple[Trap, ...]:
              {"anyOf": [{"type": "object", "properties": {"kind": {"const": "a"}}, "required": ["kind"]},
                         {"type": "object", "properties": {"kind": {"const": "b"}, "n": {"type": "integer"}}, "required": ["kind"]}]},
              ({"kind": "a"}, {"kind": "b", "n": 3})),
-        Trap("deep-nesting", "depth limits truncate below the limit, reporting the loss",
-             {"type": "object", "properties": {"l1": {"type": "object", "properties": {"l2": {"type": "object", "properties": {
-                 "l3": {"type": "object", "properties": {"l4": {"type": "object", "properties": {"l5": {"type": "object", "properties": {
-                     "l6": {"type": "string"}}, "required": ["l6"]}}, "required": ["l5"]}}, "required": ["l4"]}}, "required": ["l3"]}},
-                 "required": ["l2"]}}, "required": ["l1"]},
-             ({"l1": {"l2": {"l3": {"l4": {"l5": {"l6": "deep"}}}}}},)),
+        Trap("bounds", "array, string, map and number bounds: one silently dropped lets the model answer what the original forbids",
+             {"type": "object", "properties": {
+                 "one": {"type": "array", "items": {"type": "integer"}, "minItems": 1, "maxItems": 1},
+                 "pair": {"type": "array", "items": {"type": "boolean"}, "minItems": 2, "maxItems": 2},
+                 "code": {"type": "string", "minLength": 2, "maxLength": 2},
+                 "few": {"type": "object", "additionalProperties": {"type": "integer"}, "minProperties": 1, "maxProperties": 1},
+                 "small": {"type": "integer", "minimum": 1, "maximum": 2}},
+              "required": ["one", "pair", "code", "few", "small"]},
+             ({"one": [1], "pair": [True, False], "code": "ab", "few": {"k": 1}, "small": 2},)),
+        _deep_nesting(levels),
+        *sized,
     )

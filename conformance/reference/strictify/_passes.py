@@ -337,9 +337,13 @@ def records_to_pairs(state: State) -> None:
             MARK: {"origin": here, "synthetic": True},  # a wire-only shape: never cut on its own
         }
         result: Node = {"type": "array", "items": pair, MARK: {**node.get(MARK, {}), "codec": "pairs"}}
+        renamed: dict[str, str] = {}
         for source, target in (("minProperties", "minItems"), ("maxProperties", "maxItems")):
             if source in node:
                 result[target] = node[source]
+                renamed[target] = source  # a loss of it later names what the original says
+        if renamed:
+            result[MARK]["renamed"] = renamed
         for keyword in ("title", "description"):
             if keyword in node:
                 result[keyword] = node[keyword]
@@ -417,6 +421,7 @@ def strip_unsupported(state: State) -> None:
 
     def strip(node: Node) -> Any:
         here = origin(node)
+        renamed = node.get(MARK, {}).get("renamed", {})
         result: Node = {}
         allowed = encoding.keywords
         if allowed is not None and "const" in node and "const" not in allowed and "enum" in allowed:
@@ -427,7 +432,9 @@ def strip_unsupported(state: State) -> None:
                 continue
             if allowed is not None and keyword not in allowed:
                 if keyword not in ANNOTATIONS:
-                    state.lose(here, "keyword-stripped", keyword, f"`{keyword}` is not supported by {state.dialect.name}")
+                    was = renamed.get(keyword, keyword)
+                    state.lose(here, "keyword-stripped", was, f"`{keyword}` is not supported by {state.dialect.name}"
+                               + (f" (the wire form of `{was}`)" if was != keyword else ""))
                 continue
             if keyword == "format" and encoding.formats is not None and value not in encoding.formats:
                 state.lose(here, "keyword-stripped", "format", f"format {value!r} is not supported by {state.dialect.name}")
@@ -440,7 +447,7 @@ def strip_unsupported(state: State) -> None:
                 continue
             if keyword == "minItems" and encoding.min_items_allowed is not None and value not in encoding.min_items_allowed:
                 lower = [allowed_value for allowed_value in encoding.min_items_allowed if allowed_value <= value]
-                state.lose(here, "keyword-stripped", "minItems", f"minItems {value} lowered for {state.dialect.name}")
+                state.lose(here, "keyword-stripped", renamed.get("minItems", "minItems"), f"minItems {value} lowered for {state.dialect.name}")
                 if lower:
                     result[keyword] = max(lower)
                 continue
