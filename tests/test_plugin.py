@@ -241,7 +241,7 @@ def test_a_check_whose_xdist_worker_dies_is_an_error_of_its_rule(run_suite: Call
     assert set(died) == {"test_res_1_seed_table[per-tool-false-over-true-openai]", "test_res_1_seed_table[per-tool-false-over-true-anthropic]"}
     assert all("crashed while running" in reason and "died before reporting a result" in reason for reason in died.values()), died
     assert "RES-1   error" in run.output
-    assert "summary: 1 error, 79 not run (not selected)" in run.output
+    assert f"summary: 1 error, {len(report['rules']) - 1} not run (not selected)" in run.output
 
 
 def test_a_selected_rule_without_results_says_why_not_not_selected(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
@@ -255,10 +255,10 @@ def test_a_selected_rule_without_results_says_why_not_not_selected(run_suite: Ca
     assert report["rules"]["RES-14"]["outcome"] == "not run"
     assert report["rules"]["RES-14"]["reasons"] and "selected, but no result came back" in report["rules"]["RES-14"]["reasons"][0]
     assert "not run: RES-14 - selected, but no result came back" in run.output
-    assert "summary: 1 error, 1 not run (selected, no result), 78 not run (not selected)" in run.output
+    assert f"summary: 1 error, 1 not run (selected, no result), {len(report['rules']) - 2} not run (not selected)" in run.output
 
     stopped = run_suite("broken_resolution:ConfigBeatsTool", "--sc-rule", "RES-1,RES-2", "-x")
     assert stopped.outcome("RES-1") == "failed"
     assert stopped.outcome("RES-2") == "not run"
     assert "not run: RES-2 - selected, but no result came back: the run stopped before it" in stopped.output
-    assert "summary: 1 failed, 1 not run (selected, no result), 78 not run (not selected)" in stopped.output
+    assert f"summary: 1 failed, 1 not run (selected, no result), {len(report['rules']) - 2} not run (not selected)" in stopped.output
