@@ -5,6 +5,7 @@ budget, everything fitting)."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from hypothesis import event
@@ -137,7 +138,7 @@ def _placement_events(tools: tuple[ToolSpec, ...]) -> None:
         event(f"budget request: costed properties {where}")
 
 
-def _placement_of(schema: dict[str, Any]) -> str:
+def _placement_of(schema: Mapping[str, Any]) -> str:
     wrapper = schema["properties"].get("inner")
     if wrapper is None:
         return "flat"
