@@ -426,6 +426,7 @@ RULE_FEATURES: Mapping[str, frozenset[str]] = MappingProxyType({
     "prefixItems": frozenset({"array", "tuple", "open-tuple"}),
     "uniqueItems": frozenset({"array", "uniqueItems"}),
     "default": frozenset({"default"}),
+    "const": frozenset({"const", "enum", "type-list"}),
     "minimum": frozenset({"number", "numeric-constraints"}),
     "maximum": frozenset({"number", "numeric-constraints"}),
     "exclusiveMinimum": frozenset({"number", "numeric-constraints"}),

@@ -133,6 +133,8 @@ _UNUSED_DEFINITIONS: Mapping[str, tuple[str, dict[str, Any]]] = {
     "SM-40": ("anthropic", {"Unused": {"allOf": [{"$ref": "#/$defs/UnusedTarget"}]}, "UnusedTarget": _TARGET}),
     "SM-41": ("openai", {"Unused": {"$ref": "#/$defs/UnusedMissing"}}),
     "SM-43": ("anthropic", {"Unused": {"type": "string", "pattern": "^(a)\\1$"}}),
+    "SM-44": ("google", {"Unused": {"type": "string", "const": "x"}}),
+    "SM-45": ("google", {"Unused": {"type": "integer", "exclusiveMaximum": 3}}),
 }
 
 

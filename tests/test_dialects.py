@@ -116,3 +116,62 @@ def test_bad_rule_data_is_refused_when_defined() -> None:
         StrictRule("SM-99", "X", "max_depth", "t", "r", "s")
     with pytest.raises(ValueError, match="twice"):
         Dialect("dup", "d", (rule("SM-01"), rule("SM-01")), ValueEncoding())
+
+
+def _object(**properties: object) -> dict:
+    return {"type": "object", "properties": properties, "required": list(properties)}
+
+
+def test_google_flags_what_its_schema_reference_says_it_lacks_and_strictify_agrees() -> None:
+    """provider_limits.md (Gemini `Schema`): "No allOf, oneOf, not, const, prefixItems, uniqueItems,
+    exclusive bounds" (JSON-Schema mode adds prefixItems); min/max properties are in the Schema."""
+    from strictconformance.reference.strictify import strictify
+
+    google = get_dialect("google")
+    lacking = {"SM-44": {"const": "x"}, "SM-45": {"type": "integer", "exclusiveMinimum": 0}, "SM-32": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}}
+    for rule_id, node in lacking.items():
+        assert [v.rule_id for v in validate_strict(_object(a=node), google)] == [rule_id]
+        assert google.rule(rule_id).source == "https://ai.google.dev/api/caching#Schema"
+        strict = strictify(_object(a=node), google)
+        assert validate_strict(strict.schema, google) == []
+        assert {loss.kind for loss in strict.losses} <= {"keyword-stripped"}  # const becomes a one-value enum: no loss
+    # multipleOf: the documentation is silent, so no rule flags it (strictify drops it, reporting the loss); noted
+    assert validate_strict(_object(a={"type": "integer", "multipleOf": 2}), google) == []
+    assert any("multipleOf" in note for note in google.notes)
+    # minProperties/maxProperties are in the Schema: kept, no loss
+    sized = strictify(_object(a={"type": "object", "properties": {"b": {"type": "string"}}, "minProperties": 1, "maxProperties": 1}), google)
+    assert sized.schema["properties"]["a"]["minProperties"] == 1 and sized.losses == ()
+
+
+def test_google_property_ordering_is_checked_where_present_and_emitted_by_strictify() -> None:
+    from strictconformance.reference.strictify import strictify
+
+    google = get_dialect("google")
+    # JSON-Schema mode orders output by the schema's keys: no propertyOrdering is fine (documented on SM-42)
+    assert validate_strict(_object(a={"type": "string"}, b={"type": "string"}), google) == []
+    assert "implicit key ordering" in google.rule("SM-42").note
+    strict = strictify(_object(a={"type": "string"}, b=_object(c={"type": "string"}, d={"type": "string"})), google).schema
+    assert strict["propertyOrdering"] == ["a", "b"] and strict["properties"]["b"]["propertyOrdering"] == ["c", "d"]
+
+
+@pytest.mark.parametrize("dialect", ["google", "openai"])
+def test_recursion_through_the_root_stays_ref_hash(dialect: str) -> None:
+    """SPEC §3 (google: recursion through `$ref: "#"`); provider_limits.md (OpenAI: `"$ref": "#"` for the root)."""
+    import json
+
+    from strictconformance.reference.strictify import strictify
+
+    tree = {"type": "object", "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#"}}},
+            "required": ["name", "children"], "additionalProperties": False}
+    result = strictify(tree, dialect)
+    assert "$defs" not in result.schema  # the root is not copied into a definition
+    assert '"$ref": "#"' in json.dumps(result.schema)
+    assert validate_strict(result.schema, dialect) == []
+    value = {"name": "a", "children": [{"name": "b", "children": []}]}
+    assert result.codec.decode(result.codec.encode(value)) == value
+    # a wrapped root (not an object) is moved to $defs: "#" is the wrapper now
+    wrapped = strictify({"type": "array", "items": {"anyOf": [{"type": "string"}, {"$ref": "#"}]}}, dialect)
+    assert wrapped.schema["properties"]["result"] == {"$ref": "#/$defs/root"}
+    assert '"$ref": "#"' not in json.dumps(wrapped.schema)
+    assert validate_strict(wrapped.schema, dialect) == []
+    assert wrapped.codec.decode(wrapped.codec.encode(["x", ["y", []]])) == ["x", ["y", []]]

@@ -108,3 +108,16 @@ def test_malformed_keyword_values_never_crash_a_check() -> None:
            "required": [{}, "a"], "additionalProperties": {"type": "string", "format": deep}}
     for dialect in sorted(SHIPPED):
         assert all(isinstance(v.message, str) for v in validate_strict(odd, dialect))
+
+
+@pytest.mark.parametrize("dialect", ["openai", "anthropic", "google"])
+def test_a_reference_cycle_describing_no_value_is_an_sm_41_violation(dialect: str) -> None:
+    base = {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "required": ["a"], "additionalProperties": False}
+    cyclic = {**base, "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"allOf": [{"$ref": "#/$defs/A"}]}}}
+    flagged = [v for v in validate_strict(cyclic, dialect) if v.rule_id == "SM-41"]
+    assert {v.pointer for v in flagged} == {"/$defs/A/$ref", "/$defs/B/allOf/0/$ref"}
+    assert "never reaches a schema" in flagged[0].message
+    # recursion through a value describes trees: not this rule's business
+    tree = {**base, "$defs": {"A": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/A"}}},
+                                    "required": ["kids"], "additionalProperties": False}}}
+    assert [v for v in validate_strict(tree, dialect) if v.rule_id == "SM-41"] == []

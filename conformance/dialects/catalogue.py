@@ -26,6 +26,7 @@ SOURCES: Mapping[str, str] = MappingProxyType({
     "anthropic-tools": "https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use",
     "google": "https://ai.google.dev/gemini-api/docs/structured-output",
     "google-functions": "https://ai.google.dev/gemini-api/docs/function-calling",
+    "google-schema": "https://ai.google.dev/api/caching#Schema",
     "spec": "SPEC.md §3",
 })
 
@@ -120,6 +121,12 @@ _DEFINITIONS: tuple[RuleDefinition, ...] = (
                    "The provider orders output by it; a name missing or extra breaks ordering", SOURCES["google"]),
     RuleDefinition("SM-43", "UnsupportedRegex", "simple_regex", "`pattern` uses simple regex constructs only",
                    "Backreferences, lookaround and word boundaries are not supported", SOURCES["anthropic"]),
+    RuleDefinition("SM-44", "BannedConst", "banned_keywords", "No `const`",
+                   "Not in the provider's schema subset (an enum of one value says the same)", SOURCES["google-schema"],
+                   {"keywords": ("const",)}),
+    RuleDefinition("SM-45", "BannedExclusiveBound", "banned_keywords", "No exclusive bounds",
+                   "The provider's schema subset has minimum and maximum only", SOURCES["google-schema"],
+                   {"keywords": ("exclusiveMinimum", "exclusiveMaximum")}),
 )
 
 CATALOGUE: Mapping[str, RuleDefinition] = MappingProxyType({definition.id: definition for definition in _DEFINITIONS})

@@ -95,5 +95,7 @@ def known_bad_cases() -> tuple[KnownBad, ...]:
         KnownBad("SM-41", "openai", _base(a={"$ref": "https://example.com/schemas/a.json"}), "/properties/a/$ref"),
         KnownBad("SM-42", "google", _with({"propertyOrdering": ["b"]}), "/propertyOrdering"),
         KnownBad("SM-43", "anthropic", _base(a={"type": "string", "pattern": "^(a)\\1$"}), "/properties/a/pattern"),
+        KnownBad("SM-44", "google", _base(a={"type": "string", "const": "x"}), "/properties/a/const"),
+        KnownBad("SM-45", "google", _base(a={"type": "integer", "exclusiveMinimum": 0}), "/properties/a/exclusiveMinimum"),
     ]
     return tuple(cases)

@@ -33,6 +33,13 @@ _NOT_LISTED_NOTE = (
     "Not in the provider's documented list of supported keywords; the documentation does not say "
     "whether it is rejected or ignored, so a strict schema must not rely on it."
 )
+_CYCLIC_REFERENCE_NOTE = (
+    "A reference that only leads back to itself through references and allOf/anyOf/oneOf/not/if "
+    "(A = {$ref: B}, B = {allOf: [{$ref: A}]}) resolves to no schema: JSON Schema 2020-12 Core "
+    "(https://json-schema.org/draft/2020-12/json-schema-core, \"Guarding Against Infinite Recursion\") "
+    "says schemas should not do it and leaves the behaviour undefined. Recursion through a value "
+    "(properties, items...) is not flagged here."
+)
 _GOOGLE_IGNORED_NOTE = (
     "Gemini ignores unsupported JSON Schema keywords instead of rejecting them; a schema that "
     "keeps one promises a constraint the model does not honour."
@@ -89,7 +96,7 @@ OPENAI = Dialect(
         rule("SM-31", formats=_OPENAI_FORMATS),
         rule("SM-32"),
         rule("SM-33"),
-        rule("SM-41"),
+        rule("SM-41", note=_CYCLIC_REFERENCE_NOTE),
     ),
     encoding=ValueEncoding(
         records="pairs", tuples="numeric_keys", optional="required_nullable",
@@ -133,7 +140,7 @@ ANTHROPIC = Dialect(
         rule("SM-38"),
         rule("SM-39"),
         rule("SM-40"),
-        rule("SM-41", source=SOURCES["anthropic"]),
+        rule("SM-41", source=SOURCES["anthropic"], note=_CYCLIC_REFERENCE_NOTE),
         rule("SM-43"),
     ),
     encoding=ValueEncoding(
@@ -153,6 +160,16 @@ ANTHROPIC = Dialect(
     budgets={"strict_tools": 20, "optional_parameters": 24, "union_parameters": 16},
 )
 
+_GOOGLE_UNLISTED_NOTE = (
+    "The Schema reference says it has no such keyword (\"No allOf, oneOf, not, const, prefixItems, "
+    "uniqueItems, exclusive bounds\"); the JSON-Schema mode adds prefixItems only. " + _GOOGLE_IGNORED_NOTE
+)
+_PROPERTY_ORDERING_NOTE = (
+    "Checked where present, not required: with a JSON Schema (parametersJsonSchema) the output "
+    "follows the schema's key order (\"implicit key ordering\"); propertyOrdering belongs to the "
+    "OpenAPI Schema. strictify emits it on every object with properties all the same (SPEC §3)."
+)
+
 GOOGLE = Dialect(
     name="google",
     description="Gemini function declarations with parametersJsonSchema / JSON-Schema structured output",
@@ -162,20 +179,30 @@ GOOGLE = Dialect(
           for rule_id in ("SM-05", "SM-10", "SM-11", "SM-12", "SM-13", "SM-14", "SM-15", "SM-16",
                           "SM-17", "SM-18", "SM-19", "SM-20", "SM-26", "SM-27")),
         rule("SM-31", source=SOURCES["google"], formats=_GOOGLE_FORMATS),
-        rule("SM-41", source=SOURCES["google"]),
-        rule("SM-42"),
+        rule("SM-32", source=SOURCES["google-schema"], note=_GOOGLE_UNLISTED_NOTE),
+        rule("SM-41", source=SOURCES["google"], note=_CYCLIC_REFERENCE_NOTE),
+        rule("SM-42", note=_PROPERTY_ORDERING_NOTE),
+        rule("SM-44", note=_GOOGLE_UNLISTED_NOTE),
+        rule("SM-45", note=_GOOGLE_UNLISTED_NOTE),
     ),
     encoding=ValueEncoding(
         records="native", tuples="native", optional="optional", recursion="keep", references="keep",
         close_objects=False, wrap_root=True, declare_types=True, property_ordering=True, combine_all_of=True, one_of_as_any_of=True,
         formats=frozenset(_GOOGLE_FORMATS),
+        # the Schema reference's keywords (min/max properties included) and the JSON-Schema mode's
+        # additions (additionalProperties, prefixItems, $ref/$defs)
         keywords=frozenset({
             "type", "properties", "required", "additionalProperties", "items", "prefixItems",
             "anyOf", "enum", "$ref", "$defs", "format", "minimum", "maximum", "minItems",
-            "maxItems", "minLength", "maxLength", "pattern", "propertyOrdering",
+            "maxItems", "minLength", "maxLength", "pattern", "propertyOrdering", "minProperties", "maxProperties",
         }) | _ANNOTATIONS,
     ),
     source=SOURCES["google"],
+    notes=(
+        "`multipleOf` is in neither the Schema reference nor the JSON-Schema mode's list, and the "
+        "documentation does not say it is unsupported: no rule flags it; strictify drops it, as a loss.",
+        "Recursion through the root stays `$ref: \"#\"` (SPEC §3), moved to `$defs` when the root is wrapped.",
+    ),
 )
 
 LENIENT = Dialect(

@@ -15,7 +15,12 @@ from types import MappingProxyType
 from typing import Any
 
 from strictconformance.dialects.model import Dialect, SchemaError, StrictRule, Violation
-from strictconformance.dialects.pointers import is_under, join_pointer, resolve_local_reference
+from strictconformance.dialects.pointers import (
+    is_under,
+    join_pointer,
+    resolve_local_reference,
+    split_pointer,
+)
 from strictconformance.dialects.registry import resolve_dialect
 from strictconformance.dialects.values import json_problem
 
@@ -245,12 +250,66 @@ def _refs(nodes: Sequence[SchemaNode]) -> Iterator[tuple[SchemaNode, str]]:
             yield node, schema["$ref"]
 
 
+# Keywords whose subschemas apply to another value (or not at all, for definitions): a reference
+# reached through one of them is recursion through a value, which describes something.
+_VALUE_KEYWORDS = frozenset({"properties", "patternProperties", "additionalProperties", "items", "prefixItems", "contains",
+                             "propertyNames", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties",
+                             "additionalItems", "$defs", "definitions"})
+_IN_PLACE_SINGLE = frozenset({"not", "if", "then", "else"})
+_IN_PLACE_LISTS = frozenset({"allOf", "anyOf", "oneOf"})
+
+
+def _in_place(tokens: Sequence[str]) -> bool:
+    """Does this path (keywords, with names and indexes) stay on the same value?"""
+    index = 0
+    while index < len(tokens):
+        keyword = tokens[index]
+        if keyword in _IN_PLACE_LISTS:
+            index += 2
+        elif keyword in _IN_PLACE_SINGLE:
+            index += 1
+        else:
+            return False  # a value edge, a definition, or no subschema position at all
+    return True
+
+
+def _cycles_without_value(refs: Sequence[tuple[str, str]]) -> set[str]:
+    """The reference sites whose target leads back to them through references and in-place
+    combinators only: a definition like ``A = {"$ref": B}``, ``B = {"allOf": [{"$ref": A}]}``."""
+    successors: dict[str, list[str]] = {}
+    for site, target in refs:
+        target_tokens = split_pointer(target)
+        successors[site] = [other for other, _ in refs
+                            if is_under(other, target) and _in_place(split_pointer(other)[len(target_tokens):])]
+    cyclic: set[str] = set()
+    for start, first in successors.items():
+        seen: set[str] = set()
+        frontier = list(first)
+        while frontier:
+            current = frontier.pop()
+            if current == start:
+                cyclic.add(start)
+                break
+            if current not in seen:
+                seen.add(current)
+                frontier.extend(successors.get(current, ()))
+    return cyclic
+
+
 def _check_internal_refs(rule: StrictRule, nodes: Sequence[SchemaNode], root: Any) -> Iterator[Violation]:
+    resolved: list[tuple[str, str]] = []
     for node, ref in _refs(nodes):
+        target = _ref_target(root, ref) if ref.startswith("#") else None
         if not ref.startswith("#"):
             yield _violation(rule, join_pointer(node.pointer, "$ref"), f"external reference {ref!r}")
-        elif _ref_target(root, ref) is None:
+        elif target is None:
             yield _violation(rule, join_pointer(node.pointer, "$ref"), f"reference {ref!r} does not resolve inside the schema")
+        else:
+            resolved.append((node.pointer, target))
+    for site in sorted(_cycles_without_value(resolved)):
+        yield _violation(rule, join_pointer(site, "$ref"),
+                         "this reference only leads back to itself through references and combinators: it never "
+                         "reaches a schema describing a value (JSON Schema 2020-12 Core leaves such a schema undefined)")
 
 
 def _check_no_recursion(rule: StrictRule, nodes: Sequence[SchemaNode], root: Any) -> Iterator[Violation]:

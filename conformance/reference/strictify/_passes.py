@@ -127,15 +127,20 @@ def _definition_name(target: str, taken: set[str]) -> str:
     return name
 
 
+ROOT_REF = "#"
+
+
 def resolve_references(state: State) -> None:
     """Inline every reference; keep recursive definitions where the dialect allows recursion,
-    else unroll them ``unroll_depth`` times and truncate below (a loss)."""
+    else unroll them ``unroll_depth`` times and truncate below (a loss). Recursion through the root
+    stays ``$ref: "#"`` (OpenAI and Gemini take it; ``wrap_root`` moves the root to ``$defs`` if it
+    wraps it)."""
     encoding = state.dialect.encoding
     keep = encoding.references == "keep" and encoding.recursion == "keep"
     original_root = state.schema
     recursive = _recursive_targets(state.refs)
     taken: set[str] = set()
-    names = {target: _definition_name(target, taken) for target in sorted(recursive)} if keep else {}
+    names = {target: _definition_name(target, taken) for target in sorted(recursive) if target} if keep else {}
 
     def inline(node: Any, chain: tuple[str, ...], nesting: int) -> Any:
         if not isinstance(node, dict):
@@ -153,7 +158,7 @@ def resolve_references(state: State) -> None:
         target = state.refs[here]
         meaningful = {k for k in siblings if k != MARK and k not in ANNOTATIONS}
         if keep and target in recursive and not meaningful:
-            return {"$ref": f"#/$defs/{names[target]}", MARK: {"origin": here}}
+            return {"$ref": f"#/$defs/{names[target]}" if target else ROOT_REF, MARK: {"origin": here}}
         if not keep and target in recursive and chain.count(target) >= encoding.unroll_depth:
             state.lose(here, "truncated", "$ref", f"recursion unrolled {encoding.unroll_depth} times; deeper levels travel as JSON text")
             return opaque(here)
@@ -164,12 +169,32 @@ def resolve_references(state: State) -> None:
         return {"allOf": [body, rest], MARK: {"origin": here}}
 
     root = inline(original_root, ("",) if "" in recursive else (), 0)
-    if keep and recursive:
-        definitions = {names[target]: inline(resolve_pointer(original_root, target), (target,), 1) for target in sorted(recursive)}
+    if keep and names:
+        definitions = {names[target]: inline(resolve_pointer(original_root, target), (target,), 1) for target in sorted(names)}
         if isinstance(root, dict) and set(root) <= {"$ref", MARK} and "$ref" in root:
             root = dict(definitions[root["$ref"].rsplit("/", 1)[1]])
         root = {**root, "$defs": definitions} if isinstance(root, dict) else root
     state.schema = root
+
+
+def _refers_to_root(node: Any) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            if current.get("$ref") == ROOT_REF:
+                return True
+            stack.extend(value for key, value in current.items() if key != MARK)
+        elif isinstance(current, list):
+            stack.extend(current)
+    return False
+
+
+def _retarget_root(node: Any, reference: str) -> Any:
+    """``node`` with every ``$ref: "#"`` pointing at ``reference`` instead."""
+    def retarget(current: Node) -> Any:
+        return {**current, "$ref": reference} if current.get("$ref") == ROOT_REF else current
+    return _bottom_up(retarget)(node)
 
 
 # --- combine_all_of, rewrite_one_of, split_type_lists ----------------------------------------
@@ -546,16 +571,24 @@ def optional_to_nullable(state: State) -> None:
 
 
 def wrap_root(state: State) -> None:
-    """A root that is not a plain object travels as ``{"result": <root>}``."""
+    """A root that is not a plain object travels as ``{"result": <root>}`` (a root it refers to
+    itself with ``$ref: "#"`` moves to ``$defs``, since ``#`` is now the wrapper)."""
     root = state.schema
     if isinstance(root, dict) and type_set(root) == {"object"} and not any(k in root for k in ("anyOf", "oneOf", "allOf")):
         return
     body = {k: v for k, v in root.items() if k != "$defs"} if isinstance(root, dict) else root
+    definitions = dict(root["$defs"]) if isinstance(root, dict) and "$defs" in root else {}
+    if _refers_to_root(root):
+        name = _definition_name("", set(definitions))
+        reference = f"#/$defs/{name}"
+        definitions = {key: _retarget_root(sub, reference) for key, sub in definitions.items()}
+        definitions[name] = _retarget_root(body, reference)
+        body = {"$ref": reference, MARK: {"origin": ""}}
     wrapped: Node = {"type": "object", "properties": {ROOT_KEY: body}, "required": [ROOT_KEY], MARK: {"origin": "", "codec": "wrap", "key": ROOT_KEY}}
     if state.dialect.encoding.close_objects:
         wrapped["additionalProperties"] = False
-    if isinstance(root, dict) and "$defs" in root:
-        wrapped["$defs"] = root["$defs"]
+    if definitions:
+        wrapped["$defs"] = definitions
     state.schema = wrapped
 
 
@@ -737,8 +770,8 @@ def _wire_types(node: Any, definitions: dict[str, Any], seen: frozenset[str]) ->
     if not isinstance(node, dict):
         return None if node is not False else frozenset()
     reference = node.get("$ref")
-    if isinstance(reference, str) and reference.startswith("#/$defs/"):
-        name = reference[len("#/$defs/"):]
+    if isinstance(reference, str) and (reference.startswith("#/$defs/") or reference == ROOT_REF):
+        name = reference[len("#/$defs/"):] if reference != ROOT_REF else ROOT_REF
         return frozenset() if name in seen else _wire_types(definitions.get(name, {}), definitions, seen | {name})
     declared = frozenset("number" if t == "integer" else t for t in type_set(node)) or None
     for combinator in ("anyOf", "oneOf"):
@@ -765,9 +798,9 @@ def _changes_values(node: Any, definitions: dict[str, Any], seen: frozenset[str]
             if "codec" in marks or marks.get("absent_as_null") or marks.get("collapsed"):
                 return True
             reference = current.get("$ref")
-            if isinstance(reference, str) and reference.startswith("#/$defs/") and reference not in visited:
+            if isinstance(reference, str) and (reference.startswith("#/$defs/") or reference == ROOT_REF) and reference not in visited:
                 visited.add(reference)
-                stack.append(definitions.get(reference[len("#/$defs/"):]))
+                stack.append(definitions.get(reference[len("#/$defs/"):] if reference != ROOT_REF else ROOT_REF))
             stack.extend(value for key, value in current.items() if key != MARK)
         elif isinstance(current, list):
             stack.extend(current)
@@ -778,7 +811,8 @@ def report_ambiguous_branches(state: State) -> None:
     """Where two ``anyOf`` branches can put the same value on the wire and the codec changes
     values in one of them, a wire value may decode through the wrong branch: a loss."""
     root = state.schema
-    definitions = root.get("$defs", {}) if isinstance(root, dict) else {}
+    # definitions by name, and the root as "#" (no definition name has that character)
+    definitions = {**(root.get("$defs", {}) if isinstance(root, dict) else {}), ROOT_REF: root}
 
     def visit(node: Node) -> Any:
         for combinator in ("anyOf", "oneOf"):

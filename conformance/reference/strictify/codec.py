@@ -22,6 +22,7 @@ from strictconformance.reference.strictify._schema import MARK, child_pointer
 __all__ = ["MAX_VALUE_DEPTH", "Codec", "CodecError", "build_codec"]
 
 MAX_VALUE_DEPTH = 150
+_ROOT_REF = "#"
 
 
 class CodecError(ValueError):
@@ -311,6 +312,8 @@ def build_codec(marked: Any, strict: Any, semantic: Any) -> Codec:
             return _Nullable(build(node["anyOf"][0], child_pointer(pointer, "anyOf", 0)))
         if isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/$defs/"):
             return _Ref(node["$ref"][len("#/$defs/"):], table)
+        if node.get("$ref") == _ROOT_REF:
+            return _Ref(_ROOT_REF, table)
         combinator = "anyOf" if isinstance(node.get("anyOf"), list) else "oneOf"
         if isinstance(node.get(combinator), list) and not properties:
             children = [build(branch, child_pointer(pointer, combinator, i)) for i, branch in enumerate(node[combinator])]
@@ -346,6 +349,7 @@ def build_codec(marked: Any, strict: Any, semantic: Any) -> Codec:
         return IDENTITY
 
     root = build(marked, "")
+    table[_ROOT_REF] = root  # recursion through the root: `$ref: "#"` (no definition name has that character)
     definitions = marked.get("$defs", {}) if isinstance(marked, dict) else {}
     for name, sub in definitions.items():
         table[name] = build(sub, child_pointer("", "$defs", name))
