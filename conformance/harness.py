@@ -15,6 +15,7 @@ import functools
 import json
 import math
 import queue
+import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from typing import Any, NoReturn, TypeVar
 
 import pytest
 
+from strictconformance._text import int_text
 from strictconformance.adapter import CAPABILITIES, Adapter, Declarations, error_text, safe_repr
 
 __all__ = [
@@ -46,6 +48,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 _JSON_NODES = 20_000
 
 
+# Ints longer than this many bits are described, not kept: json.dumps could not print them past
+# CPython's integer string conversion limit (4300 digits unless the process set another; 0 is none).
+_PRINTABLE_INT_BITS = 3 * (getattr(sys, "get_int_max_str_digits", lambda: 0)() or 10**9)
+
+
 def to_jsonable(value: Any, _depth: int = 0) -> Any:
     """A JSON-serialisable rendering of check inputs and outputs (dataclasses become objects).
 
@@ -60,6 +67,8 @@ def to_jsonable(value: Any, _depth: int = 0) -> Any:
     def convert(node: Any, depth: int) -> Any:
         if depth > 200:
             return "..."
+        if isinstance(node, int) and not isinstance(node, bool) and abs(int.__int__(node)).bit_length() > _PRINTABLE_INT_BITS:
+            return int_text(int.__int__(node))  # JSON could not print it (CPython's int string limit)
         if node is None or type(node) in (bool, str, int):
             return node
         if isinstance(node, (str, int, float)):  # floats, and subclasses (enums...) as their plain value

@@ -171,6 +171,25 @@ class RecursesIntoPayload(ReferenceLike):
         super().check_stream(api, events)
 
 
+class PrintsNumbers(ReferenceLike):
+    """DR-6 (extra): formats every number of the payload (for its usage log, say), so an integer
+    too long to print (10**5000: JSON numbers have no size limit) escapes as ValueError."""
+
+    name = "prints-numbers"
+
+    def check_response(self, api: str, payload: Any) -> None:
+        stack = [payload]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, dict):
+                stack.extend(value.values())
+            elif isinstance(value, list):
+                stack.extend(value)
+            elif isinstance(value, int):
+                str(value)
+        super().check_response(api, payload)
+
+
 class CleansUpPayload(ReferenceLike):
     """DR-6 (extra): "helpfully" strips fields it does not know from the caller's payload."""
 
@@ -215,5 +234,5 @@ BROKEN: Mapping[str, type[ReferenceLike]] = {
 
 EXTRA_BROKEN: Mapping[str, tuple[type[ReferenceLike], ...]] = {
     "DR-2": (ParentPath, RaisesBareKeyError),
-    "DR-6": (CleansUpPayload, RecursesIntoPayload),
+    "DR-6": (CleansUpPayload, RecursesIntoPayload, PrintsNumbers),
 }

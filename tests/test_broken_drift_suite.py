@@ -3,6 +3,7 @@ adapter fails exactly its rule, and a failure tells a maintainer what to fix."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import pytest
@@ -63,6 +64,18 @@ def test_dr6_fails_a_check_that_recurses_into_deep_payloads(run_suite: Callable[
     assert "raised RecursionError" in failure["message"]
     assert failure["counterexample"]["case"]
     assert "INTERNALERROR" not in run.output and "Flaky" not in run.output
+
+
+def test_dr6_fails_a_check_that_cannot_print_a_huge_integer(run_suite: Callable[..., SuiteRun]) -> None:
+    """DR-6's fuzz gives adapters integers too long to print (10**5000); a check that chokes on
+    one fails DR-6 with the integer described in the counterexample, never an INTERNALERROR."""
+    run = run_suite("broken_drift:PrintsNumbers", "--sc-rule", "DR-6")
+    assert run.rules_with("failed") == {"DR-6"}, run.output
+    assert run.report is not None
+    failure = run.report["rules"]["DR-6"]["counterexamples"][0]
+    assert "raised ValueError" in failure["message"], failure["message"]
+    assert "integer of about" in json.dumps(failure["counterexample"]) + json.dumps(failure["calls"])
+    assert "INTERNALERROR" not in run.output
 
 
 def test_a_dr1_failure_names_the_cassette_and_what_was_rejected(run_suite: Callable[..., SuiteRun]) -> None:

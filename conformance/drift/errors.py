@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from strictconformance._text import int_text
+
 __all__ = [
     "DriftNotice",
     "DriftReport",
@@ -76,21 +78,6 @@ def describe_type(value: object) -> str:
     return f"{type_name(value)} (not JSON)"
 
 
-def _int_text(value: int) -> str:
-    """``repr`` of an int, or a bounded description of one too long to print.
-
-    ``repr(10**5000)`` raises ``ValueError`` (CPython's integer string conversion limit); a
-    payload may hold such an int (JSON numbers have no size limit), and describing it must not.
-    """
-    digits = int(abs(value).bit_length() * 0.30103) + 1  # about log10(2) digits per bit
-    if digits <= 40:
-        try:
-            return repr(int(value))
-        except ValueError:  # a process limit set lower than 40 digits
-            pass
-    return f"<{'-' if value < 0 else ''}integer of about {digits} digits>"
-
-
 def _bounded_repr(value: object) -> str:
     if isinstance(value, str):
         text = str.__getitem__(value, slice(0, _REPR_LIMIT))  # a plain str, whatever the subclass
@@ -100,7 +87,7 @@ def _bounded_repr(value: object) -> str:
     if value is None or isinstance(value, bool):
         return repr(value)
     if isinstance(value, int):
-        return _int_text(value)
+        return int_text(value)
     if isinstance(value, float):
         return float.__repr__(value)
     if isinstance(value, dict):

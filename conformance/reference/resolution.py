@@ -11,6 +11,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from strictconformance._text import int_text
 from strictconformance.reference.budgets import StrictCandidate, allocate_strict
 from strictconformance.reference.errors import (
     InvalidStrictSetting,
@@ -75,8 +76,7 @@ def validate_strict_setting(value: object, *, tool_name: str | None = None, allo
         except OverflowError:  # an int beyond float range (10**400): no usable priority
             finite = False
         if not finite or value <= 0:
-            # repr of a huge int is long, and past 4300 digits Python refuses to make it
-            shown = repr(value) if isinstance(value, float) or abs(value) < 10**40 else f"an integer of {value.bit_length()} bits"
+            shown = repr(value) if isinstance(value, float) else int_text(value)
             raise InvalidStrictSetting(
                 f"{where}strict priority must be a finite number > 0, got {shown}"
             )
