@@ -122,6 +122,19 @@ class RejectsUnknownVariants(ReferenceLike):
             raise SDKResponseError(f"unknown variant: {notice.detail}", _loc(notice.path))
 
 
+class ClosedAnnotationTypes(ReferenceLike):
+    """DR-4 (extra): Chat Completions message annotations typed as a closed union (as
+    openai-python's strict validation has them): a new annotation type is rejected, every other
+    new variant passes. Only the per-array sweep finds it reliably; a random draw rarely lands there."""
+
+    name = "closed-annotation-types"
+
+    def after(self, report: DriftReport, api: str, payload: Any) -> None:
+        for notice in report.notices_of("unknown_variant"):
+            if ".annotations[" in notice.path:
+                raise SDKResponseError(f"unknown annotation type: {notice.detail}", _loc(notice.path))
+
+
 class NoInvariants(ReferenceLike):
     """DR-5: checks every field but never relates stop_reason to the blocks (a renamed tool_use slips by)."""
 
@@ -233,6 +246,7 @@ BROKEN: Mapping[str, type[ReferenceLike]] = {
 }
 
 EXTRA_BROKEN: Mapping[str, tuple[type[ReferenceLike], ...]] = {
+    "DR-4": (ClosedAnnotationTypes,),
     "DR-2": (ParentPath, RaisesBareKeyError),
     "DR-6": (CleansUpPayload, RecursesIntoPayload, PrintsNumbers),
 }

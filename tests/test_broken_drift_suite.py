@@ -78,6 +78,18 @@ def test_dr6_fails_a_check_that_cannot_print_a_huge_integer(run_suite: Callable[
     assert "INTERNALERROR" not in run.output
 
 
+def test_dr4_sweeps_every_recorded_array_for_an_unknown_variant(run_suite: Callable[..., SuiteRun]) -> None:
+    """A check whose only fault is one closed union (Chat Completions annotations) fails DR-4 in
+    the per-cassette sweep, at the array's path, however few examples the profile allows."""
+    run = run_suite("broken_drift:ClosedAnnotationTypes", "--sc-rule", "DR-4")
+    assert run.rules_with("failed") == {"DR-4"}, run.output
+    assert run.report is not None
+    failed = [check for check in run.report["rules"]["DR-4"]["checks"] if check["outcome"] == "failed"]
+    assert any("unknown_variant_in_every_recorded_array" in check["nodeid"] and "openai/chat/" in check["nodeid"]
+               for check in failed), failed
+    assert any(".annotations[" in f["message"] for f in run.report["rules"]["DR-4"]["counterexamples"])
+
+
 def test_a_dr1_failure_names_the_cassette_and_what_was_rejected(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite(BROKEN["DR-1"], "--sc-rule", "DR-1")
     assert run.report is not None
