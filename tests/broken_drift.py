@@ -191,9 +191,13 @@ class PrintsNumbers(ReferenceLike):
     name = "prints-numbers"
 
     def check_response(self, api: str, payload: Any) -> None:
-        stack = [payload]
+        stack, seen = [payload], set()
         while stack:
             value = stack.pop()
+            if isinstance(value, (dict, list)):
+                if id(value) in seen:  # the kit's own tests hand checks a dict inside itself too
+                    continue
+                seen.add(id(value))
             if isinstance(value, dict):
                 stack.extend(value.values())
             elif isinstance(value, list):

@@ -68,7 +68,9 @@ def _hostile() -> list[Any]:
     valid["surprise_field"] = {"new": True}
     cyclic: dict[str, Any] = {"model": "m"}
     cyclic["choices"] = [cyclic]
-    return [cyclic, None, True, 0, "text", [], {}, [1, {"choices": None}], deep, {"choices": deep}, valid, {"id": {"id": {"id": []}}}]
+    too_long_to_print = {"model": "m", "created": 10**5000, "choices": []}  # JSON numbers have no size limit
+    return [cyclic, None, True, 0, "text", [], {}, [1, {"choices": None}], deep, {"choices": deep}, valid,
+            {"id": {"id": {"id": []}}}, too_long_to_print]
 
 
 def _verdicts(checker: DriftChecker) -> list[Verdict]:
