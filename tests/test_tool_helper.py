@@ -341,7 +341,7 @@ def test_recursive_models_keep_their_recursion() -> None:
         ({"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}, "does not exist"),
         ({"type": "object", "properties": {"a": {"$ref": "https://example.com/s.json"}}}, "not a local JSON pointer"),
         ({"type": "object", "properties": {"a": {"type": "number", "minimum": math.nan}}}, "not a JSON number"),
-        ({"type": "object", "properties": {"a": {"enum": {1, 2}}}}, "is not JSON"),
+        ({"type": "object", "properties": {"a": {"enum": {1, 2}}}}, "is not a JSON value"),
         ({"$schema": "http://json-schema.org/draft-04/schema#", "type": "object"}, "not supported"),
         ({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"a": {"items": [{}]}}}, "draft 2020-12"),
     ],
@@ -360,7 +360,7 @@ def test_self_containing_and_absurdly_deep_schemas_are_errors_not_crashes() -> N
     deep: dict[str, Any] = {"type": "string"}
     for _ in range(5000):
         deep = {"type": "object", "properties": {"a": deep}}
-    with pytest.raises(ToolDefinitionError, match="nesting deeper"):
+    with pytest.raises(ToolDefinitionError, match="nests deeper"):
         tool(lambda data: data, name="deep", input_schema=deep)
 
 
@@ -504,7 +504,7 @@ def test_invalid_input_gives_an_error_result_naming_the_field_and_skips_the_call
         ("{not json", "not valid JSON text"),
         ("[" * 100_000, "nests too deeply"),
         ('{"a": NaN}', "not a JSON number"),
-        ({"a": {1, 2}}, "is not JSON"),
+        ({"a": {1, 2}}, "is not a JSON value"),
         ({"a": float("inf")}, "not a JSON number"),
         (["not", "an", "object"], "must be a JSON object"),
     ],
@@ -526,7 +526,7 @@ def test_deep_input_on_a_recursive_schema_is_an_input_error() -> None:
         nested = {"c": nested}
     result = made.invoke("t", nested).result
     assert result.status == "error"
-    assert "nesting deeper" in result.content
+    assert "nests deeper" in result.content
     assert made.invoke("t", {"c": {"c": {}}}).result.status == "success"
 
 

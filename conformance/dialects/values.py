@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from strictconformance.dialects.pointers import join_pointer
@@ -52,14 +53,19 @@ def json_problem(value: Any, *, max_depth: int | None = None) -> str | None:
     return f"at {pointer or '/'}: {problem}"
 
 
-def locate_json_problem(value: Any, *, max_depth: int | None = None) -> tuple[str, str] | None:
+def locate_json_problem(value: Any, *, max_depth: int | None = None,
+                        python_containers: bool = False) -> tuple[str, str] | None:
     """``(pointer, problem)`` where ``value`` stops being a JSON value (None when it is one).
 
     JSON here is what ``json.loads`` gives back: dicts with string keys, lists, strings, finite
     numbers, booleans and None (a tuple, a set, NaN or an int key is not: ``json.dumps`` would
-    turn some of them into something else silently). The walk is iterative, so any depth is fine;
-    ``max_depth`` bounds it where the caller cannot take deeper values.
+    turn some of them into something else silently). With ``python_containers`` any mapping with
+    string keys is an object and a tuple an array (what Python code hands the tool helper). The
+    walk is iterative, so any depth is fine; ``max_depth`` bounds it where the caller cannot take
+    deeper values.
     """
+    objects: tuple[type, ...] = (Mapping,) if python_containers else (dict,)
+    arrays: tuple[type, ...] = (list, tuple) if python_containers else (list,)
     on_path: set[int] = set()
     # (value, pointer, depth, leaving): ``leaving`` pops a container off the path once its items are done
     stack: list[tuple[Any, str, int, bool]] = [(value, "", 0, False)]
@@ -72,7 +78,7 @@ def locate_json_problem(value: Any, *, max_depth: int | None = None) -> tuple[st
             if isinstance(item, float) and not math.isfinite(item):
                 return pointer, f"{item!r} is not a JSON number"
             continue
-        if not isinstance(item, (dict, list)):
+        if not isinstance(item, objects + arrays):
             hint = " (JSON arrays are lists)" if isinstance(item, tuple) else ""
             return pointer, f"a value of type {type(item).__name__} is not a JSON value{hint}"
         if id(item) in on_path:
@@ -81,11 +87,11 @@ def locate_json_problem(value: Any, *, max_depth: int | None = None) -> tuple[st
             return pointer, f"the value nests deeper than {max_depth} levels"
         on_path.add(id(item))
         stack.append((item, pointer, depth, True))
-        if isinstance(item, dict):
+        if isinstance(item, Mapping):  # (a mapping other than a dict got here only with python_containers)
             for key in item:
                 if not isinstance(key, str):
                     return pointer, f"the key {key!r} is a {type(key).__name__}; JSON object keys are strings"
-            stack.extend((sub, join_pointer(pointer, key), depth + 1, False) for key, sub in reversed(item.items()))
-        else:
+            stack.extend((sub, join_pointer(pointer, key), depth + 1, False) for key, sub in reversed(list(item.items())))
+        elif isinstance(item, (list, tuple)):
             stack.extend((sub, join_pointer(pointer, index), depth + 1, False) for index, sub in reversed(list(enumerate(item))))
     return None

@@ -9,11 +9,9 @@ a dict that contains itself or a 10,000-level nesting gives a clear message inst
 from __future__ import annotations
 
 import json
-import math
-from collections.abc import Iterable, Mapping
 from typing import Any
 
-from strictconformance.dialects.pointers import pointer_from_path
+from strictconformance.dialects.values import locate_json_problem
 
 __all__ = [
     "MAX_INPUT_DEPTH",
@@ -38,37 +36,14 @@ def json_value_problem(value: object, *, max_depth: int) -> str | None:
     """Why ``value`` is not a JSON value of at most ``max_depth`` nested containers, or None.
 
     Accepted: None, bool, int, finite float, str, lists and tuples of those, and mappings with
-    string keys. The message names the JSON pointer of the first offending place.
+    string keys (the one JSON walk of the kit, :func:`~strictconformance.dialects.values.locate_json_problem`).
+    The message names the JSON pointer of the first offending place.
     """
-    # (value, path, depth, ids of the containers above it) - the ids catch self-containing objects
-    stack: list[tuple[object, tuple[str | int, ...], int, frozenset[int]]] = [(value, (), 0, frozenset())]
-    while stack:
-        node, path, depth, above = stack.pop()
-        where = pointer_from_path(path) or "the root"
-        if node is None or isinstance(node, (bool, int, str)):
-            continue
-        if isinstance(node, float):
-            if not math.isfinite(node):
-                return f"{node!r} at {where} is not a JSON number"
-            continue
-        if isinstance(node, (Mapping, list, tuple)):
-            if id(node) in above:
-                return f"the value at {where} contains itself (a cycle of Python objects)"
-            if depth >= max_depth:
-                return f"nesting deeper than {max_depth} objects/arrays at {where}"
-            inner = above | {id(node)}
-            children: Iterable[tuple[str | int, object]]
-            if isinstance(node, Mapping):
-                for key in node:
-                    if not isinstance(key, str):
-                        return f"object key {key!r} at {where} is a {type(key).__name__}, not a string"
-                children = node.items()
-            else:
-                children = enumerate(node)
-            stack.extend((child, (*path, key), depth + 1, inner) for key, child in reversed(list(children)))
-            continue
-        return f"value of type {type(node).__name__} at {where} is not JSON"
-    return None
+    found = locate_json_problem(value, max_depth=max_depth, python_containers=True)
+    if found is None:
+        return None
+    pointer, problem = found
+    return f"{problem} (at {pointer or 'the root'})"
 
 
 def _reject_constant(name: str) -> float:
