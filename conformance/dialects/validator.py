@@ -281,6 +281,12 @@ def _cycles_without_value(refs: Sequence[tuple[str, str]]) -> set[str]:
         target_tokens = split_pointer(target)
         successors[site] = [other for other, _ in refs
                             if is_under(other, target) and _in_place(split_pointer(other)[len(target_tokens):])]
+    return _on_cycles(successors)
+
+
+def _on_cycles(successors: Mapping[str, Sequence[str]]) -> set[str]:
+    """The nodes of a graph (node -> successors) that can reach themselves again. (The validator
+    keeps its own graph search: it must not share strictify's code, to catch strictify's bugs.)"""
     cyclic: set[str] = set()
     for start, first in successors.items():
         seen: set[str] = set()
@@ -319,18 +325,7 @@ def _check_no_recursion(rule: StrictRule, nodes: Sequence[SchemaNode], root: Any
         pointer: [other for other, _ in refs if target is not None and is_under(other, target)]
         for pointer, target in refs
     }
-    on_cycle: set[str] = set()
-    for start in successors:
-        seen: set[str] = set()
-        frontier = list(successors[start])
-        while frontier:
-            current = frontier.pop()
-            if current == start:
-                on_cycle.add(start)
-                break
-            if current not in seen:
-                seen.add(current)
-                frontier.extend(successors[current])
+    on_cycle = _on_cycles(successors)
     for pointer, _ in refs:
         if pointer in on_cycle:
             yield _violation(rule, join_pointer(pointer, "$ref"), "this reference is part of a recursive cycle")
