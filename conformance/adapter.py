@@ -129,6 +129,10 @@ class Adapter:
     #: Dialects your strictify supports, by name (e.g. ``("openai", "anthropic")``): shipped ones
     #: (``strictconformance.dialects.SHIPPED``) or your own from ``dialects``.
     strictify_dialects: ClassVar[Collection[str]] = ()
+    #: Exceptions your strictify raises, by design, to refuse a schema it does not support. A declared
+    #: refusal is counted and reported ("refused 37 of 400 schemas"), never judged as a pass; any
+    #: other exception strictify raises is a crash (RT-1).
+    strictify_refusals: ClassVar[tuple[type[BaseException], ...]] = ()
     #: Your own strict dialects (:class:`strictconformance.dialects.Dialect`), e.g. a provider the kit
     #: does not ship, built from catalogue rules (``strictconformance.dialects.catalogue.rule``) with
     #: your own parameters and ``Limits``. Each needs a name no shipped dialect has and must be listed
@@ -393,6 +397,8 @@ class Declarations:
     dialects: tuple[Dialect, ...] = ()
     #: Every dialect of the run by name: the shipped ones, then the adapter's own.
     dialect_registry: DialectRegistry = field(default_factory=DialectRegistry)
+    #: Exceptions strictify raises to refuse a schema (declared refusals, not crashes).
+    strictify_refusals: tuple[type[BaseException], ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -409,6 +415,7 @@ class Declarations:
             "curated_model_table": self.curated_model_table,
             "rejection_errors": [_qualname(error) for error in self.rejection_errors],
             "strictify_dialects": list(self.strictify_dialects),
+            "strictify_refusals": [_qualname(error) for error in self.strictify_refusals],
             "drift_errors": [_qualname(error) for error in self.drift_errors],
             "drift_apis": list(self.drift_apis),
             "tool_layer_traits": None if self.tool_layer_traits is None else {
@@ -472,7 +479,7 @@ def _drift_apis(owner: str, value: object) -> tuple[str, ...]:
 #: The class attributes read_declarations reads (besides the capability methods).
 _DECLARATIONS = ("name", "sdk", "conventions", "strict_defaults", "providers", "allocation_policy", "budgets",
                  "curated_model_table", "rejection_errors", "strictify_dialects", "dialects", "drift_errors",
-                 "drift_apis", "tool_layer_traits", "expected_failures")
+                 "drift_apis", "tool_layer_traits", "expected_failures", "strictify_refusals")
 
 
 def _read_attribute(adapter: Adapter, owner: str, name: str, hint: str) -> Any:
@@ -569,6 +576,7 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
             "raises to refuse a request (RES-10, BUD-5), e.g. rejection_errors = (MySDKError,)"
         )
     drift_errors = _exception_types(owner, "drift_errors", adapter.drift_errors)
+    strictify_refusals = _exception_types(owner, "strictify_refusals", getattr(adapter, "strictify_refusals", ()))
     if capabilities & {"check_response", "check_stream"} and not drift_errors:
         raise AdapterContractError(
             f"{owner} overrides check_response()/check_stream() and must declare drift_errors, the exception "
@@ -640,6 +648,7 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
         expected_failures=dict(expected),
         dialects=own_dialects,
         dialect_registry=registry,
+        strictify_refusals=strictify_refusals,
     )
 
 

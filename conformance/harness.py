@@ -17,7 +17,7 @@ import math
 import queue
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeVar
 
@@ -25,6 +25,10 @@ import pytest
 
 from strictconformance._text import int_text
 from strictconformance.adapter import CAPABILITIES, Adapter, Declarations, error_text, safe_repr
+from strictconformance.findings import Finding
+
+if sys.version_info < (3, 11):  # pragma: no cover
+    from exceptiongroup import BaseExceptionGroup, ExceptionGroup
 
 __all__ = [
     "AdapterFault",
@@ -39,6 +43,7 @@ __all__ = [
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 # -- JSON rendering of counterexamples ---------------------------------------------------------
 
@@ -156,23 +161,40 @@ class CallRecord:
 
 
 class ConformanceFailure(AssertionError):
-    """Base of the failures a check raises; carries everything the report needs."""
+    """Base of the failures a check raises; carries everything its :class:`Finding` needs."""
 
-    kind = "failure"
+    kind = "violation"
 
-    def __init__(self, message: str, *, rule_id: str | None = None) -> None:
+    def __init__(self, message: str, *, rule_id: str | None = None, where: str | None = None, detail: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.rule_id = rule_id
+        self.where = where  # JSON pointer or response path at fault
+        self.detail = detail  # what tells this bug from others of the rule (keyword, node shape, exception type)
         self.drawn: Any = None  # the check's inputs; rendered as JSON only when reported
         self.calls: list[CallRecord] = []
+
+    @property
+    def key(self) -> str:
+        """The finding's grouping key: rule, kind and what is at fault."""
+        head = f"{self.rule_id or '?'} {self.kind}"
+        return f"{head}: {self.detail}" if self.detail else head
+
+    def finding(self, *, replay: str = "", nodeid: str = "", text: str = "") -> Finding:
+        """This failure as the report's :class:`Finding`."""
+        return Finding(rule=self.rule_id or "?", kind=self.kind, key=self.key, message=self.message, where=self.where,
+                       counterexample=self.counterexample, calls=tuple(record.as_json() for record in self.calls[-3:]),
+                       replay=replay, nodeid=nodeid, text=text)
 
     @property
     def counterexample(self) -> Any:
         return None if self.drawn is None else to_jsonable(self.drawn)
 
     def render(self, replay: str | None = None) -> str:
-        lines = [f"{self.rule_id or '?'} {self.kind}: {self.message}"]
+        where = f" (at {self.where})" if self.where and self.where not in self.message else ""
+        lines = [f"{self.rule_id or '?'} {self.kind}: {self.message}{where}"]
+        if self.detail:
+            lines.append(f"finding: {self.key}")
         if self.counterexample is not None:
             lines += ["", "counterexample (JSON):", json.dumps(self.counterexample, indent=2, sort_keys=True, ensure_ascii=False)]
         if self.calls:
@@ -198,14 +220,57 @@ class RuleViolation(ConformanceFailure):
 
 
 class AdapterFault(ConformanceFailure):
-    """The adapter misbehaved: raised, hung, returned junk or mutated its input."""
+    """The adapter misbehaved: hung, returned junk, stopped or skipped the test from inside. A
+    ``crash`` when it raised an exception it did not declare (``detail`` names its type)."""
 
-    kind = "adapter fault"
+    kind = "fault"
 
-    def __init__(self, method: str, problem: str, *, rule_id: str | None = None) -> None:
-        super().__init__(f"adapter.{method}() {problem}", rule_id=rule_id)
+    def __init__(self, method: str, problem: str, *, rule_id: str | None = None, crash: BaseException | None = None) -> None:
+        super().__init__(f"adapter.{method}() {problem}", rule_id=rule_id,
+                         detail=f"{type(crash).__qualname__} from {method}()" if crash is not None else f"{method}() {_fault_detail(problem)}")
         self.method = method
         self.problem = problem
+        if crash is not None:
+            self.kind = "crash"
+
+
+def _fault_detail(problem: str) -> str:
+    """The stable part of a fault's problem (without the values it shows), for its key."""
+    for stable in ("did not return", "mutated argument", "raised", "returned"):
+        if problem.startswith(stable):
+            return stable if stable != "raised" else problem.split(":", 1)[0]
+    return problem.split(":", 1)[0][:80]
+
+
+#: Adapter methods whose every call gets its own copy of its arguments (see ``_guarded_call``).
+_ISOLATED = frozenset({"strictify", "encode", "decode"})
+
+
+def _test_control_types() -> tuple[type[BaseException], ...]:
+    from hypothesis.errors import UnsatisfiedAssumption
+
+    return (pytest.skip.Exception, pytest.exit.Exception, UnsatisfiedAssumption)
+
+
+#: What an adapter must not raise: pytest.skip/exit and hypothesis.assume(False) end or skip the
+#: check instead of answering it (a refusal or a crash would be judged; these would hide the call).
+_TEST_CONTROL = _test_control_types()
+_TEST_CONTROL_WHY = ("pytest.skip()/pytest.exit()/hypothesis.assume() inside the adapter would skip or stop the check "
+                     "instead of answering it; return, or raise the SDK's own exception")
+
+
+def _key_orders(value: Any) -> list[tuple[Any, ...]]:
+    """The key order of every dict in ``value`` (a reordering is a mutation too)."""
+    orders: list[tuple[Any, ...]] = []
+    stack = [value]
+    while stack and len(orders) < 100_000:  # a bound, so a cyclic argument cannot loop
+        item = stack.pop()
+        if isinstance(item, dict):
+            orders.append(tuple(item))
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return orders
 
 
 class _CallTimeout(BaseException):
@@ -382,6 +447,8 @@ class Harness:
     call_timeout: float = 10.0
     transcript: list[CallRecord] = field(default_factory=list)
     examples: dict[str, int] = field(default_factory=dict)
+    #: per check: what strictify gave its calls, {"outputs": n, "refused": {type: n}, "crashed": {type: n}}
+    strictify_outcomes: dict[str, dict[str, Any]] = field(default_factory=dict)
     current_nodeid: str = ""
     current_rule: str | None = None
     notes: dict[str, Any] = field(default_factory=dict)
@@ -404,6 +471,17 @@ class Harness:
         self.examples[self.current_nodeid] = self.examples.get(self.current_nodeid, 0) + 1
         self.transcript = []
         self.notes = {}
+
+    def count_strictify(self, error: BaseException | None = None, *, declared: bool = False) -> None:
+        """Count one strictify call of the current check: an output (``error`` None), a declared
+        refusal, or a crash (an undeclared exception); the report says how many of each."""
+        counts = self.strictify_outcomes.setdefault(self.current_nodeid, {"outputs": 0, "refused": {}, "crashed": {}})
+        if error is None:
+            counts["outputs"] += 1
+        else:
+            bucket = counts["refused" if declared else "crashed"]
+            name = type(error).__qualname__
+            bucket[name] = bucket.get(name, 0) + 1
 
     def note(self, **values: Any) -> None:
         """Add named values to the current example's counterexample (for what a check draws
@@ -438,7 +516,7 @@ class Harness:
         if method not in CAPABILITIES:
             raise ValueError(f"{method} is not a capability")
         hang = self._hung.get(method)
-        fault: AdapterFault | None
+        fault: ConformanceFailure | None
         if hang is not None:  # a hung call can't be stopped: the method is not called again
             fault = self._hang_fault(hang)
         else:
@@ -451,13 +529,17 @@ class Harness:
         # apart by where they were raised, and a replayed hang is the same failure as the timeout.
         raise fault
 
-    def _guarded_call(self, record: CallRecord, allowed: tuple[type[BaseException], ...]) -> tuple[Attempt, AdapterFault | None]:
+    def _guarded_call(self, record: CallRecord, allowed: tuple[type[BaseException], ...]) -> tuple[Attempt, ConformanceFailure | None]:
         """Call the adapter for ``record``: its result, or the fault that says what went wrong."""
         method, args = record.method, record.args
-        snapshot = _snapshot(args)
-        fault: AdapterFault | None
+        isolated = method in _ISOLATED
+        # strictify and its codec get their own copy: the caller's input (and the counterexample)
+        # stays as it was, mutation is judged once (RT-2) and every other check judges the output
+        given = _snapshot(args) if isolated else args
+        snapshot = args if isolated else _snapshot(args)
+        fault: ConformanceFailure | None
         try:
-            result = self._run(getattr(self.adapter, method), args)
+            result = self._run(getattr(self.adapter, method), given)
         except _CallTimeout:
             fault = self._fault(method, f"did not return within {self.call_timeout:g} s (--sc-call-timeout)")
             self._hung[method] = _Hang(fault, self.current_nodeid)
@@ -465,18 +547,22 @@ class Harness:
         except BaseException as exc:
             # The user stopping the run, and pytest's own skip/fail, go through; anything else the
             # adapter raises (SystemExit from sys.exit() included) is its fault or an allowed error.
-            if isinstance(exc, (KeyboardInterrupt, pytest.skip.Exception, pytest.fail.Exception)):
+            if isinstance(exc, KeyboardInterrupt) or (isinstance(exc, pytest.fail.Exception) and not isinstance(exc, _TEST_CONTROL)):
                 raise
             record.error = exc
+            if isinstance(exc, _TEST_CONTROL):  # not the SDK's answer: the adapter reached into the test run
+                fault = self._fault(method, f"raised {error_text(exc)}: {_TEST_CONTROL_WHY}")
+                fault.__cause__ = exc
+                return Attempt(), fault
             if allowed and isinstance(exc, allowed):
-                return Attempt(error=exc), self._mutation_fault(method, args, snapshot)
+                return Attempt(error=exc), self._mutation_fault(method, given, snapshot)
             expected = f" (declared errors: {', '.join(e.__name__ for e in allowed)})" if allowed else ""
             exited = " (sys.exit() inside the adapter: a capability returns, or raises an ordinary exception)" if isinstance(exc, SystemExit) else ""
-            fault = self._fault(method, f"raised {error_text(exc)}{expected}{exited}")
+            fault = self._fault(method, f"raised {error_text(exc)}{expected}{exited}", crash=exc)
             fault.__cause__ = exc
             return Attempt(), fault
         record.result, record.done = result, True
-        fault = self._mutation_fault(method, args, snapshot)
+        fault = self._mutation_fault(method, given, snapshot)
         if fault is not None:
             return Attempt(), fault
         checker = CAPABILITIES[method].check_result
@@ -503,13 +589,25 @@ class Harness:
         fault.drawn = original.drawn
         return fault
 
-    def _mutation_fault(self, method: str, args: tuple[Any, ...], snapshot: tuple[Any, ...]) -> AdapterFault | None:
-        if _equal(args, snapshot):
+    def _mutation_fault(self, method: str, args: tuple[Any, ...], snapshot: tuple[Any, ...]) -> ConformanceFailure | None:
+        """The failure of a call that changed its arguments (``args``, what the adapter was given,
+        against ``snapshot``, as they were). For strictify and its codec, a violation of RT-2 in
+        RT-2's checks and nothing elsewhere: the adapter worked on its own copy."""
+        isolated = method in _ISOLATED
+        if isolated and self.current_rule != "RT-2":
+            return None
+        if _equal(args, snapshot) and not (isolated and _key_orders(args) != _key_orders(snapshot)):
             return None
         for index, (before, after) in enumerate(zip(snapshot, args, strict=True)):
-            if not _equal(before, after):
-                return self._fault(method, f"mutated argument {index + 1}: it was {_short_repr(before, 500)}, "
-                                           f"after the call it is {_short_repr(after, 500)}")
+            if not _equal(before, after) or (isolated and _key_orders(before) != _key_orders(after)):
+                problem = (f"mutated argument {index + 1}: it was {_short_repr(before, 500)}, "
+                           f"after the call it is {_short_repr(after, 500)}")
+                if not isolated:
+                    return self._fault(method, problem)
+                violation = RuleViolation(f"adapter.{method}() {problem} (the counterexample shows the input as it was)",
+                                          rule_id=self.current_rule, detail=f"{method}() mutates its input")
+                violation.calls = list(self.transcript)
+                return violation
         return None
 
     def _run(self, bound: Callable[..., Any], args: tuple[Any, ...]) -> Any:
@@ -525,22 +623,72 @@ class Harness:
             raise
 
     # Failing.
-    def _fault(self, method: str, problem: str) -> AdapterFault:
-        fault = AdapterFault(method, problem, rule_id=self.current_rule)
+    def _fault(self, method: str, problem: str, crash: BaseException | None = None) -> AdapterFault:
+        fault = AdapterFault(method, problem, rule_id=self.current_rule, crash=crash)
         fault.calls = list(self.transcript)
         return fault
 
-    def fail(self, message: str) -> NoReturn:
-        """Fail the current rule with ``message`` (the counterexample is attached by @check)."""
+    def fail(self, message: str, *, where: str | None = None, detail: str | None = None) -> NoReturn:
+        """Fail the current rule with ``message`` (the counterexample is attached by @check).
+        ``where`` is the JSON pointer or response path at fault; ``detail`` what tells this bug
+        from the rule's others (the keyword or node shape at fault), part of the finding's key."""
         __tracebackhide__ = True
-        violation = RuleViolation(message, rule_id=self.current_rule)
+        violation = RuleViolation(message, rule_id=self.current_rule, where=where, detail=detail)
         violation.calls = list(self.transcript)
         raise violation
+
+    def crash(self, method: str, error: BaseException, context: str = "") -> NoReturn:
+        """Fail the current rule with a crash: ``adapter.method()`` raised ``error``, an exception
+        the adapter did not declare (the finding's key names its type)."""
+        __tracebackhide__ = True
+        fault = self._fault(method, f"raised {error_text(error)}{context}", crash=error)
+        fault.__cause__ = error
+        raise fault
+
+    def each_case(self, cases: Iterable[tuple[str, T]], judge: Callable[[str, T], Any]) -> None:
+        """``judge(name, case)`` for every fixed case (traps, known-bad schemas); a failing case
+        does not hide the next: each failure is its own finding (its key names the case), all
+        raised together at the end as an exception group."""
+        __tracebackhide__ = True
+        failures: list[ConformanceFailure] = []
+        for name, case in cases:
+            self.transcript = []
+            self.notes = {}
+            try:
+                judge(name, case)
+            except ConformanceFailure as failure:
+                failure.rule_id = failure.rule_id or self.current_rule
+                failure.detail = f"{failure.detail} ({name})" if failure.detail else name
+                if failure.drawn is None:
+                    failure.drawn = dict(self.notes)
+                failures.append(failure)
+        if len(failures) == 1:
+            raise failures[0]
+        if failures:
+            raise ExceptionGroup(f"{len(failures)} fixed cases failed", failures)
 
     def expect(self, condition: bool, message: str | Callable[[], str]) -> None:
         __tracebackhide__ = True
         if not condition:
             self.fail(message() if callable(message) else message)
+
+
+_KEYED: dict[tuple[type[ConformanceFailure], str], type[ConformanceFailure]] = {}
+
+
+def _keyed(failure: ConformanceFailure) -> ConformanceFailure:
+    """``failure`` as an instance of a subclass of its own type made for its finding key (one per
+    key), with no exception context: what Hypothesis reads to tell distinct failures apart."""
+    base = type(failure)
+    while getattr(base, "_finding_key", None) is not None:
+        base = base.__mro__[1]
+    key = (base, failure.key)
+    if key not in _KEYED:
+        _KEYED[key] = type(base.__name__, (base,), {"__module__": base.__module__, "__qualname__": base.__qualname__,
+                                                      "_finding_key": failure.key})
+    failure.__class__ = _KEYED[key]
+    failure.__context__ = None  # the cause (an adapter's exception) stays in __cause__
+    return failure.with_traceback(None)
 
 
 def _counterexample(kwargs: Mapping[str, Any], notes: Mapping[str, Any]) -> dict[str, Any]:
@@ -570,18 +718,28 @@ def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None
             if not isinstance(harness, Harness):
                 raise TypeError(f"check {target.__name__} must take the 'sc' fixture")
             harness.begin_example()
+            failure: BaseException
             try:
                 return target(*args, **kwargs)
-            except ConformanceFailure as failure:
-                failure.rule_id = failure.rule_id or rule_id
-                if failure.drawn is None:  # a replayed hang keeps the input that hung
-                    failure.drawn = _counterexample(kwargs, harness.notes)
-                raise
+            except ConformanceFailure as found:
+                found.rule_id = found.rule_id or rule_id
+                if found.drawn is None:  # a replayed hang keeps the input that hung
+                    found.drawn = _counterexample(kwargs, harness.notes)
+                failure = _keyed(found)
             except AssertionError as error:  # a plain assert in a check is still a violation of its rule
                 violation = RuleViolation(str(error) or "assertion failed", rule_id=rule_id)
                 violation.calls = list(harness.transcript)
                 violation.drawn = _counterexample(kwargs, harness.notes)
-                raise violation from error
+                violation.__cause__ = error
+                failure = _keyed(violation)
+            except BaseExceptionGroup as group:  # the findings of a fixed-case loop (Harness.each_case)
+                if not all(isinstance(inner, ConformanceFailure) for inner in group.exceptions):
+                    raise
+                failure = group
+            # Raised here, outside any except block, with a type of its own per finding key:
+            # Hypothesis tells failures apart by type and place, so it shrinks each distinct
+            # finding separately and reports them all (report_multiple_bugs).
+            raise failure
 
         if inner is not None:
             test.hypothesis.inner_test = run_example  # type: ignore[attr-defined]

@@ -31,9 +31,10 @@ from strictconformance.adapter import (
     load_adapter,
     read_declarations,
 )
+from strictconformance.findings import NotCovered, distinct
 from strictconformance.harness import Harness, iter_failures
 from strictconformance.profiles import PROFILE_NAMES, register_profiles
-from strictconformance.report import CheckResult, ConformanceReport
+from strictconformance.report import MAX_FINDINGS, CheckResult, ConformanceReport
 from strictconformance.spec import all_rules
 
 __all__ = ["ADAPTER_ENV", "DEFAULT_ADAPTER", "active_declarations"]
@@ -43,7 +44,6 @@ ADAPTER_ENV = "STRICTCONFORMANCE_ADAPTER"
 #: The adapter used when none is named: the reference implementation.
 DEFAULT_ADAPTER = "strictconformance.reference:ReferenceAdapter"
 CHECKS_DIR = Path(__file__).resolve().parent / "checks"
-_NOT_COVERED = "not covered: "
 _PROPERTY = "strictconformance"
 #: What Hypothesis's note repeating the failing example as a Python call starts with (6.170 writes
 #: "Failing test case" / "Failing explicit example", releases before it "Falsifying ...").
@@ -88,6 +88,7 @@ class _State:
     selected_rules: tuple[str, ...]
     notes: list[str] = field(default_factory=list)
     setup_errors: dict[str, str] = field(default_factory=dict)  # nodeid -> why the check cannot run
+    not_covered: dict[str, str] = field(default_factory=dict)  # nodeid -> why the check does not apply
 
 
 _STATE = pytest.StashKey[_State]()
@@ -276,6 +277,25 @@ def _skip_reason(report: pytest.TestReport) -> str:
     return str(longrepr or "")
 
 
+def _is_check_error(error: BaseException) -> bool:
+    """Whether ``error`` ended the check itself, not a judgement of the adapter: a Hypothesis
+    health check or another Hypothesis usage error (it carries no counterexample)."""
+    from hypothesis.errors import FailedHealthCheck, HypothesisException
+
+    return isinstance(error, (FailedHealthCheck, HypothesisException))
+
+
+def _not_judged(counts: dict[str, Any]) -> str:
+    refused, crashed = sum(counts["refused"].values()), sum(counts["crashed"].values())
+    parts = []
+    if refused:
+        parts.append(f"refused {refused} ({', '.join(sorted(counts['refused']))}, declared refusals)")
+    if crashed:
+        parts.append(f"crashed on {crashed} ({', '.join(sorted(counts['crashed']))}: RT-1 reports each crash)")
+    return (f"strictify gave no output to judge: of {refused + crashed} schemas it {' and '.join(parts)}; "
+            "the rule is not passed")
+
+
 class _ConformanceRun:
     """The hooks of one active run; registered on the config, so its state dies with the run."""
 
@@ -310,11 +330,11 @@ class _ConformanceRun:
             kept.append(item)
             rule = rules.get(rule_id)
             if rule is None:
-                item.add_marker(pytest.mark.skip(reason=f"{_NOT_COVERED}rule {rule_id} is not in this kit's specification"))
+                state.not_covered[item.nodeid] = f"rule {rule_id} is not in this kit's specification"
                 continue
             if not set(rule.capabilities) & declarations.capabilities:
                 needed = " or ".join(f"{method}()" for method in rule.capabilities)
-                item.add_marker(pytest.mark.skip(reason=f"{_NOT_COVERED}the adapter does not implement {needed}"))
+                state.not_covered[item.nodeid] = f"the adapter does not implement {needed}"
                 continue
             marker = item.get_closest_marker("sc_rule")
             requires = marker.kwargs.get("requires") if marker is not None else None
@@ -325,7 +345,7 @@ class _ConformanceRun:
                                                        f"this adapter: {type(exc).__name__}: {exc}")
                 continue
             if missing:
-                item.add_marker(pytest.mark.skip(reason=f"{_NOT_COVERED}{missing}"))
+                state.not_covered[item.nodeid] = str(missing)
                 continue
             if rule_id in declarations.expected_failures:
                 matched_expectations.add(rule_id)
@@ -361,6 +381,9 @@ class _ConformanceRun:
         problem = self.state.setup_errors.get(item.nodeid)
         if problem is not None:
             pytest.fail(problem, pytrace=False)
+        reason = self.state.not_covered.get(item.nodeid)
+        if reason is not None:
+            raise NotCovered(reason)
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Any:
@@ -386,28 +409,17 @@ class _ConformanceRun:
             return
         report: pytest.TestReport = outcome.get_result()
         replay = self._replay_command(item)
-        failure = next(iter_failures(call.excinfo.value), None) if call.excinfo is not None else None
-        failure_json: dict[str, Any] | None = None
-        if failure is not None:
-            try:
-                failure_json = failure.as_json()
-                text = failure.render(replay)
-            except Exception as exc:  # a kit bug rendering a failure must not become an INTERNALERROR
-                text = f"{failure.rule_id or rule_id} {failure.kind}: {failure.message}\n(strictconformance could not render the rest: {error_text(exc)})"
-                failure_json = {"kind": failure.kind, "message": failure.message, "counterexample": None, "calls": []}
-        if failure is not None and report.failed and call.excinfo is not None:
-            # Hypothesis's own notes, less the failing example as a Python call (the JSON
-            # counterexample says it, without the harness argument); draws made inside the check stay.
-            notes = [note for note in getattr(call.excinfo.value, "__notes__", [])
-                     if isinstance(note, str) and not note.startswith(_EXAMPLE_NOTES)]
-            report.longrepr = _FailureText(text + ("\n\nHypothesis:\n" + "\n".join(notes) if notes else ""))  # type: ignore[assignment]
+        failures = list(iter_failures(call.excinfo.value)) if call.excinfo is not None else []
+        findings, texts = self._findings(item, rule_id, failures, replay)
+        if findings and report.failed and call.excinfo is not None:
+            report.longrepr = _FailureText("\n\n".join(texts))  # type: ignore[assignment]
 
         if report.skipped:
             reason = _skip_reason(report)
             if hasattr(report, "wasxfail"):
                 result = CheckResult(item.nodeid, rule_id, "xfailed", reason=str(report.wasxfail))
-            elif reason.startswith(_NOT_COVERED):
-                result = CheckResult(item.nodeid, rule_id, "not covered", reason=reason.removeprefix(_NOT_COVERED))
+            elif call.excinfo is not None and isinstance(call.excinfo.value, NotCovered):
+                result = CheckResult(item.nodeid, rule_id, "not covered", reason=call.excinfo.value.reason)
             else:
                 result = CheckResult(item.nodeid, rule_id, "skipped", reason=reason)
         elif report.failed:
@@ -415,31 +427,71 @@ class _ConformanceRun:
             if call.excinfo is None and report.when == "call" and rule_id in self.state.harness.declarations.expected_failures:
                 reason = (f"unexpected pass of an expected failure ({self.state.harness.declarations.expected_failures[rule_id]}): "
                           "the check passes now; remove the rule from expected_failures")
-            if failure is None and call.excinfo is not None and not reason:
+            check_error = not findings and call.excinfo is not None and _is_check_error(call.excinfo.value)
+            if not findings and call.excinfo is not None and not reason:
                 reason = error_text(call.excinfo.value)[:2000]
-            result = CheckResult(item.nodeid, rule_id, "failed" if report.when == "call" else "error", reason=reason,
-                                 failure=failure_json, replay=replay)
+                if check_error:
+                    reason = f"the check could not run (an error of the check, not a finding about the adapter): {reason}"
+            failed = report.when == "call" and not check_error
+            result = CheckResult(item.nodeid, rule_id, "failed" if failed else "error", reason=reason,
+                                 findings=[finding.as_json() for finding in findings], replay=replay)
         elif report.when == "call":
             result = CheckResult(item.nodeid, rule_id, "passed")
         else:
             return
         result.examples = self.state.harness.examples.get(item.nodeid, 0)
         result.duration = report.duration
+        counts = self.state.harness.strictify_outcomes.get(item.nodeid)
+        if counts is not None:
+            result.strictify = counts
+            if result.outcome == "passed" and not counts["outputs"] and (counts["refused"] or counts["crashed"]):
+                result.outcome = "not judged"
+                result.reason = _not_judged(counts)
         # user_properties travel with the report from xdist workers to the controller.
         report.user_properties.append((_PROPERTY, {
             "rule_id": result.rule_id, "outcome": result.outcome, "examples": result.examples,
-            "duration": result.duration, "reason": result.reason, "failure": result.failure, "replay": result.replay,
+            "duration": result.duration, "reason": result.reason, "findings": result.findings, "replay": result.replay,
+            "strictify": result.strictify,
         }))
+
+    def _findings(self, item: pytest.Item, rule_id: str, failures: list[Any], replay: str) -> tuple[list[Any], list[str]]:
+        """The distinct findings of a check's failures (one per key, at most MAX_FINDINGS) and the
+        terminal text of each."""
+        findings, texts = [], []
+        for failure in failures:
+            # Hypothesis's own notes, less the failing example as a Python call (the JSON
+            # counterexample says it, without the harness argument); draws made inside the check stay.
+            notes = [note for note in getattr(failure, "__notes__", [])
+                     if isinstance(note, str) and not note.startswith(_EXAMPLE_NOTES) and not note.startswith("Falsifying")]
+            try:
+                failure.rule_id = failure.rule_id or rule_id
+                text = failure.render(replay) + ("\n\nHypothesis:\n" + "\n".join(notes) if notes else "")
+                finding = failure.finding(replay=replay, nodeid=item.nodeid, text=text)
+            except Exception as exc:  # a kit bug rendering a failure must not become an INTERNALERROR
+                from strictconformance.findings import Finding
+
+                text = f"{failure.rule_id or rule_id} {failure.kind}: {failure.message}\n(strictconformance could not render the rest: {error_text(exc)})"
+                finding = Finding(rule=failure.rule_id or rule_id, kind=failure.kind if failure.kind in ("violation", "crash", "refusal", "fault") else "fault",
+                                  key=f"{failure.rule_id or rule_id} {failure.kind}", message=failure.message, replay=replay, nodeid=item.nodeid, text=text)
+            findings.append(finding)
+        kept = distinct(findings, MAX_FINDINGS)
+        texts = [finding.text for finding in kept]
+        if len(kept) > 1:
+            texts = [f"[finding {index} of {len(kept)}] {text}" for index, text in enumerate(texts, 1)]
+        if len({finding.key for finding in findings}) > len(kept):
+            texts.append(f"(and more distinct findings: only the first {MAX_FINDINGS} are reported)")
+        return kept, texts
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         recorded = False
         for name, value in report.user_properties:
             if name == _PROPERTY and isinstance(value, dict):
-                if value["failure"] is not None and isinstance(report.longrepr, str):  # from an xdist worker
+                if value["findings"] and isinstance(report.longrepr, str):  # from an xdist worker
                     report.longrepr = _FailureText(report.longrepr)  # type: ignore[assignment]
                 self.state.report.record(CheckResult(
                     report.nodeid, value["rule_id"], value["outcome"], examples=value["examples"],
-                    duration=value["duration"], reason=value["reason"], failure=value["failure"], replay=value["replay"]))
+                    duration=value["duration"], reason=value["reason"], findings=value["findings"], replay=value["replay"],
+                    strictify=value.get("strictify")))
                 recorded = True
         if report.failed and not recorded:
             self._record_lost(report)

@@ -18,10 +18,14 @@ from strictconformance.spec import Rule, all_rules, rule_sort_key
 
 __all__ = ["REPORT_SCHEMA", "CheckResult", "ConformanceReport", "load_report_schema"]
 
-REPORT_SCHEMA = "strictconformance-report/1"
+REPORT_SCHEMA = "strictconformance-report/2"
 
 # Rule outcome precedence: the worst check outcome decides the rule's.
-_RULE_OUTCOMES = ("failed", "error", "passed", "xfailed", "skipped", "not covered", "not run")
+# "not judged": the checks ran, but strictify gave no output to judge (it refused or crashed on every
+# input), so the rule is not passed.
+_RULE_OUTCOMES = ("failed", "error", "passed", "not judged", "xfailed", "skipped", "not covered", "not run")
+#: Findings listed per check at most (each distinct, with its own counterexample).
+MAX_FINDINGS = 20
 
 
 @dataclass
@@ -30,23 +34,31 @@ class CheckResult:
 
     nodeid: str
     rule_id: str
-    outcome: str = "not run"  # passed, failed, error, xfailed, skipped, not covered
+    outcome: str = "not run"  # passed, failed, error, not judged, xfailed, skipped, not covered
     examples: int = 0
     duration: float = 0.0
     reason: str = ""
-    failure: dict[str, Any] | None = None
+    findings: list[dict[str, Any]] = field(default_factory=list)  # Finding.as_json() of each
     replay: str = ""
+    #: what strictify gave this check's calls: {"outputs": n, "refused": {type: n}, "crashed": {type: n}}
+    strictify: dict[str, Any] | None = None
 
     def as_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"nodeid": self.nodeid, "outcome": self.outcome, "examples": self.examples,
                                 "duration_s": round(self.duration, 4)}
         if self.reason:
             data["reason"] = self.reason
-        if self.failure is not None:
-            data["failure"] = self.failure
+        data["findings"] = list(self.findings)
         if self.replay:
             data["replay"] = self.replay
+        if self.strictify is not None:
+            data["strictify"] = self.strictify
         return data
+
+    @property
+    def dialect(self) -> str | None:
+        """The dialect of a check parametrized by one (its node ID ends in ``[name]``)."""
+        return self.nodeid.rpartition("[")[2].rstrip("]") if self.nodeid.endswith("]") else None
 
 
 @dataclass
@@ -65,10 +77,13 @@ class ConformanceReport:
             if known is not None:
                 result.examples = max(result.examples, known.examples)
                 result.duration += known.duration
+                result.findings = result.findings or known.findings
+                result.strictify = result.strictify or known.strictify
             self.checks[result.nodeid] = result
         else:
             known.examples = max(known.examples, result.examples)
             known.duration += result.duration
+            known.findings = known.findings or result.findings
 
     def expect(self, nodeid: str, rule_id: str, reason: str) -> None:
         """Note a check that will run: until its result is recorded it is ``not run`` for ``reason``
@@ -85,8 +100,8 @@ class ConformanceReport:
             results = sorted(by_rule.get(rule_id, []), key=lambda r: r.nodeid)
             outcome = min((r.outcome for r in results), key=_RULE_OUTCOMES.index, default="not run")
             rule: Rule | None = rules.get(rule_id)
-            reasons = sorted({r.reason for r in results if r.reason and (r.outcome in ("not covered", "skipped", "xfailed")
-                                                                         or (r.outcome in ("failed", "error") and r.failure is None)
+            reasons = sorted({r.reason for r in results if r.reason and (r.outcome in ("not covered", "skipped", "xfailed", "not judged")
+                                                                         or (r.outcome in ("failed", "error") and not r.findings)
                                                                          or (r.outcome == "not run" and outcome == "not run"))})
             outcomes[rule_id] = {
                 "title": rule.title if rule else "",
@@ -96,9 +111,7 @@ class ConformanceReport:
                 "examples": sum(r.examples for r in results),
                 "reasons": reasons,
                 "checks": [r.as_json() for r in results],
-                "counterexamples": [
-                    {"nodeid": r.nodeid, **(r.failure or {}), "replay": r.replay} for r in results if r.failure
-                ],
+                "findings": [finding for r in results for finding in r.findings],
             }
         return outcomes
 
@@ -116,8 +129,26 @@ class ConformanceReport:
             "profile": self.profile,
             "seed": self.seed,
             "summary": self.summary(),
+            "strictify": self.strictify_summary(),
             "rules": self.rule_outcomes(),
         }
+
+    def strictify_summary(self) -> dict[str, dict[str, Any]]:
+        """Per dialect, what the adapter's strictify gave over all checks: outputs, declared
+        refusals and crashes, by exception type."""
+        by_dialect: dict[str, dict[str, Any]] = {}
+        for result in self.checks.values():
+            if result.strictify is None:
+                continue
+            total = by_dialect.setdefault(result.dialect or "", {"calls": 0, "outputs": 0, "refused": 0, "crashed": 0,
+                                                                  "refused_by": {}, "crashed_by": {}})
+            total["outputs"] += result.strictify["outputs"]
+            for kind in ("refused", "crashed"):
+                for name, count in result.strictify[kind].items():
+                    total[kind] += count
+                    total[f"{kind}_by"][name] = total[f"{kind}_by"].get(name, 0) + count
+            total["calls"] = total["outputs"] + total["refused"] + total["crashed"]
+        return dict(sorted(by_dialect.items()))
 
     def write_json(self, path: str) -> None:
         with open(path, "w", encoding="utf-8") as handle:
@@ -137,12 +168,22 @@ class ConformanceReport:
             yield f"{'rule':<7} {'outcome':<12} {'examples':>8}  title"
             for rule_id, data in shown.items():
                 yield f"{rule_id:<7} {data['outcome']:<12} {data['examples']:>8}  {data['title']}"
-                if data["outcome"] in ("xfailed", "skipped") and data["reasons"]:
+                if data["outcome"] in ("xfailed", "skipped", "not judged") and data["reasons"]:
                     yield f"{'':<7} {'':<12} {'':>8}  ({'; '.join(data['reasons'])})"
                 unexplained = sorted({c["reason"] for c in data["checks"]
-                                      if c["outcome"] in ("failed", "error") and "failure" not in c and c.get("reason")})
+                                      if c["outcome"] in ("failed", "error") and not c["findings"] and c.get("reason")})
                 if unexplained:  # a failure without a counterexample (an unexpected pass, a crash): say why here
                     yield f"{'':<7} {'':<12} {'':>8}  ({'; '.join(unexplained)})"
+                for finding in data["findings"]:  # every finding under its rule
+                    where = f" at {finding['where']}" if finding.get("where") else ""
+                    yield f"{'':<7} - {finding['key']}{where}  [{finding['nodeid'].rpartition('::')[2]}]"
+        for dialect, counts in self.strictify_summary().items():
+            if counts["refused"] or counts["crashed"]:
+                parts = [f"refused {counts['refused']} of {counts['calls']} schemas"
+                         + (f" ({_by_type(counts['refused_by'])})" if counts["refused"] else "")]
+                if counts["crashed"]:
+                    parts.append(f"crashed on {counts['crashed']} ({_by_type(counts['crashed_by'])})")
+                yield f"strictify {dialect or '?'}: {', '.join(parts)}"
         not_covered: dict[str, list[str]] = {}
         for rule_id, data in outcomes.items():
             if data["outcome"] == "not covered":
@@ -167,6 +208,10 @@ class ConformanceReport:
         if not_selected:
             parts.append(f"{len(not_selected)} not run (not selected)")
         yield "summary: " + ", ".join(parts)
+
+
+def _by_type(counts: Mapping[str, int]) -> str:
+    return ", ".join(f"{name} x{count}" for name, count in sorted(counts.items(), key=lambda item: -item[1]))
 
 
 def _compact(rule_ids: list[str]) -> str:

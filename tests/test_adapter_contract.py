@@ -227,8 +227,8 @@ class SetInSchema(ReferenceAdapter):
 @pytest.mark.parametrize(
     ("adapter", "rules", "message"),
     [
-        ("Raises", "RES-1", "RES-1 adapter fault: adapter.build_request() raised KeyError: 'strictJsonSchema'"),
-        ("Hangs", "RES-13", "RES-13 adapter fault: adapter.strict_support() did not return within 0.5 s"),
+        ("Raises", "RES-1", "RES-1 crash: adapter.build_request() raised KeyError: 'strictJsonSchema'"),
+        ("Hangs", "RES-13", "RES-13 fault: adapter.strict_support() did not return within 0.5 s"),
         ("ReturnsJunk", "RES-1", "adapter.build_request() returned dict, expected strictconformance.WireRequest"),
         ("JunkStrict", "RES-1", "WireRequest.tools[0].strict is 'yes', expected True, False or None (omitted)"),
         ("Mutates", "RES-1", "adapter.build_request() mutated argument 1"),
@@ -238,7 +238,7 @@ class SetInSchema(ReferenceAdapter):
         ("UnprintableTool", "RES-1", "WireRequest.tools[0] is <_Unprintable: repr failed: RuntimeError: repr exploded>, expected WireTool"),
         ("RaisesUnsayable", "RES-1", "adapter.build_request() raised _Unsayable: <str() failed: RuntimeError: str exploded>"),
         # sys.exit() in a capability is the adapter's fault, not the end of the run
-        ("Exits", "RES-1", "RES-1 adapter fault: adapter.build_request() raised SystemExit: 3"),
+        ("Exits", "RES-1", "RES-1 crash: adapter.build_request() raised SystemExit: 3"),
         # fields the checks walk must be JSON: a cycle would make them loop forever
         ("CyclicFormat", "RES-1", "adapter.build_request() WireRequest.response_format is not JSON"),
         ("SetInSchema", "RES-1", "adapter.build_request() WireRequest.tools[0].input_schema is not JSON"),
@@ -253,7 +253,7 @@ def test_faulty_adapter_gets_clean_failures(run_suite: Callable[..., SuiteRun], 
     assert "INTERNALERROR" not in run.output
     assert run.rules_with("failed") == {rules}
     assert run.report is not None
-    failure = run.report["rules"][rules]["counterexamples"][0]
+    failure = run.report["rules"][rules]["findings"][0]
     assert failure["calls"], failure  # the adapter call that produced it
     assert message.split(": ", 1)[-1].split(" (")[0] in failure["message"] or failure["kind"] == "violation"
 
@@ -267,7 +267,7 @@ def test_what_an_adapter_returned_is_shown_whatever_its_repr_does(run_suite: Cal
     assert "INTERNALERROR" not in run.output
     assert "\n  returned <_Unprintable: repr failed: RuntimeError: repr exploded>\n" in run.output
     assert run.report is not None
-    call = run.report["rules"]["RES-1"]["counterexamples"][0]["calls"][-1]
+    call = run.report["rules"]["RES-1"]["findings"][0]["calls"][-1]
     assert call["returned"] == "<_Unprintable: repr failed: RuntimeError: repr exploded>"
 
     # in a subprocess with a timeout (run_suite's setup still applies): without cycle detection
@@ -277,7 +277,7 @@ def test_what_an_adapter_returned_is_shown_whatever_its_repr_does(run_suite: Cal
         "-p", "strictconformance", "-p", "no:cacheprovider", "--sc-adapter", "faulty:SelfContaining",
         "--hypothesis-profile", "selftest", "--sc-rule", "RES-1", "-k", "not seed_table", "--sc-report", str(report), timeout=90)
     assert result.ret == pytest.ExitCode.TESTS_FAILED, result.outlines
-    failure = json.loads(report.read_text())["rules"]["RES-1"]["counterexamples"][0]
+    failure = json.loads(report.read_text())["rules"]["RES-1"]["findings"][0]
     assert failure["message"] == "adapter.build_request() returned dict, expected strictconformance.WireRequest (strictconformance.wire.read_wire_request converts a captured HTTP body)"
     assert failure["calls"][-1]["returned"] == {"a": "<cycle: dict>", "b": "<cycle: dict>"}
 
@@ -312,7 +312,7 @@ def test_after_a_hang_each_failure_shows_the_call_that_hung(run_suite: Callable[
     assert run.result.ret == pytest.ExitCode.TESTS_FAILED, run.output
     assert "hung earlier" not in run.output
     assert run.report is not None
-    failures = [failure for rule_id in ("RES-1", "RES-2") for failure in run.report["rules"][rule_id]["counterexamples"]]
+    failures = [failure for rule_id in ("RES-1", "RES-2") for failure in run.report["rules"][rule_id]["findings"]]
     first = next(failure for failure in failures if failure["nodeid"].endswith("::test_res_1_tool_beats_config_beats_default"))
     assert first["message"] == "adapter.build_request() did not return within 0.5 s (--sc-call-timeout)"
     hung = first["counterexample"]["request"]

@@ -38,7 +38,7 @@ def test_broken_adapter_fails_exactly_its_rule(run_suite: Callable[..., SuiteRun
     failed = run.rules_with("failed") | run.rules_with("error")
     assert failed == {rule_id}, run.output
     assert f"{rule_id} violation" in run.output  # the rule ID is in what the user reads
-    counterexamples = run.report["rules"][rule_id]["counterexamples"]  # type: ignore[index]
+    counterexamples = run.report["rules"][rule_id]["findings"]  # type: ignore[index]
     assert counterexamples and counterexamples[0]["calls"], counterexamples
     assert counterexamples[0]["replay"].startswith("pytest -p strictconformance --sc-adapter")
 
@@ -60,7 +60,7 @@ def test_dr6_fails_a_check_that_recurses_into_deep_payloads(run_suite: Callable[
     outcomes = {check["nodeid"].split("::")[-1]: check["outcome"] for check in run.report["rules"]["DR-6"]["checks"]}
     assert outcomes["test_dr_6_payloads_nested_past_the_recursion_limit"] == "failed", outcomes
     assert outcomes["test_dr_6_any_payload_raises_only_drift_errors"] == "failed", outcomes
-    failure = next(f for f in run.report["rules"]["DR-6"]["counterexamples"] if "nested_past" in f["nodeid"])
+    failure = next(f for f in run.report["rules"]["DR-6"]["findings"] if "nested_past" in f["nodeid"])
     assert "raised RecursionError" in failure["message"]
     assert failure["counterexample"]["case"]
     assert "INTERNALERROR" not in run.output and "Flaky" not in run.output
@@ -72,7 +72,7 @@ def test_dr6_fails_a_check_that_cannot_print_a_huge_integer(run_suite: Callable[
     run = run_suite("broken_drift:PrintsNumbers", "--sc-rule", "DR-6")
     assert run.rules_with("failed") == {"DR-6"}, run.output
     assert run.report is not None
-    failure = run.report["rules"]["DR-6"]["counterexamples"][0]
+    failure = run.report["rules"]["DR-6"]["findings"][0]
     assert "raised ValueError" in failure["message"], failure["message"]
     assert "integer of about" in json.dumps(failure["counterexample"]) + json.dumps(failure["calls"])
     assert "INTERNALERROR" not in run.output
@@ -87,13 +87,13 @@ def test_dr4_sweeps_every_recorded_array_for_an_unknown_variant(run_suite: Calla
     failed = [check for check in run.report["rules"]["DR-4"]["checks"] if check["outcome"] == "failed"]
     assert any("unknown_variant_in_every_recorded_array" in check["nodeid"] and "openai/chat/" in check["nodeid"]
                for check in failed), failed
-    assert any(".annotations[" in f["message"] for f in run.report["rules"]["DR-4"]["counterexamples"])
+    assert any(".annotations[" in f["message"] for f in run.report["rules"]["DR-4"]["findings"])
 
 
 def test_a_dr1_failure_names_the_cassette_and_what_was_rejected(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite(BROKEN["DR-1"], "--sc-rule", "DR-1")
     assert run.report is not None
-    failure = run.report["rules"]["DR-1"]["counterexamples"][0]
+    failure = run.report["rules"]["DR-1"]["findings"][0]
     counterexample = failure["counterexample"]
     assert counterexample["cassette"] in list_cassettes()
     assert counterexample["response"].startswith(counterexample["cassette"] + "#")
@@ -106,7 +106,7 @@ def test_a_dr1_failure_names_the_cassette_and_what_was_rejected(run_suite: Calla
 def test_a_mutation_failure_shows_the_mutation_and_where_it_was_expected(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite(BROKEN["DR-3"], "--sc-rule", "DR-3")
     assert run.report is not None
-    failures = run.report["rules"]["DR-3"]["counterexamples"]
+    failures = run.report["rules"]["DR-3"]["findings"]
     seed = next(f for f in failures if "seed_reshaped_tool_use_id" in f["nodeid"])
     assert "missed breaking drift" in seed["message"]
     assert "content[1].id" in seed["message"]
@@ -122,8 +122,8 @@ def test_a_harness_fault_fails_the_rule_and_names_the_method(run_suite: Callable
     """An undeclared exception is an adapter fault (harness failures are not swallowed by the judges)."""
     run = run_suite("broken_drift:RaisesBareKeyError", "--sc-rule", "DR-2")
     assert run.rules_with("failed") == {"DR-2"}, run.output
-    assert "DR-2 adapter fault: adapter.check_response() raised KeyError" in run.output or \
-        "DR-2 adapter fault: adapter.check_stream() raised KeyError" in run.output, run.output
+    assert "DR-2 crash: adapter.check_response() raised KeyError" in run.output or \
+        "DR-2 crash: adapter.check_stream() raised KeyError" in run.output, run.output
 
 
 def test_errors_without_a_path_are_judged_on_detection_alone(run_suite: Callable[..., SuiteRun]) -> None:

@@ -27,7 +27,7 @@ def test_broken_adapter_fails_exactly_its_rule(run_suite: Callable[..., SuiteRun
     failing = [c["nodeid"] for c in checks if c["outcome"] == "failed"]
     # the Hypothesis property finds it, not only an explicit example
     assert any("seed_table" not in nodeid and "twenty_five" not in nodeid for nodeid in failing), failing
-    counterexamples = run.report["rules"][rule_id]["counterexamples"]  # type: ignore[index]
+    counterexamples = run.report["rules"][rule_id]["findings"]  # type: ignore[index]
     assert counterexamples and counterexamples[0]["calls"], counterexamples
     assert counterexamples[0]["replay"].startswith("pytest -p strictconformance --sc-adapter")
 

@@ -48,9 +48,9 @@ def _adapter(rule_id: str) -> Any:
 
 
 def _assert_failure_is_actionable(run: SuiteRun, rule_id: str) -> None:
-    assert f"{rule_id} violation" in run.output or f"{rule_id} adapter fault" in run.output, run.output
+    assert f"{rule_id} violation" in run.output or f"{rule_id} fault" in run.output or f"{rule_id} crash" in run.output, run.output
     assert run.report is not None
-    counterexamples = run.report["rules"][rule_id]["counterexamples"]
+    counterexamples = run.report["rules"][rule_id]["findings"]
     assert counterexamples and counterexamples[0]["calls"], counterexamples
     assert counterexamples[0]["counterexample"]["dialect"] == DIALECT_OF[rule_id]
     assert counterexamples[0]["replay"].startswith("pytest -p strictconformance --sc-adapter")
@@ -124,7 +124,7 @@ def test_a_junk_answer_fails_cleanly_naming_the_method(run_suite: Callable[..., 
     rule_id, method, says = JUNK[adapter]
     run = run_suite(f"broken_strict_adapters:{adapter}", "--sc-rule", rule_id, *RT_CHECKS)
     assert run.rules_with("failed") == {rule_id}, run.output
-    assert f"{rule_id} adapter fault: adapter.{method}() " in run.output, run.output
+    assert f"{rule_id} fault: adapter.{method}() " in run.output, run.output
     assert says in run.output, run.output
     for crash in ("INTERNALERROR", "RecursionError", "AttributeError", "Traceback"):
         assert crash not in run.output, run.output
@@ -152,7 +152,7 @@ def test_more_broken_strictify_fails_exactly_its_rt_rule(run_suite: Callable[...
     run = run_suite(f"broken_strict_adapters:{adapter}", "--sc-rule", "RT", *RT_CHECKS)
     assert run.rules_with("failed") | run.rules_with("error") == {rule_id}, run.output
     assert run.report is not None
-    counterexamples = run.report["rules"][rule_id]["counterexamples"]
+    counterexamples = run.report["rules"][rule_id]["findings"]
     assert counterexamples and counterexamples[0]["calls"] and counterexamples[0]["counterexample"]["dialect"] == "openai"
 
 
@@ -160,7 +160,7 @@ def test_a_silently_dropped_max_items_fails_rt_5_under_the_ci_profile(run_suite:
     # the trap check alone: its bounds trap is what catches it in CI's derandomized examples
     run = run_suite("broken_strict_adapters:DropsMaxItemsSilently", "--sc-rule", "RT-5", "-k", "test_rt_5_traps", *RT_CHECKS, profile="ci")
     assert run.rules_with("failed") == {"RT-5"}, run.output
-    assert "trap" in run.report["rules"]["RT-5"]["counterexamples"][0]["counterexample"], run.output  # type: ignore[index]
+    assert "trap" in run.report["rules"]["RT-5"]["findings"][0]["counterexample"], run.output  # type: ignore[index]
     assert "is too long" in run.output or "has too many" in run.output, run.output
 
 

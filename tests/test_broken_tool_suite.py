@@ -32,7 +32,7 @@ def test_a_broken_adapter_fails_exactly_its_rule(run_suite: Callable[..., SuiteR
     failed = run.rules_with("failed") | run.rules_with("error")
     assert failed == {rule_id}, run.output
     assert f"{rule_id} violation" in run.output  # the rule ID is in what the user reads
-    counterexample = run.report["rules"][rule_id]["counterexamples"][0]  # type: ignore[index]
+    counterexample = run.report["rules"][rule_id]["findings"][0]  # type: ignore[index]
     assert counterexample["calls"], counterexample
     shown = counterexample["counterexample"]  # the violation's own: the failing call and the definition
     assert shown["call"].startswith("adapter.") and shown["definition"]["name"], counterexample
@@ -63,9 +63,9 @@ def test_junk_inside_an_invocation_is_an_adapter_fault_naming_the_method(run_sui
     run = run_suite(f"broken_tool_adapters:{adapter}", "--sc-rule", "TL-2,TL-4")
     assert run.rules_with("failed") == {"TL-2", "TL-4"}, run.output
     for rule_id in ("TL-2", "TL-4"):
-        failure = run.report["rules"][rule_id]["counterexamples"][0]  # type: ignore[index]
-        assert failure["kind"] == "adapter fault", failure
-        assert failure["message"] == f"{rule_id} adapter fault: adapter.invoke_tool() {problem}" or problem in failure["message"], failure
+        failure = run.report["rules"][rule_id]["findings"][0]  # type: ignore[index]
+        assert failure["kind"] == "fault", failure
+        assert failure["message"] == f"adapter.invoke_tool() {problem}" or problem in failure["message"], failure
     assert "AttributeError" not in run.output and "violation" not in run.output and "INTERNALERROR" not in run.output
 
 
@@ -88,9 +88,9 @@ def test_an_adapter_fault_is_reported_as_one_not_as_the_sdk_raising(run_suite: C
     run = run_suite("broken_tool_adapters:JunkInvocationAdapter", "--sc-rule", "TL-2,TL-3,TL-6")
     assert run.rules_with("failed") == {"TL-2", "TL-3", "TL-6"}, run.output
     for rule_id in ("TL-2", "TL-3", "TL-6"):
-        assert f"{rule_id} adapter fault: adapter.invoke_tool() returned dict" in run.output
-        failure = run.report["rules"][rule_id]["counterexamples"][0]  # type: ignore[index]
-        assert failure["kind"] == "adapter fault" and failure["counterexample"]["case"], failure  # the whole case
+        assert f"{rule_id} fault: adapter.invoke_tool() returned dict" in run.output
+        failure = run.report["rules"][rule_id]["findings"][0]  # type: ignore[index]
+        assert failure["kind"] == "fault" and failure["counterexample"]["case"], failure  # the whole case
     assert "raised AdapterFault" not in run.output and "escaped" not in run.output
 
 

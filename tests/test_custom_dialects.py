@@ -75,7 +75,7 @@ def test_a_strictify_ignoring_the_custom_limit_fails_it_in_that_dialect_only(run
     assert "acme: the strict schema breaks SM-21 DepthExceeded" in run.output
     assert f"exceeds the limit of {ACME_DEPTH}" in run.output
     assert run.report is not None
-    counterexample = run.report["rules"]["SM-21"]["counterexamples"][0]
+    counterexample = run.report["rules"]["SM-21"]["findings"][0]
     assert counterexample["counterexample"]["dialect"] == "acme"
     assert counterexample["replay"].endswith("[acme]'")
 

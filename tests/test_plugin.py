@@ -117,7 +117,7 @@ def test_ci_profile_is_deterministic(run_suite: Callable[..., SuiteRun], monkeyp
     first = run_suite("broken_resolution:ConfigBeatsTool", "--sc-rule", "RES-1", profile=None)
     second = run_suite("broken_resolution:ConfigBeatsTool", "--sc-rule", "RES-1", profile=None)
     assert first.report is not None and second.report is not None
-    assert first.report["rules"]["RES-1"]["counterexamples"] == second.report["rules"]["RES-1"]["counterexamples"]
+    assert first.report["rules"]["RES-1"]["findings"] == second.report["rules"]["RES-1"]["findings"]
 
 
 def test_xdist_aggregates_every_result(run_suite: Callable[..., SuiteRun]) -> None:
@@ -128,7 +128,7 @@ def test_xdist_aggregates_every_result(run_suite: Callable[..., SuiteRun]) -> No
     ran = [r for r, d in report["rules"].items() if d["outcome"] not in ("not run",)]
     assert len(ran) == 17
     assert all(report["rules"][rule_id]["examples"] > 0 for rule_id in ran if rule_id != "BUD-3")
-    assert report["rules"]["BUD-2"]["counterexamples"][0]["calls"]
+    assert report["rules"]["BUD-2"]["findings"][0]["calls"]
 
 
 def test_expected_failures_are_strict(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:

@@ -15,6 +15,7 @@ has returned, whatever the oracle did with it.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import reprlib
 from collections.abc import Callable, Mapping
@@ -27,9 +28,9 @@ from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
 
 from strictconformance.dialects import Dialect, DialectRegistry, SchemaError, Strictified
-from strictconformance.dialects.oracles import OracleFailure
 from strictconformance.dialects.pointers import pointer_from_path
 from strictconformance.dialects.validator import iter_schema_nodes
+from strictconformance.findings import Finding, not_covered
 from strictconformance.harness import ConformanceFailure, Harness
 from strictconformance.plugin import active_declarations
 from strictconformance.profiles import scaled
@@ -80,7 +81,7 @@ def require_dialect(sc: Harness, dialect: str) -> Dialect:
     """The dialect called ``dialect`` (shipped or the adapter's own), or a "not covered" skip when
     the adapter does not declare it."""
     if dialect not in sc.declarations.strictify_dialects:
-        pytest.skip(f"not covered: the adapter's strictify_dialects {list(sc.declarations.strictify_dialects)} "
+        not_covered(f"the adapter's strictify_dialects {list(sc.declarations.strictify_dialects)} "
                     f"do not include {dialect!r}")
     return sc.declarations.dialect_registry[dialect]
 
@@ -142,13 +143,20 @@ def _json_prefix(value: Any, limit: int) -> tuple[str, bool, int]:
 
 
 class Refused(Exception):
-    """The adapter's strictify raised on a schema: it refused it."""
+    """The adapter's strictify raised on a schema: a declared refusal (``declared``, one of its
+    ``strictify_refusals``) or a crash. No output: the SM rules and RT-2..RT-7 do not judge it; RT-1
+    reports a crash."""
 
-    def __init__(self, error: BaseException, reference_refuses: bool) -> None:
+    def __init__(self, error: BaseException, schema: Mapping[str, Any], dialect: Dialect, *, declared: bool) -> None:
         super().__init__(f"{type(error).__name__}: {error}")
         self.error = error
-        #: whether the reference refuses it too (input that is not a usable schema)
-        self.reference_refuses = reference_refuses
+        self.declared = declared
+        self._schema, self._dialect = schema, dialect
+
+    @functools.cached_property
+    def reference_refuses(self) -> bool:
+        """Whether the reference refuses the schema too (input that is not a usable schema)."""
+        return _reference_refuses(self._schema, self._dialect)
 
 
 @dataclass
@@ -178,7 +186,10 @@ class StrictImplementation:
         __tracebackhide__ = True
         attempt = self._through(lambda: self.sc.attempt("strictify", schema, self.dialect.name, allowed=(Exception,)))
         if attempt.error is not None:
-            raise Refused(attempt.error, _reference_refuses(schema, self.dialect))
+            declared = isinstance(attempt.error, self.sc.declarations.strictify_refusals)
+            self.sc.count_strictify(attempt.error, declared=declared)
+            raise Refused(attempt.error, schema, self.dialect, declared=declared)
+        self.sc.count_strictify()
         try:
             result = Strictified.coerce(attempt.value)
             problem = _schema_problem(result.schema)
@@ -216,7 +227,7 @@ class StrictImplementation:
             raise attempt.error  # the oracle decides whether raising is allowed here
         return attempt.value
 
-    def judge(self, oracle: Callable[[], OracleFailure | None], strict: Strictified | None = None) -> None:
+    def judge(self, oracle: Callable[[], Finding | None], strict: Strictified | None = None) -> None:
         """Run ``oracle`` and :meth:`settle` its verdict. When it crashes on the adapter's
         ``strict`` schema (jsonschema cannot use it), the check fails naming what is wrong with it."""
         __tracebackhide__ = True
@@ -231,16 +242,17 @@ class StrictImplementation:
             self._fail(f"adapter.strictify() returned a schema values cannot be checked against: {problem}")
         self.settle(outcome)
 
-    def settle(self, outcome: OracleFailure | None) -> None:
+    def settle(self, outcome: Finding | None) -> None:
         """Re-raise a harness failure met during the oracle; else fail with the oracle's verdict."""
         __tracebackhide__ = True
         if self.failure is not None:
             raise self.failure
         if outcome is None:
             return
-        self.sc.note(**{key: show(value) for key, value in outcome.counterexample.items()})
-        where = f" (at {outcome.pointer})" if outcome.pointer else ""
-        self.sc.fail(f"{self.dialect.name}: {outcome.message}{where}")
+        self.sc.note(**{key: show(value) for key, value in (outcome.counterexample or {}).items()})
+        where = f" (at {outcome.where})" if outcome.where else ""
+        detail = outcome.key.partition(": ")[2] or None
+        self.sc.fail(f"{self.dialect.name}: {outcome.message}{where}", where=outcome.where, detail=detail)
 
 
 def _schema_problem(schema: Any, *, against_meta_schema: bool = False) -> str | None:

@@ -57,6 +57,7 @@ from strictconformance.drift.oracles import (
 from strictconformance.drift.shapes import get_shape
 from strictconformance.drift.shapes.model import Arr
 from strictconformance.drift.sse import SSEEvent
+from strictconformance.findings import not_covered
 from strictconformance.harness import Harness, check
 from strictconformance.profiles import scaled
 from strictconformance.strategies.responses import (
@@ -164,7 +165,7 @@ def _subject_notes(subject: ResponseSubject) -> dict[str, Any]:
 def _settle(sc: Harness, verdict: Verdict) -> None:
     __tracebackhide__ = True
     if verdict.status == "skip":
-        pytest.skip(f"not covered: {verdict.message}")
+        not_covered(f"{verdict.message}")
     sc.expect(verdict.passed, verdict.message)
 
 
@@ -226,12 +227,12 @@ def _usable_responses(sc: Harness, cassette: str) -> list[RecordedResponse]:
     """The cassette's responses the adapter can be handed (skips the check when there are none)."""
     loaded = load_cassette(cassette)
     if loaded.api not in sc.declarations.drift_apis:
-        pytest.skip(f"not covered: the adapter does not declare {loaded.api} in drift_apis")
+        not_covered(f"the adapter does not declare {loaded.api} in drift_apis")
     recorded = list(loaded.responses())
     usable = [response for response in recorded if sc.has(_method(response))]
     if not usable:
         missing = sorted({_method(response) for response in recorded})
-        pytest.skip(f"not covered: {cassette} holds only what {' and '.join(missing)}() receives, which the adapter does not implement")
+        not_covered(f"{cassette} holds only what {' and '.join(missing)}() receives, which the adapter does not implement")
     return usable
 
 

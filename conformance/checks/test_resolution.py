@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from strictconformance.adapter import Declarations
 from strictconformance.checks._support import wire_tool
+from strictconformance.findings import not_covered
 from strictconformance.harness import Harness, check
 from strictconformance.strategies.models import curated_cases, curated_models, models_with_support
 from strictconformance.strategies.requests import tools_requests
@@ -197,7 +198,7 @@ _SEED_TABLE = [
 def _table_case(sc: Harness, provider: str, supports: bool, tool_strict: bool | None, config: bool | None, expected: Any) -> None:
     __tracebackhide__ = True
     if provider not in sc.declarations.providers:
-        pytest.skip(f"not covered: the adapter's providers do not include {provider!r}")
+        not_covered(f"the adapter's providers do not include {provider!r}")
     request = ToolsRequest(provider, _MODELS[provider], supports, (ToolSpec("lookup", _SCHEMA, tool_strict),), config_strict=config)
     if expected == "declared":  # the seed says true; SPEC §1 checks the adapter's declared default
         expected = _declared_default(sc, provider)

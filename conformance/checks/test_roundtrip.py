@@ -41,15 +41,16 @@ from strictconformance.checks._strict import (
 from strictconformance.dialects import Dialect, Strictified, validate_strict
 from strictconformance.dialects.known_bad import known_bad_cases
 from strictconformance.dialects.oracles import (
-    OracleFailure,
     check_rt2_pure,
     check_rt3_idempotent,
     check_rt4_complete,
     check_rt5_sound,
     check_rt6_no_silent_collapse,
     check_rt7_decodes_wire,
+    shape_at,
 )
 from strictconformance.dialects.traps import Trap, traps
+from strictconformance.findings import Finding, not_covered
 from strictconformance.harness import Harness, check
 from strictconformance.reference.strictify import reference_encode, reference_strictify
 from strictconformance.strategies.instances import instances
@@ -106,9 +107,16 @@ def _traps(dialect: Dialect) -> tuple[Trap, ...]:
 
 
 def _trap(sc: Harness, trap: Trap, dialect: Dialect) -> Trap:
-    sc.notes.clear()  # one check runs case after case: a counterexample names the last one only
     sc.note(dialect=dialect.name, trap=trap.name, why=trap.why, schema=trap.schema)
     return trap
+
+
+def _trap_cases(dialect: Dialect, *, values: bool = False) -> list[tuple[str, Any]]:
+    """The traps of ``dialect`` as fixed cases (:meth:`Harness.each_case`), or with ``values``
+    one case per (trap, value) pair."""
+    if not values:
+        return [(f"trap {trap.name}", trap) for trap in _traps(dialect)]
+    return [(f"trap {trap.name} value {index}", (trap, value)) for trap in _traps(dialect) for index, value in enumerate(trap.values)]
 
 
 def _needs(sc: Harness, rule_id: str, *methods: str) -> None:
@@ -116,7 +124,7 @@ def _needs(sc: Harness, rule_id: str, *methods: str) -> None:
     missing = [method for method in methods if not sc.has(method)]
     if missing:
         have = [method for method in methods if method not in missing]
-        pytest.skip(f"not covered: {rule_id} needs {' and '.join(f'{m}()' for m in methods)}; the adapter implements "
+        not_covered(f"{rule_id} needs {' and '.join(f'{m}()' for m in methods)}; the adapter implements "
                     f"{', '.join(f'{m}()' for m in have) or 'neither'}")
 
 
@@ -144,16 +152,19 @@ def _rt1(sc: Harness, dialect: Dialect, schema: dict[str, Any]) -> None:
     try:
         strict = StrictImplementation(sc, dialect).strictify(schema)
     except Refused as refusal:
-        sc.expect(refusal.reference_refuses, (
-            f"{dialect.name}: adapter.strictify() raised {refusal} on a valid JSON Schema that the reference strictifies; "
-            "strictify must accept any schema and report what it loosens as losses (SPEC §4)"))
-        return
+        if refusal.declared or refusal.reference_refuses:
+            return  # a declared refusal (counted and reported), or input that is not a usable schema
+        sc.crash("strictify", refusal.error, (
+            f" on a valid JSON Schema that the reference strictifies, and {type(refusal.error).__qualname__} is not one of "
+            "the adapter's strictify_refusals: a crash. strictify must accept any schema and report what it loosens "
+            "as losses, or refuse it with a declared exception (SPEC §4)"))
     violations = validate_strict(strict.schema, dialect)
     if violations:
         sc.note(strict=show(strict.schema), violations=[str(violation) for violation in violations[:10]])
         rules = sorted({violation.rule_id for violation in violations})
+        first = violations[0]
         sc.fail(f"{dialect.name}: the strict schema breaks {len(violations)} rule check(s) of {', '.join(rules)}; "
-                f"first: {violations[0]}")
+                f"first: {first}", where=first.pointer or "/", detail=f"{first.rule_id} at {shape_at(strict.schema, first.pointer)}")
 
 
 @check("RT-1")
@@ -171,10 +182,11 @@ def test_rt_1_traps_and_known_bad_schemas(sc: Harness, dialect: str) -> None:
     rules = resolved.rule_ids
     cases = [(f"trap {trap.name}", trap.schema) for trap in _traps(resolved)]
     cases += [(f"known-bad {case.rule_id} schema", case.schema) for case in known_bad_cases() if case.rule_id in rules]
-    for name, schema in cases:
-        sc.notes.clear()  # a counterexample names the last case only
+
+    def judge(name: str, schema: dict[str, Any]) -> None:
         sc.note(dialect=dialect, case=name, schema=show(schema))
         _rt1(sc, resolved, schema)
+    sc.each_case(cases, judge)
 
 
 # -- RT-2: pure; RT-3: idempotent --------------------------------------------------------------------
@@ -204,8 +216,7 @@ def test_rt_2_strictify_is_pure(sc: Harness, dialect: str, data: st.DataObject) 
 @check("RT-2")
 def test_rt_2_traps(sc: Harness, dialect: str) -> None:
     resolved = require_dialect(sc, dialect)
-    for trap in _traps(resolved):
-        _rt2(sc, resolved, _trap(sc, trap, resolved).schema)
+    sc.each_case(_trap_cases(resolved), lambda _, trap: _rt2(sc, resolved, _trap(sc, trap, resolved).schema))
 
 
 @check("RT-3")
@@ -220,8 +231,7 @@ def test_rt_3_strictify_is_idempotent(sc: Harness, dialect: str, data: st.DataOb
 @check("RT-3")
 def test_rt_3_traps(sc: Harness, dialect: str) -> None:
     resolved = require_dialect(sc, dialect)
-    for trap in _traps(resolved):
-        _rt3(sc, resolved, _trap(sc, trap, resolved).schema)
+    sc.each_case(_trap_cases(resolved), lambda _, trap: _rt3(sc, resolved, _trap(sc, trap, resolved).schema))
 
 
 # -- RT-4: completeness ------------------------------------------------------------------------------
@@ -253,9 +263,7 @@ def test_rt_4_values_encode_validly_and_decode_back(sc: Harness, dialect: str, d
 def test_rt_4_traps(sc: Harness, dialect: str) -> None:
     resolved = require_dialect(sc, dialect)
     _needs(sc, "RT-4", "encode", "decode")
-    for trap in _traps(resolved):
-        for value in trap.values:
-            _rt4(sc, resolved, _trap(sc, trap, resolved).schema, value)
+    sc.each_case(_trap_cases(resolved, values=True), lambda _, case: _rt4(sc, resolved, _trap(sc, case[0], resolved).schema, case[1]))
 
 
 # -- RT-5: soundness ---------------------------------------------------------------------------------
@@ -269,7 +277,7 @@ def _rt5(sc: Harness, dialect: Dialect, schema: dict[str, Any], data: st.DataObj
         return
     decode = implementation.decode_fn(schema)
 
-    def oracle() -> OracleFailure | None:
+    def oracle() -> Finding | None:
         wire = data.draw(instances(strict.schema, engine="compiled"), label="wire value")
         sc.note(wire=show(wire))
         return check_rt5_sound(schema, strict, decode, wire)
@@ -293,8 +301,7 @@ def test_rt_5_traps(sc: Harness, dialect: str, data: st.DataObject) -> None:
     """Values of every trap's strict schema, one drawn per trap in each example (a trap lists values
     of its original schema only): each example meets the bounds trap, where a dropped maxItems shows."""
     resolved = require_dialect(sc, dialect)
-    for trap in _traps(resolved):
-        _rt5(sc, resolved, _trap(sc, trap, resolved).schema, data)
+    sc.each_case(_trap_cases(resolved), lambda _, trap: _rt5(sc, resolved, _trap(sc, trap, resolved).schema, data))
 
 
 # -- RT-6: no silent collapse of absent and null ------------------------------------------------------
@@ -323,9 +330,7 @@ def test_rt_6_absent_and_null_stay_apart_or_are_reported(sc: Harness, dialect: s
 @check("RT-6")
 def test_rt_6_traps(sc: Harness, dialect: str) -> None:
     resolved = require_dialect(sc, dialect)
-    for trap in _traps(resolved):
-        for value in trap.values:
-            _rt6(sc, resolved, _trap(sc, trap, resolved).schema, value)
+    sc.each_case(_trap_cases(resolved, values=True), lambda _, case: _rt6(sc, resolved, _trap(sc, case[0], resolved).schema, case[1]))
 
 
 # -- RT-7: the model's answer is decoded before user code ----------------------------------------------
@@ -351,7 +356,7 @@ def _rt7(sc: Harness, dialect: Dialect, schema: dict[str, Any], value: Any) -> N
     sc.note(wire=show(wire), wire_from=source)
     decode = implementation.decode_fn(schema)
 
-    def oracle() -> OracleFailure | None:
+    def oracle() -> Finding | None:
         if not Draft202012Validator(strict.schema).is_valid(wire):
             # no model answers this in strict mode: the value holds what cannot travel (RT-4
             # judges that), or the dialect's shape is not what the adapter's strict schema asks for
@@ -374,6 +379,4 @@ def test_rt_7_wire_answers_decode_to_original_values(sc: Harness, dialect: str, 
 @check("RT-7")
 def test_rt_7_traps(sc: Harness, dialect: str) -> None:
     resolved = require_dialect(sc, dialect)
-    for trap in _traps(resolved):
-        for value in trap.values:
-            _rt7(sc, resolved, _trap(sc, trap, resolved).schema, value)
+    sc.each_case(_trap_cases(resolved, values=True), lambda _, case: _rt7(sc, resolved, _trap(sc, case[0], resolved).schema, case[1]))

@@ -35,6 +35,7 @@ from strictconformance.checks._strict import (
 )
 from strictconformance.dialects import CATALOGUE, Dialect, StrictRule, validate_strict
 from strictconformance.dialects.known_bad import known_bad_cases
+from strictconformance.dialects.oracles import shape_at
 from strictconformance.dialects.traps import traps
 from strictconformance.harness import Harness, check
 from strictconformance.strategies.schemas import rule_schemas
@@ -57,7 +58,7 @@ def _judge(sc: Harness, dialect: Dialect, rule: StrictRule, schema: dict[str, An
     try:
         strict = StrictImplementation(sc, dialect).strictify(schema)
     except Refused:
-        return False  # RT-1's business
+        return False  # no output to judge: counted (a declared refusal, or a crash RT-1 reports)
     broken = [violation for violation in validate_strict(strict.schema, dialect) if violation.rule_id == rule.id]
     if broken:
         sc.note(strict=show(strict.schema), violations=[str(violation) for violation in broken[:10]])
@@ -65,7 +66,7 @@ def _judge(sc: Harness, dialect: Dialect, rule: StrictRule, schema: dict[str, An
         more = f" (and {len(broken) - 1} more place(s))" if len(broken) > 1 else ""
         sc.fail(f"{dialect.name}: the strict schema breaks {rule.id} {rule.check} at {first.pointer or '/'}: "
                 f"{first.message}{more}. The rule: {rule.title.replace('`', '')}, because {rule.reason[0].lower()}{rule.reason[1:]} "
-                f"(source: {rule.source})")
+                f"(source: {rule.source})", where=first.pointer or "/", detail=shape_at(strict.schema, first.pointer))
     return True
 
 
@@ -101,13 +102,13 @@ def _fixed_check(rule_id: str) -> Callable[..., None]:
         rule = resolved.rule(rule_id)
         cases = [(f"known-bad {rule_id} schema", case.schema) for case in known_bad_cases() if case.rule_id == rule_id]
         cases += [(f"trap {trap.name}", trap.schema) for trap in traps(resolved)]
-        judged = 0
-        for name, schema in cases:
-            sc.notes.clear()  # a counterexample names the last case only
+
+        def judge(name: str, schema: dict[str, Any]) -> None:
             sc.note(case=name)
-            judged += _judge(sc, resolved, rule, schema)
-        if not judged:
-            pytest.skip(f"not covered: strictify refused every fixed case of {rule_id} in {dialect}")
+            _judge(sc, resolved, rule, schema)
+        # every case is judged, each failing one is its own finding; one refused by strictify is
+        # counted (a check that judged no output is "not judged", never passed)
+        sc.each_case(cases, judge)
 
     test.__name__ = test.__qualname__ = f"test_{rule_id.lower().replace('-', '_')}_fixed_cases"
     test.__doc__ = f"{rule_id}: the strict schema of its known-bad schema and of the classic traps breaks it nowhere."

@@ -23,6 +23,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from strictconformance.findings import not_covered
 from strictconformance.harness import ConformanceFailure, Harness, check
 from strictconformance.spec import all_rules
 from strictconformance.strategies import callbacks
@@ -96,11 +97,11 @@ def _layer(sc: Harness, rule_id: str, sources: Collection[InputSource] | None = 
     capability the rule needs or declares none of the input-schema ``sources`` its cases use."""
     missing = [method for method in all_rules()[rule_id].capabilities if not sc.has(method)]
     if missing:
-        pytest.skip(f"not covered: the adapter does not implement {', '.join(f'{method}()' for method in missing)}")
+        not_covered(f"the adapter does not implement {', '.join(f'{method}()' for method in missing)}")
     layer = _AdapterToolLayer(sc)
     needed = frozenset(sources) if sources is not None else _CASE_SOURCES[rule_id]
     if not needed & layer.traits.sources:
-        pytest.skip(f"not covered: these {rule_id} cases define tools from {' or '.join(sorted(needed))} input schemas; "
+        not_covered(f"these {rule_id} cases define tools from {' or '.join(sorted(needed))} input schemas; "
                     f"tool_layer_traits.sources declares only {', '.join(sorted(layer.traits.sources)) or 'none'}")
     return layer
 
@@ -319,7 +320,7 @@ def test_tl_5_each_source(sc: Harness, source: InputSource) -> None:
     argument of a model or raw-schema tool."""
     layer = _layer(sc, "TL-5", {source})
     if source not in layer.traits.sources:
-        pytest.skip(f"not covered: tool_layer_traits.sources does not declare {source}")
+        not_covered(f"tool_layer_traits.sources does not declare {source}")
     shape = _KNOWN_SHAPES["optional nested model | None = None keeps null"]
     case = callbacks.context_case(shape, source, name="known_context", parameter="ctx", input={"note": "n", "owner": {"name": "Ada"}},
                                   tool_use_id="toolu_ctx", invocation_state={"user_id": 7})

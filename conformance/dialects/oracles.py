@@ -3,7 +3,7 @@ under test.
 
 Each ``check_*`` takes the implementation's callables (``strictify``, ``encode``, ``decode``,
 already bound to a dialect) plus the generated schema or value, and returns ``None`` when the
-rule holds or an :class:`OracleFailure` naming the rule, the JSON pointer and a counterexample
+rule holds or an :class:`Finding` naming the rule, the JSON pointer and a counterexample
 as JSON. :func:`require` turns a failure into an ``AssertionError`` for a test.
 
 "Except where a reported loss explains it, and only there": a loss explains a difference only
@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from jsonschema import Draft202012Validator, validators  # type: ignore[import-untyped]
@@ -40,9 +40,9 @@ from strictconformance.dialects.pointers import (
 )
 from strictconformance.dialects.validator import validate_strict
 from strictconformance.dialects.values import canonical, json_equal
+from strictconformance.findings import Finding
 
 __all__ = [
-    "OracleFailure",
     "check_rt1_obeys_rules",
     "check_rt2_pure",
     "check_rt3_idempotent",
@@ -55,6 +55,7 @@ __all__ = [
     "explained_by_losses",
     "governed_value_paths",
     "loss_problem",
+    "oracle_finding",
     "require",
     "schema_location",
 ]
@@ -67,48 +68,104 @@ ValuePath = tuple[str | int, ...]
 _MARKER = "\x00strictconformance: a value governed by a loss"
 
 
-@dataclass(frozen=True)
-class OracleFailure:
-    """A broken rule: which, where, why, and the counterexample (JSON)."""
-
-    rule_id: str
-    pointer: str
-    message: str
-    counterexample: dict[str, Any] = field(default_factory=dict)
-
-    def __str__(self) -> str:
-        shown = json.dumps(self.counterexample, indent=2, sort_keys=False, default=repr)
-        return f"{self.rule_id} at {self.pointer or '/'}: {self.message}\ncounterexample:\n{shown}"
+def oracle_finding(rule_id: str, pointer: str, message: str, counterexample: dict[str, Any] | None = None, *,
+                   detail: str | None = None) -> Finding:
+    """A broken rule as the kit's :class:`~strictconformance.findings.Finding` (a violation): which,
+    where (``pointer``, "" for none), why, what tells this bug from the rule's others (``detail``,
+    part of the key) and the counterexample (JSON)."""
+    key = f"{rule_id} violation: {detail}" if detail else f"{rule_id} violation"
+    return Finding(rule=rule_id, kind="violation", key=key, message=message, where=pointer or None,
+                   counterexample=dict(counterexample or {}))
 
 
-def require(failure: OracleFailure | None) -> None:
-    """Raise ``AssertionError`` carrying the failure (for tests)."""
+def require(failure: Finding | None) -> None:
+    """Raise ``AssertionError`` carrying the finding (for tests)."""
     if failure is not None:
-        raise AssertionError(str(failure))
+        shown = json.dumps(failure.counterexample, indent=2, sort_keys=False, default=repr)
+        raise AssertionError(f"{failure.key} at {failure.where or '/'}: {failure.message}\ncounterexample:\n{shown}")
+
+
+#: Keywords whose value holds subschemas by name or index: a node under one is described by it.
+_HOLDERS = frozenset({"properties", "patternProperties", "$defs", "definitions", "prefixItems", "anyOf", "oneOf", "allOf",
+                      "dependentSchemas", "items", "dependencies"})
+
+
+def shape_at(schema: Any, pointer: str) -> str:
+    """The node shape at ``pointer`` in ``schema`` and where it sits, for a finding's key: "object
+    inside prefixItems", "empty object inside properties", "`format` of a string at the root"...
+    Two bugs at differently placed or shaped nodes get different keys."""
+    try:
+        tokens: list[str] = list(split_pointer(pointer))
+    except ValueError:
+        return "a node"
+    keyword = ""
+    try:
+        node = resolve_pointer(schema, pointer)
+    except (LookupError, ValueError):
+        node = None
+    if tokens and not isinstance(node, (dict, bool)):  # a keyword's value: describe its node
+        keyword = tokens.pop()
+        try:
+            node = resolve_pointer(schema, join_pointer("", *tokens))
+        except (LookupError, ValueError):
+            node = None
+    kind = _node_kind(node)
+    if keyword:
+        kind = f"`{keyword}` of {'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+    if not tokens:
+        return f"{kind} at the root"
+    holder = tokens[-2] if len(tokens) >= 2 and tokens[-2] in _HOLDERS and tokens[-1] not in _HOLDERS else tokens[-1]
+    if holder.isdigit():
+        holder = "an array"
+    return f"{kind} inside {holder}"
+
+
+def _node_kind(node: Any) -> str:
+    if isinstance(node, bool):
+        return f"boolean schema {str(node).lower()}"
+    if not isinstance(node, dict):
+        return "node"
+    declared = node.get("type")
+    types = declared if isinstance(declared, list) else [declared] if isinstance(declared, str) else []
+    if "object" in types or "properties" in node:
+        empty = not node.get("properties") and not node.get("patternProperties") and not isinstance(node.get("additionalProperties"), dict)
+        return "empty object" if empty else "object"
+    if types:
+        return "/".join(str(t) for t in types)
+    for keyword in ("$ref", "anyOf", "oneOf", "allOf", "enum", "const", "not"):
+        if keyword in node:
+            return f"{keyword} node"
+    return "untyped node" if node else "empty schema"
+
+
+def _raised(error: str) -> str:
+    """The exception type of an error text ``Type: message``."""
+    return error.split(":", 1)[0]
 
 
 class _Refused(Exception):
     """The implementation refused the input (raised): not a rule violation by itself."""
 
 
-def _strictified(strictify: StrictifyFn, schema: Schema, rule_id: str, *, accepted: bool = False) -> Strictified | OracleFailure:
+def _strictified(strictify: StrictifyFn, schema: Schema, rule_id: str, *, accepted: bool = False) -> Strictified | Finding:
     """Call ``strictify`` on a copy of ``schema``. Raising on a caller's schema is a refusal
     (:class:`_Refused`); raising where it must accept (``accepted``), or returning something unusable, fails."""
     try:
         result = strictify(copy.deepcopy(schema))
     except Exception as exc:
         if accepted:
-            return OracleFailure(rule_id, "", f"strictify raised on a schema it must accept (its own output, or an input it accepted before): {type(exc).__name__}: {exc}", {"schema": schema})
+            return oracle_finding(rule_id, "", f"strictify raised on a schema it must accept (its own output, or an input it accepted before): {type(exc).__name__}: {exc}", {"schema": schema},
+                                  detail=f"strictify raises {type(exc).__name__} on its own output")
         raise _Refused(f"{type(exc).__name__}: {exc}") from exc
     try:
         return Strictified.coerce(result)
     except (TypeError, ValueError) as exc:
-        return OracleFailure(rule_id, "", f"strictify returned an unusable result: {exc}", {"schema": schema})
+        return oracle_finding(rule_id, "", f"strictify returned an unusable result: {exc}", {"schema": schema}, detail="unusable result")
 
 
-def _refusals_pass(check: Callable[..., OracleFailure | None]) -> Callable[..., OracleFailure | None]:
+def _refusals_pass(check: Callable[..., Finding | None]) -> Callable[..., Finding | None]:
     """A schema the implementation refuses (raises on) is not a violation of these rules."""
-    def run(*args: Any, **kwargs: Any) -> OracleFailure | None:
+    def run(*args: Any, **kwargs: Any) -> Finding | None:
         try:
             return check(*args, **kwargs)
         except _Refused:
@@ -124,34 +181,36 @@ def _losses_json(losses: Iterable[Loss]) -> list[dict[str, str]]:
 # --- RT-1, RT-2, RT-3, SM --------------------------------------------------------------------
 
 @_refusals_pass
-def check_rt1_obeys_rules(schema: Schema, strictify: StrictifyFn, dialect: str | Dialect) -> OracleFailure | None:
+def check_rt1_obeys_rules(schema: Schema, strictify: StrictifyFn, dialect: str | Dialect) -> Finding | None:
     """RT-1: the strict schema breaks no rule of the dialect (per the independent validator)."""
     result = _strictified(strictify, schema, "RT-1")
-    if isinstance(result, OracleFailure):
+    if isinstance(result, Finding):
         return result
     violations = validate_strict(result.schema, dialect)
     if not violations:
         return None
     first = violations[0]
-    return OracleFailure("RT-1", first.pointer, f"{len(violations)} rule violation(s), first: {first}",
+    return oracle_finding("RT-1", first.pointer, f"{len(violations)} rule violation(s), first: {first}",
+                          detail=f"{first.rule_id} at {shape_at(result.schema, first.pointer)}", counterexample=
                          {"schema": schema, "strict": result.schema, "violations": [str(v) for v in violations[:10]]})
 
 
 @_refusals_pass
-def check_sm_rule(rule_id: str, schema: Schema, strictify: StrictifyFn, dialect: str | Dialect) -> OracleFailure | None:
+def check_sm_rule(rule_id: str, schema: Schema, strictify: StrictifyFn, dialect: str | Dialect) -> Finding | None:
     """SM-xx: the strict schema breaks this one rule nowhere."""
     result = _strictified(strictify, schema, rule_id)
-    if isinstance(result, OracleFailure):
+    if isinstance(result, Finding):
         return result
     violations = [v for v in validate_strict(result.schema, dialect) if v.rule_id == rule_id]
     if not violations:
         return None
-    return OracleFailure(rule_id, violations[0].pointer, f"{violations[0].check}: {violations[0].message}",
+    return oracle_finding(rule_id, violations[0].pointer, f"{violations[0].check}: {violations[0].message}",
+                          detail=shape_at(result.schema, violations[0].pointer), counterexample=
                          {"schema": schema, "strict": result.schema, "violations": [str(v) for v in violations[:10]]})
 
 
 @_refusals_pass
-def check_rt2_pure(schema: Schema, strictify: StrictifyFn) -> OracleFailure | None:
+def check_rt2_pure(schema: Schema, strictify: StrictifyFn) -> Finding | None:
     """RT-2: the input is not mutated and the same input gives the same output."""
     pristine = copy.deepcopy(schema)
     given = copy.deepcopy(schema)
@@ -160,16 +219,17 @@ def check_rt2_pure(schema: Schema, strictify: StrictifyFn) -> OracleFailure | No
     except Exception as exc:
         raise _Refused(str(exc)) from exc
     if canonical(given) != canonical(pristine) or list(_key_orders(given)) != list(_key_orders(pristine)):
-        return OracleFailure("RT-2", "", "strictify mutated its input", {"schema": pristine, "after the call": given})
+        return oracle_finding("RT-2", "", "strictify mutated its input", {"schema": pristine, "after the call": given},
+                              detail="strictify() mutates its input")
     try:
         first = Strictified.coerce(returned)
     except (TypeError, ValueError) as exc:
-        return OracleFailure("RT-2", "", f"strictify returned an unusable result: {exc}", {"schema": schema})
+        return oracle_finding("RT-2", "", f"strictify returned an unusable result: {exc}", {"schema": schema}, detail="unusable result")
     second = _strictified(strictify, schema, "RT-2", accepted=True)
-    if isinstance(second, OracleFailure):
+    if isinstance(second, Finding):
         return second
     if json.dumps(first.schema) != json.dumps(second.schema) or first.losses != second.losses:
-        return OracleFailure("RT-2", "", "the same input gave different outputs",
+        return oracle_finding("RT-2", "", "the same input gave different outputs", detail="different outputs for the same input", counterexample=
                              {"schema": schema, "first": first.schema, "second": second.schema,
                               "first losses": _losses_json(first.losses), "second losses": _losses_json(second.losses)})
     return None
@@ -187,17 +247,19 @@ def _key_orders(value: Any) -> Iterator[tuple[str, ...]]:
 
 
 @_refusals_pass
-def check_rt3_idempotent(schema: Schema, strictify: StrictifyFn) -> OracleFailure | None:
+def check_rt3_idempotent(schema: Schema, strictify: StrictifyFn) -> Finding | None:
     """RT-3: strictifying the output again changes nothing."""
     once = _strictified(strictify, schema, "RT-3")
-    if isinstance(once, OracleFailure):
+    if isinstance(once, Finding):
         return once
     twice = _strictified(strictify, once.schema, "RT-3", accepted=True)
-    if isinstance(twice, OracleFailure):
+    if isinstance(twice, Finding):
         return twice
     if canonical(once.schema) == canonical(twice.schema):
         return None
-    return OracleFailure("RT-3", _first_difference(once.schema, twice.schema), "strictify(strictify(s)) differs from strictify(s)",
+    differs = _first_difference(once.schema, twice.schema)
+    return oracle_finding("RT-3", differs, "strictify(strictify(s)) differs from strictify(s)", detail=f"changes {shape_at(once.schema, differs)}",
+                          counterexample=
                          {"schema": schema, "once": once.schema, "twice": twice.schema})
 
 
@@ -320,7 +382,7 @@ def loss_problem(original: Any, loss: Loss) -> str | None:
     return None
 
 
-def _unreal_loss(rule_id: str, original: Any, losses: Sequence[Loss], *, completeness: bool) -> OracleFailure | None:
+def _unreal_loss(rule_id: str, original: Any, losses: Sequence[Loss], *, completeness: bool) -> Finding | None:
     """The failure for the first loss of the kinds ``rule_id`` uses that names nothing real."""
     for loss in losses:
         breaks_completeness, breaks_soundness, _ = LOSS_KINDS[loss.kind]
@@ -328,9 +390,10 @@ def _unreal_loss(rule_id: str, original: Any, losses: Sequence[Loss], *, complet
             continue
         problem = loss_problem(original, loss)
         if problem is not None:
-            return OracleFailure(rule_id, loss.pointer,
+            return oracle_finding(rule_id, loss.pointer,
                                  f"the reported loss {json.dumps(loss.as_json())} names nothing in the original schema: {problem}. "
-                                 "A loss explains a difference only where it says (SPEC §4: \"and only there\")",
+                                 "A loss explains a difference only where it says (SPEC §4: \"and only there\")", detail=f"a {loss.kind} loss names nothing",
+                                  counterexample=
                                  {"schema": original, "losses": _losses_json(losses)})
     return None
 
@@ -635,7 +698,7 @@ def _call(fn: CodecFn, value: Any) -> tuple[Any, str | None]:
         return None, f"{type(exc).__name__}: {exc}"
 
 
-def check_rt4_complete(original: Schema, strict: Strictified, encode: CodecFn, decode: CodecFn, value: Any) -> OracleFailure | None:
+def check_rt4_complete(original: Schema, strict: Strictified, encode: CodecFn, decode: CodecFn, value: Any) -> Finding | None:
     """RT-4: ``value`` (valid under the original) encodes to a strict-valid wire value that
     decodes back to an equal value, except where a completeness loss governs it."""
     unreal = _unreal_loss("RT-4", original, strict.losses, completeness=True)
@@ -645,27 +708,29 @@ def check_rt4_complete(original: Schema, strict: Strictified, encode: CodecFn, d
     regions = _loss_regions(original, strict.losses, value, completeness=True)
     wire, error = _call(encode, value)
     if error:
-        return None if regions else OracleFailure("RT-4", "", f"encode raised {error}", example)
+        return None if regions else oracle_finding("RT-4", "", f"encode raised {error}", example, detail=f"encode raises {_raised(error)}")
     example["wire"] = wire
     wire_errors = list(Draft202012Validator(strict.schema).iter_errors(wire))
     if wire_errors:
         if regions:  # the value holds what a reported loss says cannot travel: nothing more to check
             return None
         first = min(wire_errors, key=lambda e: len(e.absolute_path))
-        return OracleFailure("RT-4", pointer_from_path(first.absolute_path),
-                             f"the encoded value is not valid under the strict schema: {first.message}", example)
+        return oracle_finding("RT-4", pointer_from_path(first.absolute_path),
+                             f"the encoded value is not valid under the strict schema: {first.message}", example,
+                              detail=f"encoded value breaks `{first.validator}`")
     decoded, error = _call(decode, wire)
     if error:
-        return None if regions else OracleFailure("RT-4", "", f"decode raised {error}", example)
+        return None if regions else oracle_finding("RT-4", "", f"decode raised {error}", example, detail=f"decode raises {_raised(error)}")
     example["decoded"] = decoded
     unexplained = [path for path in _differences(value, decoded) if not _under_region(path, regions)]
     if unexplained:
-        return OracleFailure("RT-4", pointer_from_path(unexplained[0]),
-                             "decode(encode(value)) differs from value and no reported loss explains it", example)
+        return oracle_finding("RT-4", pointer_from_path(unexplained[0]),
+                             "decode(encode(value)) differs from value and no reported loss explains it", example,
+                              detail="decode(encode(value)) is not value")
     return None
 
 
-def check_rt5_sound(original: Schema, strict: Strictified, decode: CodecFn, wire: Any) -> OracleFailure | None:
+def check_rt5_sound(original: Schema, strict: Strictified, decode: CodecFn, wire: Any) -> Finding | None:
     """RT-5: ``wire`` (valid under the strict schema) decodes to a value valid under the original,
     except where a reported loss explains an error, and only there."""
     unreal = _unreal_loss("RT-5", original, strict.losses, completeness=False)
@@ -674,14 +739,16 @@ def check_rt5_sound(original: Schema, strict: Strictified, decode: CodecFn, wire
     example = {"schema": original, "strict": strict.schema, "wire": wire, "losses": _losses_json(strict.losses)}
     decoded, error = _call(decode, wire)
     if error:
-        return OracleFailure("RT-5", "", f"decode raised {error} on a value valid under the strict schema", example)
+        return oracle_finding("RT-5", "", f"decode raised {error} on a value valid under the strict schema", example,
+                              detail=f"decode raises {_raised(error)}")
     example["decoded"] = decoded
     places = _soundness_places(original, strict.losses)
     for failure in Draft202012Validator(original).iter_errors(decoded):
         if not _explained(original, failure, places):
-            return OracleFailure("RT-5", schema_location(original, list(failure.absolute_schema_path)),
+            return oracle_finding("RT-5", schema_location(original, list(failure.absolute_schema_path)),
                                  f"the decoded value is not valid under the original schema at value path "
-                                 f"{pointer_from_path(failure.absolute_path) or '/'}: {failure.message}", example)
+                                 f"{pointer_from_path(failure.absolute_path) or '/'}: {failure.message}", example,
+                                  detail=f"decoded value breaks `{failure.validator}`")
     return None
 
 
@@ -699,7 +766,7 @@ def _null_partners(value: Any, path: ValuePath = ()) -> Iterator[tuple[ValuePath
                 yield sub_path, [*value[:index], partner, *value[index + 1:]]
 
 
-def check_rt6_no_silent_collapse(original: Schema, strict: Strictified, encode: CodecFn, value: Any) -> OracleFailure | None:
+def check_rt6_no_silent_collapse(original: Schema, strict: Strictified, encode: CodecFn, value: Any) -> Finding | None:
     """RT-6: an optional property that is ``null`` in ``value`` and its absence, both valid, must
     encode apart, or a reported loss must cover that property."""
     validator = Draft202012Validator(original)
@@ -716,30 +783,31 @@ def check_rt6_no_silent_collapse(original: Schema, strict: Strictified, encode: 
         regions = _loss_regions(original, strict.losses, partner, completeness=True)
         regions |= _loss_regions(original, strict.losses, value, completeness=True)
         if not _under_region(path, regions):
-            return OracleFailure("RT-6", pointer_from_path(path), "absent and null encode to the same wire value and no loss reports it",
+            return oracle_finding("RT-6", pointer_from_path(path), "absent and null encode to the same wire value and no loss reports it",
                                  {"schema": original, "strict": strict.schema, "with null": value, "absent": partner,
-                                  "wire": base, "losses": _losses_json(strict.losses)})
+                                  "wire": base, "losses": _losses_json(strict.losses)}, detail="absent and null collapse silently")
     return None
 
 
-def check_rt7_decodes_wire(original: Schema, decode: CodecFn, value: Any, wire: Any, reference_losses: Sequence[Loss] = ()) -> OracleFailure | None:
+def check_rt7_decodes_wire(original: Schema, decode: CodecFn, value: Any, wire: Any, reference_losses: Sequence[Loss] = ()) -> Finding | None:
     """RT-7: the dialect's wire shape of ``value`` (``wire``, from the reference encoding) decodes
     to ``value`` itself, valid under the original: no wire shape reaches user code."""
     example = {"schema": original, "value": value, "wire": wire, "reference losses": _losses_json(reference_losses)}
     regions = _loss_regions(original, reference_losses, value, completeness=True)
     decoded, error = _call(decode, wire)
     if error:
-        return None if regions else OracleFailure("RT-7", "", f"decode raised {error}", example)
+        return None if regions else oracle_finding("RT-7", "", f"decode raised {error}", example, detail=f"decode raises {_raised(error)}")
     example["decoded"] = decoded
     unexplained = [path for path in _differences(value, decoded) if not _under_region(path, regions)]
     if unexplained:
-        return OracleFailure("RT-7", pointer_from_path(unexplained[0]), "the decoded answer is not the original value (a wire shape reached user code)", example)
+        return oracle_finding("RT-7", pointer_from_path(unexplained[0]), "the decoded answer is not the original value (a wire shape reached user code)", example,
+                              detail="a wire shape reaches user code")
     return None
 
 
 # --- one entry point for adapter-driven checks ---------------------------------------------------
 
-def check_rule(rule_id: str, adapter: Any, dialect: str, schema: Schema, draw: Callable[[Any], Any]) -> OracleFailure | None:
+def check_rule(rule_id: str, adapter: Any, dialect: str, schema: Schema, draw: Callable[[Any], Any]) -> Finding | None:
     """Run ``rule_id`` (an SM rule or RT-1..RT-7) on one generated ``schema`` through an adapter's
     ``strictify``/``encode``/``decode`` (called with the ORIGINAL schema, as the contract says).
 

@@ -1,0 +1,124 @@
+"""The verdict of a check: the findings it reports, and "not covered".
+
+A :class:`Finding` is one distinct bug a check found: the rule, its kind, the grouping ``key`` (two
+findings with the same key are the same bug), where it is, what is wrong, the minimal
+counterexample, the adapter calls that showed it, the command that replays it and, when the adapter
+can give one, a standalone reproducer. It is what the JSON report lists per rule and per check
+(``report.schema.json``, ``$defs/finding``) and what the terminal report prints under each rule.
+
+A check that does not apply to the adapter raises :class:`NotCovered` (:func:`not_covered`); the
+plugin reads the exception's type, never its text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+import pytest
+
+__all__ = ["FINDING_KINDS", "Finding", "NotCovered", "not_covered"]
+
+#: What a finding can be. ``violation``: the SDK's result breaks the rule. ``crash``: the SDK raised
+#: an exception it did not declare. ``refusal``: the SDK refused an input with a declared exception
+#: where the rule says it must not. ``fault``: the adapter misbehaved (hung, returned junk, stopped
+#: the test run, skipped from inside), or the check itself could not run (a health-check error).
+FINDING_KINDS = ("violation", "crash", "refusal", "fault")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One distinct bug a check found, with its own minimal counterexample."""
+
+    rule: str
+    kind: str
+    key: str
+    message: str
+    where: str | None = None
+    counterexample: Any = None
+    calls: tuple[Mapping[str, Any], ...] = ()
+    replay: str = ""
+    reproducer: str | None = None
+    reproducer_language: str | None = None
+    nodeid: str = ""
+    #: the check's own text for the terminal (counterexample, calls, Hypothesis notes), when it has one
+    text: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in FINDING_KINDS:
+            raise ValueError(f"a finding's kind is one of {FINDING_KINDS}, not {self.kind!r}")
+
+    def as_json(self) -> dict[str, Any]:
+        """The finding as the report's ``$defs/finding``."""
+        data: dict[str, Any] = {
+            "rule": self.rule, "kind": self.kind, "key": self.key, "where": self.where, "message": self.message,
+            "counterexample": self.counterexample, "calls": [dict(call) for call in self.calls],
+            "replay": self.replay, "reproducer": self.reproducer, "nodeid": self.nodeid,
+        }
+        if self.reproducer is not None:
+            data["reproducer_language"] = self.reproducer_language or "python"
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Finding:
+        """The finding written by :meth:`as_json` (findings travel from xdist workers as JSON)."""
+        return cls(rule=str(data["rule"]), kind=str(data["kind"]), key=str(data["key"]), message=str(data["message"]),
+                   where=data.get("where"), counterexample=data.get("counterexample"),
+                   calls=tuple(data.get("calls") or ()), replay=str(data.get("replay") or ""),
+                   reproducer=data.get("reproducer"), reproducer_language=data.get("reproducer_language"),
+                   nodeid=str(data.get("nodeid") or ""))
+
+    def render(self) -> str:
+        """The finding as the terminal shows it (the check's own text when it has one)."""
+        if self.text:
+            return self.text
+        lines = [f"{self.key}", f"{self.message}" + (f" (at {self.where})" if self.where else "")]
+        if self.counterexample is not None:
+            lines += ["counterexample (JSON):", json.dumps(self.counterexample, indent=2, sort_keys=True, ensure_ascii=False)]
+        if self.reproducer:
+            lines += ["reproducer:", self.reproducer]
+        if self.replay:
+            lines.append(f"replay: {self.replay}")
+        return "\n".join(lines)
+
+
+def old_report_findings(rule: Mapping[str, Any]) -> list[Finding]:
+    """The findings of a rule entry of a version-1 report (``counterexamples``): each counterexample
+    is a finding of the kind it names (``adapter fault`` is a fault)."""
+    found = []
+    for item in rule.get("counterexamples", ()) or ():
+        kind = {"adapter fault": "fault", "failure": "violation"}.get(item.get("kind"), item.get("kind", "violation"))
+        rule_id = str(item.get("rule") or "")
+        found.append(Finding(rule=rule_id, kind=kind if kind in FINDING_KINDS else "violation",
+                             key=f"{rule_id} {kind}".strip(), message=str(item.get("message", "")),
+                             counterexample=item.get("counterexample"), calls=tuple(item.get("calls") or ()),
+                             replay=str(item.get("replay") or ""), nodeid=str(item.get("nodeid") or "")))
+    return found
+
+
+class NotCovered(pytest.skip.Exception):  # type: ignore[misc,name-defined]
+    """The check does not apply to this adapter (a capability or declaration it lacks): the check is
+    reported as "not covered" with this reason. A skip to pytest."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def not_covered(reason: str) -> NoReturn:
+    """End the check as not covered, for ``reason`` (say what the adapter lacks)."""
+    __tracebackhide__ = True
+    raise NotCovered(reason)
+
+
+def distinct(findings: Sequence[Finding], bound: int) -> list[Finding]:
+    """``findings`` less repeats of a key (the first, the smallest, is kept), at most ``bound``."""
+    seen: set[str] = set()
+    kept = []
+    for finding in findings:
+        if finding.key not in seen and len(kept) < bound:
+            seen.add(finding.key)
+            kept.append(finding)
+    return kept
