@@ -18,12 +18,11 @@ from broken_strictify import (
     BROKEN,
     ReferenceStrictifyAdapter,
 )
+from strictconformance.adapter import read_declarations
+from strictconformance.checks.test_roundtrip import judge_strict_rule
 from strictconformance.dialects import SHIPPED
-from strictconformance.dialects.oracles import (
-    OracleFailure,
-    check_rule,
-    require,
-)
+from strictconformance.findings import Finding
+from strictconformance.harness import ConformanceFailure, Harness
 from strictconformance.strategies.schemas import json_schemas
 
 EXAMPLES = int(os.environ.get("SC_STRICTIFY_EXAMPLES", "20"))
@@ -31,9 +30,30 @@ RT_RULES = tuple(f"RT-{n}" for n in range(1, 8))
 REFERENCE = ReferenceStrictifyAdapter()
 
 
-def run_rule(rule_id: str, adapter: Any, dialect: str, schema: dict[str, Any], data: st.DataObject) -> OracleFailure | None:
-    """One rule on one generated schema, driving the implementation through adapter methods."""
-    return check_rule(rule_id, adapter, dialect, schema, data.draw)
+_HARNESSES: dict[int, tuple[Any, Harness]] = {}
+
+
+def run_rule(rule_id: str, adapter: Any, dialect: str, schema: dict[str, Any], data: st.DataObject) -> Finding | None:
+    """One rule on one generated schema, judged by the shipped checks' own code
+    (:func:`judge_strict_rule`) through a harness on ``adapter``: its finding, or None."""
+    if id(adapter) not in _HARNESSES:
+        _HARNESSES[id(adapter)] = (adapter, Harness(adapter, read_declarations(adapter), call_timeout=0))
+    sc = _HARNESSES[id(adapter)][1]
+    sc.begin_item(f"self-test::{rule_id}[{dialect}]", rule_id)
+    sc.begin_example()
+    try:
+        judge_strict_rule(sc, rule_id, sc.declarations.dialect_registry[dialect], schema, data)
+    except ConformanceFailure as failure:
+        failure.rule_id = failure.rule_id or rule_id
+        if failure.drawn is None:
+            failure.drawn = {"dialect": dialect, "schema": schema, **sc.notes}
+        return failure.finding()
+    return None
+
+
+def require(finding: Finding | None) -> None:
+    if finding is not None:
+        raise AssertionError(finding.render())
 
 
 _SETTINGS = {"deadline": None, "database": None, "derandomize": True, "suppress_health_check": list(HealthCheck)}
@@ -49,7 +69,7 @@ def test_reference_holds_the_round_trip_rules(dialect: str, rule_id: str) -> Non
     check()
 
 
-def first_failure(adapter: Any, dialect: str, rule_id: str, schemas: st.SearchStrategy[dict[str, Any]], examples: int = 80) -> OracleFailure | None:
+def first_failure(adapter: Any, dialect: str, rule_id: str, schemas: st.SearchStrategy[dict[str, Any]], examples: int = 80) -> Finding | None:
     """Search (generation only, no shrinking: we want a failure, not the smallest) for a schema
     on which ``rule_id`` fails for ``adapter``."""
     @settings(max_examples=examples, phases=[Phase.generate], **_SETTINGS)
@@ -67,8 +87,8 @@ def first_failure(adapter: Any, dialect: str, rule_id: str, schemas: st.SearchSt
 
 
 class _Found(Exception):
-    def __init__(self, failure: OracleFailure) -> None:
-        super().__init__(str(failure))
+    def __init__(self, failure: Finding) -> None:
+        super().__init__(failure.render())
         self.failure = failure
 
 
@@ -97,8 +117,8 @@ BROKEN_CASES = [
 def test_broken_implementation_fails_its_rule(broken: str, dialect: str, rule_id: str, schemas: st.SearchStrategy[dict[str, Any]]) -> None:
     failure = first_failure(BROKEN[broken](), dialect, rule_id, schemas)
     assert failure is not None, f"{broken} was not caught by {rule_id}"
-    assert failure.rule_id == rule_id
-    assert "counterexample" in str(failure)
+    assert failure.rule == rule_id, failure.render()
+    assert failure.counterexample and failure.calls, failure.render()
     # the same search finds nothing wrong with the reference
     assert first_failure(REFERENCE, dialect, rule_id, schemas, examples=25) is None
 
@@ -112,4 +132,4 @@ def test_a_broken_implementation_fails_only_its_rules(broken: str, dialect: str,
     schemas = json_schemas(features=(*_OBJECTS, "record", "tuple", "optional", "nullable", "optional-nullable"), root_types=("object",))
     for rule_id in spared:
         failure = first_failure(BROKEN[broken](), dialect, rule_id, schemas, examples=20)
-        assert failure is None, str(failure)
+        assert failure is None, failure.render()

@@ -380,3 +380,28 @@ def test_rt_7_wire_answers_decode_to_original_values(sc: Harness, dialect: str, 
 def test_rt_7_traps(sc: Harness, dialect: str) -> None:
     resolved = require_dialect(sc, dialect)
     sc.each_case(_trap_cases(resolved, values=True), lambda _, case: _rt7(sc, resolved, _trap(sc, case[0], resolved).schema, case[1]))
+
+
+# -- one entry point for the kit's self-tests -----------------------------------------------------------
+
+
+def judge_strict_rule(sc: Harness, rule_id: str, dialect: Dialect, schema: dict[str, Any], data: st.DataObject) -> None:
+    """Judge ``rule_id`` (an SM rule or RT-1..RT-7) on ``schema`` in ``dialect`` exactly as the
+    shipped checks do (the same functions), drawing values from ``data``; a broken rule raises the
+    check's failure. The kit's self-tests drive the checks' logic through this, not a second runner."""
+    __tracebackhide__ = True
+    from strictconformance.checks.test_strict_mode import judge_sm_rule
+
+    if rule_id.startswith("SM-"):
+        judge_sm_rule(sc, dialect, dialect.rule(rule_id), schema)
+    elif rule_id in ("RT-1", "RT-2", "RT-3"):
+        {"RT-1": _rt1, "RT-2": _rt2, "RT-3": _rt3}[rule_id](sc, dialect, schema)
+    elif rule_id == "RT-5":
+        _rt5(sc, dialect, schema, data)
+    elif rule_id in ("RT-4", "RT-6", "RT-7"):
+        if rule_id == "RT-4":
+            _needs(sc, "RT-4", "encode", "decode")
+        value = data.draw(instances(schema, engine="compiled"), label="value")
+        {"RT-4": _rt4, "RT-6": _rt6, "RT-7": _rt7}[rule_id](sc, dialect, schema, value)
+    else:
+        raise ValueError(f"{rule_id} is not a strict-mode rule (SM-xx or RT-1..RT-7)")

@@ -51,7 +51,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     parametrize_dialects(metafunc)  # the dialects applying the check's rule, shipped and the adapter's own
 
 
-def _judge(sc: Harness, dialect: Dialect, rule: StrictRule, schema: dict[str, Any]) -> bool:
+def judge_sm_rule(sc: Harness, dialect: Dialect, rule: StrictRule, schema: dict[str, Any]) -> bool:
     """Fail when the adapter's strict version of ``schema`` breaks ``rule``; False when it refused."""
     __tracebackhide__ = True
     sc.note(dialect=dialect.name, schema=show(schema))
@@ -85,7 +85,7 @@ def _generated_check(rule_id: str) -> Callable[..., None]:
         rule = resolved.rule(rule_id)
         if id(rule) not in schemas:
             schemas[id(rule)] = (rule, rule_schemas(rule))
-        _judge(sc, resolved, rule, data.draw(schemas[id(rule)][1], label="schema"))
+        judge_sm_rule(sc, resolved, rule, data.draw(schemas[id(rule)][1], label="schema"))
 
     test.__name__ = test.__qualname__ = f"test_{rule_id.lower().replace('-', '_')}_{_snake(CATALOGUE[rule_id].check)}"
     test.__doc__ = f"{rule_id}: the strict schema of generated schemas breaks it nowhere."
@@ -105,7 +105,7 @@ def _fixed_check(rule_id: str) -> Callable[..., None]:
 
         def judge(name: str, schema: dict[str, Any]) -> None:
             sc.note(case=name)
-            _judge(sc, resolved, rule, schema)
+            judge_sm_rule(sc, resolved, rule, schema)
         # every case is judged, each failing one is its own finding; one refused by strictify is
         # counted (a check that judged no output is "not judged", never passed)
         sc.each_case(cases, judge)

@@ -50,7 +50,6 @@ __all__ = [
     "check_rt5_sound",
     "check_rt6_no_silent_collapse",
     "check_rt7_decodes_wire",
-    "check_rule",
     "check_sm_rule",
     "explained_by_losses",
     "governed_value_paths",
@@ -803,60 +802,3 @@ def check_rt7_decodes_wire(original: Schema, decode: CodecFn, value: Any, wire: 
         return oracle_finding("RT-7", pointer_from_path(unexplained[0]), "the decoded answer is not the original value (a wire shape reached user code)", example,
                               detail="a wire shape reaches user code")
     return None
-
-
-# --- one entry point for adapter-driven checks ---------------------------------------------------
-
-def check_rule(rule_id: str, adapter: Any, dialect: str, schema: Schema, draw: Callable[[Any], Any]) -> Finding | None:
-    """Run ``rule_id`` (an SM rule or RT-1..RT-7) on one generated ``schema`` through an adapter's
-    ``strictify``/``encode``/``decode`` (called with the ORIGINAL schema, as the contract says).
-
-    ``draw`` draws from a strategy (``data.draw`` inside ``@given``): values of the original for
-    RT-4/6/7, values of the strict schema for RT-5. RT-4/RT-6 use the adapter's strict schema and
-    losses when it has ``strictify``, else the reference's; RT-7 compares with the reference's
-    wire shape. A capability the adapter lacks raises its ``NotImplementedError`` (a skip).
-    """
-    from strictconformance.reference.strictify import strictify as reference_strictify
-    from strictconformance.strategies.instances import instances
-
-    def bound(original: Schema) -> Any:
-        return adapter.strictify(original, dialect)
-
-    if rule_id.startswith("SM-"):
-        return check_sm_rule(rule_id, schema, bound, dialect)
-    if rule_id == "RT-1":
-        return check_rt1_obeys_rules(schema, bound, dialect)
-    if rule_id == "RT-2":
-        return check_rt2_pure(schema, bound)
-    if rule_id == "RT-3":
-        return check_rt3_idempotent(schema, bound)
-
-    def encode(value: Any) -> Any:
-        return adapter.encode(schema, dialect, value)
-
-    def decode(value: Any) -> Any:
-        return adapter.decode(schema, dialect, value)
-
-    reference = reference_strictify(schema, dialect)
-    if rule_id == "RT-7":
-        value = draw(instances(schema, engine="compiled"))
-        wire = reference.codec.encode(value)
-        if not Draft202012Validator(reference.schema).is_valid(wire):
-            return None  # no model answers this in strict mode: the value holds what cannot travel (RT-4's business)
-        return check_rt7_decodes_wire(schema, decode, value, wire, reference.losses)
-    try:
-        strict = Strictified.coerce(adapter.strictify(copy.deepcopy(schema), dialect))
-    except NotImplementedError:
-        if rule_id == "RT-5":
-            raise  # soundness is about the adapter's own strict schema
-        strict = reference.as_strictified()
-    except Exception:
-        return None  # a refused schema: RT-1's business, not the codec's
-    if rule_id == "RT-5":
-        return check_rt5_sound(schema, strict, decode, draw(instances(strict.schema, engine="compiled")))
-    value = draw(instances(schema, engine="compiled"))
-    if rule_id == "RT-4":
-        return check_rt4_complete(schema, strict, encode, decode, value)
-    if rule_id == "RT-6":
-        return check_rt6_no_silent_collapse(schema, strict, encode, value)
-    raise ValueError(f"{rule_id} is not a strict-mode rule (SM-xx or RT-1..RT-7)")
