@@ -12,14 +12,22 @@ plugin reads the exception's type, never its text.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
 
-__all__ = ["FINDING_KINDS", "Finding", "NotCovered", "not_covered"]
+__all__ = ["FINDING_KINDS", "SHOWN_BYTES", "Finding", "NotCovered", "bounded", "not_covered"]
+
+#: A counterexample (or an adapter call's arguments or result) whose JSON is bigger than this is
+#: summarised in the report and the terminal, and written whole to a file the summary names.
+SHOWN_BYTES = 20_000
 
 #: What a finding can be. ``violation``: the SDK's result breaks the rule. ``crash``: the SDK raised
 #: an exception it did not declare. ``refusal``: the SDK refused an input with a declared exception
@@ -82,6 +90,60 @@ class Finding:
         if self.replay:
             lines.append(f"replay: {self.replay}")
         return "\n".join(lines)
+
+
+def bounded(finding: Finding, directory: Path | Callable[[], Path]) -> Finding:
+    """``finding`` with every part over :data:`SHOWN_BYTES` of JSON (its counterexample, an adapter
+    call's ``args`` or ``returned``) summarised: ``{"summary", "size", "pointer", "file"}``, the
+    file (in ``directory``, made on first use) holding that part whole."""
+    written: list[Path] = []
+
+    def place(part: Any, label: str) -> Any:
+        text = json.dumps(part, ensure_ascii=False, default=repr)
+        if len(text.encode("utf-8")) <= SHOWN_BYTES:
+            return part
+        folder = directory() if callable(directory) else directory
+        folder.mkdir(parents=True, exist_ok=True)
+        digest = hashlib.sha256(f"{finding.nodeid}\0{finding.key}\0{label}".encode()).hexdigest()[:12]
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{finding.rule}-{finding.nodeid.rpartition('::')[2]}")[:80]
+        path = folder / f"{name}-{label}-{digest}.json"
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+        return {"summary": summarise(part), "size": len(text), "pointer": finding.where, "file": str(path)}
+
+    counterexample = place(finding.counterexample, "counterexample")
+    calls = []
+    for index, call in enumerate(finding.calls):
+        shown = dict(call)
+        for field_name in ("args", "returned"):
+            if field_name in shown:
+                shown[field_name] = place(shown[field_name], f"call{index}-{field_name}")
+        calls.append(shown)
+    if not written:
+        return finding
+    return dataclasses.replace(finding, counterexample=counterexample, calls=tuple(calls))
+
+
+def summarise(value: Any, depth: int = 0) -> Any:
+    """A short description of a big JSON value's shape: small parts as they are, big ones as
+    "object with 5000 keys (a, b, c, ...)", "array of 300 items", "string of 120000 characters"."""
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    if len(text) <= 500:
+        return value
+    if isinstance(value, dict):
+        if depth < 2 and len(value) <= 12:
+            return {str(key): summarise(item, depth + 1) for key, item in value.items()}
+        keys = list(value)
+        shown = ", ".join(str(key) for key in keys[:8]) + (", ..." if len(keys) > 8 else "")
+        nested = ""
+        if isinstance(value.get("properties"), dict):
+            nested = f", {len(value['properties'])} properties"
+        return f"object with {len(keys)} keys ({shown}){nested}, {len(text)} characters of JSON"
+    if isinstance(value, list):
+        return f"array of {len(value)} items, {len(text)} characters of JSON"
+    if isinstance(value, str):
+        return f"string of {len(value)} characters: {value[:80]!r}..."
+    return f"{type(value).__name__}, {len(text)} characters of JSON"
 
 
 def old_report_findings(rule: Mapping[str, Any]) -> list[Finding]:

@@ -50,7 +50,7 @@ T = TypeVar("T")
 
 #: Nodes :func:`to_jsonable` renders at most: a value sharing containers can be exponentially large
 #: unfolded (``d = {"a": x, "b": x}`` nested 100 deep).
-_JSON_NODES = 20_000
+_JSON_NODES = 200_000
 
 
 # Ints longer than this many bits are described, not kept: json.dumps could not print them past
@@ -63,7 +63,7 @@ def to_jsonable(value: Any, _depth: int = 0) -> Any:
 
     Never raises, whatever an adapter returned: a part that cannot be read (a raising ``__repr__``,
     property or mapping) renders as ``<TypeName: ... failed: ...>``, a container inside itself as
-    ``<cycle: TypeName>``, anything past 200 levels or 20,000 nodes as ``...``. The result holds
+    ``<cycle: TypeName>``, anything past 200 levels or 200,000 nodes as ``...``. The result holds
     only exact ``dict``, ``list``, ``str``, ``int``, ``float``, ``bool`` and ``None``.
     """
     budget = [_JSON_NODES]
@@ -190,13 +190,15 @@ class ConformanceFailure(AssertionError):
     def counterexample(self) -> Any:
         return None if self.drawn is None else to_jsonable(self.drawn)
 
-    def render(self, replay: str | None = None) -> str:
+    def render(self, replay: str | None = None, *, shown: Any = None) -> str:
+        """The failure block of the terminal; ``shown`` replaces a counterexample too big to print."""
         where = f" (at {self.where})" if self.where and self.where not in self.message else ""
         lines = [f"{self.rule_id or '?'} {self.kind}: {self.message}{where}"]
         if self.detail:
             lines.append(f"finding: {self.key}")
-        if self.counterexample is not None:
-            lines += ["", "counterexample (JSON):", json.dumps(self.counterexample, indent=2, sort_keys=True, ensure_ascii=False)]
+        counterexample = shown if shown is not None else self.counterexample
+        if counterexample is not None:
+            lines += ["", "counterexample (JSON):", json.dumps(counterexample, indent=2, sort_keys=True, ensure_ascii=False)]
         if self.calls:
             lines += ["", "adapter calls (last is the one that failed):"]
             lines += [record.render() for record in self.calls[-3:]]

@@ -11,6 +11,7 @@ conformance report (and writes it as JSON with ``--sc-report``).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 import os
@@ -31,7 +32,7 @@ from strictconformance.adapter import (
     load_adapter,
     read_declarations,
 )
-from strictconformance.findings import NotCovered, distinct
+from strictconformance.findings import NotCovered, bounded, distinct
 from strictconformance.harness import Harness, iter_failures
 from strictconformance.profiles import PROFILE_NAMES, register_profiles
 from strictconformance.report import MAX_FINDINGS, CheckResult, ConformanceReport
@@ -89,6 +90,7 @@ class _State:
     notes: list[str] = field(default_factory=list)
     setup_errors: dict[str, str] = field(default_factory=dict)  # nodeid -> why the check cannot run
     not_covered: dict[str, str] = field(default_factory=dict)  # nodeid -> why the check does not apply
+    findings_dir: Path | None = None  # where counterexamples too big to show are written whole
 
 
 _STATE = pytest.StashKey[_State]()
@@ -454,6 +456,19 @@ class _ConformanceRun:
             "strictify": result.strictify,
         }))
 
+    def _findings_dir(self) -> Path:
+        """Where counterexamples too big for the report are written whole: beside the --sc-report
+        file (``<report>.findings/``), else in a temporary folder (the summaries name the files)."""
+        if self.state.findings_dir is None:
+            if self.state.report_path:
+                report = Path(self.state.report_path).resolve()
+                self.state.findings_dir = report.with_name(report.name + ".findings")
+            else:
+                import tempfile
+
+                self.state.findings_dir = Path(tempfile.mkdtemp(prefix="strictconformance-findings-"))
+        return self.state.findings_dir
+
     def _findings(self, item: pytest.Item, rule_id: str, failures: list[Any], replay: str) -> tuple[list[Any], list[str]]:
         """The distinct findings of a check's failures (one per key, at most MAX_FINDINGS) and the
         terminal text of each."""
@@ -465,8 +480,9 @@ class _ConformanceRun:
                      if isinstance(note, str) and not note.startswith(_EXAMPLE_NOTES) and not note.startswith("Falsifying")]
             try:
                 failure.rule_id = failure.rule_id or rule_id
-                text = failure.render(replay) + ("\n\nHypothesis:\n" + "\n".join(notes) if notes else "")
-                finding = failure.finding(replay=replay, nodeid=item.nodeid, text=text)
+                finding = bounded(failure.finding(replay=replay, nodeid=item.nodeid), self._findings_dir)
+                text = failure.render(replay, shown=finding.counterexample) + ("\n\nHypothesis:\n" + "\n".join(notes) if notes else "")
+                finding = dataclasses.replace(finding, text=text)
             except Exception as exc:  # a kit bug rendering a failure must not become an INTERNALERROR
                 from strictconformance.findings import Finding
 

@@ -96,13 +96,28 @@ def budget(factor: float, *, at_least: int = 5, shrink: bool = True) -> settings
 
 
 def show(value: Any) -> Any:
-    """``value`` for a counterexample: itself, or the start of its JSON text when that is very long
-    or nests very deep (written without recursion: an adapter's junk may nest thousands deep)."""
+    """``value`` for a counterexample: itself, or the start of its JSON text when it nests very deep
+    (written without recursion: an adapter's junk may nest thousands deep)."""
+    # a big value is kept whole: the report summarises it and writes it to a file (findings.bounded)
     text, complete, depth = _json_prefix(value, _SHOWN_CHARS)
-    if complete and depth <= _SHOWN_DEPTH:
+    if depth <= _SHOWN_DEPTH and (complete or _depth_within(value, _SHOWN_DEPTH)):
         return value
     why = f"cut at {_SHOWN_CHARS} characters" if not complete else f"nested {depth} levels deep"
     return f"{text[:_SHOWN_CHARS]}{'...' if not complete else ''} ({why})"
+
+
+def _depth_within(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests at most ``limit`` levels (iterative)."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return False
+        if isinstance(item, dict):
+            stack.extend((sub, depth + 1) for sub in item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend((sub, depth + 1) for sub in item)
+    return True
 
 
 class _Text(str):
