@@ -334,7 +334,7 @@ def test_an_open_object_closed_explains_its_extra_keys_only() -> None:
     silent = Strictified(result.schema, tuple(loss for loss in result.losses if loss.kind != "absent-null-collapse"))
     assert [loss.kind for loss in silent.losses] == ["narrowed"]
     failure = check_rt6_no_silent_collapse(trap.schema, silent, result.codec.encode, {"id": 1, "note": None})
-    assert failure is not None and failure.pointer == "/note"
+    assert failure is not None and failure.where == "/note"
     # ... while an extra key is explained
     require(check_rt4_complete(trap.schema, result.as_strictified(), result.codec.encode, result.codec.decode, {"id": 1, "extra": 2}))
 
@@ -394,9 +394,9 @@ def test_a_loss_explains_a_difference_only_where_it_says() -> None:
     assert catch_all is not None and "names nothing in the original schema" in catch_all.message and "`*`" in catch_all.message
     # a keyword the root has explains the root's own assertions, not the enums below it
     root_only = verdict(stripped("", "type"))
-    assert root_only is not None and root_only.pointer == "/properties/a/enum"
+    assert root_only is not None and root_only.where == "/properties/a/enum"
     one_only = verdict(stripped("/properties/a"))
-    assert one_only is not None and one_only.pointer == "/properties/b/properties/c/enum"
+    assert one_only is not None and one_only.where == "/properties/b/properties/c/enum"
     # each enum's loss explains it: on the node, on the keyword itself, or merged with another keyword of the node
     assert verdict(stripped("/properties/a"), stripped("/properties/b/properties/c")) is None
     assert verdict(stripped("/properties/a/enum"), stripped("/properties/b/properties/c/enum")) is None
@@ -415,7 +415,7 @@ def test_a_completeness_loss_naming_nothing_fails_rt_4() -> None:
     result = strictify(original, "openai")
     bogus = Strictified(result.schema, (*result.losses, Loss("/properties/zzz", "narrowed", "type", "")))
     failure = check_rt4_complete(original, bogus, result.codec.encode, result.codec.decode, {"a": 1})
-    assert failure is not None and failure.rule_id == "RT-4" and "points at nothing" in failure.message
+    assert failure is not None and failure.rule == "RT-4" and "points at nothing" in failure.message
     star = Strictified(result.schema, (*result.losses, Loss("", "narrowed", "*", "")))
     failure = check_rt4_complete(original, star, result.codec.encode, result.codec.decode, {"a": 1})
     assert failure is not None and "not a JSON Schema keyword" in failure.message
