@@ -77,13 +77,13 @@ def parametrize_dialects(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize("dialect", dialects_checked(rule_id, run_dialects(metafunc.config)))
 
 
-def require_dialect(sc: Harness, dialect: str) -> Dialect:
+def require_dialect(strictconformance_harness: Harness, dialect: str) -> Dialect:
     """The dialect called ``dialect`` (shipped or the adapter's own), or a "not covered" skip when
     the adapter does not declare it."""
-    if dialect not in sc.declarations.strictify_dialects:
-        not_covered(f"the adapter's strictify_dialects {list(sc.declarations.strictify_dialects)} "
+    if dialect not in strictconformance_harness.declarations.strictify_dialects:
+        not_covered(f"the adapter's strictify_dialects {list(strictconformance_harness.declarations.strictify_dialects)} "
                     f"do not include {dialect!r}")
-    return sc.declarations.dialect_registry[dialect]
+    return strictconformance_harness.declarations.dialect_registry[dialect]
 
 
 def budget(factor: float, *, at_least: int = 5, shrink: bool = True) -> settings:
@@ -183,7 +183,7 @@ class StrictImplementation:
     failures are kept and re-raised by :meth:`settle`.
     """
 
-    sc: Harness
+    strictconformance_harness: Harness
     dialect: Dialect
     failure: ConformanceFailure | None = None
 
@@ -199,12 +199,12 @@ class StrictImplementation:
         """The adapter's strict schema and losses for ``schema``. Raises :class:`Refused` when the
         adapter raises; a result that is not a Strictified of a JSON Schema object fails the check."""
         __tracebackhide__ = True
-        attempt = self._through(lambda: self.sc.attempt("strictify", schema, self.dialect.name, allowed=(Exception,)))
+        attempt = self._through(lambda: self.strictconformance_harness.attempt("strictify", schema, self.dialect.name, allowed=(Exception,)))
         if attempt.error is not None:
-            declared = isinstance(attempt.error, self.sc.declarations.strictify_refusals)
-            self.sc.count_strictify(attempt.error, declared=declared)
+            declared = isinstance(attempt.error, self.strictconformance_harness.declarations.strictify_refusals)
+            self.strictconformance_harness.count_strictify(attempt.error, declared=declared)
             raise Refused(attempt.error, schema, self.dialect, declared=declared)
-        self.sc.count_strictify()
+        self.strictconformance_harness.count_strictify()
         try:
             result = Strictified.coerce(attempt.value)
             problem = _schema_problem(result.schema)
@@ -217,7 +217,7 @@ class StrictImplementation:
     def _fail(self, message: str) -> NoReturn:
         __tracebackhide__ = True
         try:
-            self.sc.fail(message)
+            self.strictconformance_harness.fail(message)
         except ConformanceFailure as failure:
             self.failure = self.failure or failure
             raise
@@ -237,7 +237,7 @@ class StrictImplementation:
     def _codec(self, method: str, original: Mapping[str, Any], value: Any) -> Any:
         __tracebackhide__ = True
         # every call gets its own copy of the original: a mutation of one is not seen by the next
-        attempt = self._through(lambda: self.sc.attempt(method, copy.deepcopy(original), self.dialect.name, value, allowed=(Exception,)))
+        attempt = self._through(lambda: self.strictconformance_harness.attempt(method, copy.deepcopy(original), self.dialect.name, value, allowed=(Exception,)))
         if attempt.error is not None:
             raise attempt.error  # the oracle decides whether raising is allowed here
         return attempt.value
@@ -264,10 +264,10 @@ class StrictImplementation:
             raise self.failure
         if outcome is None:
             return
-        self.sc.note(**{key: show(value) for key, value in (outcome.counterexample or {}).items()})
+        self.strictconformance_harness.note(**{key: show(value) for key, value in (outcome.counterexample or {}).items()})
         where = f" (at {outcome.where})" if outcome.where else ""
         detail = outcome.key.partition(": ")[2] or None
-        self.sc.fail(f"{self.dialect.name}: {outcome.message}{where}", where=outcome.where, detail=detail)
+        self.strictconformance_harness.fail(f"{self.dialect.name}: {outcome.message}{where}", where=outcome.where, detail=detail)
 
 
 def _schema_problem(schema: Any, *, against_meta_schema: bool = False) -> str | None:

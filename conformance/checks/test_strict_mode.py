@@ -51,20 +51,20 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     parametrize_dialects(metafunc)  # the dialects applying the check's rule, shipped and the adapter's own
 
 
-def judge_sm_rule(sc: Harness, dialect: Dialect, rule: StrictRule, schema: dict[str, Any]) -> bool:
+def judge_sm_rule(strictconformance_harness: Harness, dialect: Dialect, rule: StrictRule, schema: dict[str, Any]) -> bool:
     """Fail when the adapter's strict version of ``schema`` breaks ``rule``; False when it refused."""
     __tracebackhide__ = True
-    sc.note(dialect=dialect.name, schema=show(schema))
+    strictconformance_harness.note(dialect=dialect.name, schema=show(schema))
     try:
-        strict = StrictImplementation(sc, dialect).strictify(schema)
+        strict = StrictImplementation(strictconformance_harness, dialect).strictify(schema)
     except Refused:
         return False  # no output to judge: counted (a declared refusal, or a crash RT-1 reports)
     broken = [violation for violation in validate_strict(strict.schema, dialect) if violation.rule_id == rule.id]
     if broken:
-        sc.note(strict=show(strict.schema), violations=[str(violation) for violation in broken[:10]])
+        strictconformance_harness.note(strict=show(strict.schema), violations=[str(violation) for violation in broken[:10]])
         first = broken[0]
         more = f" (and {len(broken) - 1} more place(s))" if len(broken) > 1 else ""
-        sc.fail(f"{dialect.name}: the strict schema breaks {rule.id} {rule.check} at {first.pointer or '/'}: "
+        strictconformance_harness.fail(f"{dialect.name}: the strict schema breaks {rule.id} {rule.check} at {first.pointer or '/'}: "
                 f"{first.message}{more}. The rule: {rule.title.replace('`', '')}, because {rule.reason[0].lower()}{rule.reason[1:]} "
                 f"(source: {rule.source})", where=first.pointer or "/", detail=shape_at(strict.schema, first.pointer))
     return True
@@ -80,12 +80,12 @@ def _generated_check(rule_id: str) -> Callable[..., None]:
     # object: a dialect's rules live as long as the dialect, which the run's registry keeps
     schemas: dict[int, tuple[StrictRule, st.SearchStrategy[dict[str, Any]]]] = {}
 
-    def test(sc: Harness, dialect: str, data: st.DataObject) -> None:
-        resolved = require_dialect(sc, dialect)
+    def test(strictconformance_harness: Harness, dialect: str, data: st.DataObject) -> None:
+        resolved = require_dialect(strictconformance_harness, dialect)
         rule = resolved.rule(rule_id)
         if id(rule) not in schemas:
             schemas[id(rule)] = (rule, rule_schemas(rule))
-        judge_sm_rule(sc, resolved, rule, data.draw(schemas[id(rule)][1], label="schema"))
+        judge_sm_rule(strictconformance_harness, resolved, rule, data.draw(schemas[id(rule)][1], label="schema"))
 
     test.__name__ = test.__qualname__ = f"test_{rule_id.lower().replace('-', '_')}_{_snake(CATALOGUE[rule_id].check)}"
     test.__doc__ = f"{rule_id}: the strict schema of generated schemas breaks it nowhere."
@@ -97,18 +97,18 @@ def _generated_check(rule_id: str) -> Callable[..., None]:
 
 
 def _fixed_check(rule_id: str) -> Callable[..., None]:
-    def test(sc: Harness, dialect: str) -> None:
-        resolved = require_dialect(sc, dialect)
+    def test(strictconformance_harness: Harness, dialect: str) -> None:
+        resolved = require_dialect(strictconformance_harness, dialect)
         rule = resolved.rule(rule_id)
         cases = [(f"known-bad {rule_id} schema", case.schema) for case in known_bad_cases() if case.rule_id == rule_id]
         cases += [(f"trap {trap.name}", trap.schema) for trap in traps(resolved)]
 
         def judge(name: str, schema: dict[str, Any]) -> None:
-            sc.note(case=name)
-            judge_sm_rule(sc, resolved, rule, schema)
+            strictconformance_harness.note(case=name)
+            judge_sm_rule(strictconformance_harness, resolved, rule, schema)
         # every case is judged, each failing one is its own finding; one refused by strictify is
         # counted (a check that judged no output is "not judged", never passed)
-        sc.each_case(cases, judge)
+        strictconformance_harness.each_case(cases, judge)
 
     test.__name__ = test.__qualname__ = f"test_{rule_id.lower().replace('-', '_')}_fixed_cases"
     test.__doc__ = f"{rule_id}: the strict schema of its known-bad schema and of the classic traps breaks it nowhere."
