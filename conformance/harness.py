@@ -1,7 +1,7 @@
 """How checks call the adapter and how they fail.
 
 A check is a test function in ``strictconformance.checks`` decorated with :func:`check`, which
-ties it to one rule ID. It reaches the adapter only through the :class:`Harness` (the ``sc``
+ties it to one rule ID. It reaches the adapter only through the :class:`Harness` (the ``strictconformance_harness``
 fixture): every call is recorded in a transcript, guarded by a timeout, checked for junk results
 and for mutation of its arguments. A failing check raises :class:`RuleViolation`; a misbehaving
 adapter raises :class:`AdapterFault`. Both carry the rule, the counterexample as JSON and the
@@ -375,7 +375,7 @@ class Attempt:
 
 @dataclass(repr=False)
 class Harness:
-    """The ``sc`` fixture: the adapter, its declarations, and guarded calls into it."""
+    """The ``strictconformance_harness`` fixture: the adapter, its declarations, and guarded calls into it."""
 
     adapter: Adapter
     declarations: Declarations
@@ -546,7 +546,7 @@ class Harness:
 def _counterexample(kwargs: Mapping[str, Any], notes: Mapping[str, Any]) -> dict[str, Any]:
     """The check's inputs (not the harness, nor Hypothesis's ``data`` object) and its notes."""
     drawn = {name: value for name, value in kwargs.items()
-             if name != "sc" and type(value).__name__ != "DataObject"}
+             if name != "strictconformance_harness" and type(value).__name__ != "DataObject"}
     return {**drawn, **notes}
 
 
@@ -556,7 +556,7 @@ def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None
 
     ``requires`` reads the adapter's declarations at collection and returns why the check does not
     apply (reported as not covered), or ``None``. Put ``@check`` *above* ``@given`` (it wraps
-    Hypothesis's inner test, so it runs once per example). The check must take the ``sc`` fixture.
+    Hypothesis's inner test, so it runs once per example). The check must take the ``strictconformance_harness`` fixture.
     """
 
     def decorate(test: F) -> F:
@@ -566,9 +566,9 @@ def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None
         @functools.wraps(target)
         def run_example(*args: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True
-            harness = kwargs.get("sc")
+            harness = kwargs.get("strictconformance_harness")
             if not isinstance(harness, Harness):
-                raise TypeError(f"check {target.__name__} must take the 'sc' fixture")
+                raise TypeError(f"check {target.__name__} must take the 'strictconformance_harness' fixture")
             harness.begin_example()
             try:
                 return target(*args, **kwargs)

@@ -19,22 +19,17 @@ import sys
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from hypothesis import settings
 
-from strictconformance.adapter import (
-    AdapterContractError,
-    Declarations,
-    error_text,
-    load_adapter,
-    read_declarations,
-)
-from strictconformance.harness import Harness, iter_failures
-from strictconformance.profiles import PROFILE_NAMES, register_profiles
-from strictconformance.report import CheckResult, ConformanceReport
-from strictconformance.spec import all_rules
+# Nothing of the kit (Hypothesis, pydantic, jsonschema, the dialects, the tool layer) is imported
+# here: this module is loaded by every pytest run in every project where the kit is installed. The
+# kit is imported inside the hooks, once the suite is active (tests/test_light_plugin.py keeps it so).
+if TYPE_CHECKING:
+    from strictconformance.adapter import Declarations
+    from strictconformance.harness import Harness
+    from strictconformance.report import ConformanceReport
 
 __all__ = ["ADAPTER_ENV", "DEFAULT_ADAPTER", "active_declarations"]
 
@@ -101,6 +96,8 @@ def active_declarations(config: pytest.Config) -> Declarations | None:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    from strictconformance.profiles import PROFILE_NAMES  # a light module: names only
+
     group = parser.getgroup("strictconformance", "strictconformance: conformance suite for strict mode in LLM SDKs")
     group.addoption("--sc-adapter", metavar="MODULE:ATTR", default=None,
                     help=f"adapter to check (an Adapter subclass or instance). Also ini sc_adapter and "
@@ -127,6 +124,8 @@ def _is_active(config: pytest.Config) -> bool:
 
 
 def _import_adapter(path: str, invocation_dir: Path) -> Any:
+    from strictconformance.adapter import AdapterContractError, load_adapter
+
     try:
         return load_adapter(path)
     except AdapterContractError as error:
@@ -140,6 +139,8 @@ def _import_adapter(path: str, invocation_dir: Path) -> Any:
 
 
 def _selected_rules(config: pytest.Config) -> tuple[str, ...]:
+    from strictconformance.spec import all_rules
+
     wanted = tuple(part.strip() for value in config.getoption("sc_rule") for part in value.split(",") if part.strip())
     known = all_rules()
     for token in wanted:
@@ -153,6 +154,14 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "sc_rule(rule_id): the strictconformance rule a check belongs to")
     if not _is_active(config):
         return
+    # The suite is active: now, and only now, the kit is imported.
+    from hypothesis import settings
+
+    from strictconformance.adapter import AdapterContractError, error_text, read_declarations
+    from strictconformance.harness import Harness
+    from strictconformance.profiles import PROFILE_NAMES, register_profiles
+    from strictconformance.report import ConformanceReport
+
     adapter_path = (config.getoption("sc_adapter") or os.environ.get(ADAPTER_ENV)
                     or config.getini("sc_adapter") or DEFAULT_ADAPTER)
     try:
@@ -223,7 +232,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Mod
 
 
 @pytest.fixture(scope="session")
-def sc(request: pytest.FixtureRequest) -> Harness:
+def strictconformance_harness(request: pytest.FixtureRequest) -> Harness:
     """The conformance harness: the adapter under test and guarded calls into it."""
     state = request.config.stash.get(_STATE, None)
     if state is None:
@@ -284,15 +293,21 @@ class _ConformanceRun:
         self.rootpath = rootpath
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
+        from hypothesis import settings
+
         self.state.harness.close()
         settings.load_profile(self.state.previous_profile)
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
+        from hypothesis import settings
+
         self.state.report.profile = settings.get_current_profile_name()
         seed = session.config.getoption("hypothesis_seed", default=None)
         self.state.report.seed = None if seed is None else str(seed)
 
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        from strictconformance.spec import all_rules
+
         state = self.state
         rules = all_rules()
         declarations = state.harness.declarations
@@ -368,6 +383,8 @@ class _ConformanceRun:
         yield
 
     def _replay_command(self, item: pytest.Item) -> str:
+        from strictconformance.profiles import PROFILE_NAMES
+
         profile_arg = self.state.profile_arg
         if not profile_arg and self.state.report.profile in PROFILE_NAMES:  # chosen by CI, or the default
             profile_arg = ["--sc-profile", self.state.report.profile]
@@ -384,6 +401,10 @@ class _ConformanceRun:
         rule_id = _rule_of(item)
         if rule_id is None:
             return
+        from strictconformance.adapter import error_text
+        from strictconformance.harness import iter_failures
+        from strictconformance.report import CheckResult
+
         report: pytest.TestReport = outcome.get_result()
         replay = self._replay_command(item)
         failure = next(iter_failures(call.excinfo.value), None) if call.excinfo is not None else None
@@ -432,6 +453,8 @@ class _ConformanceRun:
         }))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        from strictconformance.report import CheckResult
+
         recorded = False
         for name, value in report.user_properties:
             if name == _PROPERTY and isinstance(value, dict):
@@ -447,6 +470,9 @@ class _ConformanceRun:
     def _record_lost(self, report: pytest.TestReport) -> None:
         """A check failed without the kit's result on its report: xdist reports a worker that died
         running it (os._exit(), a crash in native code, a kill) so. It is an error of its rule."""
+        from strictconformance.adapter import error_text
+        from strictconformance.report import CheckResult
+
         known = self.state.report.checks.get(report.nodeid)
         rule_id = known.rule_id if known is not None else _check_rule(report.nodeid, self.rootpath)
         if rule_id is None:
