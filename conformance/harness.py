@@ -24,7 +24,15 @@ from typing import Any, NoReturn, TypeVar
 import pytest
 
 from strictconformance._text import int_text
-from strictconformance.adapter import CAPABILITIES, Adapter, Declarations, error_text, safe_repr
+from strictconformance.adapter import (
+    CAPABILITIES,
+    Adapter,
+    Declarations,
+    error_text,
+    result_problem,
+    safe_repr,
+)
+from strictconformance.watchdog import Beacon
 
 __all__ = [
     "AdapterFault",
@@ -387,6 +395,8 @@ class Harness:
     notes: dict[str, Any] = field(default_factory=dict)
     _hung: dict[str, _Hang] = field(default_factory=dict)  # method -> its call that timed out
     _worker: _Worker | None = None
+    #: Which call this process is in, for the run-level watchdog of the supervising process.
+    beacon: Beacon | None = None
 
     def __repr__(self) -> str:  # shown in Hypothesis's falsifying examples: keep it short
         return f"<strictconformance harness: {self.declarations.adapter}>"
@@ -479,9 +489,8 @@ class Harness:
         fault = self._mutation_fault(method, args, snapshot)
         if fault is not None:
             return Attempt(), fault
-        checker = CAPABILITIES[method].check_result
         try:
-            problem = checker(result) if checker is not None else None
+            problem = result_problem(method, result)  # its size first: a huge result fails fast
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # junk that breaks even the inspection of its type
@@ -517,12 +526,17 @@ class Harness:
             return bound(*args)
         if self._worker is None:
             self._worker = _Worker()
+        if self.beacon is not None:
+            self.beacon.begin(self.current_nodeid, getattr(bound, "__name__", "call"), args)
         try:
             return self._worker.run(bound, args, self.call_timeout)
         except _CallTimeout:
             # A thread can't be killed: abandon the hung one (a daemon, so it can't block exit).
             self._worker = None
             raise
+        finally:
+            if self.beacon is not None:
+                self.beacon.end()
 
     # Failing.
     def _fault(self, method: str, problem: str) -> AdapterFault:

@@ -83,6 +83,9 @@ class _State:
     selected_rules: tuple[str, ...]
     notes: list[str] = field(default_factory=list)
     setup_errors: dict[str, str] = field(default_factory=dict)  # nodeid -> why the check cannot run
+    seed_chosen: bool = False  # the run's seed is the plugin's (Hypothesis keeps it in a global)
+    watchdog: Any = None  # strictconformance.watchdog.Watchdog, on the process supervising workers
+    watch_dir: str | None = None  # its beacons' folder
 
 
 _STATE = pytest.StashKey[_State]()
@@ -115,6 +118,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--sc-call-timeout", type=float, default=None, metavar="SECONDS",
                     help="fail an adapter call that takes longer (default 10; 0 disables the watchdog)")
     parser.addini("sc_call_timeout", "strictconformance: adapter call timeout in seconds", default=None)
+    group.addoption("--sc-in-process", action="store_true", default=False,
+                    help="run the checks in this pytest process (needed for --pdb). By default a run without "
+                         "-n N runs them in one supervised child process (an xdist worker), so an adapter that "
+                         "ends its process (os._exit, a crash, a kill) or hangs holding the GIL fails the run "
+                         "instead of ending it with exit code 0 and no report.")
 
 
 def _is_active(config: pytest.Config) -> bool:
@@ -200,6 +208,19 @@ def pytest_configure(config: pytest.Config) -> None:
     report_path = config.getoption("sc_report") or config.getini("sc_report") or None
     if report_path and not Path(report_path).resolve().parent.is_dir():
         raise pytest.UsageError(f"strictconformance: --sc-report {report_path!r}: its directory does not exist")
+    controller = not hasattr(config, "workerinput")
+    seed_chosen = False
+    if report_path and controller and not config.option.collectonly:
+        # A report from an earlier run must not survive a run that ends before writing its own.
+        Path(report_path).unlink(missing_ok=True)
+    supervised = controller and _supervise_in_child(config)
+    if controller:
+        named = profile_arg[1] if profile_arg and profile_arg[0] == "--hypothesis-profile" else None
+        try:
+            run_settings = settings.get_profile(named) if named else settings.default
+        except Exception:  # an unknown --hypothesis-profile: Hypothesis's plugin says so
+            run_settings = settings.default
+        seed_chosen = _choose_seed(config, run_settings.derandomize)
     state = _State(
         harness=harness,
         report=report,
@@ -209,7 +230,11 @@ def pytest_configure(config: pytest.Config) -> None:
         report_path=report_path,
         selected_rules=_selected_rules(config),
     )
+    state.seed_chosen = seed_chosen
     config.stash[_STATE] = state
+    if supervised:
+        state.notes.append("checks ran in a supervised child process (--sc-in-process runs them in this one)")
+    _start_watchdog(state, config, controller, timeout)
     config.pluginmanager.register(_ConformanceRun(state, config.rootpath), "strictconformance-run")
 
     # Collect the suite: alone when no paths were given, beside the user's paths otherwise.
@@ -217,6 +242,53 @@ def pytest_configure(config: pytest.Config) -> None:
         config.args = [str(CHECKS_DIR)]
     elif not any(Path(arg.split("::")[0]).resolve().is_relative_to(CHECKS_DIR) for arg in config.args):
         config.args.append(str(CHECKS_DIR))
+
+
+def _supervise_in_child(config: pytest.Config) -> bool:
+    """Run the checks in one xdist worker when the run has none (no -n, or -n 0): an adapter that
+    ends the process or wedges it then costs a worker, which the controller reports as an error of
+    the check it was running, and the run cannot exit 0. Not with --sc-in-process, --pdb, --trace,
+    --collect-only, or without pytest-xdist (-p no:xdist)."""
+    if (config.getoption("sc_in_process") or config.getoption("usepdb", False) or config.getoption("trace", False)
+            or config.option.collectonly or not config.pluginmanager.hasplugin("xdist")):
+        return False
+    if getattr(config.option, "dist", "no") != "no" or getattr(config.option, "tx", None):
+        return False  # the user distributes the run already
+    config.option.numprocesses = 1
+    config.option.dist = "load"
+    config.option.tx = ["popen"]
+    return True
+
+
+def _start_watchdog(state: _State, config: pytest.Config, controller: bool, timeout: float) -> None:
+    """The run-level watchdog: the supervising process (the xdist controller) watches the beacons
+    its workers keep of their adapter calls; a worker keeps one when the controller asks (the
+    folder in its environment). Without workers (--sc-in-process) there is nobody to watch."""
+    from strictconformance.watchdog import WATCH_DIR_ENV, Beacon, Watchdog
+
+    if not controller:
+        folder = os.environ.get(WATCH_DIR_ENV)
+        if folder and Path(folder).is_dir():
+            state.harness.beacon = Beacon(folder)
+        return
+    if timeout <= 0 or getattr(config.option, "dist", "no") == "no" or config.option.collectonly:
+        return
+    import tempfile
+
+    state.watch_dir = tempfile.mkdtemp(prefix="strictconformance-watch-")
+    os.environ[WATCH_DIR_ENV] = state.watch_dir  # the workers, started after configure, inherit it
+    state.watchdog = Watchdog(state.watch_dir, timeout)
+
+
+def _choose_seed(config: pytest.Config, derandomized: bool) -> bool:
+    """Give a random run a seed of its own, so the report records it and replays name it. xdist
+    hands the controller's options, this seed included, to its workers."""
+    if derandomized or config.getoption("hypothesis_seed", default=None) is not None:
+        return False
+    import random
+
+    config.option.hypothesis_seed = str(random.SystemRandom().randrange(2**32))
+    return True
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Module | None:
@@ -297,6 +369,18 @@ class _ConformanceRun:
 
         self.state.harness.close()
         settings.load_profile(self.state.previous_profile)
+        if self.state.watchdog is not None:
+            import shutil
+
+            from strictconformance.watchdog import WATCH_DIR_ENV
+
+            self.state.watchdog.stop()
+            os.environ.pop(WATCH_DIR_ENV, None)
+            shutil.rmtree(str(self.state.watch_dir), ignore_errors=True)
+        if self.state.seed_chosen:  # the next run in this process (pytester) chooses its own
+            import hypothesis.core
+
+            hypothesis.core.global_force_seed = None
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         from hypothesis import settings
@@ -483,7 +567,11 @@ class _ConformanceRun:
             lines = [f"its failure cannot be shown: {error_text(exc)}"]
         reason = lines[0] if lines else "failed without a result"
         if report.when not in ("setup", "call", "teardown"):  # xdist's report of a crashed worker
-            reason += ": the process running the check died before reporting a result (os._exit(), a crash in native code, or a kill)"
+            from strictconformance.watchdog import stopped_call
+
+            stopped = stopped_call(self.state.watch_dir, report.nodeid) if self.state.watch_dir else None
+            reason += (f": {stopped}" if stopped else ": the process running the check died before reporting a result "
+                       "(os._exit(), a crash in native code, or a kill)")
         self.state.report.record(CheckResult(report.nodeid, rule_id, "error", duration=report.duration, reason=reason[:2000]))
 
     @pytest.hookimpl(tryfirst=True)
@@ -503,6 +591,11 @@ class _ConformanceRun:
         if hasattr(config, "workerinput"):
             return
         terminalreporter.write_sep("=", "strictconformance report")
+        if config.option.collectonly:  # nothing ran: no rule is "not run" for a reason
+            rules = {check.rule_id for check in self.state.report.checks.values()}
+            terminalreporter.write_line(f"collect only: {len(self.state.report.checks)} checks of {len(rules)} rules "
+                                        "selected; nothing was run")
+            return
         for line in self.state.report.render_lines(verbose=config.get_verbosity() > 0):
             terminalreporter.write_line(line)
         for note in self.state.notes:
