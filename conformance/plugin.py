@@ -86,6 +86,7 @@ class _State:
     seed_chosen: bool = False  # the run's seed is the plugin's (Hypothesis keeps it in a global)
     watchdog: Any = None  # strictconformance.watchdog.Watchdog, on the process supervising workers
     watch_dir: str | None = None  # its beacons' folder
+    supervised: bool = False  # the checks run in one xdist worker the plugin asked for
 
 
 _STATE = pytest.StashKey[_State]()
@@ -232,8 +233,9 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     state.seed_chosen = seed_chosen
     config.stash[_STATE] = state
+    state.supervised = supervised
     if supervised:
-        state.notes.append("checks ran in a supervised child process (--sc-in-process runs them in this one)")
+        config.pluginmanager.register(_QuietWorker(), "strictconformance-quiet-worker")
     _start_watchdog(state, config, controller, timeout)
     config.pluginmanager.register(_ConformanceRun(state, config.rootpath), "strictconformance-run")
 
@@ -258,6 +260,16 @@ def _supervise_in_child(config: pytest.Config) -> bool:
     config.option.dist = "load"
     config.option.tx = ["popen"]
     return True
+
+
+class _QuietWorker:
+    """With the one worker the plugin asked for, failures are shown as in a run without xdist: no
+    "[gw0] linux -- Python ..." line (pytest prints it for a report that carries its worker)."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if hasattr(report, "node"):
+            del report.node
 
 
 def _start_watchdog(state: _State, config: pytest.Config, controller: bool, timeout: float) -> None:
@@ -381,6 +393,11 @@ class _ConformanceRun:
             import hypothesis.core
 
             hypothesis.core.global_force_seed = None
+
+    def pytest_report_header(self, config: pytest.Config) -> str | None:
+        if self.state.supervised:
+            return "strictconformance: checks run in a supervised child process (--sc-in-process runs them in this one)"
+        return None
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         from hypothesis import settings

@@ -36,7 +36,7 @@ def test_os_exit_zero_in_the_adapter_fails_a_run_without_workers(run_suite: Call
     assert run.report is not None and run.report["summary"]["passed"] == 0
     [check] = _checks(run)
     assert "died before reporting a result" in check["reason"], check
-    assert "checks ran in a supervised child process" in run.output
+    assert "strictconformance: checks run in a supervised child process" in run.output
 
 
 def test_a_stale_report_does_not_survive_a_run_that_never_writes_one(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
