@@ -242,8 +242,17 @@ def pytest_configure(config: pytest.Config) -> None:
     # Collect the suite: alone when no paths were given, beside the user's paths otherwise.
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args = [str(CHECKS_DIR)]
-    elif not any(Path(arg.split("::")[0]).resolve().is_relative_to(CHECKS_DIR) for arg in config.args):
+    elif not any(_names_a_check(arg) for arg in config.args):
         config.args.append(str(CHECKS_DIR))
+
+
+def _names_a_check(arg: str) -> bool:
+    """Whether a path argument names the kit's checks: a path under them, or (with --pyargs, as
+    replay commands do) ``strictconformance.checks.MODULE::TEST``."""
+    target = arg.split("::")[0].split("[")[0]
+    if target == "strictconformance.checks" or target.startswith("strictconformance.checks."):
+        return True
+    return Path(target).resolve().is_relative_to(CHECKS_DIR)
 
 
 def _supervise_in_child(config: pytest.Config) -> bool:
@@ -493,7 +502,10 @@ class _ConformanceRun:
         seed = item.config.getoption("hypothesis_seed", default=None)
         if seed is not None:
             words.append(f"--hypothesis-seed={seed}")
-        words.append(f"{item.path}::{item.name}")
+        if item.path.parent == CHECKS_DIR:  # portable: the installed package's module, not a site-packages path
+            words += ["--pyargs", f"strictconformance.checks.{item.path.stem}::{item.name}"]
+        else:
+            words.append(item.nodeid)
         return shlex.join(words)
 
     @pytest.hookimpl(hookwrapper=True)
@@ -610,8 +622,9 @@ class _ConformanceRun:
         terminalreporter.write_sep("=", "strictconformance report")
         if config.option.collectonly:  # nothing ran: no rule is "not run" for a reason
             rules = {check.rule_id for check in self.state.report.checks.values()}
-            terminalreporter.write_line(f"collect only: {len(self.state.report.checks)} checks of {len(rules)} rules "
-                                        "selected; nothing was run")
+            checks = len(self.state.report.checks)
+            terminalreporter.write_line(f"collect only: {checks} check{'' if checks == 1 else 's'} of {len(rules)} "
+                                        f"rule{'' if len(rules) == 1 else 's'} selected; nothing was run")
             return
         for line in self.state.report.render_lines(verbose=config.get_verbosity() > 0):
             terminalreporter.write_line(line)
