@@ -40,6 +40,8 @@ DEFAULT_ADAPTER = "strictconformance.reference:ReferenceAdapter"
 CHECKS_DIR = Path(__file__).resolve().parent / "checks"
 _NOT_COVERED = "not covered: "
 _PROPERTY = "strictconformance"
+#: The testcase property carrying the rule ID in JUnit XML (--junitxml), for dashboards to group by.
+_JUNIT_RULE = "sc_rule"
 #: What Hypothesis's note repeating the failing example as a Python call starts with (6.170 writes
 #: "Failing test case" / "Failing explicit example", releases before it "Falsifying ...").
 _EXAMPLE_NOTES = ("Failing test case", "Failing explicit example", "Falsifying example", "Falsifying explicit example")
@@ -483,6 +485,10 @@ class _ConformanceRun:
                     self.state.report.expect(nodeid, rule_id, _NO_RESULT)
 
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        rule_id = _rule_of(item)
+        if rule_id is not None and (_JUNIT_RULE, rule_id) not in item.user_properties:
+            # On every report of the item: junitxml writes a testcase's properties from its last one.
+            item.user_properties.append((_JUNIT_RULE, rule_id))
         problem = self.state.setup_errors.get(item.nodeid)
         if problem is not None:
             pytest.fail(problem, pytrace=False)
@@ -628,5 +634,11 @@ class _ConformanceRun:
             return
         for line in self.state.report.render_lines(verbose=config.get_verbosity() > 0):
             terminalreporter.write_line(line)
+        checks = [check for check in self.state.report.checks.values() if check.outcome != "not run"]
+        if checks:
+            rules = len({check.rule_id for check in checks})
+            terminalreporter.write_line(
+                f"tally: the summary counts rules ({rules} with a result, each its worst check's outcome); pytest's "
+                f"line counts test items ({len(checks)} checks of the kit, plus any tests of yours)")
         for note in self.state.notes:
             terminalreporter.write_line(note)

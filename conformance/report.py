@@ -150,6 +150,10 @@ class ConformanceReport:
             yield f"{'rule':<7} {'outcome':<12} {'examples':>8}  title"
             for rule_id, data in shown.items():
                 yield f"{rule_id:<7} {data['outcome']:<12} {data['examples']:>8}  {data['title']}"
+                uncovered = [check for check in data["checks"] if check["outcome"] in ("not covered", "skipped")]
+                if data["outcome"] == "passed" and uncovered:  # passed, but not every check could run
+                    why = "; ".join(sorted({check.get("reason", "") for check in uncovered} - {""}))
+                    yield f"{'':<7} {'':<12} {'':>8}  ({len(uncovered)} of {len(data['checks'])} checks not covered{': ' + why if why else ''})"
                 if data["outcome"] in ("xfailed", "skipped") and data["reasons"]:
                     yield f"{'':<7} {'':<12} {'':>8}  ({'; '.join(data['reasons'])})"
                 unexplained = sorted({c["reason"] for c in data["checks"]
