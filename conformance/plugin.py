@@ -220,10 +220,10 @@ def pytest_configure(config: pytest.Config) -> None:
     if controller:
         named = profile_arg[1] if profile_arg and profile_arg[0] == "--hypothesis-profile" else None
         try:
-            run_settings = settings.get_profile(named) if named else settings.default
+            derandomized = settings.get_profile(named or settings.get_current_profile_name()).derandomize
         except Exception:  # an unknown --hypothesis-profile: Hypothesis's plugin says so
-            run_settings = settings.default
-        seed_chosen = _choose_seed(config, run_settings.derandomize)
+            derandomized = False
+        seed_chosen = _choose_seed(config, derandomized)
     state = _State(
         harness=harness,
         report=report,
@@ -627,18 +627,18 @@ class _ConformanceRun:
             return
         terminalreporter.write_sep("=", "strictconformance report")
         if config.option.collectonly:  # nothing ran: no rule is "not run" for a reason
-            rules = {check.rule_id for check in self.state.report.checks.values()}
-            checks = len(self.state.report.checks)
-            terminalreporter.write_line(f"collect only: {checks} check{'' if checks == 1 else 's'} of {len(rules)} "
-                                        f"rule{'' if len(rules) == 1 else 's'} selected; nothing was run")
+            selected = len({check.rule_id for check in self.state.report.checks.values()})
+            collected = len(self.state.report.checks)
+            terminalreporter.write_line(f"collect only: {collected} check{'' if collected == 1 else 's'} of {selected} "
+                                        f"rule{'' if selected == 1 else 's'} selected; nothing was run")
             return
         for line in self.state.report.render_lines(verbose=config.get_verbosity() > 0):
             terminalreporter.write_line(line)
-        checks = [check for check in self.state.report.checks.values() if check.outcome != "not run"]
-        if checks:
-            rules = len({check.rule_id for check in checks})
+        ran = [check for check in self.state.report.checks.values() if check.outcome != "not run"]
+        if ran:
+            rules = len({check.rule_id for check in ran})
             terminalreporter.write_line(
                 f"tally: the summary counts rules ({rules} with a result, each its worst check's outcome); pytest's "
-                f"line counts test items ({len(checks)} checks of the kit, plus any tests of yours)")
+                f"line counts test items ({len(ran)} checks of the kit, plus any tests of yours)")
         for note in self.state.notes:
             terminalreporter.write_line(note)
