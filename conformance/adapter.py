@@ -354,6 +354,57 @@ def _json_value_problem(value: Any) -> str | None:
                                          f"lists, strings, finite numbers, booleans, None), {problem}")
 
 
+#: Elements (containers, their items, dataclass fields) an adapter's result may hold: far past any
+#: schema, request or value a check sends, few enough to walk in well under a second.
+MAX_RESULT_ELEMENTS = 200_000
+#: Characters one string of a result may hold.
+MAX_RESULT_STRING = 10_000_000
+
+
+def result_size_problem(value: Any, *, limit: int = MAX_RESULT_ELEMENTS) -> str | None:
+    """Why ``value`` is too big for the suite to inspect, or None. Cheap: it stops counting at
+    ``limit`` (a container's ``len`` first), so a 2,000,000-element list fails at once, before
+    the deep validation of the result (which would take minutes, again at every shrink step)."""
+    count = 0
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, (str, bytes)):
+            if len(item) > MAX_RESULT_STRING:
+                return f"returned a string of {len(item):,} characters; the suite reads results of at most {MAX_RESULT_STRING:,}"
+            continue
+        if isinstance(item, Mapping):
+            size = 2 * len(item)
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            size = len(item)
+        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
+            size = len(dataclasses.fields(item))
+        else:
+            continue
+        if count + size > limit:
+            held = f" (one container holds {size:,})" if size > limit // 2 else ""
+            return f"returned a result of more than {limit:,} elements{held}; the suite inspects results of at most {limit:,}"
+        if isinstance(item, Mapping):
+            children: Any = [part for pair in item.items() for part in pair]
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            children = item
+        else:
+            children = [getattr(item, f.name, None) for f in dataclasses.fields(item)]
+        stack.extend(children)
+    return None
+
+
+def result_problem(method: str, value: Any) -> str | None:
+    """Why the result of capability ``method`` is junk the checks cannot use, or None: its size
+    first (cheap), then the capability's own result check."""
+    problem = result_size_problem(value)
+    if problem is not None:
+        return problem
+    checker = CAPABILITIES[method].check_result
+    return checker(value) if checker is not None else None
+
+
 #: Every capability, by method name. Rules name the capabilities their checks call (spec.Rule).
 CAPABILITIES: Mapping[str, Capability] = {
     capability.method: capability

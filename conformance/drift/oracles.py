@@ -86,8 +86,8 @@ class DriftChecker:
         return cls(check_response, check_stream, (SchemaDriftError,), _path_attribute, "reference")
 
     @classmethod
-    def from_harness(cls, sc: Harness, *, judge_other_errors: bool = False) -> DriftChecker:
-        """The adapter behind the suite's ``sc`` fixture, called only through the harness.
+    def from_harness(cls, harness: Harness, *, judge_other_errors: bool = False) -> DriftChecker:
+        """The adapter behind the suite's ``strictconformance_harness`` fixture, called only through the harness.
 
         Every call goes through :meth:`Harness.attempt`, so timeouts, mutation checks, junk
         results and the call transcript work as for any check, and the harness's failures
@@ -100,18 +100,18 @@ class DriftChecker:
 
         from strictconformance.harness import ConformanceFailure
 
-        drift_errors = tuple(sc.declarations.drift_errors)
-        api_errors = tuple(getattr(sc.declarations, "api_errors", ()))
+        drift_errors = tuple(harness.declarations.drift_errors)
+        api_errors = tuple(getattr(harness.declarations, "api_errors", ()))
         allowed: tuple[type[BaseException], ...] = (
             (*drift_errors, *api_errors, Exception) if judge_other_errors else (*drift_errors, *api_errors))
 
         def through_harness(method: str) -> Any:
-            if not sc.has(method):
+            if not harness.has(method):
                 return None
 
             def call(api: str, argument: Any) -> Any:
                 __tracebackhide__ = True
-                attempt = sc.attempt(method, api, argument, allowed=allowed)
+                attempt = harness.attempt(method, api, argument, allowed=allowed)
                 if attempt.error is not None:
                     raise attempt.error
                 return attempt.value
@@ -122,7 +122,7 @@ class DriftChecker:
             check_response=through_harness("check_response"),
             check_stream=through_harness("check_stream"),
             error_types=drift_errors,
-            read_path=sc.adapter.drift_error_path,
+            read_path=harness.adapter.drift_error_path,
             name="adapter",
             propagate=(ConformanceFailure, pytest.skip.Exception, pytest.fail.Exception),
             not_implemented_is_missing=False,

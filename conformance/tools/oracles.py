@@ -6,7 +6,7 @@ what went wrong in a sentence a maintainer can act on, shows the adapter call th
 and a JSON counterexample. Nothing the layer raises escapes a check: an unexpected exception is
 itself reported against the rule being checked — except the harness's own failures
 (:class:`~strictconformance.harness.ConformanceFailure`: a call that hung, returned junk or
-mutated its input, when the layer is an adapter driven through the ``sc`` harness), which
+mutated its input, when the layer is an adapter driven through the ``strictconformance_harness`` fixture), which
 propagate as they are. :func:`assert_conforms` turns violations into one ``AssertionError`` for
 Hypothesis to shrink.
 
