@@ -1,4 +1,4 @@
-"""SPEC.md §5, drift detection: DR-1..DR-6.
+"""SPEC.md §5, drift detection: DR-1..DR-7.
 
 Capabilities: DR-1..DR-5 are checked with either ``check_response`` or ``check_stream`` (each
 rule has cases of both kinds; an adapter with one of them is covered by that kind). DR-6 is about
@@ -81,9 +81,25 @@ RULES: tuple[Rule, ...] = (
         title="The check raises only drift errors on any JSON value and never mutates it",
         statement=(
             "On any JSON value, however malformed, deep or large, the response check raises nothing but "
-            "its drift error type, and leaves the payload unchanged."
+            "its drift error type, and leaves the payload unchanged. For an error the provider sent (an "
+            "error body, an error event in a stream) the SDK's declared API error is right too; an API "
+            "error raised for a response that carries no provider error fails the rule judging that response."
         ),
-        source=f"{_SECTION} DR-6",
+        source=f"{_SECTION} DR-6; {_APIS} (error bodies); {_STREAMS} (error events)",
         capabilities=("check_response",),
+    ),
+    Rule(
+        id="DR-7",
+        title="What the SDK parsed is what the response holds",
+        statement=(
+            "For every recorded response (bodies and streams) and every additive change of one, what the SDK "
+            "parsed (the text the user gets, each tool call's id, name and arguments as JSON, and the stop "
+            "reason and token usage when it reports them) equals what the payload holds: no tool call "
+            "dropped or invented, no wrong id, no arguments other than the JSON sent, no block of an unknown "
+            "type turned into text. Judged for adapters whose response checks return what the SDK parsed "
+            "(parse_fidelity)."
+        ),
+        source=f"{_SECTION} (parse fidelity, added with DR-7); {_APIS}; {_STREAMS} (text parts, tool calls, stop reasons and usage per API)",
+        capabilities=_EITHER,
     ),
 )
