@@ -139,3 +139,24 @@ def test_collect_only_reports_no_rule_as_not_run(pytester: pytest.Pytester) -> N
     output = result.stdout.str()
     assert "collect only: " in output and "nothing was run" in output
     assert "not run" not in output and "worker died" not in output
+
+
+def _examples(run: SuiteRun) -> dict[str, tuple[str, int, object]]:
+    assert run.report is not None, run.output
+    return {check["nodeid"]: (check["outcome"], check["examples"], (check.get("failure") or {}).get("counterexample"))
+            for rule in run.report["rules"].values() for check in rule["checks"] if check["outcome"] != "not run"}
+
+
+def test_under_ci_a_check_tries_the_same_examples_whatever_n_and_the_selection(
+        run_suite: Callable[..., SuiteRun], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each check seeds from its own identity under the derandomized ci profile: what it tries, and
+    the counterexample it reports, do not depend on -n, on the other checks selected or their order
+    (issue 11 named DR-3, DR-4 and DR-6 among those that did)."""
+    monkeypatch.setenv("CI", "true")
+    rules = ("--sc-rule", "RES-1,DR-3,DR-6")
+    alone = run_suite("broken_resolution:ConfigBeatsTool", *rules, profile=None)
+    spread = run_suite("broken_resolution:ConfigBeatsTool", *rules, "-n", "2", "-p", "no:randomly", profile=None, subprocess=True)
+    one = run_suite("broken_resolution:ConfigBeatsTool", "--sc-rule", "RES-1", "-k", "tool_beats_config", profile=None)
+    assert _examples(alone) == _examples(spread)
+    [(nodeid, single)] = _examples(one).items()
+    assert single == _examples(alone)[nodeid] and single[0] == "failed" and single[2] is not None
