@@ -154,9 +154,10 @@ def test_under_ci_a_check_tries_the_same_examples_whatever_n_and_the_selection(
     (issue 11 named DR-3, DR-4 and DR-6 among those that did)."""
     monkeypatch.setenv("CI", "true")
     rules = ("--sc-rule", "RES-1,DR-3,DR-6")
-    alone = run_suite("broken_resolution:ConfigBeatsTool", *rules, profile=None)
+    alone = run_suite("broken_resolution:ConfigBeatsTool", *rules, profile=None, subprocess=True)
     spread = run_suite("broken_resolution:ConfigBeatsTool", *rules, "-n", "2", "-p", "no:randomly", profile=None, subprocess=True)
-    one = run_suite("broken_resolution:ConfigBeatsTool", "--sc-rule", "RES-1", "-k", "tool_beats_config", profile=None)
+    one = run_suite("broken_resolution:ConfigBeatsTool", "--sc-rule", "RES-1", "-k", "tool_beats_config", profile=None,
+                    subprocess=True)
     assert _examples(alone) == _examples(spread)
     [(nodeid, single)] = _examples(one).items()
     assert single == _examples(alone)[nodeid] and single[0] == "failed" and single[2] is not None
