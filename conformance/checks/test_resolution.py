@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from strictconformance.adapter import Declarations
-from strictconformance.checks._support import wire_tool
+from strictconformance.checks._support import same_gemini_mode, wire_tool
 from strictconformance.harness import Harness, check
 from strictconformance.strategies.models import curated_cases, curated_models, models_with_support
 from strictconformance.strategies.requests import tools_requests
@@ -94,7 +94,7 @@ def test_res_2_unset_gets_declared_default(sc: Harness, request: ToolsRequest) -
         if any(tool.strict is True for tool in request.tools):
             return  # a strict tool decides Google's mode (RES-6)
         expected_mode = "VALIDATED" if default is True else request.function_calling_mode
-        sc.expect(wire.function_calling_mode == expected_mode, (
+        sc.expect(same_gemini_mode(wire.function_calling_mode, expected_mode), (
             f"google: unset tools under an unset config, declared default {_show(default)}: expected function-calling "
             f"{_show_mode(expected_mode)}, the wire has {_show_mode(wire.function_calling_mode)}"))
         return
@@ -165,7 +165,7 @@ def test_res_6_google_strict_switches_mode(sc: Harness, request: ToolsRequest) -
         sc.expect(actual is None, f"google has no per-tool strict field, yet tool {tool.name!r} carries strict={_show(actual)}")
     resolved_strict = [tool.name for tool in request.tools if _first_set(tool.strict, request.config_strict, default) is True]
     expected = "VALIDATED" if resolved_strict else request.function_calling_mode
-    sc.expect(wire.function_calling_mode == expected, (
+    sc.expect(same_gemini_mode(wire.function_calling_mode, expected), (
         f"tools resolved to strict: {resolved_strict or 'none'}; {_mode_set_by_caller(request)}; "
         f"expected {_show_mode(expected)}, the wire has {_show_mode(wire.function_calling_mode)}"))
 
