@@ -74,6 +74,7 @@ class HarnessProcess:
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
         self._next_id = 0
         self._lock = threading.Lock()
+        self._stderr_thread: threading.Thread | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> dict[str, Any]:
@@ -97,8 +98,9 @@ class HarnessProcess:
         assert process.stdout is not None and process.stderr is not None
         threading.Thread(target=self._read_stdout, args=(process.stdout, self._lines), daemon=True,
                          name="sc-harness-stdout").start()
-        threading.Thread(target=self._read_stderr, args=(process.stderr, self._stderr), daemon=True,
-                         name="sc-harness-stderr").start()
+        self._stderr_thread = threading.Thread(target=self._read_stderr, args=(process.stderr, self._stderr), daemon=True,
+                                               name="sc-harness-stderr")
+        self._stderr_thread.start()
         self._send({"type": "start", "protocol": PROTOCOL, "kit": __version__}, "start")
         message = self._receive("start", time.monotonic() + self.start_timeout, self.start_timeout)
         if message["type"] != "started":
@@ -209,6 +211,8 @@ class HarnessProcess:
                 except subprocess.TimeoutExpired:
                     code = None
             where = self._where(what)
+            if code is not None:
+                self._stderr_thread.join(timeout=1)  # type: ignore[union-attr]  # what it wrote before exiting
             tail = self._stderr_tail()
             self._kill()
             exit_text = "closed its stdout" if code is None else f"exited with code {code}"

@@ -1,0 +1,175 @@
+"""Process harnesses (strictconformance-process/1): faults of deliberately broken harnesses (a
+Python one and a Node one) are named faults, the run continues, nothing hangs; every message a run
+exchanges is valid against the protocol's schemas; check_harness; the plugin's --sc-adapter-cmd."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from strictconformance.adapter import read_declarations
+from strictconformance.process import HarnessFault, ProcessAdapter, check_harness, message_problem, node_folder
+from strictconformance.process.protocol import HARNESS_MESSAGES, KIT_MESSAGES, message_schema
+from strictconformance.wire import ToolSpec, ToolsRequest
+
+HERE = Path(__file__).parent
+PYTHON_HARNESS = [sys.executable, str(HERE / "harnesses" / "python_harness.py")]
+NODE = shutil.which("node")
+NODE_DIR = Path(node_folder())
+needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
+needs_node_modules = pytest.mark.skipif(
+    NODE is None or not (NODE_DIR / "node_modules" / "ai").is_dir(),
+    reason=f"the Node harnesses' packages are not installed: run `npm ci` in {NODE_DIR}")
+
+TOOL = ToolSpec("get_weather", {"type": "object", "properties": {}, "required": [], "additionalProperties": False}, None)
+GOOD = ToolsRequest("openai", "gpt-4o", True, (TOOL,))
+FAULTS = {
+    "malformed": "not a JSON message",
+    "wrong-type": "not an answer to a build_request call|invalid message",
+    "crash": "before answering (a crash or an exit)",
+    "hang": "no answer within 1 s; the kit killed the process",
+    "huge": "longer than 1048576 bytes",
+    "stdout-junk": "not a JSON message",
+}
+
+
+class _Quick(ProcessAdapter):
+    process_timeout = 1.0
+    max_message_bytes = 1024 * 1024
+
+
+def _fault_request(fault: str) -> ToolsRequest:
+    return ToolsRequest("openai", f"fault:{fault}", True, ())
+
+
+def _harnesses() -> list[object]:
+    node = [NODE or "node", str(NODE_DIR / "harnesses" / "broken.mjs")]
+    return [pytest.param(PYTHON_HARNESS, id="python"), pytest.param(node, id="node", marks=needs_node)]
+
+
+@pytest.mark.parametrize("command", _harnesses())
+def test_every_fault_is_named_and_the_harness_recovers(command: list[str]) -> None:
+    """Each fault names the harness, the call and what happened; the next call works (a new process)."""
+    adapter = _Quick(command)
+    try:
+        assert adapter.build_request(GOOD).tools[0].strict is True
+        for fault, expected in FAULTS.items():
+            began = time.monotonic()
+            with pytest.raises(HarnessFault) as raised:
+                adapter.build_request(_fault_request(fault))
+            message = str(raised.value)
+            assert "build_request" in message and "call #" in message and command[-1] in message, message
+            assert any(part in message for part in expected.split("|")), (fault, message)
+            assert time.monotonic() - began < 30, fault  # generous: the bound is 1 s
+            assert adapter.build_request(GOOD).tools[0].strict is True, f"no recovery after {fault}"
+        assert adapter.harness.restarts == len(FAULTS)
+    finally:
+        adapter.close()
+
+
+def test_crash_fault_shows_stderr_and_exit_code() -> None:
+    adapter = _Quick(PYTHON_HARNESS)
+    try:
+        with pytest.raises(HarnessFault, match=r"(?s)exited with code 3.*crashing on purpose"):
+            adapter.build_request(_fault_request("crash"))
+    finally:
+        adapter.close()
+
+
+def test_declarations_capabilities_and_errors_come_from_the_handshake() -> None:
+    adapter = ProcessAdapter(PYTHON_HARNESS)
+    try:
+        declarations = read_declarations(adapter, "harness")
+        assert declarations.capabilities == {"build_request", "check_response", "define_tool", "describe_tool"}
+        assert [error.__name__ for error in declarations.drift_errors] == ["DriftError"]
+        with pytest.raises(declarations.drift_errors) as raised:
+            adapter.check_response("openai.chat", {"choices": None})
+        assert adapter.drift_error_path(raised.value) == "choices"
+        assert declarations.tool_layer_traits.sources == {"json_schema"}
+        snippet = adapter.reproduce("build_request", (GOOD,))
+        assert snippet is not None and "python_harness.py" in snippet and "build_request" in snippet
+        assert adapter.reproduce("check_response", ("openai.chat", {})) is None
+    finally:
+        adapter.close()
+
+
+def test_a_bad_handshake_is_a_usage_error_naming_the_problem() -> None:
+    from strictconformance.adapter import AdapterContractError
+
+    with pytest.raises(AdapterContractError, match="started message breaks schemas/started.json"):
+        _Quick([*PYTHON_HARNESS, "bad-handshake"])
+    with pytest.raises(AdapterContractError, match="not a JSON message: b'hello from the harness"):
+        _Quick([*PYTHON_HARNESS, "startup-junk"])
+    with pytest.raises(AdapterContractError, match="could not be started"):
+        _Quick(["/nonexistent/harness"])
+
+
+def test_schemas_are_valid_and_reject_junk() -> None:
+    from jsonschema import Draft202012Validator
+
+    for kind in KIT_MESSAGES + HARNESS_MESSAGES:
+        Draft202012Validator.check_schema(message_schema(kind))
+    assert message_problem({"type": "result", "id": 1, "value": None}, "harness") is None
+    assert "not one a harness sends" in (message_problem({"type": "call", "id": 1, "method": "encode", "args": {}}, "harness") or "")
+    assert "/id" in (message_problem({"type": "result", "id": "1", "value": None}, "harness") or "")
+    assert message_problem({"type": "result", "id": 1}, "harness") is not None
+
+
+def test_check_harness_passes_a_conforming_harness_and_fails_a_broken_one() -> None:
+    verdict = check_harness(PYTHON_HARNESS)
+    assert verdict.ok, verdict.render()
+    assert len(verdict.messages) >= 8
+    broken = check_harness([*PYTHON_HARNESS, "malformed"], timeout=2)
+    assert not broken.ok
+    assert any("not a JSON message" in problem for problem in broken.problems), broken.render()
+
+
+def test_a_run_through_the_plugin_continues_past_faults_and_every_message_is_valid(pytester: pytest.Pytester) -> None:
+    """The suite against the Python harness through --sc-adapter-cmd: RES rules run and report;
+    a recording adapter validates every message the run exchanged against the schemas."""
+    record = pytester.path / "messages.jsonl"
+    pytester.makepyfile(recording_adapter=f'''
+import json
+from strictconformance.process import ProcessAdapter
+
+class Recording(ProcessAdapter):
+    command = {PYTHON_HARNESS!r}
+
+    def __new__(cls):
+        record = []
+        self = super().__new__(cls, record=record)
+        import atexit
+        atexit.register(lambda: open({str(record)!r}, "w").write("\\n".join(json.dumps([s, m]) for s, m in record)))
+        return self
+''')
+    result = pytester.runpytest_subprocess("-p", "strictconformance", "--sc-adapter", "recording_adapter:Recording",
+                                           "--sc-rule", "RES-1,RES-2", "--sc-profile", "ci", "-p", "no:cacheprovider")
+    text = result.stdout.str()
+    assert "RES-1" in text and "python-test-harness" in text, text
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    assert len(lines) > 20
+    kinds = {message["type"] for _, message in lines}
+    assert {"start", "started", "call", "result"} <= kinds
+    for sender, message in lines:
+        assert message_problem(message, sender) is None, (sender, message)
+
+
+def test_sc_adapter_cmd_names_the_harness_in_report_and_replay(pytester: pytest.Pytester) -> None:
+    command = " ".join(PYTHON_HARNESS)
+    result = pytester.runpytest_subprocess("-p", "strictconformance", "--sc-adapter-cmd", command,
+                                           "--sc-rule", "RES-2", "--sc-profile", "ci", "-p", "no:cacheprovider")
+    text = result.stdout.str()
+    assert f"adapter  {command}" in text, text
+    assert "RES-2   passed" in text, text
+
+
+@needs_node_modules
+def test_vercel_ai_harness_speaks_the_protocol() -> None:
+    verdict = check_harness(["node", "harnesses/vercel-ai.mjs"], cwd=str(NODE_DIR), timeout=30)
+    assert verdict.ok, verdict.render()
+    assert verdict.implementation["name"] == "vercel-ai-sdk"
