@@ -173,3 +173,26 @@ def test_vercel_ai_harness_speaks_the_protocol() -> None:
     verdict = check_harness(["node", "harnesses/vercel-ai.mjs"], cwd=str(NODE_DIR), timeout=30)
     assert verdict.ok, verdict.render()
     assert verdict.implementation["name"] == "vercel-ai-sdk"
+
+
+def test_unset_and_auto_gemini_modes_are_the_same(pytester: pytest.Pytester) -> None:
+    """Gemini's unset function-calling mode is AUTO (the API's documented default): an SDK that
+    spells AUTO out where the caller set none passes RES-2 and RES-6 (it failed both before)."""
+    from strictconformance.checks._support import same_gemini_mode
+
+    assert same_gemini_mode("AUTO", None) and same_gemini_mode(None, "AUTO") and not same_gemini_mode("ANY", None)
+    pytester.makepyfile(auto_adapter='''
+import dataclasses
+from strictconformance.reference import ReferenceAdapter
+
+class SpellsAuto(ReferenceAdapter):
+    def build_request(self, request):
+        wire = super().build_request(request)
+        if request.provider == "google" and wire.function_calling_mode is None:
+            wire = dataclasses.replace(wire, function_calling_mode="AUTO")
+        return wire
+''')
+    result = pytester.runpytest_subprocess("-p", "strictconformance", "--sc-adapter", "auto_adapter:SpellsAuto",
+                                           "--sc-rule", "RES-2,RES-6", "--sc-profile", "ci", "-p", "no:cacheprovider")
+    text = result.stdout.str()
+    assert "RES-2   passed" in text and "RES-6   passed" in text, text

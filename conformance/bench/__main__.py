@@ -1,7 +1,7 @@
 """``python -m strictconformance.bench [instances|strictify|drift|all] [options]``: print figures.
 
 ``instances`` and ``strictify`` run :mod:`strictconformance.bench.schemas`; ``drift`` runs
-:mod:`strictconformance.bench.drift`; ``all`` (the default) runs both with their defaults.
+:mod:`strictconformance.bench.drift`; ``process`` runs :mod:`strictconformance.bench.process`; ``all`` (the default) runs both with their defaults.
 Benchmarks assert nothing; speed targets are read off their output (see the README).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from strictconformance.bench import drift, schemas
+from strictconformance.bench import drift, process, schemas
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -20,9 +20,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return schemas.main([which, *args])
     if which == "drift":
         return drift.main(args)
+    if which == "process":
+        return process.main(args)
     if which == "all":
         return schemas.main(["all", *args]) or drift.main([])
-    print(f"unknown benchmark {which!r}; choose instances, strictify, drift or all", file=sys.stderr)
+    print(f"unknown benchmark {which!r}; choose instances, strictify, drift, process or all", file=sys.stderr)
     return 2
 
 

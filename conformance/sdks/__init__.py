@@ -45,7 +45,10 @@ class SdkPath:
 
 
 #: Every shipped SDK path, in matrix column order. Python adapters first, then process harnesses.
-SDK_PATHS: tuple[SdkPath, ...] = ()
+SDK_PATHS: tuple[SdkPath, ...] = (
+    SdkPath("vercel-ai/node", "Vercel AI SDK (TypeScript)", ("ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/google"),
+            command="node harnesses/vercel-ai.mjs", language="node"),
+)
 
 
 def distribution_versions(path: SdkPath) -> dict[str, str | None]:
