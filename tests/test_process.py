@@ -196,3 +196,30 @@ class SpellsAuto(ReferenceAdapter):
                                            "--sc-rule", "RES-2,RES-6", "--sc-profile", "ci", "-p", "no:cacheprovider")
     text = result.stdout.str()
     assert "RES-2   passed" in text and "RES-6   passed" in text, text
+
+
+def test_deep_and_huge_values_cross_the_boundary() -> None:
+    """The drift fuzz sends arrays nested thousands deep and integers past Python's 4300-digit
+    text limit; the kit's encoding must carry them to the harness, not raise (DR-6 false alarms)."""
+    import subprocess
+
+    from strictconformance.process.protocol import _dumps_deep, dumps, encode_args
+
+    sample = {"a": [1, {"b": [2.5, None, "x"], "c": True}], "z": "é"}
+    assert _dumps_deep(sample) == json.dumps(sample, ensure_ascii=False, separators=(",", ":"))
+    deep: list[object] = []
+    node = deep
+    for _ in range(20_000):
+        node.append([])
+        node = node[0]  # type: ignore[assignment]
+    message = {"type": "call", "id": 1, "method": "check_response", "args": encode_args("check_response", ("openai.chat", deep))}
+    line = dumps(message)
+    assert line.startswith(b'{"type":"call","id":1,"method":"check_response","args":{"api":"openai.chat","payload":[[[')
+    assert line.count(b"[") == 20_001 and line.endswith(b"]}}\n")
+    huge = dumps({"type": "result", "id": 1, "value": 10**5000})
+    assert huge.startswith(b'{"type":"result","id":1,"value":1000') and len(huge) > 5000
+    if NODE is not None:  # the Node kit parses both and writes the deep one back
+        script = ('import("./harness-kit.mjs").then(({stringifyDeep}) => { let s = ""; process.stdin.on("data", (d) => s += d);'
+                  'process.stdin.on("end", () => process.stdout.write(stringifyDeep(JSON.parse(s)))); })')
+        echoed = subprocess.run([NODE, "-e", script], input=line, capture_output=True, cwd=NODE_DIR, timeout=60, check=True)
+        assert echoed.stdout == line.rstrip(b"\n")

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from strictconformance._version import __version__
-from strictconformance.process.protocol import PROTOCOL, message_problem
+from strictconformance.process.protocol import PROTOCOL, dumps, message_problem
 
 __all__ = ["HarnessCallError", "HarnessFault", "HarnessProcess", "HarnessRefusal"]
 
@@ -183,7 +183,7 @@ class HarnessProcess:
             self.record.append(("kit", message))
         process = self._process
         assert process is not None and process.stdin is not None
-        data = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+        data = dumps(message)
         try:
             process.stdin.write(data)
             process.stdin.flush()
@@ -226,7 +226,7 @@ class HarnessProcess:
         line: bytes = payload
         try:
             message = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             self._kill()
             raise HarnessFault(where + f"wrote a line on stdout that is not a JSON message: {line[:200]!r}. stdout "
                                "carries protocol messages only (log to stderr); the kit killed the process "

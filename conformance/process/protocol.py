@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
@@ -77,23 +78,85 @@ def message_problem(message: object, sender: str) -> str | None:
 
 
 def to_json(value: Any, where: str = "value") -> Any:
-    """``value`` as plain JSON (mappings as objects, tuples as arrays); a non-finite number or a
-    type JSON lacks is a ProtocolError naming where."""
-    if value is None or isinstance(value, (bool, str, int)):
-        return value
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ProtocolError(f"{where}: {value!r} has no JSON form")
-        return value
-    if isinstance(value, Mapping):
-        return {str(key): to_json(item, f"{where}/{key}") for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [to_json(item, f"{where}/{index}") for index, item in enumerate(value)]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name), f"{where}/{f.name}") for f in dataclasses.fields(value)}
-    if isinstance(value, (frozenset, set)):
-        return sorted(to_json(item, where) for item in value)
-    raise ProtocolError(f"{where}: a {type(value).__name__} has no JSON form")
+    """``value`` as plain JSON (mappings as objects, tuples as arrays, dataclasses as objects); a
+    non-finite number or a type JSON lacks is a ProtocolError naming where. Iterative: the drift
+    fuzz hands adapters values nested thousands deep, which must cross the boundary as they are."""
+    root: list[Any] = [None]
+    stack: list[tuple[Any, list[Any] | dict[str, Any], Any, str]] = [(value, root, 0, where)]
+    while stack:
+        node, parent, slot, path = stack.pop()
+        if node is None or isinstance(node, (bool, str, int)):
+            parent[slot] = node
+        elif isinstance(node, float):
+            if not math.isfinite(node):
+                raise ProtocolError(f"{path}: {node!r} has no JSON form")
+            parent[slot] = node
+        elif isinstance(node, Mapping) or (dataclasses.is_dataclass(node) and not isinstance(node, type)):
+            items = node.items() if isinstance(node, Mapping) else ((f.name, getattr(node, f.name)) for f in dataclasses.fields(node))
+            out: dict[str, Any] = {}
+            parent[slot] = out
+            for key, item in items:
+                stack.append((item, out, str(key), f"{path}/{key}"))
+        elif isinstance(node, (list, tuple, frozenset, set)):
+            members = sorted(node, key=repr) if isinstance(node, (frozenset, set)) else node
+            array: list[Any] = [None] * len(members)
+            parent[slot] = array
+            for index, item in enumerate(members):
+                stack.append((item, array, index, f"{path}/{index}"))
+        else:
+            raise ProtocolError(f"{path}: a {type(node).__name__} has no JSON form")
+    return root[0]
+
+
+def dumps(message: Mapping[str, Any]) -> bytes:
+    """One message as a line of UTF-8 JSON. Values nested deeper than the json module's recursion
+    allows are written by an iterative encoder (the fuzz sends such values on purpose)."""
+    try:
+        return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\n"
+    except RecursionError:
+        return _dumps_deep(message).encode("utf-8") + b"\n"
+    except ValueError as exc:
+        if "integer string conversion" not in str(exc):
+            raise ProtocolError(f"not JSON: {exc}") from None
+    # An integer past Python's int-to-text limit (JSON has none; the fuzz sends them on purpose).
+    previous = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return _dumps_deep(message).encode("utf-8") + b"\n"
+    finally:
+        sys.set_int_max_str_digits(previous)
+
+
+def _dumps_deep(value: Any) -> str:
+    parts: list[str] = []
+    stack: list[Any] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _Raw):
+            parts.append(node.text)
+        elif isinstance(node, dict):
+            parts.append("{")
+            tail: list[Any] = [_Raw("}")]
+            for index, (key, item) in enumerate(reversed(list(node.items()))):
+                tail.append(item)
+                tail.append(_Raw(("" if index == len(node) - 1 else ",") + json.dumps(str(key), ensure_ascii=False) + ":"))
+            stack.extend(tail)
+        elif isinstance(node, list):
+            parts.append("[")
+            tail = [_Raw("]")]
+            for index, item in enumerate(reversed(node)):
+                tail.append(item)
+                if index != len(node) - 1:
+                    tail.append(_Raw(","))
+            stack.extend(tail)
+        else:
+            parts.append(json.dumps(node, ensure_ascii=False, allow_nan=False))
+    return "".join(parts)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Raw:
+    text: str
 
 
 #: Argument names per method, in the order the adapter method takes them.

@@ -165,3 +165,37 @@ export async function packageVersion(name) {
   }
   return "unknown";
 }
+
+/** JSON.stringify for values of any depth (JSON.stringify recurses and overflows the stack on
+ *  arrays nested thousands deep, which the kit's fuzz sends on purpose). */
+export function stringifyDeep(value) {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+  }
+  const parts = [];
+  const stack = [value];
+  const RAW = Symbol("raw");
+  while (stack.length) {
+    const node = stack.pop();
+    if (node && node[RAW] !== undefined) parts.push(node[RAW]);
+    else if (Array.isArray(node)) {
+      parts.push("[");
+      stack.push({ [RAW]: "]" });
+      for (let i = node.length - 1; i >= 0; i -= 1) {
+        stack.push(node[i]);
+        if (i > 0) stack.push({ [RAW]: "," });
+      }
+    } else if (node !== null && typeof node === "object") {
+      const entries = Object.entries(node);
+      parts.push("{");
+      stack.push({ [RAW]: "}" });
+      for (let i = entries.length - 1; i >= 0; i -= 1) {
+        stack.push(entries[i][1]);
+        stack.push({ [RAW]: `${i > 0 ? "," : ""}${JSON.stringify(entries[i][0])}:` });
+      }
+    } else parts.push(JSON.stringify(node) ?? "null");
+  }
+  return parts.join("");
+}

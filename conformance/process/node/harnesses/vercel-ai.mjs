@@ -9,7 +9,7 @@ import { generateText, jsonSchema, tool, Output } from "ai";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { serve, Refusal, DeclaredError, packageVersion } from "../harness-kit.mjs";
+import { serve, Refusal, DeclaredError, packageVersion, stringifyDeep } from "../harness-kit.mjs";
 
 const PACKAGES = ["ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/google"];
 const versions = Object.fromEntries(await Promise.all(PACKAGES.map(async (name) => [name, await packageVersion(name)])));
@@ -83,20 +83,41 @@ async function buildRequest({ request }) {
   return { api: API[request.provider], body: captured.body, headers: captured.headers };
 }
 
+// The response path of the provider package alone: LanguageModel.doGenerate() fetches (mocked:
+// the recorded body), parses it with the provider's response schema and maps it to content.
+// generateText() would also run tool-call handling, which is not response parsing.
 async function checkResponse({ api, payload }) {
   const provider = Object.keys(API).find((key) => API[key] === api);
   if (!provider) throw new Refusal(`this harness parses ${Object.values(API).join(", ")} responses only`);
-  const fetch = async () => new Response(JSON.stringify(payload), { status: 200, headers: { "content-type": "application/json" } });
+  const fetch = async () => new Response(stringifyDeep(payload), { status: 200, headers: { "content-type": "application/json" } });
   const modelId = { openai: "gpt-4o", anthropic: "claude-sonnet-4-5", google: "gemini-2.5-flash" }[provider];
+  const model = providerModel(provider, modelId, fetch);
   try {
-    await generateText({ model: providerModel(provider, modelId, fetch), prompt: "hi", maxRetries: 0 });
+    await model.doGenerate({ prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }] });
   } catch (error) {
-    // The provider's response schema rejected the body: AI_TypeValidationError (cause: zod issues).
-    const issue = error?.cause?.issues?.[0] ?? error?.issues?.[0];
-    const path = issue ? issue.path.map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`)).join("").replace(/^\./, "") : null;
-    throw new DeclaredError(error?.name ?? "Error", String(error?.message ?? error).slice(0, 2000), { path });
+    // A body the provider's response schema rejects: AI_APICallError "Invalid JSON response" whose
+    // cause is the AI_TypeValidationError with the zod issues (their path is the drift path).
+    const cause = error?.cause;
+    const issue = cause?.cause?.issues?.[0] ?? cause?.issues?.[0] ?? error?.issues?.[0];
+    const parts = issue ? deepestPath(issue) : null;
+    const path = parts ? parts.map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`)).join("").replace(/^\./, "") : null;
+    const detail = cause?.message ? `: ${cause.message}` : "";
+    throw new DeclaredError(error?.name ?? "Error", `${String(error?.message ?? error)}${detail}`.slice(0, 4000), { path });
   }
   return null;
+}
+
+// A zod issue's path; for a union that no branch accepts, zod keeps each branch's issues under
+// `errors`: the deepest of those paths is where the value broke (the union's own path is its parent).
+function deepestPath(issue, prefix = []) {
+  let best = [...prefix, ...(issue.path ?? [])];
+  for (const branch of issue.errors ?? []) {
+    for (const inner of branch) {
+      const candidate = deepestPath(inner, best);
+      if (candidate.length > best.length) best = candidate;
+    }
+  }
+  return best;
 }
 
 function reproduceBuildRequest({ request }) {
