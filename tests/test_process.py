@@ -223,3 +223,43 @@ def test_deep_and_huge_values_cross_the_boundary() -> None:
                   'process.stdin.on("end", () => process.stdout.write(stringifyDeep(JSON.parse(s)))); })')
         echoed = subprocess.run([NODE, "-e", script], input=line, capture_output=True, cwd=NODE_DIR, timeout=60, check=True)
         assert echoed.stdout == line.rstrip(b"\n")
+
+
+def test_seed_table_rows_use_a_model_that_matches_their_support(pytester: pytest.Pytester) -> None:
+    """An SDK that reads structured-output support from the model id (Effect, Vercel AI SDK) passes
+    RES-3's seed row: the row without support names a model without it (it named
+    claude-sonnet-4-5, a model with support, and failed such SDKs)."""
+    pytester.makepyfile(by_model_id='''
+import dataclasses
+from strictconformance.reference import ReferenceAdapter
+
+class SupportFromModelId(ReferenceAdapter):
+    def build_request(self, request):
+        if request.provider == "anthropic":
+            request = dataclasses.replace(request, supports_structured_outputs=not request.model.startswith("claude-3"))
+        return super().build_request(request)
+''')
+    result = pytester.runpytest_subprocess("-p", "strictconformance", "--sc-adapter", "by_model_id:SupportFromModelId",
+                                           "--sc-rule", "RES-3", "--sc-profile", "ci", "-p", "no:cacheprovider")
+    text = result.stdout.str()
+    assert "RES-3   passed" in text, text
+
+
+def test_a_check_whose_every_input_is_refused_is_not_covered(pytester: pytest.Pytester) -> None:
+    """A harness refusing every input of a check: the check is not covered with the refusal's
+    reason (it failed Hypothesis's filter_too_much health check before)."""
+    pytester.makepyfile(refusing='''
+from hypothesis.errors import UnsatisfiedAssumption
+from strictconformance.reference import ReferenceAdapter
+
+class RefusesResponseFormats(ReferenceAdapter):
+    def build_request(self, request):
+        if request.response_schema is not None:
+            raise UnsatisfiedAssumption("no response formats here")
+        return super().build_request(request)
+''')
+    result = pytester.runpytest_subprocess("-p", "strictconformance", "--sc-adapter", "refusing:RefusesResponseFormats",
+                                           "--sc-rule", "RES-4", "--sc-profile", "ci", "-p", "no:cacheprovider")
+    text = result.stdout.str()
+    assert "not covered: RES-4" in text and "no response formats here" in text, text
+    assert "FailedHealthCheck" not in text, text

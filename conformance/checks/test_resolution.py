@@ -39,6 +39,9 @@ def _declared_default(sc: Harness, provider: str) -> bool | None:
 
 
 _MODELS = {"openai": "gpt-4o", "anthropic": "claude-sonnet-4-5", "google": "gemini-2.5-flash"}
+#: An Anthropic model without structured-output support, for rows that say so: an SDK that reads
+#: support from the model id (Vercel AI SDK, Effect) must see a model that really lacks it.
+_ANTHROPIC_UNSTRUCTURED_MODEL = "claude-3-haiku-20240307"
 
 
 def _provider(name: str) -> Callable[[Declarations], str | None]:
@@ -198,7 +201,8 @@ def _table_case(sc: Harness, provider: str, supports: bool, tool_strict: bool | 
     __tracebackhide__ = True
     if provider not in sc.declarations.providers:
         pytest.skip(f"not covered: the adapter's providers do not include {provider!r}")
-    request = ToolsRequest(provider, _MODELS[provider], supports, (ToolSpec("lookup", _SCHEMA, tool_strict),), config_strict=config)
+    model = _ANTHROPIC_UNSTRUCTURED_MODEL if provider == "anthropic" and not supports else _MODELS[provider]
+    request = ToolsRequest(provider, model, supports, (ToolSpec("lookup", _SCHEMA, tool_strict),), config_strict=config)
     if expected == "declared":  # the seed says true; SPEC §1 checks the adapter's declared default
         expected = _declared_default(sc, provider)
     actual = wire_tool(sc, sc.call("build_request", request), "lookup").strict

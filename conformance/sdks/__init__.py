@@ -48,6 +48,8 @@ class SdkPath:
 SDK_PATHS: tuple[SdkPath, ...] = (
     SdkPath("vercel-ai/node", "Vercel AI SDK (TypeScript)", ("ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/google"),
             command="node harnesses/vercel-ai.mjs", language="node"),
+    SdkPath("effect-ai/node", "Effect AI (TypeScript)", ("effect", "@effect/ai-openai", "@effect/ai-anthropic"),
+            command="node harnesses/effect-ai.mjs", language="node"),
 )
 
 
