@@ -8,7 +8,7 @@ python=${PYTHON:-python}
 folder=$("$python" -c 'import strictconformance.process as p; print(p.node_folder())')
 (cd "$folder" && npm ci --no-audit --no-fund)
 status=0
-for harness in vercel-ai effect-ai; do
+for harness in vercel-ai effect-ai strands; do
   echo "== $harness"
   (cd "$folder" && "$python" -m strictconformance.process check "node harnesses/$harness.mjs") || status=1
   (cd "$folder" && "$python" -m pytest -p strictconformance -p no:cacheprovider --sc-adapter-cmd "node harnesses/$harness.mjs" \

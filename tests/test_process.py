@@ -13,7 +13,13 @@ from pathlib import Path
 import pytest
 
 from strictconformance.adapter import read_declarations
-from strictconformance.process import HarnessFault, ProcessAdapter, check_harness, message_problem, node_folder
+from strictconformance.process import (
+    HarnessFault,
+    ProcessAdapter,
+    check_harness,
+    message_problem,
+    node_folder,
+)
 from strictconformance.process.protocol import HARNESS_MESSAGES, KIT_MESSAGES, message_schema
 from strictconformance.wire import ToolSpec, ToolsRequest
 
@@ -101,9 +107,9 @@ def test_declarations_capabilities_and_errors_come_from_the_handshake() -> None:
 def test_a_bad_handshake_is_a_usage_error_naming_the_problem() -> None:
     from strictconformance.adapter import AdapterContractError
 
-    with pytest.raises(AdapterContractError, match="started message breaks schemas/started.json"):
+    with pytest.raises(AdapterContractError, match=r"started message breaks schemas/started\.json"):
         _Quick([*PYTHON_HARNESS, "bad-handshake"])
-    with pytest.raises(AdapterContractError, match="not a JSON message: b'hello from the harness"):
+    with pytest.raises(AdapterContractError, match=r"not a JSON message: b'hello from the harness"):
         _Quick([*PYTHON_HARNESS, "startup-junk"])
     with pytest.raises(AdapterContractError, match="could not be started"):
         _Quick(["/nonexistent/harness"])
@@ -263,3 +269,48 @@ class RefusesResponseFormats(ReferenceAdapter):
     text = result.stdout.str()
     assert "not covered: RES-4" in text and "no response formats here" in text, text
     assert "FailedHealthCheck" not in text, text
+
+
+def test_to_json_keeps_key_order() -> None:
+    from strictconformance.process.protocol import to_json
+
+    schema = {"type": "object", "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}},
+              "required": ["query", "limit"]}
+    converted = to_json(schema)
+    assert list(converted) == ["type", "properties", "required"]
+    assert list(converted["properties"]) == ["query", "limit"]
+
+
+def test_node_doubles_past_2_53_read_back_as_floats() -> None:
+    """JavaScript prints the double 7.165124718205338e16 as 71651247182053380; from a Node harness
+    that is the double again (an int would differ from the value sent), from others an int."""
+    from strictconformance.process.client import HarnessProcess
+
+    process = HarnessProcess(["unused"])
+    process.started = {"implementation": {"language": "node"}}
+    assert process._parse_int("71651247182053380") == 7.165124718205338e16
+    assert isinstance(process._parse_int("12"), int)
+    process.started = {"implementation": {"language": "python"}}
+    assert process._parse_int("71651247182053380") == 71651247182053380
+
+
+@needs_node_modules
+@pytest.mark.parametrize("harness", ["effect-ai", "strands"])
+def test_shipped_harnesses_speak_the_protocol(harness: str) -> None:
+    verdict = check_harness(["node", f"harnesses/{harness}.mjs"], cwd=str(NODE_DIR), timeout=30)
+    assert verdict.ok, verdict.render()
+
+
+def test_an_input_json_cannot_carry_is_refused_not_a_fault() -> None:
+    """NaN or infinity in a call's arguments never reaches the harness: the input is refused (the
+    example discarded, an explicit case not covered), not answered by a fault whose message a
+    check could read as the SDK's rejection (TL-7's NaN strict 'passed' that way)."""
+    from hypothesis.errors import UnsatisfiedAssumption
+
+    adapter = ProcessAdapter(PYTHON_HARNESS)
+    try:
+        with pytest.raises(UnsatisfiedAssumption, match="strict: nan has no JSON form"):
+            adapter.build_request(ToolsRequest("openai", "gpt-4o", True, (ToolSpec("t", {"type": "object"}, float("nan")),)))
+        assert adapter.harness.generation == 1
+    finally:
+        adapter.close()

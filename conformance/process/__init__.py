@@ -7,7 +7,12 @@ The kit ships a Node harness kit (``node/harness-kit.mjs``) and harnesses for Ty
 
 from __future__ import annotations
 
-from strictconformance.process.adapter import HarnessCallError, HarnessFault, ProcessAdapter, ProcessTool
+from strictconformance.process.adapter import (
+    HarnessCallError,
+    HarnessFault,
+    ProcessAdapter,
+    ProcessTool,
+)
 from strictconformance.process.conformance import check_harness
 from strictconformance.process.protocol import PROTOCOL, message_problem, message_schema
 

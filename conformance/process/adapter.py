@@ -116,11 +116,15 @@ class ProcessAdapter(Adapter):
     def _call(self, method: str, args: tuple[Any, ...]) -> Any:
         try:
             payload = encode_args(method, tuple(self._outgoing(arg) for arg in args))
-        except ProtocolError as exc:
-            raise HarnessFault(f"harness `{self._process.command}`: {method} cannot be sent: {exc}") from None
+        except ProtocolError as exc:  # NaN, infinity...: JSON cannot carry the input, the harness never sees it
+            _refuse(f"{method} cannot be sent to harness `{self._process.command}`: {exc}")
         try:
             value = self._process.call(method, payload, self._run_callback)
         except HarnessRefusal as refusal:
+            if refusal.scope == "check":
+                import pytest
+
+                pytest.skip(f"not covered: harness `{self._process.command}` refused {method} for the whole check: {refusal}")
             _refuse(f"harness `{self._process.command}` refused {method}: {refusal}")
         except HarnessCallError as error:
             raise self._error_of(error) from None
@@ -160,27 +164,19 @@ class ProcessAdapter(Adapter):
 
     def _run_callback(self, message: dict[str, Any]) -> dict[str, Any]:
         """Run a tool callback the kit holds, for the harness: its value (a generator's items and
-        final value as ``{"generator": {"items", "return"}}``) or the error it raised."""
-        from strictconformance.tools.results import ToolReturn
-
+        final value as ``{"generator": {"items", "return"}}``) or the error it raised. A second
+        argument shaped like a ToolContext (``tool_use_id``, ``tool_name``) is passed as one."""
         callback = self._callbacks.get(message["handle"])
         if callback is None:
             return {"ok": False, "error": {"type": "UnknownCallback", "message": f"no callback {message['handle']!r}"}}
+        args = list(message["args"])
+        if len(args) == 2 and isinstance(args[1], dict) and {"tool_use_id", "tool_name"} <= set(args[1]):
+            from strictconformance.tools.results import ToolContext
+
+            raw = args[1]
+            args[1] = ToolContext(str(raw["tool_use_id"]), str(raw["tool_name"]), dict(raw.get("invocation_state") or {}))
         try:
-            value = callback(*message["args"])
-            if inspect.isgenerator(value):
-                items, final = [], None
-                try:
-                    while True:
-                        item = next(value)
-                        if isinstance(item, ToolReturn):
-                            final = item.value
-                            value.close()
-                            break
-                        items.append(item)
-                except StopIteration as stop:
-                    final = stop.value
-                value = {"generator": {"items": items, "return": final}}
+            value = _materialize(callback(*args))
             return {"ok": True, "value": to_json(value, "callback value")}
         except Exception as exc:
             return {"ok": False, "error": {"type": type(exc).__qualname__, "message": str(exc)}}
@@ -197,6 +193,49 @@ class ProcessAdapter(Adapter):
         if not isinstance(snippet, str):
             raise HarnessFault(f"harness `{self._process.command}`: reproduce answered a {type(snippet).__name__}, expected a string or null")
         return f"// strictconformance: {method} as harness `{self._process.command}` made it\n{snippet}"
+
+
+def _materialize(value: Any) -> Any:
+    """A callback's outcome as JSON can carry it: awaited when a coroutine, a generator (sync or
+    async) run to its end as ``{"generator": {"items": [...], "return": final}}``."""
+    import asyncio
+
+    from strictconformance.tools.results import ToolReturn
+
+    if inspect.iscoroutine(value):
+        return asyncio.run(value)
+    if inspect.isasyncgen(value):
+        agen = value
+
+        async def drain() -> Any:
+            items: list[Any] = []
+            try:
+                async for item in agen:
+                    if isinstance(item, ToolReturn):
+                        await agen.aclose()
+                        return {"generator": {"items": items, "return": item.value}}
+                    items.append(item)
+            except Exception as exc:
+                return {"generator": {"items": items, "raise": {"type": type(exc).__qualname__, "message": str(exc)}}}
+            return {"generator": {"items": items, "return": None}}
+
+        return asyncio.run(drain())
+    if inspect.isgenerator(value):
+        items, final = [], None
+        try:
+            while True:
+                item = next(value)
+                if isinstance(item, ToolReturn):
+                    final = item.value
+                    value.close()
+                    break
+                items.append(item)
+        except StopIteration as stop:
+            final = stop.value
+        except Exception as exc:  # raised after some items: the harness streams them, then raises
+            return {"generator": {"items": items, "raise": {"type": type(exc).__qualname__, "message": str(exc)}}}
+        return {"generator": {"items": items, "return": final}}
+    return value
 
 
 def _refuse(reason: str) -> None:

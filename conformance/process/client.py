@@ -9,6 +9,7 @@ stdout, an oversized or invalid message: after those the stream can't be trusted
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
 import os
 import queue
@@ -33,7 +34,12 @@ class HarnessFault(Exception):
 
 
 class HarnessRefusal(Exception):
-    """The harness answered ``refusal``: its SDK cannot express this call."""
+    """The harness answered ``refusal``: its SDK cannot express this call (``scope`` ``"input"``)
+    or lacks what the whole check exercises (``"check"``)."""
+
+    def __init__(self, reason: str, scope: str = "input") -> None:
+        super().__init__(reason)
+        self.scope = scope
 
 
 class HarnessCallError(Exception):
@@ -95,7 +101,8 @@ class HarnessProcess:
         self.generation += 1
         self._lines = queue.SimpleQueue()
         self._stderr = collections.deque(maxlen=20)
-        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout is not None
+        assert process.stderr is not None
         threading.Thread(target=self._read_stdout, args=(process.stdout, self._lines), daemon=True,
                          name="sc-harness-stdout").start()
         self._stderr_thread = threading.Thread(target=self._read_stderr, args=(process.stderr, self._stderr), daemon=True,
@@ -128,10 +135,8 @@ class HarnessProcess:
             return
         if process.poll() is None:
             process.kill()
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
         for stream in (process.stdin, process.stdout, process.stderr):
             try:
                 if stream is not None:
@@ -142,6 +147,15 @@ class HarnessProcess:
     @property
     def pid(self) -> int | None:
         return None if self._process is None else self._process.pid
+
+    def _parse_int(self, text: str) -> int | float:
+        """A JSON integer. A JavaScript harness has only doubles: an integer it writes past 2**53
+        (a float such as 7.165124718205338e16 printed as 71651247182053380) is that double."""
+        value = int(text)
+        language = (self.started or {}).get("implementation", {}).get("language")
+        if language == "node" and abs(value) > 2**53:
+            return float(value)
+        return value
 
     # -- streams -----------------------------------------------------------------------------
     def _read_stdout(self, stream: IO[bytes], lines: queue.SimpleQueue[tuple[str, Any]]) -> None:
@@ -182,7 +196,8 @@ class HarnessProcess:
         if self.record is not None:
             self.record.append(("kit", message))
         process = self._process
-        assert process is not None and process.stdin is not None
+        assert process is not None
+        assert process.stdin is not None
         data = dumps(message)
         try:
             process.stdin.write(data)
@@ -225,7 +240,7 @@ class HarnessProcess:
                                "message); the kit killed the process and starts a new one for the next call")
         line: bytes = payload
         try:
-            message = json.loads(line)
+            message = json.loads(line, parse_int=self._parse_int)
         except (ValueError, RecursionError):
             self._kill()
             raise HarnessFault(where + f"wrote a line on stdout that is not a JSON message: {line[:200]!r}. stdout "
@@ -269,7 +284,7 @@ class HarnessProcess:
                     raise HarnessCallError(error["message"], type_name=error["type"], path=error.get("path"),
                                            field=error.get("field"))
                 if kind == "refusal":
-                    raise HarnessRefusal(message["reason"])
+                    raise HarnessRefusal(message["reason"], message.get("scope", "input"))
                 if kind == "callback" and on_callback is not None:
                     began = time.monotonic()
                     answer = on_callback(message)

@@ -13,7 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from strictconformance.adapter import CAPABILITIES, AdapterContractError, error_text, read_declarations
+from strictconformance.adapter import (
+    CAPABILITIES,
+    AdapterContractError,
+    error_text,
+    read_declarations,
+)
 from strictconformance.process.client import HarnessCallError, HarnessFault, HarnessRefusal
 from strictconformance.process.protocol import message_problem
 

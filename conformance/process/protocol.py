@@ -20,7 +20,14 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from strictconformance.wire import ModelSpec, Plan, StrictSupport, WireRequest, WireTool, read_wire_request
+from strictconformance.wire import (
+    ModelSpec,
+    Plan,
+    StrictSupport,
+    WireRequest,
+    WireTool,
+    read_wire_request,
+)
 
 __all__ = [
     "HARNESS_MESSAGES",
@@ -29,9 +36,9 @@ __all__ = [
     "ProtocolError",
     "decode_result",
     "encode_args",
-    "to_json",
     "message_problem",
     "message_schema",
+    "to_json",
 ]
 
 PROTOCOL = "strictconformance-process/1"
@@ -92,8 +99,8 @@ def to_json(value: Any, where: str = "value") -> Any:
                 raise ProtocolError(f"{path}: {node!r} has no JSON form")
             parent[slot] = node
         elif isinstance(node, Mapping) or (dataclasses.is_dataclass(node) and not isinstance(node, type)):
-            items = node.items() if isinstance(node, Mapping) else ((f.name, getattr(node, f.name)) for f in dataclasses.fields(node))
-            out: dict[str, Any] = {}
+            items = list(node.items()) if isinstance(node, Mapping) else [(f.name, getattr(node, f.name)) for f in dataclasses.fields(node)]
+            out: dict[str, Any] = {str(key): None for key, _ in items}  # keys in their order
             parent[slot] = out
             for key, item in items:
                 stack.append((item, out, str(key), f"{path}/{key}"))

@@ -50,6 +50,8 @@ SDK_PATHS: tuple[SdkPath, ...] = (
             command="node harnesses/vercel-ai.mjs", language="node"),
     SdkPath("effect-ai/node", "Effect AI (TypeScript)", ("effect", "@effect/ai-openai", "@effect/ai-anthropic"),
             command="node harnesses/effect-ai.mjs", language="node"),
+    SdkPath("strands-agents/node", "Strands Agents (TypeScript) tool()", ("@strands-agents/sdk",),
+            command="node harnesses/strands.mjs", language="node"),
 )
 
 

@@ -57,9 +57,8 @@ def misbehave(fault, call_id):
 
 def build_request(args, call_id):
     request = args["request"]
-    if request["model"].startswith("fault:"):
-        if misbehave(request["model"][6:], call_id):
-            return None
+    if request["model"].startswith("fault:") and misbehave(request["model"][6:], call_id):
+        return None
     tools = []
     for tool in request["tools"]:
         strict = tool["strict"] if tool["strict"] is not None else request["config_strict"]

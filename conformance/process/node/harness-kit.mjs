@@ -31,9 +31,12 @@ export class DeclaredError extends Error {
 
 /** The SDK cannot express this call: answered as `refusal` (the check is reported not covered). */
 export class Refusal extends Error {
-  constructor(reason) {
+  // scope "input": this input cannot be expressed (the example is discarded); "check": the SDK
+  // lacks what the whole check exercises (it is reported not covered).
+  constructor(reason, { scope = "input" } = {}) {
     super(reason);
     this.name = "Refusal";
+    this.scope = scope;
   }
 }
 
@@ -97,7 +100,7 @@ export function serve(spec) {
       }
       send({ type: "result", id, value: value === undefined ? null : value });
     } catch (error) {
-      if (error instanceof Refusal) send({ type: "refusal", id, reason: error.message || "refused" });
+      if (error instanceof Refusal) send({ type: "refusal", id, reason: error.message || "refused", ...(error.scope === "check" ? { scope: "check" } : {}) });
       else send({ type: "error", id, error: errorOf(error) });
     }
   }
