@@ -266,10 +266,11 @@ def _define_tool(self: ProcessAdapter, definition: Any) -> ProcessTool:
 def _describe_tool(self: ProcessAdapter, tool: Any) -> Any:
     from strictconformance.tools.contract import AdvertisedTool
 
-    value = self._call("describe_tool", (tool,))
+    value: Any = self._call("describe_tool", (tool,))
     if not isinstance(value, dict):
         raise HarnessFault(f"harness `{self._process.command}`: describe_tool result must be an object")
-    return AdvertisedTool(value.get("name"), value.get("description"), value.get("input_schema"), value.get("strict"))
+    fields: Any = value  # the checks judge the field types (a junk answer is the harness's fault)
+    return AdvertisedTool(fields.get("name"), fields.get("description"), fields.get("input_schema"), fields.get("strict"))
 
 
 def _invoke_tool(self: ProcessAdapter, tool: Any, tool_use_id: str, tool_input: Any, invocation_state: Any) -> Any:
@@ -277,8 +278,9 @@ def _invoke_tool(self: ProcessAdapter, tool: Any, tool_use_id: str, tool_input: 
 
     value = self._call("invoke_tool", (tool, tool_use_id, tool_input, invocation_state))
     outputs: list[ToolEvent | ToolResult] = []
-    for index, item in enumerate(value.get("outputs", []) if isinstance(value, dict) else ()):
-        if not isinstance(item, dict) or item.get("kind") not in ("event", "result"):
+    for index, raw in enumerate(value.get("outputs", []) if isinstance(value, dict) else ()):
+        item: Any = raw
+        if not isinstance(raw, dict) or raw.get("kind") not in ("event", "result"):
             raise HarnessFault(f"harness `{self._process.command}`: invoke_tool outputs[{index}] must be "
                                "{\"kind\": \"event\" | \"result\", ...}")
         if item["kind"] == "event":

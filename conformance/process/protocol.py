@@ -18,7 +18,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
 from strictconformance.wire import (
     ModelSpec,
@@ -56,7 +56,7 @@ def message_schema(kind: str) -> dict[str, Any]:
     """The JSON Schema of message type ``kind`` (shipped as ``schemas/<kind>.json``)."""
     if kind not in KIT_MESSAGES + HARNESS_MESSAGES:
         raise ValueError(f"unknown message type {kind!r}; known: {', '.join(KIT_MESSAGES + HARNESS_MESSAGES)}")
-    text = resources.files("strictconformance.process").joinpath("schemas", f"{kind}.json").read_text("utf-8")
+    text = resources.files("strictconformance.process").joinpath("schemas").joinpath(f"{kind}.json").read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema
 
