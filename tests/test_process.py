@@ -165,13 +165,19 @@ class Recording(ProcessAdapter):
         assert message_problem(message, sender) is None, (sender, message)
 
 
-def test_sc_adapter_cmd_names_the_harness_in_report_and_replay(pytester: pytest.Pytester) -> None:
-    command = " ".join(PYTHON_HARNESS)
-    result = pytester.runpytest_subprocess("-p", "strictconformance", "--sc-adapter-cmd", command,
-                                           "--sc-rule", "RES-2", "--sc-profile", "ci", "-p", "no:cacheprovider")
+def test_sc_adapter_cmd_under_xdist_names_the_harness_in_faults_report_and_replay(pytester: pytest.Pytester) -> None:
+    """--sc-adapter-cmd with two xdist workers (a harness process each) and a harness that crashes
+    on every call: each check fails with a fault naming the harness, the call and the exit code,
+    the run finishes with its report, and the replay command names the harness command."""
+    command = " ".join([*PYTHON_HARNESS, "crash"])
+    result = pytester.runpytest_subprocess("-p", "strictconformance", "--sc-adapter-cmd", command, "-n", "2",
+                                           "--sc-rule", "RES-1,RES-2", "-k", "seed_table",  # explicit cases: no shrinking
+                                           "--sc-profile", "ci", "-p", "no:cacheprovider")
     text = result.stdout.str()
     assert f"adapter  {command}" in text, text
-    assert "RES-2   passed" in text, text
+    assert "RES-1   failed" in text and "RES-2   failed" in text, text
+    assert "exited with code 3 before answering" in text and "call #1 build_request" in text, text
+    assert "replay: pytest -p strictconformance --sc-adapter-cmd" in text, text
 
 
 @needs_node_modules
