@@ -227,8 +227,9 @@ def render_html(document: Mapping[str, Any]) -> str:
         status = _e(column["status"]) + (f": {_e(column['reason'])}" if column["reason"] else "")
         out.append(f'<tr data-col="{_e(column["key"])}" class="status-{_e(column["status"])}"><td><b>{_e(column["title"])}</b>'
                    f'<br><code>{_e(column["key"])}</code></td><td>{_e(_versions(column)) or "-"}</td>'
-                   f"<td>{status}</td><td>{counts['failed_rules']}</td><td>{counts['findings']}</td>"
-                   f"<td>{counts['unconfirmed']}</td><td>{column['duration_s']:.0f} s</td></tr>")
+                   f"<td>{status}</td>" + ("".join(f"<td>{counts[name]}</td>" for name in ("failed_rules", "findings", "unconfirmed"))
+                                           if column["status"] == "ran" else "<td>-</td>" * 3)
+                   + f"<td>{column['duration_s']:.0f} s</td></tr>")
     out.append("</tbody></table>")
     # The matrix
     out.append('<table id="matrix"><thead><tr><th>rule</th><th>title</th>')
@@ -244,7 +245,9 @@ def render_html(document: Mapping[str, Any]) -> str:
             ident = cell_id(column["key"], rule_id)
             outcome_class = "o-" + cell["outcome"].replace(" ", "-")
             text = cell_text(cell)  # no emoji: a headless or minimal system may have no font for them
-            if cell["findings"] or cell["reasons"]:
+            if column["status"] != "ran":  # the column's reason is in the columns table; no panel per row
+                content = f'<span title="{_e(column["reason"])}">{_e(text)}</span>'
+            elif cell["findings"] or cell["reasons"]:
                 content = f'<a href="#open={_e(ident)}" data-open="{_e(ident)}">{_e(text)}</a>'
                 title = f"{rule_id} on {column['key']}: {cell_text(cell)}"
                 body = [f'<section class="cell-findings" id="{_e(ident)}" data-title="{_e(title)}">',
