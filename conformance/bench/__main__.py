@@ -1,7 +1,8 @@
 """``python -m strictconformance.bench [instances|strictify|drift|all] [options]``: print figures.
 
 ``instances`` and ``strictify`` run :mod:`strictconformance.bench.schemas`; ``drift`` runs
-:mod:`strictconformance.bench.drift`; ``all`` (the default) runs both with their defaults.
+:mod:`strictconformance.bench.drift`; ``matrix`` times the suite per SDK path (``python -m
+strictconformance.matrix --bench``, its options after it); ``all`` (the default) runs both with their defaults.
 Benchmarks assert nothing; speed targets are read off their output (see the README).
 """
 
@@ -20,9 +21,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return schemas.main([which, *args])
     if which == "drift":
         return drift.main(args)
+    if which == "matrix":  # the whole suite per SDK path (slow: minutes per path); not part of "all"
+        from strictconformance.matrix.__main__ import main as matrix_main
+
+        return matrix_main(["--bench", "--out", "sc-matrix-bench", *args])
     if which == "all":
         return schemas.main(["all", *args]) or drift.main([])
-    print(f"unknown benchmark {which!r}; choose instances, strictify, drift or all", file=sys.stderr)
+    print(f"unknown benchmark {which!r}; choose instances, strictify, drift, matrix or all", file=sys.stderr)
     return 2
 
 

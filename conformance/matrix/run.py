@@ -145,7 +145,7 @@ def run_column(path: SdkPath, out_dir: Path, *, profile: str, rules: Sequence[st
     result.log_file = os.path.relpath(log_path, out_dir.resolve())
     command = pytest_command(path, report, profile=profile, rules=rules, workers=workers)
     cwd = node_harness_dir() if path.command is not None else work
-    env = dict(os.environ)
+    env = dict(os.environ, PYTHONUNBUFFERED="1")  # progress lines as they come, not when a pipe buffer fills
     if extra_pythonpath:
         env["PYTHONPATH"] = os.pathsep.join([*extra_pythonpath, *filter(None, [env.get("PYTHONPATH")])])
     last = [-10]

@@ -38,7 +38,7 @@ __all__ = [
 #: The shipped triage folder (one JSON file per SDK).
 TRIAGE_DIR = Path(__file__).resolve().parent / "triage"
 VERDICTS = ("confirmed", "disputed", "kit-bug-fixed")
-README_START = "<!-- sdk-findings:start: generated from conformance/sdks/triage/*.json and matrix/matrix.json by `python -m strictconformance.sdks.triage readme --write README.md`; do not edit by hand -->"
+README_START = "<!-- sdk-findings:start -->"
 README_END = "<!-- sdk-findings:end -->"
 REGENERATE = "python -m strictconformance.sdks.triage readme --write README.md"
 
@@ -145,9 +145,11 @@ def readme_block(entries: Sequence[TriageEntry], matrix: Mapping[str, Any] | Non
     """The README's generated "What it finds in real SDKs" block (between the markers): a table
     of the committed matrix's SDK columns (when there is one), then every triaged finding by SDK
     path."""
-    lines: list[str] = [README_START, ""]
+    lines: list[str] = [README_START, f"<!-- generated: edit conformance/sdks/triage/*.json, then run `{REGENERATE}` -->", ""]
     if matrix is not None:
-        from strictconformance.matrix.combine import column_counts
+        from strictconformance.matrix.combine import annotate_triage, column_counts
+
+        matrix = annotate_triage(matrix, entries)  # today's triage, not the one the matrix was built with
 
         lines.append(f"The committed matrix (`matrix/matrix.md`, kit {matrix.get('kit_version')}, "
                      f"`{matrix.get('profile')}` profile, {len(matrix.get('rules', {}))} rules), "
