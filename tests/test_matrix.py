@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -226,7 +227,7 @@ def test_real_run_reference_and_columns_that_fail_to_run(tmp_path: Path, monkeyp
     old["kit_version"] = "0.0.9"
     (tmp_path / "old.json").write_text(json.dumps(old))
     code = matrix_main(["--rules", "SM-03", "--profile", "ci", "--out", "out", "--against", "old.json",
-                        "--adapter", "crash=crashes:Adapter", "--adapter", "missing=crashes_not_here:Adapter"])
+                        "--adapter", "crash=crashes:Adapter", "--adapter", "missing=crashes_not_here:Adapter", "--bench"])
     captured = capsys.readouterr()
     assert code == 3, captured.err
     assert "[1/3] reference: done in" in captured.err
@@ -244,6 +245,9 @@ def test_real_run_reference_and_columns_that_fail_to_run(tmp_path: Path, monkeyp
     assert (tmp_path / "out" / columns["reference"]["report_file"]).is_file()
     assert "fixed: reference SM-03: SM-03 violation: old bug" in captured.out
     assert "kit version: 0.0.9 -> " in captured.out
+    bench = captured.out[captured.out.index("matrix benchmark: ci profile, 1 rules"):]
+    assert re.search(r"\nreference +\d+\.\d +\d+\.\d  within target\n", bench), bench
+    assert re.search(r"\ncrash +\d+\.\d +\d+\.\d  error: pytest was killed by SIGKILL", bench), bench
     markdown = (tmp_path / "out" / "matrix.md").read_text()
     assert "| `crash` | - | **error**: pytest was killed by SIGKILL" in markdown
     assert "* fixed: reference SM-03: SM-03 violation: old bug" in markdown

@@ -180,9 +180,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def bench_table(document: dict[str, Any]) -> str:
     """Per column: wall time of its suite run, against the target."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     lines = [f"matrix benchmark: {document['profile']} profile, {len(document['rules'])} rules, "
-             f"{os.cpu_count()} CPUs (target: under {TARGET_S:.0f} s per SDK path)",
-             f"{'SDK path':<40} {'wall s':>8}  verdict"]
+             f"{os.cpu_count()} CPUs, load average {load:.1f} (target: under {TARGET_S:.0f} s per SDK path)",
+             f"{'SDK path':<40} {'wall s':>8} {'CPU s':>8}  verdict"]
     for column in document["columns"]:
         if column["status"] == "unavailable":
             verdict = f"not run: {column['reason']}"
@@ -190,7 +191,7 @@ def bench_table(document: dict[str, Any]) -> str:
             verdict = f"error: {column['reason'][:80]}"
         else:
             verdict = "within target" if column["duration_s"] < TARGET_S else "OVER TARGET"
-        lines.append(f"{column['key']:<40} {column['duration_s']:>8.1f}  {verdict}")
+        lines.append(f"{column['key']:<40} {column['duration_s']:>8.1f} {column.get('cpu_s', 0.0):>8.1f}  {verdict}")
     return "\n".join(lines)
 
 

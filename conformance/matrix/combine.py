@@ -58,6 +58,8 @@ class ColumnResult:
     status: str = "ran"
     reason: str = ""
     duration_s: float = 0.0
+    #: CPU seconds of the column's processes (less sensitive to a loaded machine than wall time).
+    cpu_s: float = 0.0
     report: Mapping[str, Any] | None = None
     report_file: str | None = None
     log_file: str | None = None
@@ -178,7 +180,8 @@ def combine(columns: Sequence[ColumnResult], *, profile: str, selection: Sequenc
         entry: dict[str, Any] = {"key": column.key, "title": column.title, "language": column.language,
                                  "adapter": column.adapter, "command": column.command,
                                  "versions": dict(column.versions), "status": column.status,
-                                 "reason": column.reason, "duration_s": round(column.duration_s, 1)}
+                                 "reason": column.reason, "duration_s": round(column.duration_s, 1),
+                                 "cpu_s": round(column.cpu_s, 1)}
         if column.report_file:
             entry["report_file"] = column.report_file
         if column.log_file:
@@ -318,7 +321,7 @@ def load_matrix_schema() -> dict[str, Any]:
 def check_matrix(document: Any, what: str = "the matrix") -> None:
     """Raise :class:`MatrixError` naming the first problem when ``document`` is not a matrix
     document of this version."""
-    import jsonschema
+    import jsonschema  # type: ignore[import-untyped]
 
     if not isinstance(document, Mapping) or document.get("schema") != MATRIX_SCHEMA:
         found = document.get("schema") if isinstance(document, Mapping) else type(document).__name__

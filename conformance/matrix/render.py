@@ -30,7 +30,7 @@ def cell_id(column_key: str, rule_id: str) -> str:
 
 def cell_text(cell: Mapping[str, Any]) -> str:
     """A cell as text: its outcome, then its distinct findings and how many are unconfirmed."""
-    outcome = cell["outcome"]
+    outcome = str(cell["outcome"])
     findings = cell["findings"]
     if not findings:
         return outcome

@@ -15,6 +15,7 @@ import importlib.util
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -157,6 +158,7 @@ def run_column(path: SdkPath, out_dir: Path, *, profile: str, rules: Sequence[st
 
     progress(f"{path.key}: running the suite on {path.adapter or path.command} (log: {log_path})")
     start = time.monotonic()
+    children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     timed_out = False
     with open(log_path, "w", encoding="utf-8") as log:
         log.write("$ " + " ".join(command) + "\n")
@@ -179,6 +181,8 @@ def run_column(path: SdkPath, out_dir: Path, *, profile: str, rules: Sequence[st
             code = process.wait()
         pump.join(timeout=10)
     result.duration_s = time.monotonic() - start
+    children_after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the CPU of the waited-for pytest (xdist workers too)
+    result.cpu_s = (children_after.ru_utime - children_before.ru_utime) + (children_after.ru_stime - children_before.ru_stime)
     if timed_out:
         result.status = "error"
         result.reason = f"timed out after {timeout:.0f} s (killed); last output: {_tail(log_path)}"

@@ -92,7 +92,7 @@ def load_triage(folder: Path | None = None, *, known_paths: Iterable[str] | None
     not have, an ``sdk_path`` that is no shipped SDK path (``known_paths``; default
     :data:`strictconformance.sdks.SDK_PATHS`; the reference has no triage: its findings are kit bugs, fixed), or the same finding twice.
     """
-    import jsonschema
+    import jsonschema  # type: ignore[import-untyped]
 
     from strictconformance.sdks import SDK_PATHS
     from strictconformance.spec import all_rules
