@@ -165,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             document["changes"] = diff_matrices(old, document)
         check_matrix(document)
     except MatrixError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {error} (each column's own report is in {out / 'reports'})", file=sys.stderr)
         return 2
     write_outputs(document, out)
     say(f"wrote {out / 'matrix.json'}, {out / 'matrix.md'}, {out / 'matrix.html'} "
