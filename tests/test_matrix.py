@@ -354,3 +354,20 @@ def test_matrix_is_a_python_module_entry_point() -> None:
     done = subprocess.run([sys.executable, "-m", "strictconformance.matrix", "--help"], capture_output=True, text=True,
                           timeout=120, check=True)
     assert "--against OLD.json" in done.stdout and "--bench" in done.stdout
+
+
+def test_column_command_lines(tmp_path: Path) -> None:
+    from strictconformance.matrix.run import pytest_command, unavailable_reason
+
+    python_path = SdkPath(key="acme/x", title="x", distributions=("pytest",), adapter="acme.adapter:X")
+    words = pytest_command(python_path, tmp_path / "r.json", profile="ci", rules=["SM", "TL-2"], workers="2",
+                           python="py")
+    assert words[:7] == ["py", "-m", "pytest", "-p", "strictconformance", "--sc-adapter", "acme.adapter:X"]
+    assert words[words.index("--sc-report") + 1] == str(tmp_path / "r.json")
+    assert words[words.index("--sc-profile") + 1] == "ci"
+    assert " ".join(words).endswith("--sc-rule SM --sc-rule TL-2 -n 2")
+    node_path = SdkPath(key="vercel/ai", title="ai", distributions=("ai",), command="node harness.mjs", language="node")
+    words = pytest_command(node_path, tmp_path / "r.json", profile="ci", rules=[], workers=None, python="py")
+    assert words[5:7] == ["--sc-adapter-cmd", "node harness.mjs"] and "-n" not in words
+    assert unavailable_reason(python_path) is None
+    assert unavailable_reason(node_path) is not None  # no process adapters, no node or no harness packages here
