@@ -371,3 +371,17 @@ def test_column_command_lines(tmp_path: Path) -> None:
     assert words[5:7] == ["--sc-adapter-cmd", "node harness.mjs"] and "-n" not in words
     assert unavailable_reason(python_path) is None
     assert unavailable_reason(node_path) is not None  # no process adapters, no node or no harness packages here
+
+
+def test_the_committed_matrix_is_valid_and_has_every_registered_sdk_path() -> None:
+    from strictconformance.sdks import SDK_PATHS
+
+    committed = Path(__file__).resolve().parent.parent / "matrix" / "matrix.json"
+    document = json.loads(committed.read_text(encoding="utf-8"))
+    check_matrix(document, "matrix/matrix.json")
+    assert [column["key"] for column in document["columns"]] == ["reference", *(path.key for path in SDK_PATHS)], (
+        "matrix/matrix.json does not have a column per registered SDK path (strictconformance.sdks.SDK_PATHS); "
+        "rebuild it from the repository root with the SDK extra installed: "
+        "pip install -e '.[sdks]' && python -m strictconformance.matrix --out matrix && "
+        "python -m strictconformance.sdks.triage readme --write README.md")
+    assert document["profile"] == "ci" and document["selection"] == []
