@@ -115,6 +115,11 @@ def test_combine_refuses_different_case_sets() -> None:
     cases["cases"] = {"digest": "abc"}
     with pytest.raises(MatrixError, match=r"case sets: .* cases"):
         combine([_column("reference", _report()), _column("acme/x", cases)], profile="ci")
+    counts = _report()
+    counts["cases"] = {"digest": "abc", "refused": 3}  # per-run counts are not the case set
+    other = _report()
+    other["cases"] = {"digest": "abc", "refused": 0}
+    combine([_column("reference", counts), _column("acme/x", other)], profile="ci")
 
 
 def test_combine_refuses_an_unknown_report_version() -> None:

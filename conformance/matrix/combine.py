@@ -107,8 +107,14 @@ def _case_set(report: Mapping[str, Any]) -> dict[str, Any]:
     library when the report names one."""
     case_set: dict[str, Any] = {"rules": sorted(report.get("rules", {})), "profile": report.get("profile")}
     for name in ("cases", "case_set"):
-        if name in report:
-            case_set[name] = report[name]
+        value = report.get(name)
+        # the case library's identity only: per-run counts of cases would differ between any two SDKs
+        if isinstance(value, str):
+            case_set[name] = value
+        elif isinstance(value, Mapping):
+            identity = {part: value[part] for part in ("id", "version", "digest") if part in value}
+            if identity:
+                case_set[name] = identity
     return case_set
 
 
