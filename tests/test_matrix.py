@@ -194,6 +194,9 @@ def test_diff_new_fixed_versions_and_outcomes() -> None:
     new["changes"] = changes
     check_matrix(new)
     assert "* NEW finding: acme/x TL-2: TL-2 crash: ValueError" in render_markdown(new)
+    page = render_html(new)
+    assert page.count('<span class="new-badge">') == 1
+    assert '<h4>TL-2 crash: ValueError &mdash; <span class="unconfirmed">unconfirmed</span> (no triage entry) <span class="new-badge">' in page
 
 
 def test_diff_says_nothing_about_findings_of_a_column_that_errored() -> None:

@@ -114,6 +114,7 @@ td.selected{outline:3px solid #3367d6}
 pre{background:#f6f6f6;padding:.5em;overflow:auto;max-height:16em;white-space:pre-wrap}
 .changes li.new{color:#b00}.changes li.fixed{color:#070}
 .hidden{display:none}
+.new-badge{background:#b00;color:#fff;border-radius:3px;padding:0 .4em;font-size:.8em}
 """
 
 _SCRIPT = r"""
@@ -165,7 +166,7 @@ def _json_block(value: Any) -> str:
     return _e(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False, default=str))
 
 
-def _finding_html(finding: Mapping[str, Any]) -> str:
+def _finding_html(finding: Mapping[str, Any], *, new: bool = False) -> str:
     triage = finding.get("triage")
     if finding.get("confirmed"):
         mark = '<span class="confirmed">confirmed</span>'
@@ -173,7 +174,8 @@ def _finding_html(finding: Mapping[str, Any]) -> str:
         mark = f'<span class="unconfirmed">{_e(triage["verdict"])}</span>'
     else:
         mark = '<span class="unconfirmed">unconfirmed</span> (no triage entry)'
-    parts = [f'<div class="finding"><h4>{_e(finding["key"])} &mdash; {mark}</h4>',
+    badge = ' <span class="new-badge">new since the previous matrix</span>' if new else ""
+    parts = [f'<div class="finding{" new" if new else ""}"><h4>{_e(finding["key"])} &mdash; {mark}{badge}</h4>',
              f'<p class="kind">{_e(finding.get("kind", ""))}, reported by {finding["count"]} '
              f'check{"s" if finding["count"] != 1 else ""}'
              + (f', at <code>{_e(finding["where"])}</code>' if finding.get("where") else "") + "</p>",
@@ -237,6 +239,7 @@ def render_html(document: Mapping[str, Any]) -> str:
         out.append(f'<th data-col="{_e(column["key"])}">{_e(column["title"])}<br><code>{_e(column["key"])}</code></th>')
     out.append("</tr></thead><tbody>")
     panels: list[str] = []
+    new_keys = {(f["column"], f["rule"], f["key"]) for f in document.get("changes", {}).get("new_findings", [])}
     for rule_id, rule in rules.items():
         area = rule_id.split("-", 1)[0]
         out.append(f'<tr data-area="{_e(area)}" id="row-{_e(rule_id)}"><th>{_e(rule_id)}</th><td>{_e(rule["title"])}</td>')
@@ -255,7 +258,8 @@ def render_html(document: Mapping[str, Any]) -> str:
                         f"{_e(cell['outcome'])}</h3>"]
                 if cell["reasons"]:
                     body.append("<ul class=\"reasons\">" + "".join(f"<li>{_e(r)}</li>" for r in cell["reasons"] if r) + "</ul>")
-                body.extend(_finding_html(finding) for finding in cell["findings"])
+                body.extend(_finding_html(finding, new=(column["key"], rule_id, finding["key"]) in new_keys)
+                            for finding in cell["findings"])
                 body.append("</section>")
                 panels.append("\n".join(body))
             else:
