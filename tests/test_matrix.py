@@ -264,6 +264,7 @@ def test_real_run_reference_and_columns_that_fail_to_run(tmp_path: Path, monkeyp
 
 def test_a_hanging_column_is_stopped_and_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "hangs.py").write_text(_HANGS)
+    monkeypatch.setattr("strictconformance.matrix.run.HEARTBEAT_S", 1.0)
     messages: list[str] = []
     result = run_column(SdkPath(key="hang", title="hang", distributions=(), adapter="hangs:Adapter"), tmp_path / "out",
                         profile="ci", rules=["SM-03"], timeout=4, extra_pythonpath=[str(tmp_path)],
@@ -272,6 +273,7 @@ def test_a_hanging_column_is_stopped_and_named(tmp_path: Path, monkeypatch: pyte
     assert result.reason.startswith("timed out after 4 s (killed)")
     assert result.report is None
     assert any("ERROR after" in message for message in messages)
+    assert any(message.startswith("hang: still running (") for message in messages), messages
 
 
 def test_unavailable_sdk_and_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -37,6 +37,8 @@ REFERENCE = SdkPath(key="reference", title="strictconformance reference", distri
 
 #: pytest's exit codes, for the reason of an errored column.
 _EXIT_CODES = {2: "interrupted", 3: "internal error", 4: "usage error", 5: "no tests collected"}
+#: Seconds between "still running" lines on stderr.
+HEARTBEAT_S = 60.0
 _PROGRESS = re.compile(r"\[\s*(\d{1,3})%\]\s*$")
 
 
@@ -173,12 +175,18 @@ def run_column(path: SdkPath, out_dir: Path, *, profile: str, rules: Sequence[st
         assert process.stdout is not None
         pump = threading.Thread(target=_pump, args=(process.stdout, log, on_progress), daemon=True)
         pump.start()
-        try:
-            code = process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            _kill_group(process)
-            code = process.wait()
+        deadline = start + timeout
+        while True:  # wait, saying every minute that the column is still running
+            try:
+                code = process.wait(timeout=max(0.0, min(HEARTBEAT_S, deadline - time.monotonic())))
+                break
+            except subprocess.TimeoutExpired:
+                if time.monotonic() >= deadline:
+                    timed_out = True
+                    _kill_group(process)
+                    code = process.wait()
+                    break
+                progress(f"{path.key}: still running ({time.monotonic() - start:.0f} s, at {max(last[0], 0)}%)")
         pump.join(timeout=10)
     result.duration_s = time.monotonic() - start
     children_after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the CPU of the waited-for pytest (xdist workers too)
