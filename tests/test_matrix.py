@@ -395,3 +395,13 @@ def test_the_committed_matrix_is_valid_and_has_every_registered_sdk_path() -> No
         "pip install -e '.[sdks]' && python -m strictconformance.matrix --out matrix && "
         "python -m strictconformance.sdks.triage readme --write README.md")
     assert document["profile"] == "ci" and document["selection"] == []
+
+
+def test_a_report_that_is_not_one_is_an_error_column(tmp_path: Path) -> None:
+    from strictconformance.matrix.run import report_problem
+    from strictconformance.report import REPORT_SCHEMA
+
+    assert report_problem([]) == "the report has no rules (not a strictconformance report)"
+    assert report_problem({"schema": REPORT_SCHEMA, "rules": []}) is not None
+    broken = {"schema": REPORT_SCHEMA, "rules": {}, "kit_version": 3}
+    assert (report_problem(broken) or "").startswith(f"the report does not follow {REPORT_SCHEMA}: at ")

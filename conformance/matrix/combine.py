@@ -98,7 +98,8 @@ def _distinct(findings: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         if key in by_key:
             by_key[key]["count"] += 1
         else:
-            by_key[key] = {**finding, "key": key, "count": 1}
+            by_key[key] = {**finding, "key": key, "kind": str(finding.get("kind") or "violation"),
+                           "message": str(finding.get("message") or ""), "count": 1}
     return list(by_key.values())
 
 

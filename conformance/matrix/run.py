@@ -29,7 +29,8 @@ from typing import TextIO
 from strictconformance.matrix.combine import ColumnResult
 from strictconformance.sdks import SdkPath, distribution_versions, missing_distributions
 
-__all__ = ["REFERENCE", "node_harness_dir", "pytest_command", "run_column", "safe_name", "unavailable_reason"]
+__all__ = ["REFERENCE", "node_harness_dir", "pytest_command", "report_problem", "run_column", "safe_name",
+           "unavailable_reason"]
 
 #: The reference implementation: always the first column.
 REFERENCE = SdkPath(key="reference", title="strictconformance reference", distributions=("strictconformance",),
@@ -210,8 +211,9 @@ def run_column(path: SdkPath, out_dir: Path, *, profile: str, rules: Sequence[st
         except (OSError, ValueError) as error:
             result.status, result.reason = "error", f"the report is not JSON: {error}"
         else:
-            if not isinstance(data, dict) or "rules" not in data:
-                result.status, result.reason = "error", "the report has no rules (not a strictconformance report)"
+            problem = report_problem(data)
+            if problem is not None:
+                result.status, result.reason = "error", problem
             else:
                 result.report = data
     if result.status == "error":
@@ -221,6 +223,24 @@ def run_column(path: SdkPath, out_dir: Path, *, profile: str, rules: Sequence[st
         counts = ", ".join(f"{n} {outcome}" for outcome, n in summary.items() if n and outcome != "not run")
         progress(f"{path.key}: done in {result.duration_s:.0f} s ({counts or 'no rule ran'})")
     return result
+
+
+def report_problem(data: object) -> str | None:
+    """Why ``data`` is not a usable report (None: it is): not a report at all, or, when it is of the
+    version this kit writes, a report its own schema rejects."""
+    import jsonschema  # type: ignore[import-untyped]
+
+    from strictconformance.report import REPORT_SCHEMA, load_report_schema
+
+    if not isinstance(data, dict) or not isinstance(data.get("rules"), dict):
+        return "the report has no rules (not a strictconformance report)"
+    if data.get("schema") == REPORT_SCHEMA:
+        errors = sorted(jsonschema.Draft202012Validator(load_report_schema()).iter_errors(data),
+                        key=lambda e: list(e.absolute_path))
+        if errors:
+            where = "/" + "/".join(str(part) for part in errors[0].absolute_path)
+            return f"the report does not follow {REPORT_SCHEMA}: at {where}: {errors[0].message}"
+    return None
 
 
 def _kill_group(process: subprocess.Popen[str]) -> None:
