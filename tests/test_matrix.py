@@ -343,8 +343,8 @@ def test_html_page_in_headless_chromium(tmp_path: Path) -> None:
     dom = _browse(page, "area=TL&sdk=reference", tmp_path, "--dump-dom")
     assert '<tr data-area="SM" id="row-SM-03" class="hidden">' in dom
     assert '<tr data-area="TL" id="row-TL-2">' in dom
-    assert '<th data-col="acme/strictify" class="hidden">' in dom
-    assert '<th data-col="reference">' in dom
+    assert '<th data-col="acme/strictify" title="ACME/STRICTIFY" class="hidden">' in dom
+    assert '<th data-col="reference" title="REFERENCE">' in dom
     # and a screenshot a person can look at
     shot = tmp_path / "matrix.png"
     _browse(page, f"open={opened}", tmp_path, f"--screenshot={shot}")

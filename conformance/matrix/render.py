@@ -114,6 +114,7 @@ td.selected{outline:3px solid #3367d6}
 pre{background:#f6f6f6;padding:.5em;overflow:auto;max-height:16em;white-space:pre-wrap}
 .changes li.new{color:#b00}.changes li.fixed{color:#070}
 .hidden{display:none}
+.scroll{overflow-x:auto}#matrix th code{white-space:nowrap}
 .new-badge{background:#b00;color:#fff;border-radius:3px;padding:0 .4em;font-size:.8em}
 """
 
@@ -234,9 +235,9 @@ def render_html(document: Mapping[str, Any]) -> str:
                    + f"<td>{column['duration_s']:.0f} s</td></tr>")
     out.append("</tbody></table>")
     # The matrix
-    out.append('<table id="matrix"><thead><tr><th>rule</th><th>title</th>')
+    out.append('<div class="scroll"><table id="matrix"><thead><tr><th>rule</th><th>title</th>')
     for column in columns:
-        out.append(f'<th data-col="{_e(column["key"])}">{_e(column["title"])}<br><code>{_e(column["key"])}</code></th>')
+        out.append(f'<th data-col="{_e(column["key"])}" title="{_e(column["title"])}"><code>{_e(column["key"])}</code></th>')
     out.append("</tr></thead><tbody>")
     panels: list[str] = []
     new_keys = {(f["column"], f["rule"], f["key"]) for f in document.get("changes", {}).get("new_findings", [])}
@@ -257,7 +258,8 @@ def render_html(document: Mapping[str, Any]) -> str:
                         f"<h3>{_e(rule_id)} {_e(rule['title'])} &mdash; <code>{_e(column['key'])}</code>: "
                         f"{_e(cell['outcome'])}</h3>"]
                 if cell["reasons"]:
-                    body.append("<ul class=\"reasons\">" + "".join(f"<li>{_e(r)}</li>" for r in cell["reasons"] if r) + "</ul>")
+                    body.append("<p>notes from the run:</p><ul class=\"reasons\">"
+                                + "".join(f"<li>{_e(r)}</li>" for r in cell["reasons"] if r) + "</ul>")
                 body.extend(_finding_html(finding, new=(column["key"], rule_id, finding["key"]) in new_keys)
                             for finding in cell["findings"])
                 body.append("</section>")
@@ -266,7 +268,7 @@ def render_html(document: Mapping[str, Any]) -> str:
                 content = _e(text)
             out.append(f'<td class="cell {outcome_class}" data-col="{_e(column["key"])}" data-cell="{_e(ident)}">{content}</td>')
         out.append("</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     out.append('<div id="panel" class="panel"><h2 id="panel-title">Findings: click a cell of the matrix</h2>')
     out.extend(panels)
     out.append("</div>")
