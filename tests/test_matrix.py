@@ -152,11 +152,19 @@ def test_triage_join_marks_unconfirmed_findings() -> None:
     assert findings[0]["triage"]["evidence"] == "acme/x.py:12"
     assert findings[1]["triage"]["verdict"] == "disputed"
     assert findings[2]["triage"] is None  # triaged for another path: not this one
+    # an entry for a column and rule that ran, matching no finding, is listed
+    assert [(e["sdk_path"], e["key"]) for e in combine(
+        [_column("acme/x", report)], profile="ci",
+        triage=[entry("SM-03 violation: gone", "confirmed")])["unmatched_triage"]] == [("acme/x", "SM-03 violation: gone")]
+    assert document["unmatched_triage"] == []  # acme/other did not run here: nothing said about it
     markdown = render_markdown(document)
     assert "failed: 3 findings (2 unconfirmed)" in markdown
     assert "**SM-03** SM-03 violation: a (confirmed;" in markdown
     assert "SM-03 violation: b (disputed;" in markdown
     assert "SM-03 violation: c (**unconfirmed**;" in markdown
+    stale = combine([_column("acme/x", report)], profile="ci", triage=[entry("SM-03 violation: gone", "confirmed")])
+    assert "* `acme/x` **SM-03** SM-03 violation: gone (confirmed, 1.0)" in render_markdown(stale)
+    assert "SM-03 violation: gone (confirmed, 1.0)</li>" in render_html(stale)
 
 
 def test_markdown_rules_as_rows_sdk_paths_as_columns() -> None:

@@ -70,7 +70,7 @@ def test_a_valid_file_loads(tmp_path: Path) -> None:
     ("other.json", [_entry()], r"entry 0 \(SM-03 .*\): sdk_path 'acme/strictify' is not a path of 'other'"),
     ("acme.json", [_entry(sdk_path="acme/nope")], r"sdk_path 'acme/nope' is no shipped SDK path; known: acme/strictify, acme/tools"),
     ("acme.json", [_entry(rule="SM-999", key="SM-999 violation")], r"no rule SM-999 in the spec"),
-    ("acme.json", [_entry(key="something else")], r"key 'something else' does not name its rule SM-03"),
+    ("acme.json", [_entry(version="latest")], r"at /0/version: 'latest' does not match"),
     ("acme.json", [_entry(), _entry(summary="again")], r"entry 1 .*: the same finding is triaged twice \(also in acme.json\)"),
 ])
 def test_a_bad_file_is_refused_naming_the_problem(tmp_path: Path, name: str, entries: Any, message: str) -> None:

@@ -226,16 +226,28 @@ def annotate_triage(document: Mapping[str, Any], triage: Iterable[Any]) -> dict[
     """A copy of ``document`` whose findings carry ``triage`` (the matching entry's verdict,
     summary, evidence and version, or None) and ``confirmed`` (a ``confirmed`` entry matches).
     Entries are matched by sdk_path (the column key) + rule + key."""
-    by_key = {(entry.sdk_path, entry.rule, entry.key): entry for entry in triage}
+    entries = list(triage)
+    by_key = {(entry.sdk_path, entry.rule, entry.key): entry for entry in entries}
     annotated = copy.deepcopy(dict(document))
+    matched: set[tuple[str, str, str]] = set()
     for column_key, column_cells in annotated["cells"].items():
         for rule_id, cell in column_cells.items():
             for finding in cell["findings"]:
                 entry = by_key.get((column_key, rule_id, finding["key"]))
+                if entry is not None:
+                    matched.add((column_key, rule_id, finding["key"]))
                 finding["triage"] = None if entry is None else {
                     "verdict": entry.verdict, "summary": entry.summary, "evidence": entry.evidence,
                     "version": entry.version, **({"upstream": entry.upstream} if entry.upstream else {})}
                 finding["confirmed"] = entry is not None and entry.verdict == "confirmed"
+    # Entries for a column that ran and a rule it ran, matching no finding: a stale key, or a bug fixed
+    ran = {column["key"] for column in annotated["columns"] if column["status"] == "ran"}
+    annotated["unmatched_triage"] = [
+        {"sdk_path": entry.sdk_path, "rule": entry.rule, "key": entry.key, "verdict": entry.verdict,
+         "version": entry.version}
+        for entry in entries
+        if entry.join_key not in matched and entry.sdk_path in ran and entry.rule in annotated["rules"]
+        and entry.verdict != "kit-bug-fixed"]
     return annotated
 
 

@@ -83,6 +83,14 @@ def render_markdown(document: Mapping[str, Any]) -> str:
             lines.append(f"* `{column_key}` **{rule_id}** {_md(finding['key'])} ({mark}; reported by "
                          f"{finding['count']} check{'s' if finding['count'] != 1 else ''})")
         lines.append("")
+    if document.get("unmatched_triage"):
+        lines.append("## Triage entries matching no finding")
+        lines.append("")
+        lines.append("Their key is not a finding's key in this matrix, or the bug is gone (then the entry can go):")
+        lines.append("")
+        lines.extend(f"* `{e['sdk_path']}` **{e['rule']}** {_md(e['key'])} ({e['verdict']}, {_md(e['version'])})"
+                     for e in document["unmatched_triage"])
+        lines.append("")
     if "changes" in document:
         lines.append("## Changes")
         lines.append("")
@@ -272,6 +280,12 @@ def render_html(document: Mapping[str, Any]) -> str:
     out.append('<div id="panel" class="panel"><h2 id="panel-title">Findings: click a cell of the matrix</h2>')
     out.extend(panels)
     out.append("</div>")
+    if document.get("unmatched_triage"):
+        out.append('<section id="unmatched-triage"><h2>Triage entries matching no finding</h2>'
+                   "<p>Their key is not a finding's key in this matrix, or the bug is gone.</p><ul>")
+        out.extend(f"<li><code>{_e(e['sdk_path'])}</code> <b>{_e(e['rule'])}</b> {_e(e['key'])} "
+                   f"({_e(e['verdict'])}, {_e(e['version'])})</li>" for e in document["unmatched_triage"])
+        out.append("</ul></section>")
     if "changes" in document:
         changes = document["changes"]
         out.append('<section class="changes" id="changes"><h2>Changes</h2><ul>')

@@ -129,9 +129,6 @@ def load_triage(folder: Path | None = None, *, known_paths: Iterable[str] | None
                                   f"known: {', '.join(sorted(known))}")
             if entry.rule not in rules:
                 raise TriageError(f"{where}: no rule {entry.rule} in the spec")
-            if not entry.key.startswith(entry.rule) and entry.rule not in entry.key:
-                raise TriageError(f"{where}: key {entry.key!r} does not name its rule {entry.rule} "
-                                  f"(a finding's key starts with its rule ID)")
             if entry.join_key in seen:
                 raise TriageError(f"{where}: the same finding is triaged twice (also in {seen[entry.join_key]})")
             seen[entry.join_key] = name
