@@ -11,6 +11,7 @@ a path that cannot run here (its SDK is not installed) comes back ``unavailable`
 from __future__ import annotations
 
 import contextlib
+import importlib
 import importlib.util
 import json
 import os
@@ -53,8 +54,7 @@ def node_harness_dir() -> Path:
     import strictconformance
 
     try:
-        from strictconformance import process  # type: ignore[attr-defined]
-
+        process = importlib.import_module("strictconformance.process")  # the process helper's, when shipped
         folder = getattr(process, "HARNESS_DIR", None)
         if folder is not None:
             return Path(folder)
