@@ -294,6 +294,9 @@ def test_unavailable_sdk_and_bad_options(tmp_path: Path, capsys: pytest.CaptureF
     assert "--rules 'NOPE-1' matches no rule" in capsys.readouterr().err
     assert matrix_main(["--paths", "nosuchsdk", "--out", str(tmp_path)]) == 2
     assert "--paths 'nosuchsdk' matches no SDK path" in capsys.readouterr().err
+    (tmp_path / "file").write_text("")
+    assert matrix_main(["--out", str(tmp_path / "file" / "out")]) == 2
+    assert "error: --out " in capsys.readouterr().err
     (tmp_path / "old.json").write_text(json.dumps(_report()))
     assert matrix_main(["--against", str(tmp_path / "old.json"), "--out", str(tmp_path)]) == 2
     assert "is not a strictconformance-matrix/1 document" in capsys.readouterr().err

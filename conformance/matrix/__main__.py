@@ -149,7 +149,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
     out: Path = args.out
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print(f"error: --out {out}: {error}", file=sys.stderr)
+        return 2
     started = time.monotonic()
     columns = []
     for index, path in enumerate(paths, 1):
@@ -167,7 +171,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MatrixError as error:
         print(f"error: {error} (each column's own report is in {out / 'reports'})", file=sys.stderr)
         return 2
-    write_outputs(document, out)
+    try:
+        write_outputs(document, out)
+    except OSError as error:
+        print(f"error: writing the matrix to {out}: {error}", file=sys.stderr)
+        return 2
     say(f"wrote {out / 'matrix.json'}, {out / 'matrix.md'}, {out / 'matrix.html'} "
         f"({time.monotonic() - started:.0f} s)")
     if "changes" in document:

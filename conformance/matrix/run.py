@@ -181,6 +181,9 @@ def run_column(path: SdkPath, out_dir: Path, *, profile: str, rules: Sequence[st
             try:
                 code = process.wait(timeout=max(0.0, min(HEARTBEAT_S, deadline - time.monotonic())))
                 break
+            except KeyboardInterrupt:  # Ctrl-C stops the column's whole process group, not just us
+                _kill_group(process)
+                raise
             except subprocess.TimeoutExpired:
                 if time.monotonic() >= deadline:
                     timed_out = True
