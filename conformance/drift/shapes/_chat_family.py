@@ -300,12 +300,15 @@ def chat_api(
         invariants=(
             Invariant(
                 id=f"{api}.finish_reason_tool_calls",
-                description="finish_reason 'tool_calls' needs a non-empty message.tool_calls (the converse does not hold)",
+                description=("finish_reason 'tool_calls' needs a tool call of a known type in message.tool_calls "
+                             "(the converse does not hold): a call of a renamed type is no call an SDK can run"),
                 source=OAI_INV,
                 scope="choices[*]",
                 when="finish_reason",
                 equals="tool_calls",
-                requires="message.tool_calls[*]",
+                requires="message.tool_calls[*].type",
+                variant=tuple((d.tool_call or OPENAI_TOOL_CALL).variants) if isinstance(d.tool_call or OPENAI_TOOL_CALL, Tagged)
+                else ("function",),
             ),
         ),
         notes=notes,
