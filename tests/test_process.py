@@ -150,14 +150,17 @@ class Recording(ProcessAdapter):
         record = []
         self = super().__new__(cls, record=record)
         import atexit
-        atexit.register(lambda: open({str(record)!r}, "w").write("\\n".join(json.dumps([s, m]) for s, m in record)))
+        import os
+        path = {str(record)!r} + "." + str(os.getpid())  # each process its own (supervisor, workers)
+        atexit.register(lambda: open(path, "w").write("\\n".join(json.dumps([s, m]) for s, m in record)))
         return self
 ''')
     result = pytester.runpytest_subprocess("-p", "strictconformance", "--sc-adapter", "recording_adapter:Recording",
                                            "--sc-rule", "RES-1,RES-2", "--sc-profile", "ci", "-p", "no:cacheprovider")
     text = result.stdout.str()
     assert "RES-1" in text and "python-test-harness" in text, text
-    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    lines = [json.loads(line) for part in sorted(record.parent.glob(record.name + ".*"))
+             for line in part.read_text().splitlines()]
     assert len(lines) > 20
     kinds = {message["type"] for _, message in lines}
     assert {"start", "started", "call", "result"} <= kinds
