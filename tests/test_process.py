@@ -204,7 +204,8 @@ def test_false_alarms_met_on_real_sdks_stay_fixed(pytester: pytest.Pytester) -> 
     * structured-output support read from the model id (Effect, Vercel): RES-3's seed row without
       support names a model without it (it named claude-sonnet-4-5);
     * every input of a check refused (a harness without response formats): RES-4 is not covered
-      with the reason, not a FailedHealthCheck."""
+      with the reason, not a FailedHealthCheck;
+    * no function-calling mode sent for a Gemini request without tools (Vercel AI SDK): RES-6."""
     pytester.makepyfile(ts_like="""
 import dataclasses
 from hypothesis.errors import UnsatisfiedAssumption
@@ -219,6 +220,8 @@ class TypeScriptLike(ReferenceAdapter):
         wire = super().build_request(request)
         if request.provider == "google" and wire.function_calling_mode is None:
             wire = dataclasses.replace(wire, function_calling_mode="AUTO")
+        if request.provider == "google" and not request.tools:  # no declarations: no toolConfig
+            wire = dataclasses.replace(wire, function_calling_mode=None)
         return wire
 """)
     result = pytester.runpytest_subprocess("-p", "strictconformance", "--sc-adapter", "ts_like:TypeScriptLike",
