@@ -149,6 +149,11 @@ _URL_CITATION = Obj(
 )
 
 
+def _known_call_types(tool_call: ValueShape) -> tuple[str, ...]:
+    """The tool-call types a chat API documents (its tool-call union's variants)."""
+    return tuple(tool_call.variants) if isinstance(tool_call, Tagged) else ("function",)
+
+
 def _message(d: ChatDifferences) -> Obj:
     base = (
         req("role", enum("assistant"), OAI),
@@ -307,8 +312,7 @@ def chat_api(
                 when="finish_reason",
                 equals="tool_calls",
                 requires="message.tool_calls[*].type",
-                variant=tuple((d.tool_call or OPENAI_TOOL_CALL).variants) if isinstance(d.tool_call or OPENAI_TOOL_CALL, Tagged)
-                else ("function",),
+                variant=_known_call_types(d.tool_call or OPENAI_TOOL_CALL),
             ),
         ),
         notes=notes,
