@@ -16,7 +16,7 @@ from strictconformance.process.adapter import (
 from strictconformance.process.conformance import check_harness
 from strictconformance.process.protocol import PROTOCOL, message_problem, message_schema
 
-__all__ = ["PROTOCOL", "HarnessCallError", "HarnessFault", "ProcessAdapter", "ProcessTool", "check_harness",
+__all__ = ["HARNESS_DIR", "PROTOCOL", "HarnessCallError", "HarnessFault", "ProcessAdapter", "ProcessTool", "check_harness",
            "message_problem", "message_schema", "node_folder"]
 
 
@@ -25,3 +25,7 @@ def node_folder() -> str:
     from importlib import resources
 
     return str(resources.files("strictconformance.process").joinpath("node"))
+
+
+#: The kit's Node folder (where ``SdkPath(command=...)`` harness commands run; the matrix reads it).
+HARNESS_DIR = node_folder()
