@@ -432,7 +432,11 @@ def _invariant_error(invariant: Invariant, document: object, scope_path: tuple[P
             out.errors.append(SchemaDriftError(out.provider, out.api, renamed.path, expected, describe_type(value), invariant.rule_id, actual))
             return
         if invariant.variant is not None:
-            out.errors.append(SchemaDriftError(out.provider, out.api, pattern, expected, "absent", invariant.rule_id))
+            blamed, actual_type = invariant_blame(document, location)
+            if actual_type != "array without such an element":  # no array, or an empty one: blame the array
+                out.errors.append(SchemaDriftError(out.provider, out.api, format_path(blamed), expected, actual_type, invariant.rule_id))
+            else:
+                out.errors.append(SchemaDriftError(out.provider, out.api, pattern, expected, "absent", invariant.rule_id))
             return
     else:
         expected = f"a non-empty array ({because})"
