@@ -44,8 +44,27 @@ class SdkPath:
             raise ValueError(f"SDK path {self.key!r}: language must be 'python' or 'node', not {self.language!r}")
 
 
+#: What the pydantic-ai module imports: the slim package with its openai, anthropic and google extras.
+_PYDANTIC_AI = ("pydantic-ai-slim", "openai", "anthropic", "google-genai")
+
 #: Every shipped SDK path, in matrix column order. Python adapters first, then process harnesses.
-SDK_PATHS: tuple[SdkPath, ...] = ()
+SDK_PATHS: tuple[SdkPath, ...] = (
+    # pydantic-ai (strictconformance.sdks.pydantic_ai)
+    SdkPath("pydantic-ai/openai-transformer", "pydantic-ai: OpenAI schema transformer", ("pydantic-ai-slim",),
+            adapter="strictconformance.sdks.pydantic_ai:PydanticAIOpenAITransformer"),
+    SdkPath("pydantic-ai/anthropic-transformer", "pydantic-ai: Anthropic schema transformer", _PYDANTIC_AI,
+            adapter="strictconformance.sdks.pydantic_ai:PydanticAIAnthropicTransformer"),
+    SdkPath("pydantic-ai/google-transformer", "pydantic-ai: Google schema transformer", ("pydantic-ai-slim",),
+            adapter="strictconformance.sdks.pydantic_ai:PydanticAIGoogleTransformer"),
+    SdkPath("pydantic-ai/tools", "pydantic-ai: tools", ("pydantic-ai-slim",),
+            adapter="strictconformance.sdks.pydantic_ai:PydanticAITools"),
+    SdkPath("pydantic-ai/responses", "pydantic-ai: response processing", _PYDANTIC_AI,
+            adapter="strictconformance.sdks.pydantic_ai:PydanticAIResponses"),
+    SdkPath("pydantic-ai/requests", "pydantic-ai: requests (OpenAI Responses)", _PYDANTIC_AI,
+            adapter="strictconformance.sdks.pydantic_ai:PydanticAIRequests"),
+    SdkPath("pydantic-ai/requests-chat", "pydantic-ai: requests (OpenAI Chat)", _PYDANTIC_AI,
+            adapter="strictconformance.sdks.pydantic_ai:PydanticAIChatRequests"),
+)
 
 
 def distribution_versions(path: SdkPath) -> dict[str, str | None]:
