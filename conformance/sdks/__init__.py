@@ -64,6 +64,11 @@ SDK_PATHS: tuple[SdkPath, ...] = (
             adapter="strictconformance.sdks.pydantic_ai:PydanticAIRequests"),
     SdkPath("pydantic-ai/requests-chat", "pydantic-ai: requests (OpenAI Chat)", _PYDANTIC_AI,
             adapter="strictconformance.sdks.pydantic_ai:PydanticAIChatRequests"),
+    # langchain-core (strictconformance.sdks.langchain_core)
+    SdkPath("langchain-core/convert_to_openai_tool", "langchain-core: convert_to_openai_tool(strict=True)", ("langchain-core",),
+            adapter="strictconformance.sdks.langchain_core:LangchainConvertToOpenAITool"),
+    SdkPath("langchain-core/tools", "langchain-core: @tool / StructuredTool", ("langchain-core",),
+            adapter="strictconformance.sdks.langchain_core:LangchainTools"),
 )
 
 
