@@ -69,6 +69,14 @@ SDK_PATHS: tuple[SdkPath, ...] = (
             adapter="strictconformance.sdks.langchain_core:LangchainConvertToOpenAITool"),
     SdkPath("langchain-core/tools", "langchain-core: @tool / StructuredTool", ("langchain-core",),
             adapter="strictconformance.sdks.langchain_core:LangchainTools"),
+    # google-genai (strictconformance.sdks.google_genai); its JSON-schema mode passes schemas through
+    # untouched (no strictify to judge): the kit's "google" dialect judges the Schema mode.
+    SdkPath("google-genai/schema", "google-genai: Schema (OpenAPI subset)", ("google-genai",),
+            adapter="strictconformance.sdks.google_genai:GoogleGenaiSchema"),
+    SdkPath("google-genai/responses", "google-genai: responses", ("google-genai",),
+            adapter="strictconformance.sdks.google_genai:GoogleGenaiResponses"),
+    SdkPath("google-genai/function-declarations", "google-genai: FunctionDeclaration.from_callable", ("google-genai",),
+            adapter="strictconformance.sdks.google_genai:GoogleGenaiFunctionDeclarations"),
 )
 
 

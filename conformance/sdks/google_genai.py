@@ -1,0 +1,160 @@
+"""Adapters that point the suite at google-genai (``pip install google-genai``).
+
+Every capability calls google-genai's own code and nothing else; its client talks to an
+``httpx.MockTransport`` (no network). One adapter per path (the matrix's columns, ``SDK_PATHS``):
+
+* :class:`GoogleGenaiSchema` — ``strictify`` in the kit's ``google`` dialect: the OpenAPI-subset
+  mode (``FunctionDeclaration.parameters`` / ``response_schema``, a ``types.Schema``). A dict schema
+  goes through ``google.genai._transformers.t_schema`` (what the client does with a dict
+  ``response_schema``: ``process_schema`` inlines ``$defs``, adds ``propertyOrdering``, then
+  ``types.Schema.model_validate``), and the resulting ``Schema`` is read back as JSON Schema by the
+  SDK's own ``Schema.json_schema`` (so the kit's JSON-Schema oracle can judge it: ``nullable``
+  becomes a ``null`` type, ``STRING`` becomes ``string``). ``json_schema`` drops what its
+  ``JSONSchema`` class has no field for (``propertyOrdering`` among them: SM-42 only checks it where
+  present). Losses are not reported: google-genai reports none.
+* The JSON-Schema mode (``parameters_json_schema``, ``response_json_schema``) is not covered as a
+  strictify: google-genai passes it through untouched (``_transformers.t_json_schema`` returns its
+  input), so there is no SDK processing to judge; the API itself ignores unsupported keywords. Its
+  SDK code is the function-declaration path below (``from_callable`` writes it).
+* :class:`GoogleGenaiResponses` — ``check_response`` / ``check_stream`` for
+  ``gemini.generate_content``: ``Client.models.generate_content`` (and ``generate_content_stream``,
+  read to the end, each chunk's ``candidates`` touched) on a client whose ``httpx_client`` answers
+  the payload. Drift errors: ``errors.UnknownApiResponseError`` (a body that is not JSON) and
+  pydantic's ``ValidationError`` (``GenerateContentResponse`` refusing a field).
+* :class:`GoogleGenaiFunctionDeclarations` — the tool layer where it maps:
+  ``types.FunctionDeclaration.from_callable(client=..., callable=fn)`` (what the client does with a
+  Python function in ``tools=[fn]``; ``use_json_schema=True`` as ``t_tool`` passes, giving
+  ``parameters_json_schema``) for a tool from type hints; ``describe_tool`` reads the declaration
+  (``parameters_json_schema``, or ``parameters`` read back with ``Schema.json_schema``). Gemini has
+  no per-tool strict flag (schema adherence is a request mode): a declaration carries none, so a
+  definition's ``strict`` has nowhere to go; TL-7 and the strict part of what is advertised are not
+  covered. Tools from a pydantic model or a raw JSON Schema are not a google-genai concept
+  (``from_callable`` takes a function): only the ``signature`` source (``tool_layer_traits``).
+  Invocation (automatic function calling inside ``generate_content``) and direct calls are not
+  covered in this version: ``invoke_tool`` / ``call_tool`` are not implemented.
+* ``reproduce``: snippets for ``strictify``, ``check_response`` and ``check_stream``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import google.genai
+import httpx
+import pydantic
+import pytest
+from google.genai import _transformers, errors, types
+
+from strictconformance import Adapter
+from strictconformance.drift.sse import SSEEvent, format_sse
+from strictconformance.sdks._snippet import literal, snippet, sse_literal
+from strictconformance.tools import AdvertisedTool, ToolDefinition, ToolLayerTraits
+
+__all__ = ["GoogleGenaiFunctionDeclarations", "GoogleGenaiResponses", "GoogleGenaiSchema"]
+
+_API_KEY = "strictconformance-not-a-key"
+_MODEL = "gemini-2.5-flash"
+
+
+def _client(answer: httpx.Response) -> google.genai.Client:
+    http = httpx.Client(transport=httpx.MockTransport(lambda _request: answer))
+    return google.genai.Client(api_key=_API_KEY, http_options=types.HttpOptions(httpx_client=http))
+
+
+def _as_json_schema(schema: types.Schema) -> dict[str, Any]:
+    dumped: dict[str, Any] = schema.json_schema.model_dump(mode="json", exclude_none=True, by_alias=True)
+    return dumped
+
+
+class _GoogleGenaiAdapter(Adapter):
+    sdk = f"google-genai {google.genai.__version__}"
+
+    def reproduce(self, method: str, args: tuple[Any, ...]) -> str | None:
+        """A standalone snippet calling only google-genai for the adapter call ``method(*args)``."""
+        if method == "strictify":
+            schema, _dialect = args
+            return snippet(
+                "import json",
+                "from google.genai import _transformers",
+                "",
+                f"schema = {literal(schema)}",
+                "processed = _transformers.t_schema(None, schema)  # what the client does with a dict schema",
+                "print(json.dumps(processed.json_schema.model_dump(mode='json', exclude_none=True, by_alias=True), indent=1))",
+            )
+        if method in ("check_response", "check_stream"):
+            api, data = args
+            stream = method == "check_stream"
+            body = sse_literal(data) if stream else f"json.dumps({literal(data)})"
+            call = ("for chunk in client.models.generate_content_stream(model='gemini-2.5-flash', contents='hi'):\n"
+                    "        print(chunk)" if stream else
+                    "print(client.models.generate_content(model='gemini-2.5-flash', contents='hi'))")
+            return snippet(
+                "import json",
+                "import httpx",
+                "from google import genai",
+                "from google.genai import types",
+                "",
+                f"body = {body}",
+                f"answer = httpx.Response(200, content=body.encode(), headers={{'content-type': {'text/event-stream' if stream else 'application/json'!r}}})",
+                "http = httpx.Client(transport=httpx.MockTransport(lambda request: answer))",
+                "client = genai.Client(api_key='not-a-key', http_options=types.HttpOptions(httpx_client=http))",
+                "try:",
+                f"    {call}",
+                "except Exception as error:",
+                "    print('raised', type(error).__name__, error)",
+            )
+        return None
+
+
+class GoogleGenaiSchema(_GoogleGenaiAdapter):
+    """google-genai's OpenAPI-subset schema processing (``t_schema`` into ``types.Schema``)."""
+
+    name = "google-genai (Schema)"
+    strictify_dialects = ("google",)
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> dict[str, Any]:
+        processed = _transformers.t_schema(None, json.loads(json.dumps(schema)))  # process_schema edits in place
+        if processed is None:  # t_schema answers None for an empty (falsy) schema
+            return {}
+        return _as_json_schema(processed)
+
+
+class GoogleGenaiResponses(_GoogleGenaiAdapter):
+    """google-genai's client reading ``generateContent`` answers."""
+
+    name = "google-genai (responses)"
+    drift_errors = (errors.UnknownApiResponseError, pydantic.ValidationError)
+    drift_apis = ("gemini.generate_content",)
+
+    def check_response(self, api: str, payload: Any) -> None:
+        answer = httpx.Response(200, content=json.dumps(payload).encode(), headers={"content-type": "application/json"})
+        response = _client(answer).models.generate_content(model=_MODEL, contents="hi")
+        _ = response.candidates
+
+    def check_stream(self, api: str, events: Sequence[SSEEvent]) -> None:
+        answer = httpx.Response(200, content=format_sse(events).encode(), headers={"content-type": "text/event-stream"})
+        for chunk in _client(answer).models.generate_content_stream(model=_MODEL, contents="hi"):
+            _ = chunk.candidates
+
+
+class GoogleGenaiFunctionDeclarations(_GoogleGenaiAdapter):
+    """google-genai's function declarations from Python functions (``from_callable``)."""
+
+    name = "google-genai (function declarations)"
+    tool_layer_traits = ToolLayerTraits(sources=frozenset({"signature"}), strict_convention="boolean")
+
+    def define_tool(self, definition: ToolDefinition) -> types.FunctionDeclaration:
+        if definition.context:
+            pytest.skip("not covered: google-genai's function declarations have no context parameter")
+        client = _client(httpx.Response(500))._api_client
+        declaration = types.FunctionDeclaration.from_callable(client=client, callable=definition.callback, use_json_schema=True)
+        # from_callable takes the name and description from the function; the definition's are given to it
+        return declaration.model_copy(update={"name": definition.name, "description": definition.description})
+
+    def describe_tool(self, tool: Any) -> AdvertisedTool:
+        schema: Any = tool.parameters_json_schema
+        if schema is None:
+            schema = _as_json_schema(tool.parameters) if tool.parameters is not None else {"type": "object", "properties": {}}
+        return AdvertisedTool(tool.name or "", tool.description or "", schema, None)
