@@ -48,6 +48,7 @@ import pytest
 from google.genai import _transformers, errors, types
 
 from strictconformance import Adapter
+from strictconformance.drift.body import json_body
 from strictconformance.drift.sse import SSEEvent, format_sse
 from strictconformance.sdks._snippet import literal, snippet, sse_literal
 from strictconformance.tools import AdvertisedTool, ToolDefinition, ToolLayerTraits
@@ -129,7 +130,7 @@ class GoogleGenaiResponses(_GoogleGenaiAdapter):
     drift_apis = ("gemini.generate_content",)
 
     def check_response(self, api: str, payload: Any) -> None:
-        answer = httpx.Response(200, content=json.dumps(payload).encode(), headers={"content-type": "application/json"})
+        answer = httpx.Response(200, content=json_body(payload), headers={"content-type": "application/json"})
         response = _client(answer).models.generate_content(model=_MODEL, contents="hi")
         _ = response.candidates
 

@@ -90,6 +90,7 @@ from pydantic_core import to_jsonable_python
 
 from strictconformance import Adapter, ToolsRequest, WireRequest, read_wire_request
 from strictconformance.drift.paths import format_path
+from strictconformance.drift.body import json_body
 from strictconformance.drift.sse import SSEEvent, format_sse
 from strictconformance.sdks._snippet import literal, snippet, sse_literal
 from strictconformance.tools import (
@@ -258,7 +259,7 @@ class _Responses(_PydanticAIAdapter):
     drift_apis = tuple(_DRIFT_MODELS)
 
     def check_response(self, api: str, payload: Any) -> None:
-        body = json.dumps(payload).encode()
+        body = json_body(payload)  # not json.dumps: DR-6 sends payloads it cannot encode
         model = _model(*_DRIFT_MODELS[api], lambda _request: httpx2.Response(200, content=body, headers={"content-type": "application/json"}))
         _run(model_request(model, [ModelRequest.user_text_prompt("hi")], model_settings=_DRIFT_SETTINGS))
 
