@@ -73,6 +73,8 @@ SDK_PATHS: tuple[SdkPath, ...] = (
     # untouched (no strictify to judge): the kit's "google" dialect judges the Schema mode.
     SdkPath("google-genai/schema", "google-genai: Schema (OpenAPI subset)", ("google-genai",),
             adapter="strictconformance.sdks.google_genai:GoogleGenaiSchema"),
+    SdkPath("google-genai/schema-from-json-schema", "google-genai: Schema.from_json_schema", ("google-genai",),
+            adapter="strictconformance.sdks.google_genai:GoogleGenaiSchemaFromJsonSchema"),
     SdkPath("google-genai/responses", "google-genai: responses", ("google-genai",),
             adapter="strictconformance.sdks.google_genai:GoogleGenaiResponses"),
     SdkPath("google-genai/function-declarations", "google-genai: FunctionDeclaration.from_callable", ("google-genai",),

@@ -4,14 +4,21 @@ Every capability calls google-genai's own code and nothing else; its client talk
 ``httpx.MockTransport`` (no network). One adapter per path (the matrix's columns, ``SDK_PATHS``):
 
 * :class:`GoogleGenaiSchema` — ``strictify`` in the kit's ``google`` dialect: the OpenAPI-subset
-  mode (``FunctionDeclaration.parameters`` / ``response_schema``, a ``types.Schema``). A dict schema
-  goes through ``google.genai._transformers.t_schema`` (what the client does with a dict
-  ``response_schema``: ``process_schema`` inlines ``$defs``, adds ``propertyOrdering``, then
-  ``types.Schema.model_validate``), and the resulting ``Schema`` is read back as JSON Schema by the
-  SDK's own ``Schema.json_schema`` (so the kit's JSON-Schema oracle can judge it: ``nullable``
-  becomes a ``null`` type, ``STRING`` becomes ``string``). ``json_schema`` drops what its
-  ``JSONSchema`` class has no field for (``propertyOrdering`` among them: SM-42 only checks it where
-  present). Losses are not reported: google-genai reports none.
+  mode of a function declaration, ``types.FunctionDeclaration(name=..., parameters=schema)``
+  (a dict ``parameters`` is validated into a ``types.Schema``, the only processing google-genai does
+  on it: no ``$defs`` inlining, no ``process_schema``), read back as JSON Schema by the SDK's own
+  ``Schema.json_schema`` so the kit's JSON-Schema oracle can judge it (``nullable`` becomes a
+  ``null`` type, ``STRING`` becomes ``string``). ``json_schema`` drops what its ``JSONSchema``
+  class has no field for (``propertyOrdering`` among them: SM-42 only checks it where present).
+  Losses are not reported: google-genai reports none. The client's processing of a dict
+  ``response_schema`` (``_transformers.t_schema``: ``process_schema`` inlines ``$defs`` and adds
+  ``propertyOrdering``) is a structured-output path, where a non-object root is allowed; the kit's
+  strictify judges tool parameter schemas (SM-01), so it is not covered here.
+* :class:`GoogleGenaiSchemaFromJsonSchema` — ``strictify`` in the ``google`` dialect with the SDK's
+  own converter from JSON Schema into that mode: ``types.Schema.from_json_schema(json_schema=
+  types.JSONSchema.model_validate(schema), api_option="GEMINI_API")``, read back the same way.
+  It converts type lists to ``nullable``/``anyOf`` and resolves ``$ref``; its docstring says
+  "Conversion of fields that are not included in the JSONSchema class are ignored".
 * The JSON-Schema mode (``parameters_json_schema``, ``response_json_schema``) is not covered as a
   strictify: google-genai passes it through untouched (``_transformers.t_json_schema`` returns its
   input), so there is no SDK processing to judge; the API itself ignores unsupported keywords. Its
@@ -27,8 +34,8 @@ Every capability calls google-genai's own code and nothing else; its client talk
   ``parameters_json_schema``) for a tool from type hints; ``describe_tool`` reads the declaration
   (``parameters_json_schema``, or ``parameters`` read back with ``Schema.json_schema``). Gemini has
   no per-tool strict flag (schema adherence is a request mode): a declaration carries none, so a
-  definition's ``strict`` has nowhere to go; TL-7 and the strict part of what is advertised are not
-  covered. Tools from a pydantic model or a raw JSON Schema are not a google-genai concept
+  definition's ``strict`` has nowhere to go: a definition that sets one is not covered (skipped,
+  named), so TL-7 is not covered. Tools from a pydantic model or a raw JSON Schema are not a google-genai concept
   (``from_callable`` takes a function): only the ``signature`` source (``tool_layer_traits``).
   Invocation (automatic function calling inside ``generate_content``) and direct calls are not
   covered in this version: ``invoke_tool`` / ``call_tool`` are not implemented.
@@ -37,6 +44,7 @@ Every capability calls google-genai's own code and nothing else; its client talk
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -45,7 +53,7 @@ import google.genai
 import httpx
 import pydantic
 import pytest
-from google.genai import _transformers, errors, types
+from google.genai import errors, types
 
 from strictconformance import Adapter
 from strictconformance.drift.body import json_body
@@ -53,7 +61,12 @@ from strictconformance.drift.sse import SSEEvent, format_sse
 from strictconformance.sdks._snippet import literal, snippet, sse_literal
 from strictconformance.tools import AdvertisedTool, ToolDefinition, ToolLayerTraits
 
-__all__ = ["GoogleGenaiFunctionDeclarations", "GoogleGenaiResponses", "GoogleGenaiSchema"]
+__all__ = [
+    "GoogleGenaiFunctionDeclarations",
+    "GoogleGenaiResponses",
+    "GoogleGenaiSchema",
+    "GoogleGenaiSchemaFromJsonSchema",
+]
 
 _API_KEY = "strictconformance-not-a-key"
 _MODEL = "gemini-2.5-flash"
@@ -78,11 +91,12 @@ class _GoogleGenaiAdapter(Adapter):
             schema, _dialect = args
             return snippet(
                 "import json",
-                "from google.genai import _transformers",
+                "from google.genai import types",
                 "",
                 f"schema = {literal(schema)}",
-                "processed = _transformers.t_schema(None, schema)  # what the client does with a dict schema",
-                "print(json.dumps(processed.json_schema.model_dump(mode='json', exclude_none=True, by_alias=True), indent=1))",
+                "declaration = types.FunctionDeclaration(name='answer', parameters=schema)",
+                "print(declaration.parameters.model_dump(mode='json', exclude_none=True, by_alias=True))",
+                "print(json.dumps(declaration.parameters.json_schema.model_dump(mode='json', exclude_none=True, by_alias=True), indent=1))",
             )
         if method in ("check_response", "check_stream"):
             api, data = args
@@ -110,16 +124,40 @@ class _GoogleGenaiAdapter(Adapter):
 
 
 class GoogleGenaiSchema(_GoogleGenaiAdapter):
-    """google-genai's OpenAPI-subset schema processing (``t_schema`` into ``types.Schema``)."""
+    """google-genai's OpenAPI-subset mode: a function declaration's ``parameters`` as a ``types.Schema``."""
 
     name = "google-genai (Schema)"
     strictify_dialects = ("google",)
 
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> dict[str, Any]:
-        processed = _transformers.t_schema(None, json.loads(json.dumps(schema)))  # process_schema edits in place
-        if processed is None:  # t_schema answers None for an empty (falsy) schema
-            return {}
-        return _as_json_schema(processed)
+        declaration = types.FunctionDeclaration(name="answer", parameters=copy.deepcopy(dict(schema)))
+        assert declaration.parameters is not None  # a dict always gives a Schema
+        return _as_json_schema(declaration.parameters)
+
+
+class GoogleGenaiSchemaFromJsonSchema(_GoogleGenaiAdapter):
+    """google-genai's converter from JSON Schema to its OpenAPI-subset ``Schema``."""
+
+    name = "google-genai (Schema.from_json_schema)"
+    strictify_dialects = ("google",)
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> dict[str, Any]:
+        json_schema = types.JSONSchema.model_validate(copy.deepcopy(dict(schema)))
+        return _as_json_schema(types.Schema.from_json_schema(json_schema=json_schema, api_option="GEMINI_API"))
+
+    def reproduce(self, method: str, args: tuple[Any, ...]) -> str | None:
+        if method != "strictify":
+            return super().reproduce(method, args)
+        schema, _dialect = args
+        return snippet(
+            "import json",
+            "from google.genai import types",
+            "",
+            f"schema = {literal(schema)}",
+            "converted = types.Schema.from_json_schema(json_schema=types.JSONSchema.model_validate(schema), api_option='GEMINI_API')",
+            "print(converted.model_dump(mode='json', exclude_none=True, by_alias=True))",
+            "print(json.dumps(converted.json_schema.model_dump(mode='json', exclude_none=True, by_alias=True), indent=1))",
+        )
 
 
 class GoogleGenaiResponses(_GoogleGenaiAdapter):
@@ -149,6 +187,8 @@ class GoogleGenaiFunctionDeclarations(_GoogleGenaiAdapter):
     def define_tool(self, definition: ToolDefinition) -> types.FunctionDeclaration:
         if definition.context:
             pytest.skip("not covered: google-genai's function declarations have no context parameter")
+        if definition.strict is not None:
+            pytest.skip("not covered: a Gemini function declaration has no strict setting (adherence is a request mode)")
         client = _client(httpx.Response(500))._api_client
         declaration = types.FunctionDeclaration.from_callable(client=client, callable=definition.callback, use_json_schema=True)
         # from_callable takes the name and description from the function; the definition's are given to it
