@@ -19,6 +19,8 @@ Every capability calls google-genai's own code and nothing else; its client talk
   types.JSONSchema.model_validate(schema), api_option="GEMINI_API")``, read back the same way.
   It converts type lists to ``nullable``/``anyOf`` and resolves ``$ref``; its docstring says
   "Conversion of fields that are not included in the JSONSchema class are ignored".
+* ``encode`` / ``decode`` (both Schema adapters): the identity; google-genai has no wire encoding of
+  values.
 * The JSON-Schema mode (``parameters_json_schema``, ``response_json_schema``) is not covered as a
   strictify: google-genai passes it through untouched (``_transformers.t_json_schema`` returns its
   input), so there is no SDK processing to judge; the API itself ignores unsupported keywords. Its
@@ -123,7 +125,18 @@ class _GoogleGenaiAdapter(Adapter):
         return None
 
 
-class GoogleGenaiSchema(_GoogleGenaiAdapter):
+class _SchemaCodec(_GoogleGenaiAdapter):
+    """google-genai has no wire encoding of values: a value travels as it is, both ways (so RT-4/RT-5
+    judge whether the converted schema still means what the original did)."""
+
+    def encode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+        return value
+
+    def decode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+        return value
+
+
+class GoogleGenaiSchema(_SchemaCodec):
     """google-genai's OpenAPI-subset mode: a function declaration's ``parameters`` as a ``types.Schema``."""
 
     name = "google-genai (Schema)"
@@ -135,7 +148,7 @@ class GoogleGenaiSchema(_GoogleGenaiAdapter):
         return _as_json_schema(declaration.parameters)
 
 
-class GoogleGenaiSchemaFromJsonSchema(_GoogleGenaiAdapter):
+class GoogleGenaiSchemaFromJsonSchema(_SchemaCodec):
     """google-genai's converter from JSON Schema to its OpenAPI-subset ``Schema``."""
 
     name = "google-genai (Schema.from_json_schema)"
