@@ -6,10 +6,11 @@ Every capability calls google-genai's own code and nothing else; its client talk
 * :class:`GoogleGenaiSchema` — ``strictify`` in the kit's ``google`` dialect: the OpenAPI-subset
   mode of a function declaration, ``types.FunctionDeclaration(name=..., parameters=schema)``
   (a dict ``parameters`` is validated into a ``types.Schema``, the only processing google-genai does
-  on it: no ``$defs`` inlining, no ``process_schema``), read back as JSON Schema by the SDK's own
-  ``Schema.json_schema`` so the kit's JSON-Schema oracle can judge it (``nullable`` becomes a
-  ``null`` type, ``STRING`` becomes ``string``). ``json_schema`` drops what its ``JSONSchema``
-  class has no field for (``propertyOrdering`` among them: SM-42 only checks it where present).
+  on it: no ``$defs`` inlining, no ``process_schema``). Its wire form (``model_dump`` by alias) is
+  read as the JSON Schema it means, mechanically, so the kit's JSON-Schema oracle can judge it
+  (``STRING`` is ``string``, ``nullable: true`` a ``null`` type, ``defs``/``ref`` ``$defs``/``$ref``);
+  not with the SDK's ``Schema.json_schema``, which turns ``nullable`` beside ``anyOf`` into
+  ``type: "null"`` (a bug of its own, triaged).
   Losses are not reported: google-genai reports none. The client's processing of a dict
   ``response_schema`` (``_transformers.t_schema``: ``process_schema`` inlines ``$defs`` and adds
   ``propertyOrdering``) is a structured-output path, where a non-object root is allowed; the kit's
@@ -34,7 +35,7 @@ Every capability calls google-genai's own code and nothing else; its client talk
   ``types.FunctionDeclaration.from_callable(client=..., callable=fn)`` (what the client does with a
   Python function in ``tools=[fn]``; ``use_json_schema=True`` as ``t_tool`` passes, giving
   ``parameters_json_schema``) for a tool from type hints; ``describe_tool`` reads the declaration
-  (``parameters_json_schema``, or ``parameters`` read back with ``Schema.json_schema``). Gemini has
+  (``parameters_json_schema``, or ``parameters`` read as above). Gemini has
   no per-tool strict flag (schema adherence is a request mode): a declaration carries none, so a
   definition's ``strict`` has nowhere to go: a definition that sets one is not covered (skipped,
   named), so TL-7 is not covered. Tools from a pydantic model or a raw JSON Schema are not a google-genai concept
@@ -80,8 +81,42 @@ def _client(answer: httpx.Response) -> google.genai.Client:
 
 
 def _as_json_schema(schema: types.Schema) -> dict[str, Any]:
-    dumped: dict[str, Any] = schema.json_schema.model_dump(mode="json", exclude_none=True, by_alias=True)
-    return dumped
+    """The ``Schema`` as the wire carries it (``model_dump`` by alias: camelCase keys, ``STRING``
+    types), read as the JSON Schema it means, so the kit's oracle judges what Gemini receives."""
+    wire: dict[str, Any] = schema.model_dump(mode="json", exclude_none=True, by_alias=True)
+    return _openapi_node(wire)
+
+
+def _openapi_node(node: Any) -> Any:
+    """One OpenAPI-subset ``Schema`` node as JSON Schema, mechanically: lower-case ``type``,
+    ``nullable: true`` as a ``null`` type (or a ``null`` branch beside ``anyOf``), ``defs``/``ref``
+    as ``$defs``/``$ref``, ``example`` as ``examples``; every other keyword has the same name and
+    meaning in both. Not ``Schema.json_schema``: that turns ``nullable`` beside ``anyOf`` into
+    ``type: "null"`` (only null), a bug of its own (triage: google-genai.json)."""
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "type":
+            out["type"] = value.lower() if isinstance(value, str) else value
+        elif key in ("properties", "defs"):
+            out["$defs" if key == "defs" else key] = {name: _openapi_node(sub) for name, sub in value.items()}
+        elif key in ("items", "additionalProperties"):
+            out[key] = _openapi_node(value)
+        elif key == "anyOf":
+            out[key] = [_openapi_node(sub) for sub in value]
+        elif key == "ref":
+            out["$ref"] = value.replace("#/defs/", "#/$defs/", 1) if isinstance(value, str) else value
+        elif key == "example":
+            out["examples"] = [value]
+        elif key != "nullable":
+            out[key] = value
+    if node.get("nullable") is True:
+        if isinstance(out.get("type"), str) and out["type"] != "null":
+            out["type"] = [out["type"], "null"]
+        elif "anyOf" in out and "type" not in out:
+            out["anyOf"] = [*out["anyOf"], {"type": "null"}]
+    return out
 
 
 class _GoogleGenaiAdapter(Adapter):
@@ -97,8 +132,7 @@ class _GoogleGenaiAdapter(Adapter):
                 "",
                 f"schema = {literal(schema)}",
                 "declaration = types.FunctionDeclaration(name='answer', parameters=schema)",
-                "print(declaration.parameters.model_dump(mode='json', exclude_none=True, by_alias=True))",
-                "print(json.dumps(declaration.parameters.json_schema.model_dump(mode='json', exclude_none=True, by_alias=True), indent=1))",
+                "print(json.dumps(declaration.parameters.model_dump(mode='json', exclude_none=True, by_alias=True), indent=1))",
             )
         if method in ("check_response", "check_stream"):
             api, data = args
@@ -168,8 +202,7 @@ class GoogleGenaiSchemaFromJsonSchema(_SchemaCodec):
             "",
             f"schema = {literal(schema)}",
             "converted = types.Schema.from_json_schema(json_schema=types.JSONSchema.model_validate(schema), api_option='GEMINI_API')",
-            "print(converted.model_dump(mode='json', exclude_none=True, by_alias=True))",
-            "print(json.dumps(converted.json_schema.model_dump(mode='json', exclude_none=True, by_alias=True), indent=1))",
+            "print(json.dumps(converted.model_dump(mode='json', exclude_none=True, by_alias=True), indent=1))",
         )
 
 
