@@ -194,8 +194,8 @@ def test_pydantic_ai_sends_strict_true_with_schemas_openai_rejects() -> None:
     _need_pydantic_ai()
     from pydantic_ai import Tool
 
-    from strictconformance.sdks.pydantic_ai import PydanticAI, PydanticAIChat
     from strictconformance.dialects import validate_strict
+    from strictconformance.sdks.pydantic_ai import PydanticAI, PydanticAIChat
     from strictconformance.wire import ToolSpec, ToolsRequest
 
     def lookup(key: Any, limit: int) -> str:

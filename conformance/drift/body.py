@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+import typing
 from collections.abc import Iterator
 from typing import Any
 
@@ -49,7 +50,7 @@ def _int_text(value: int) -> str:
 class _Frame:
     """A container being written: its remaining items, its closing bracket, whether one is out."""
 
-    __slots__ = ("close", "items", "is_object", "started")
+    __slots__ = ("close", "is_object", "items", "started")
 
     def __init__(self, items: Iterator[Any], close: str, is_object: bool) -> None:
         self.items, self.close, self.is_object, self.started = items, close, is_object, False
@@ -83,7 +84,7 @@ def _pieces(value: Any) -> Iterator[str]:
             yield ", "
         frame.started = True
         if frame.is_object:
-            key, current = item
+            key, current = typing.cast("tuple[Any, Any]", item)
             if not isinstance(key, str):
                 raise TypeError(f"object key {key!r} is not a string")
             yield _encode_string(key) + ": "

@@ -48,7 +48,6 @@ Every capability calls google-genai's own code and nothing else; its client talk
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -84,7 +83,8 @@ def _as_json_schema(schema: types.Schema) -> dict[str, Any]:
     """The ``Schema`` as the wire carries it (``model_dump`` by alias: camelCase keys, ``STRING``
     types), read as the JSON Schema it means, so the kit's oracle judges what Gemini receives."""
     wire: dict[str, Any] = schema.model_dump(mode="json", exclude_none=True, by_alias=True)
-    return _openapi_node(wire)
+    read: dict[str, Any] = _openapi_node(wire)
+    return read
 
 
 def _openapi_node(node: Any) -> Any:
@@ -135,7 +135,7 @@ class _GoogleGenaiAdapter(Adapter):
                 "print(json.dumps(declaration.parameters.model_dump(mode='json', exclude_none=True, by_alias=True), indent=1))",
             )
         if method in ("check_response", "check_stream"):
-            api, data = args
+            _api, data = args
             stream = method == "check_stream"
             body = sse_literal(data) if stream else f"json.dumps({literal(data)})"
             call = ("for chunk in client.models.generate_content_stream(model='gemini-2.5-flash', contents='hi'):\n"
@@ -177,7 +177,7 @@ class GoogleGenaiSchema(_SchemaCodec):
     strictify_dialects = ("google",)
 
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> dict[str, Any]:
-        declaration = types.FunctionDeclaration(name="answer", parameters=copy.deepcopy(dict(schema)))
+        declaration = types.FunctionDeclaration(name="answer", parameters=copy.deepcopy(dict(schema)))  # type: ignore[arg-type]  # validated into a Schema
         assert declaration.parameters is not None  # a dict always gives a Schema
         return _as_json_schema(declaration.parameters)
 

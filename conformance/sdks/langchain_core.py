@@ -180,9 +180,10 @@ def _structured_tool(function: Callable[..., Any], definition: ToolDefinition, *
     """``StructuredTool.from_function`` as ``@tool`` calls it: a coroutine function as the tool's
     ``coroutine``, anything else as its ``func``; argument descriptions from the docstring
     (``parse_docstring=True``, langchain's option for them, lenient about the docstring's style)."""
-    kind = "coroutine" if inspect.iscoroutinefunction(function) else "func"
-    return StructuredTool.from_function(**{kind: function}, name=definition.name, description=definition.description,
-                                        parse_docstring=True, error_on_invalid_docstring=False, **options)
+    coroutine = inspect.iscoroutinefunction(function)
+    return StructuredTool.from_function(None if coroutine else function, name=definition.name, description=definition.description,
+                                        coroutine=function if coroutine else None, parse_docstring=True,
+                                        error_on_invalid_docstring=False, **options)
 
 
 def _same_kind(wrapper: Callable[..., Any], callback: Callable[..., Any]) -> Callable[..., Any]:
@@ -213,7 +214,7 @@ def _result(message: Any, tool_use_id: str) -> ToolResult:
     return ToolResult(call_id, "success", content)
 
 
-def _context(name: str, call_id: str, config: RunnableConfig) -> ToolContext:
+def _context(name: str, call_id: str, config: Any) -> ToolContext:
     state = (config.get("configurable") or {}).get("invocation_state", {})
     return ToolContext(tool_use_id=call_id, tool_name=name, invocation_state=state)
 

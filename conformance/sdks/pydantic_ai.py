@@ -89,8 +89,8 @@ from pydantic_ai.settings import ModelSettings
 from pydantic_core import to_jsonable_python
 
 from strictconformance import Adapter, ToolsRequest, WireRequest, read_wire_request
-from strictconformance.drift.paths import format_path
 from strictconformance.drift.body import json_body
+from strictconformance.drift.paths import format_path
 from strictconformance.drift.sse import SSEEvent, format_sse
 from strictconformance.sdks._snippet import literal, snippet, sse_literal
 from strictconformance.tools import (
@@ -188,7 +188,7 @@ class _Requests(_PydanticAIAdapter):
     # schema is strict-compatible, which the suite's boolean-convention schemas often are not, so
     # this declaration is right only for those that are (see the report); Anthropic leaves it off
     # (omitted); Google upgrades the request's AUTO mode to VALIDATED.
-    strict_defaults = {"openai": True, "anthropic": None, "google": True}
+    strict_defaults: ClassVar[Mapping[str, bool | None]] = {"openai": True, "anthropic": None, "google": True}
     #: pydantic-ai model class for OpenAI requests: "openai-responses" (what 'openai:' infers) or "openai-chat".
     openai_model: ClassVar[str] = "openai-responses"
 
