@@ -114,11 +114,13 @@ def test_google_genai_schema(run_suite: Callable[..., SuiteRun]) -> None:
 
 
 def test_google_genai_responses(run_suite: Callable[..., SuiteRun]) -> None:
-    """The response converter crashes with TypeError on a non-object body (DR-6)."""
+    """The response converter crashes with TypeError on a non-object body, and an over-long
+    integer escapes json.loads as ValueError (DR-6): which one the search meets first varies."""
     path = _path("google-genai/responses")
     run = run_suite(path.adapter, "--sc-rule", "DR-6", "-k", "any_payload")
     assert _failed(run) == {"DR-6"}, run.output
-    assert "TypeError" in _messages(run, "DR-6")
+    messages = _messages(run, "DR-6")
+    assert "raised TypeError" in messages or "raised ValueError: Exceeds the limit" in messages, messages
 
 
 def test_pydantic_ai_transformer_paths(run_suite: Callable[..., SuiteRun]) -> None:

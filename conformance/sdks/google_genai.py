@@ -30,7 +30,8 @@ Every capability calls google-genai's own code and nothing else; its client talk
   ``gemini.generate_content``: ``Client.models.generate_content`` (and ``generate_content_stream``,
   read to the end, each chunk's ``candidates`` touched) on a client whose ``httpx_client`` answers
   the payload. Drift errors: ``errors.UnknownApiResponseError`` (a body that is not JSON) and
-  pydantic's ``ValidationError`` (``GenerateContentResponse`` refusing a field).
+  pydantic's ``ValidationError`` (``GenerateContentResponse`` refusing a field); API errors:
+  ``errors.APIError`` (what the client raises for an error the provider sent).
 * :class:`GoogleGenaiFunctionDeclarations` — the tool layer where it maps:
   ``types.FunctionDeclaration.from_callable(client=..., callable=fn)`` (what the client does with a
   Python function in ``tools=[fn]``; ``use_json_schema=True`` as ``t_tool`` passes, giving
@@ -211,6 +212,8 @@ class GoogleGenaiResponses(_GoogleGenaiAdapter):
 
     name = "google-genai (responses)"
     drift_errors = (errors.UnknownApiResponseError, pydantic.ValidationError)
+    # What google-genai raises for an error the provider sent (an HTTP error status with its body).
+    api_errors = (errors.APIError,)
     drift_apis = ("gemini.generate_content",)
 
     def check_response(self, api: str, payload: Any) -> None:
