@@ -122,9 +122,11 @@ def test_command_check_and_write(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "triage entries, all valid" in capsys.readouterr().out
     readme = tmp_path / "README.md"
     readme.write_text(f"# x\n{README_START}\n{README_END}\n")
-    assert main(["readme", "--matrix", str(tmp_path / "none.json"), "--write", str(readme)]) == 0
+    empty = tmp_path / "empty"  # an empty triage folder: the shipped one has entries
+    empty.mkdir()
+    assert main(["readme", "--dir", str(empty), "--matrix", str(tmp_path / "none.json"), "--write", str(readme)]) == 0
     assert "No finding is triaged yet." in readme.read_text()
-    assert main(["readme", "--matrix", str(tmp_path / "none.json"), "--write", str(readme)]) == 0
+    assert main(["readme", "--dir", str(empty), "--matrix", str(tmp_path / "none.json"), "--write", str(readme)]) == 0
     assert "already up to date" in capsys.readouterr().out
     _folder(tmp_path, "acme.json", [_entry(verdict="maybe")])
     assert main(["check", "--dir", str(tmp_path)]) == 2
