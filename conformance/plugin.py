@@ -109,6 +109,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--sc-report", metavar="PATH", default=None,
                     help="write the conformance report as JSON to PATH (also ini sc_report)")
     parser.addini("sc_report", "strictconformance: write the JSON report to this path", default=None)
+    group.addoption("--sc-markdown", metavar="PATH", default=None,
+                    help="write the report as Markdown to PATH; it is also appended to $GITHUB_STEP_SUMMARY when that is set")
     group.addoption("--sc-profile", choices=PROFILE_NAMES, default=None,
                     help="Hypothesis profile: dev (default), ci (derandomized; the default when CI is set), "
                          "nightly (many random examples, example database). --hypothesis-profile works too.")
@@ -463,6 +465,7 @@ class _ConformanceRun:
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         state = self.state
+        _write_markdown_reports(session, state)
         if not state.report_path or hasattr(session.config, "workerinput") or session.config.option.collectonly:
             return
         try:
@@ -481,3 +484,31 @@ class _ConformanceRun:
             terminalreporter.write_line(line)
         for note in self.state.notes:
             terminalreporter.write_line(note)
+
+
+def _write_markdown_reports(session: pytest.Session, state: _State) -> None:
+    """The Markdown report to ``--sc-markdown PATH`` (replaced) and to ``$GITHUB_STEP_SUMMARY``
+    (appended, as GitHub expects: other steps write there too), on the controller only."""
+    config = session.config
+    if hasattr(config, "workerinput") or config.option.collectonly:
+        return
+    targets = [(path, "w") for path in [config.getoption("sc_markdown", None)] if path]
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        targets.append((summary, "a"))
+    if not targets:
+        return
+    from strictconformance.render import (
+        render_markdown,  # only runs that ask for Markdown pay for it
+    )
+
+    text = render_markdown(state.report.as_json())
+    for path, mode in targets:
+        try:
+            with open(path, mode, encoding="utf-8") as handle:
+                handle.write(text)
+            state.notes.append(f"Markdown report {'appended to' if mode == 'a' else 'written to'} {path}")
+        except OSError as error:
+            state.notes.append(f"ERROR: could not write the Markdown report to {path}: {error}")
+            if session.exitstatus == pytest.ExitCode.OK:
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED
