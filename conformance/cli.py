@@ -5,6 +5,8 @@
   2 on a usage error or a file that is not JSON or not a schema (named on stderr).
 - ``strictify FILE --dialect D``: the reference strict schema for ``D`` and what it had to lose, as JSON.
 - ``report FILE --format markdown|html|junit [--against OLD]``: render a saved ``--sc-report`` file.
+- ``scan PATH... [--fix]``: look for secrets in cassette files (folders: every ``*.yaml``/``*.yml``);
+  exit 1 when one is found; ``--fix`` scrubs the files in place first, as the recorder would.
 - ``--version``.
 """
 
@@ -134,6 +136,39 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_scan(args: argparse.Namespace) -> int:
+    from strictconformance.drift.secrets import scan_cassette_text, scrub_cassette_text
+
+    files: list[Path] = []
+    for raw in args.paths:
+        path = Path(raw)
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise _UsageError(f"{raw}: no such file or folder")
+    if not files:
+        raise _UsageError(f"no cassette (*.yaml, *.yml) under {', '.join(args.paths)}")
+    found = 0
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8")
+            if args.fix:
+                scrubbed = scrub_cassette_text(text)
+                if scrubbed != text and scan_cassette_text(text, str(path)):
+                    path.write_text(scrubbed, encoding="utf-8")
+                    text = scrubbed
+                    print(f"{path}: scrubbed")
+        except (OSError, UnicodeDecodeError) as error:
+            raise _UsageError(f"{path}: cannot be read: {error}") from None
+        for finding in scan_cassette_text(text, path.as_posix()):
+            found += 1
+            print(finding)
+    print(f"{len(files)} cassettes scanned: {found} possible secrets")
+    return EXIT_FINDINGS if found else EXIT_OK
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # argparse exits 2 too; keep its wording, our prefix
         self.print_usage(sys.stderr)
@@ -176,6 +211,14 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--against", default=None, metavar="OLD", help="an older report: show what changed since")
     report.add_argument("--output", "-o", default=None, metavar="FILE")
     report.set_defaults(run=_cmd_report)
+
+    scan = commands.add_parser("scan", help="look for secrets in cassette files (exit 1 when one is found)",
+                               description="Scan vcrpy cassettes (files, or every *.yaml/*.yml under folders) for "
+                               "keys, tokens, URL credentials, key query parameters, sensitive headers, also inside "
+                               "binary, gzip, base64 and percent-encoded bodies. Exit 1 when something is found.")
+    scan.add_argument("paths", nargs="+", metavar="PATH")
+    scan.add_argument("--fix", action="store_true", help="scrub each file that holds a secret in place first")
+    scan.set_defaults(run=_cmd_scan)
     return parser
 
 

@@ -168,7 +168,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
     # Profiles: ours are registered before Hypothesis's plugin reads --hypothesis-profile.
     previous_profile = settings.get_current_profile_name()
-    register_profiles()
+    try:
+        register_profiles()
+    except ValueError as error:  # a bad $STRICTCONFORMANCE_NIGHTLY_EXAMPLES
+        raise pytest.UsageError(f"strictconformance: {error}") from None
     profile = config.getoption("sc_profile") or config.getini("sc_profile") or None
     if profile and profile not in PROFILE_NAMES:
         raise pytest.UsageError(f"strictconformance: sc_profile must be one of {PROFILE_NAMES}, got {profile!r}")

@@ -5,17 +5,35 @@ derandomized, no example database, so a CI run is reproducible. No profile print
 ``@reproduce_failure`` blobs: the checks live in the installed kit, so a user replays a failure
 with the command the report prints (and, in ``dev``/``nightly``, from the example database). ``nightly`` is the fuzzer:
 many random examples, failures saved in the example database and replayed first next time.
+
+``dev`` and ``nightly`` are built on Hypothesis's ``default`` profile, never on the profile that
+happens to be loaded: under ``CI=true`` (GitHub sets it) Hypothesis loads its ``ci`` profile at
+import, and a nightly built on it would run without the example database it is meant to keep.
+``STRICTCONFORMANCE_NIGHTLY_EXAMPLES`` sets the nightly profile's examples per check (a longer or
+a shorter fuzz from a scheduled workflow's input).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 
 from hypothesis import HealthCheck, Phase, settings
 
-__all__ = ["PROFILE_NAMES", "profile_settings", "register_profiles", "scaled"]
+__all__ = ["NIGHTLY_EXAMPLES_ENV", "PROFILE_NAMES", "profile_settings", "register_profiles", "scaled"]
 
 PROFILE_NAMES = ("dev", "ci", "nightly")
+NIGHTLY_EXAMPLES_ENV = "STRICTCONFORMANCE_NIGHTLY_EXAMPLES"
+_NIGHTLY_EXAMPLES = 2000
+
+
+def _nightly_examples() -> int:
+    raw = os.environ.get(NIGHTLY_EXAMPLES_ENV, "").strip()
+    if not raw:
+        return _NIGHTLY_EXAMPLES
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"${NIGHTLY_EXAMPLES_ENV} must be a positive number of examples per check, got {raw!r}")
+    return int(raw)
 
 # Generating 40-tool requests or deep schemas can be slow without being wrong.
 _SUPPRESSED = [HealthCheck.too_slow, HealthCheck.data_too_large]
@@ -27,11 +45,11 @@ _PHASES = [phase for phase in Phase if phase.name != "explain"]
 def profile_settings() -> Mapping[str, settings]:
     """The three profiles; ``ci`` is built on Hypothesis's registered ``ci`` profile."""
     return {
-        "dev": settings(max_examples=60, deadline=None, print_blob=False, suppress_health_check=_SUPPRESSED,
+        "dev": settings(settings.get_profile("default"), max_examples=60, deadline=None, print_blob=False, suppress_health_check=_SUPPRESSED,
                         phases=_PHASES),
         "ci": settings(settings.get_profile("ci"), max_examples=100, deadline=None, derandomize=True,
                        database=None, print_blob=False, suppress_health_check=_SUPPRESSED, phases=_PHASES),
-        "nightly": settings(max_examples=2000, deadline=None, derandomize=False, print_blob=False,
+        "nightly": settings(settings.get_profile("default"), max_examples=_nightly_examples(), deadline=None, derandomize=False, print_blob=False,
                             suppress_health_check=_SUPPRESSED, phases=_PHASES),
     }
 

@@ -25,9 +25,9 @@ Keys come from the environment (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, ``GEM
 ``STRICTCONFORMANCE_BASE_URL_<PROVIDER>``). Record modes are vcrpy's: ``all`` (always call the
 API), ``new_episodes`` (replay what matches, record the rest), ``once`` (record only a missing
 cassette) and ``none`` (replay only, never touch the network). The shipped cassettes are never
-overwritten unless ``--out`` points at them. Exit code: 0 when nothing drifted, 1 on drift, on
-a failed recording, or when nothing was recorded nor replayed (every key missing: the message names
-the environment variables; ``--allow-empty`` accepts it), 2 on bad arguments.
+overwritten unless ``--out`` points at them. Exit code: 0 when nothing drifted, 1 on drift or on
+a failed recording, 2 on bad arguments, 3 when nothing was recorded nor replayed (every key
+missing: the message names the environment variables; ``--allow-empty`` makes it 0).
 
 A base URL may carry credentials (``https://user:pass@proxy.example/v1``): they are taken out of
 the URL and sent as HTTP Basic credentials (``Authorization``, or ``Proxy-Authorization`` when the
@@ -132,6 +132,10 @@ class CassetteResult:
         }
 
 
+#: Exit code of a run that recorded nothing (a scheduled re-record whose secrets are missing).
+EXIT_NOTHING_RECORDED = 3
+
+
 @dataclass
 class RecordSummary:
     results: list[CassetteResult]
@@ -149,7 +153,7 @@ class RecordSummary:
     def exit_code(self) -> int:
         if any(r.drift or r.status == "failed" for r in self.results):
             return 1
-        return 1 if self.empty and not self.allow_empty else 0
+        return EXIT_NOTHING_RECORDED if self.empty and not self.allow_empty else 0
 
     def empty_message(self) -> str:
         if self.missing_env:
@@ -439,9 +443,9 @@ def _parser() -> argparse.ArgumentParser:
         "validate the new responses and diff their shapes against the shipped ones.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="environment variables (a provider without its key is skipped; a run that records "
-        "nothing exits 1 unless --allow-empty):\n" + key_environment()
+        "nothing exits 3 unless --allow-empty):\n" + key_environment()
         + "\n  STRICTCONFORMANCE_BASE_URL_<PROVIDER> overrides a base URL, like --base-url."
-        "\nexit codes: 0 recorded without drift, 1 drift, a failed recording or nothing recorded, 2 bad arguments.",
+        "\nexit codes: 0 recorded without drift, 1 drift or a failed recording, 2 bad arguments, 3 nothing recorded.",
     )
     parser.add_argument("--out", type=Path, default=Path("sc-recordings"), help="directory for the new cassettes (default: sc-recordings)")
     parser.add_argument("--api", action="append", choices=API_IDS, help="only these APIs (repeatable; default: all)")
