@@ -236,7 +236,9 @@ COHERE = Dialect(
                   "rule (see the dialect notes)."),
     ),
     encoding=ValueEncoding(
-        records="native", tuples="numeric_keys", optional="optional", recursion="keep", references="keep",
+        # records as key/value pairs: every object is closed (no hallucinated fields), and the
+        # documentation says a schema-valued additionalProperties "does not enforce required"
+        records="pairs", tuples="numeric_keys", optional="optional", recursion="keep", references="keep",
         close_objects=True, wrap_root=True, declare_types=True, combine_all_of=True, one_of_as_any_of=True,
         formats=frozenset(_COHERE_FORMATS), simple_patterns_only=True,
         # the "Supported schema features" tables: basic types, arrays, nested objects, enum, const,
