@@ -201,8 +201,8 @@ def schema_problem(schema: object) -> str | None:
         return f"not a JSON Schema: the document is a JSON {type(schema).__name__}, a schema is an object or a boolean"
     if isinstance(schema, bool):
         return None
-    import jsonschema
-    from jsonschema.exceptions import SchemaError as MetaschemaError
+    import jsonschema  # type: ignore[import-untyped]
+    from jsonschema.exceptions import SchemaError as MetaschemaError  # type: ignore[import-untyped]
 
     declared = schema.get("$schema")
     if declared is not None and not isinstance(declared, str):
@@ -257,14 +257,14 @@ def lint_paths(paths: Iterable[str | Path], dialects: Sequence[Dialect]) -> Lint
             continue
         try:
             text = path.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as error:
-            result.errors.append(LintError(shown, f"cannot be read: {error}"))
+        except (OSError, UnicodeDecodeError) as unreadable:
+            result.errors.append(LintError(shown, f"cannot be read: {unreadable}"))
             continue
         result.files.append(shown)
-        findings, error = lint_schema_text(text, shown, dialects)
+        findings, problem_found = lint_schema_text(text, shown, dialects)
         result.findings.extend(findings)
-        if error:
-            result.errors.append(error)
+        if problem_found:
+            result.errors.append(problem_found)
     return result
 
 
