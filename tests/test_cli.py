@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -314,7 +315,7 @@ def test_plugin_writes_markdown_to_a_path_and_appends_to_the_github_step_summary
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     run = run_suite("broken_strictify:OpenBelowDepth3", "--sc-rule", "SM-03", "--sc-markdown", "out.md")
     written = (pytester.path / "out.md").read_text()
-    assert written.startswith("## strictconformance: 1 of 82 rules failed")
+    assert re.match(r"## strictconformance: 1 of \d+ rules failed\n", written), written[:200]
     assert "| SM-03 | failed |" in written
     assert summary.read_text() == "earlier step\n" + written
     assert "Markdown report appended to" in run.output
