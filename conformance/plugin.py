@@ -228,7 +228,7 @@ def pytest_configure(config: pytest.Config) -> None:
             run_settings = settings.get_profile(named) if named else settings.default
         except Exception:  # an unknown --hypothesis-profile: Hypothesis's plugin says so
             run_settings = settings.default
-        seed_chosen = _choose_seed(config, run_settings.derandomize)
+        seed_chosen = _choose_seed(config, bool(run_settings is not None and run_settings.derandomize))
     state = _State(
         harness=harness,
         report=report,
@@ -633,10 +633,10 @@ class _ConformanceRun:
             return
         terminalreporter.write_sep("=", "strictconformance report")
         if config.option.collectonly:  # nothing ran: no rule is "not run" for a reason
-            rules = {check.rule_id for check in self.state.report.checks.values()}
-            checks = len(self.state.report.checks)
-            terminalreporter.write_line(f"collect only: {checks} check{'' if checks == 1 else 's'} of {len(rules)} "
-                                        f"rule{'' if len(rules) == 1 else 's'} selected; nothing was run")
+            selected_rules = {check.rule_id for check in self.state.report.checks.values()}
+            selected = len(self.state.report.checks)
+            terminalreporter.write_line(f"collect only: {selected} check{'' if selected == 1 else 's'} of {len(selected_rules)} "
+                                        f"rule{'' if len(selected_rules) == 1 else 's'} selected; nothing was run")
             return
         for line in self.state.report.render_lines(verbose=config.get_verbosity() > 0):
             terminalreporter.write_line(line)
