@@ -58,11 +58,11 @@ def _bash(script: str, cwd: Path, env: dict[str, str], timeout: float = 600) -> 
 
 
 def test_every_workflow_is_valid_against_githubs_workflow_schema() -> None:
-    files = [str(WORKFLOWS / name) for name in NAMES]
+    files = sorted(str(path) for path in WORKFLOWS.glob("*.y*ml"))  # ours and any other workflow here
+    assert {Path(file).name for file in files} >= set(NAMES)
     result = subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows", *files],
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert sorted(p.name for p in WORKFLOWS.glob("*.yml")) >= sorted(NAMES)
 
 
 def test_a_broken_workflow_is_caught_by_the_validation(tmp_path: Path) -> None:
