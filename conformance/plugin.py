@@ -115,6 +115,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--sc-report", metavar="PATH", default=None,
                     help="write the conformance report as JSON to PATH (also ini sc_report)")
     parser.addini("sc_report", "strictconformance: write the JSON report to this path", default=None)
+    group.addoption("--sc-markdown", metavar="PATH", default=None,
+                    help="write the report as Markdown to PATH; it is also appended to $GITHUB_STEP_SUMMARY when that is set")
     group.addoption("--sc-profile", choices=PROFILE_NAMES, default=None,
                     help="Hypothesis profile: dev (default), ci (derandomized; the default when CI is set), "
                          "nightly (many random examples, example database). --hypothesis-profile works too.")
@@ -198,7 +200,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
     # Profiles: ours are registered before Hypothesis's plugin reads --hypothesis-profile.
     previous_profile = settings.get_current_profile_name()
-    register_profiles()
+    try:
+        register_profiles()
+    except ValueError as error:  # a bad $STRICTCONFORMANCE_NIGHTLY_EXAMPLES
+        raise pytest.UsageError(f"strictconformance: {error}") from None
     profile = config.getoption("sc_profile") or config.getini("sc_profile") or None
     if profile and profile not in PROFILE_NAMES:
         raise pytest.UsageError(f"strictconformance: sc_profile must be one of {PROFILE_NAMES}, got {profile!r}")
@@ -627,6 +632,7 @@ class _ConformanceRun:
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         state = self.state
+        _write_markdown_reports(session, state)
         if not state.report_path or hasattr(session.config, "workerinput") or session.config.option.collectonly:
             return
         try:
@@ -657,3 +663,31 @@ class _ConformanceRun:
                 f"line counts test items ({len(checks)} checks of the kit, plus any tests of yours)")
         for note in self.state.notes:
             terminalreporter.write_line(note)
+
+
+def _write_markdown_reports(session: pytest.Session, state: _State) -> None:
+    """The Markdown report to ``--sc-markdown PATH`` (replaced) and to ``$GITHUB_STEP_SUMMARY``
+    (appended, as GitHub expects: other steps write there too), on the controller only."""
+    config = session.config
+    if hasattr(config, "workerinput") or config.option.collectonly:
+        return
+    targets = [(path, "w") for path in [config.getoption("sc_markdown", None)] if path]
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        targets.append((summary, "a"))
+    if not targets:
+        return
+    from strictconformance.render import (
+        render_markdown,  # only runs that ask for Markdown pay for it
+    )
+
+    text = render_markdown(state.report.as_json())
+    for path, mode in targets:
+        try:
+            with open(path, mode, encoding="utf-8") as handle:
+                handle.write(text)
+            state.notes.append(f"Markdown report {'appended to' if mode == 'a' else 'written to'} {path}")
+        except OSError as error:
+            state.notes.append(f"ERROR: could not write the Markdown report to {path}: {error}")
+            if session.exitstatus == pytest.ExitCode.OK:
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -5,21 +5,39 @@ derandomized, no example database, so a CI run is reproducible. No profile print
 ``@reproduce_failure`` blobs: the checks live in the installed kit, so a user replays a failure
 with the command the report prints (and, in ``dev``/``nightly``, from the example database). ``nightly`` is the fuzzer:
 many random examples, failures saved in the example database and replayed first next time.
+
+``dev`` and ``nightly`` are built on Hypothesis's ``default`` profile, never on the profile that
+happens to be loaded: under ``CI=true`` (GitHub sets it) Hypothesis loads its ``ci`` profile at
+import, and a nightly built on it would run without the example database it is meant to keep.
+``STRICTCONFORMANCE_NIGHTLY_EXAMPLES`` sets the nightly profile's examples per check (a longer or
+a shorter fuzz from a scheduled workflow's input).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from hypothesis import settings
 
-__all__ = ["PROFILE_NAMES", "profile_settings", "register_profiles", "scaled"]
+__all__ = ["NIGHTLY_EXAMPLES_ENV", "PROFILE_NAMES", "profile_settings", "register_profiles", "scaled"]
 
 #: The profiles' names; this module imports Hypothesis only when a profile is built, so the
 #: plugin can offer the names without importing it.
 PROFILE_NAMES = ("dev", "ci", "nightly")
+NIGHTLY_EXAMPLES_ENV = "STRICTCONFORMANCE_NIGHTLY_EXAMPLES"
+_NIGHTLY_EXAMPLES = 2000
+
+
+def _nightly_examples() -> int:
+    raw = os.environ.get(NIGHTLY_EXAMPLES_ENV, "").strip()
+    if not raw:
+        return _NIGHTLY_EXAMPLES
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"${NIGHTLY_EXAMPLES_ENV} must be a positive number of examples per check, got {raw!r}")
+    return int(raw)
 
 
 def profile_settings() -> Mapping[str, settings]:
@@ -32,12 +50,12 @@ def profile_settings() -> Mapping[str, settings]:
     # own code, which tells an SDK maintainer nothing and multiplies the time of every failure.
     phases = [phase for phase in Phase if phase.name != "explain"]
     return {
-        "dev": settings(max_examples=60, deadline=None, print_blob=False, suppress_health_check=suppressed,
-                        phases=phases),
+        "dev": settings(settings.get_profile("default"), max_examples=60, deadline=None, print_blob=False,
+                        suppress_health_check=suppressed, phases=phases),
         "ci": settings(settings.get_profile("ci"), max_examples=100, deadline=None, derandomize=True,
                        database=None, print_blob=False, suppress_health_check=suppressed, phases=phases),
-        "nightly": settings(max_examples=2000, deadline=None, derandomize=False, print_blob=False,
-                            suppress_health_check=suppressed, phases=phases),
+        "nightly": settings(settings.get_profile("default"), max_examples=_nightly_examples(), deadline=None,
+                            derandomize=False, print_blob=False, suppress_health_check=suppressed, phases=phases),
     }
 
 

@@ -24,6 +24,13 @@ settings.register_profile(
 '''
 
 
+@pytest.fixture(autouse=True)
+def _no_job_summary_from_inner_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The self-tests run the suite hundreds of times in-process: under GitHub Actions each run
+    would append its Markdown report to the job's summary. Tests of that write set it themselves."""
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+
+
 @dataclass
 class SuiteRun:
     """The outcome of one run of the suite: pytest's result and the JSON report (if written)."""

@@ -28,6 +28,10 @@ SOURCES: Mapping[str, str] = MappingProxyType({
     "google-functions": "https://ai.google.dev/gemini-api/docs/function-calling",
     "google-schema": "https://ai.google.dev/api/caching#Schema",
     "spec": "strictconformance/spec/SPEC.md §3",
+    "cohere": "https://docs.cohere.com/v2/docs/structured-outputs#unsupported-schema-features",
+    "cohere-constraints": "https://docs.cohere.com/v2/docs/structured-outputs#schema-constraints",
+    "cohere-supported": "https://docs.cohere.com/v2/docs/structured-outputs#supported-schema-features",
+    "mistral": "https://docs.mistral.ai/capabilities/structured-output/custom_structured_output",
 })
 
 
