@@ -10,7 +10,6 @@ adapter calls that produced it, which the plugin renders and the report records.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import functools
 import json
@@ -541,18 +540,12 @@ class Harness:
 
     def add_reproducer(self, failure: ConformanceFailure) -> None:
         """Ask the adapter to reproduce the last call of ``failure`` (the one that failed) with a copy
-        of its arguments, and keep the snippet on the failure. ``Adapter.reproduce`` raising, hanging
+        of its arguments (of their JSON-like parts, as for the mutation check), and keep the snippet on the failure. ``Adapter.reproduce`` raising, hanging
         or returning junk is kept as ``failure.reproducer_problem``: it never breaks the report."""
         if not failure.calls or failure.reproducer is not None or failure.reproducer_problem is not None:
             return
         record = failure.calls[-1]
-        try:
-            args = copy.deepcopy(record.args)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:
-            failure.reproducer_problem = f"the call's arguments cannot be copied: {error_text(exc)}"
-            return
+        args = _snapshot(record.args)  # a copy of the JSON-like parts, however deep (DR-6 nests thousands deep)
         language: Any = getattr(self.adapter, "reproducer_language", "python")
         try:
             snippet = self._run(self.adapter.reproduce, (record.method, args))
