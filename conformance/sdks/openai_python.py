@@ -93,7 +93,7 @@ class OpenAIPython(Adapter):
     sdk = f"openai-python {openai.__version__}"
     # openai-python sends `strict` as the user writes it; unset means omitted. It only speaks to
     # OpenAI: the other providers' defaults are never exercised (those requests are not covered).
-    strict_defaults = {"openai": None, "anthropic": None, "google": None}
+    strict_defaults: ClassVar[Mapping[str, bool | None]] = {"openai": None, "anthropic": None, "google": None}
     strictify_dialects = ("openai",)
     drift_errors = (openai.APIResponseValidationError,)
     drift_apis = ("openai.chat", "openai.responses")
