@@ -45,7 +45,24 @@ class SdkPath:
 
 
 #: Every shipped SDK path, in matrix column order. Python adapters first, then process harnesses.
-SDK_PATHS: tuple[SdkPath, ...] = ()
+SDK_PATHS: tuple[SdkPath, ...] = (
+    SdkPath("openai-python/client", "openai-python", ("openai",),
+            adapter="strictconformance.sdks.openai_python:OpenAIPython"),
+    SdkPath("openai-python/client-validating", "openai-python (_strict_response_validation)", ("openai",),
+            adapter="strictconformance.sdks.openai_python:OpenAIPythonValidating"),
+    SdkPath("openai-agents/ensure_strict_json_schema", "openai-agents ensure_strict_json_schema", ("openai-agents",),
+            adapter="strictconformance.sdks.openai_agents:OpenAIAgentsStrictSchema"),
+    SdkPath("openai-agents/function_tool", "openai-agents function_tool", ("openai-agents",),
+            adapter="strictconformance.sdks.openai_agents:OpenAIAgentsFunctionTool"),
+    SdkPath("anthropic/transform_schema", "anthropic transform_schema", ("anthropic",),
+            adapter="strictconformance.sdks.anthropic:AnthropicTransformSchema"),
+    SdkPath("anthropic/tools", "anthropic beta_tool + tool_runner", ("anthropic",),
+            adapter="strictconformance.sdks.anthropic:AnthropicTools"),
+    SdkPath("anthropic/client", "anthropic client", ("anthropic",),
+            adapter="strictconformance.sdks.anthropic:AnthropicClient"),
+    SdkPath("anthropic/client-validating", "anthropic client (_strict_response_validation)", ("anthropic",),
+            adapter="strictconformance.sdks.anthropic:AnthropicClientValidating"),
+)
 
 
 def distribution_versions(path: SdkPath) -> dict[str, str | None]:

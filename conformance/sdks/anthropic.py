@@ -142,11 +142,13 @@ class AnthropicTools(Adapter):
         sent: list[Any] = []
 
         def handler(request: httpx2.Request) -> httpx2.Response:
-            body = json.loads(request.content)
-            if len(body["messages"]) == 1:  # the user's prompt: ask for the tool once, as a model would
+            content = json.loads(request.content)["messages"][-1]["content"]
+            results = [block for block in content if isinstance(block, dict) and block.get("type") == "tool_result"]
+            if not results:  # the user's prompt: ask for the tool once, as a model would
                 return httpx2.Response(200, json={**_END_TURN, "stop_reason": "tool_use", "content": [
                     {"type": "tool_use", "id": tool_use_id, "name": tool.name, "input": dict(tool_input)}]})
-            sent.extend(block for block in body["messages"][-1]["content"] if block.get("type") == "tool_result")
+            # (the runner continues a server-side thread: it sends only the new tool_result message)
+            sent.extend(results)
             return httpx2.Response(200, json=_END_TURN)
 
         runner = _client(handler).beta.messages.tool_runner(
@@ -208,6 +210,8 @@ class AnthropicClient(Adapter):
             return httpx2.Response(200, json=_END_TURN)
 
         extra: dict[str, Any] = {"tools": _tool_params(request)} if request.tools else {}
+        if request.response_schema is not None:  # structured output: the format goes in output_config
+            extra["output_config"] = {"format": {"type": "json_schema", "schema": dict(request.response_schema)}}
         _client(handler).messages.create(model=request.model, max_tokens=1024, messages=[{"role": "user", "content": "hi"}], **extra)
         (sent,) = captured
         return read_wire_request("anthropic.messages", sent.content, dict(sent.headers))
