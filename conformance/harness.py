@@ -1,7 +1,7 @@
 """How checks call the adapter and how they fail.
 
 A check is a test function in ``strictconformance.checks`` decorated with :func:`check`, which
-ties it to one rule ID. It reaches the adapter only through the :class:`Harness` (the ``sc``
+ties it to one rule ID. It reaches the adapter only through the :class:`Harness` (the ``strictconformance_harness``
 fixture): every call is recorded in a transcript, guarded by a timeout, checked for junk results
 and for mutation of its arguments. A failing check raises :class:`RuleViolation`; a misbehaving
 adapter raises :class:`AdapterFault`. Both carry the rule, the counterexample as JSON and the
@@ -24,7 +24,15 @@ from typing import Any, NoReturn, TypeVar
 import pytest
 
 from strictconformance._text import int_text
-from strictconformance.adapter import CAPABILITIES, Adapter, Declarations, error_text, safe_repr
+from strictconformance.adapter import (
+    CAPABILITIES,
+    Adapter,
+    Declarations,
+    error_text,
+    result_problem,
+    safe_repr,
+)
+from strictconformance.watchdog import Beacon
 
 __all__ = [
     "AdapterFault",
@@ -389,7 +397,7 @@ class Attempt:
 
 @dataclass(repr=False)
 class Harness:
-    """The ``sc`` fixture: the adapter, its declarations, and guarded calls into it."""
+    """The ``strictconformance_harness`` fixture: the adapter, its declarations, and guarded calls into it."""
 
     adapter: Adapter
     declarations: Declarations
@@ -401,6 +409,8 @@ class Harness:
     notes: dict[str, Any] = field(default_factory=dict)
     _hung: dict[str, _Hang] = field(default_factory=dict)  # method -> its call that timed out
     _worker: _Worker | None = None
+    #: Which call this process is in, for the run-level watchdog of the supervising process.
+    beacon: Beacon | None = None
 
     def __repr__(self) -> str:  # shown in Hypothesis's falsifying examples: keep it short
         return f"<strictconformance harness: {self.declarations.adapter}>"
@@ -493,9 +503,8 @@ class Harness:
         fault = self._mutation_fault(method, args, snapshot)
         if fault is not None:
             return Attempt(), fault
-        checker = CAPABILITIES[method].check_result
         try:
-            problem = checker(result) if checker is not None else None
+            problem = result_problem(method, result)  # its size first: a huge result fails fast
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # junk that breaks even the inspection of its type
@@ -531,12 +540,17 @@ class Harness:
             return bound(*args)
         if self._worker is None:
             self._worker = _Worker()
+        if self.beacon is not None:
+            self.beacon.begin(self.current_nodeid, getattr(bound, "__name__", "call"), args)
         try:
             return self._worker.run(bound, args, self.call_timeout)
         except _CallTimeout:
             # A thread can't be killed: abandon the hung one (a daemon, so it can't block exit).
             self._worker = None
             raise
+        finally:
+            if self.beacon is not None:
+                self.beacon.end()
 
     def add_reproducer(self, failure: ConformanceFailure) -> None:
         """Ask the adapter to reproduce the last call of ``failure`` (the one that failed) with a copy
@@ -587,7 +601,7 @@ class Harness:
 def _counterexample(kwargs: Mapping[str, Any], notes: Mapping[str, Any]) -> dict[str, Any]:
     """The check's inputs (not the harness, nor Hypothesis's ``data`` object) and its notes."""
     drawn = {name: value for name, value in kwargs.items()
-             if name != "sc" and type(value).__name__ != "DataObject"}
+             if name != "strictconformance_harness" and type(value).__name__ != "DataObject"}
     return {**drawn, **notes}
 
 
@@ -597,7 +611,7 @@ def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None
 
     ``requires`` reads the adapter's declarations at collection and returns why the check does not
     apply (reported as not covered), or ``None``. Put ``@check`` *above* ``@given`` (it wraps
-    Hypothesis's inner test, so it runs once per example). The check must take the ``sc`` fixture.
+    Hypothesis's inner test, so it runs once per example). The check must take the ``strictconformance_harness`` fixture.
     """
 
     def decorate(test: F) -> F:
@@ -607,9 +621,9 @@ def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None
         @functools.wraps(target)
         def run_example(*args: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True
-            harness = kwargs.get("sc")
+            harness = kwargs.get("strictconformance_harness")
             if not isinstance(harness, Harness):
-                raise TypeError(f"check {target.__name__} must take the 'sc' fixture")
+                raise TypeError(f"check {target.__name__} must take the 'strictconformance_harness' fixture")
             harness.begin_example()
             try:
                 return target(*args, **kwargs)

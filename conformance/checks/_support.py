@@ -11,7 +11,7 @@ from strictconformance.wire import ToolSpec, WireRequest, WireTool
 __all__ = ["cost_on_wire", "ships_strict", "wire_tool", "wire_tools"]
 
 
-def wire_tools(sc: Harness, request: WireRequest, tools: Sequence[ToolSpec]) -> dict[str, WireTool]:
+def wire_tools(harness: Harness, request: WireRequest, tools: Sequence[ToolSpec]) -> dict[str, WireTool]:
     """The wire tool of each of ``tools`` by name; a request that drops or duplicates one fails the check."""
     __tracebackhide__ = True
     by_name: dict[str, WireTool] = {}
@@ -21,16 +21,16 @@ def wire_tools(sc: Harness, request: WireRequest, tools: Sequence[ToolSpec]) -> 
             duplicated.add(wired.name)
         by_name[wired.name] = wired
     for tool in tools:
-        sc.expect(tool.name in by_name and tool.name not in duplicated, (
+        harness.expect(tool.name in by_name and tool.name not in duplicated, (
             f"the wire request carries tool {tool.name!r} {'twice or more' if tool.name in duplicated else 'not at all'}, "
             f"expected once (wire tools: {[wired.name for wired in request.tools]})"))
     return by_name
 
 
-def wire_tool(sc: Harness, request: WireRequest, name: str) -> WireTool:
+def wire_tool(harness: Harness, request: WireRequest, name: str) -> WireTool:
     """The wire tool named ``name`` (see :func:`wire_tools`)."""
     __tracebackhide__ = True
-    return wire_tools(sc, request, [ToolSpec(name, {})])[name]
+    return wire_tools(harness, request, [ToolSpec(name, {})])[name]
 
 
 def ships_strict(request: WireRequest, tool: WireTool, dialect: str | None) -> bool:
