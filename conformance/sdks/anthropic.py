@@ -196,6 +196,9 @@ class AnthropicClient(Adapter):
     # A tool's strict goes on the wire as written; unset is omitted.
     strict_defaults: ClassVar[Mapping[str, bool | None]] = {"anthropic": None}
     drift_errors = (anthropic.APIResponseValidationError,)
+    #: What the client raises for an error the provider sent (an ``event: error`` frame in a stream,
+    #: anthropic/_streaming.py; an error status).
+    api_errors = (anthropic.APIStatusError,)
     drift_apis = ("anthropic.messages",)
     #: The client option ``_strict_response_validation``: off, as users get the client.
     validate_responses: ClassVar[bool] = False

@@ -74,7 +74,8 @@ class OpenAIAgentsFunctionTool(Adapter):
     name = "openai-agents (function_tool)"
     sdk = _SDK
     tool_layer_traits = ToolLayerTraits(final_value="none", empty_generator_value=None,
-                                        sources=frozenset({"signature"}), strict_convention="boolean")
+                                        sources=frozenset({"signature"}), strict_convention="boolean",
+                                        strict_default=True)  # FunctionTool.strict_json_schema: documented default True
 
     def define_tool(self, definition: ToolDefinition) -> FunctionTool:
         if definition.context:
