@@ -345,6 +345,19 @@ def _rebuild_dataclass(original: Any, names: list[str], values: list[Any]) -> An
     return dataclasses.replace(original, **dict(zip(names, values, strict=True)))
 
 
+#: Refused inputs, with none answered, after which a check is skipped as not covered (before
+#: Hypothesis's filter_too_much health check fails it at 50).
+_REFUSALS_BEFORE_SKIP = 10
+
+
+def _is_refusal(error: BaseException) -> bool:
+    """An adapter's refusal of one input: Hypothesis's UnsatisfiedAssumption (what
+    ``strictconformance.process.ProcessAdapter`` raises for a harness's ``refusal`` answer)."""
+    from hypothesis.errors import UnsatisfiedAssumption
+
+    return isinstance(error, UnsatisfiedAssumption)
+
+
 class _Worker:
     """One daemon thread that runs adapter calls, so a hung call can be abandoned."""
 
@@ -409,6 +422,10 @@ class Harness:
     notes: dict[str, Any] = field(default_factory=dict)
     _hung: dict[str, _Hang] = field(default_factory=dict)  # method -> its call that timed out
     _worker: _Worker | None = None
+    #: Why the adapter refused an input of the current example (None: it refused none).
+    refused: str | None = None
+    _refusals: dict[str, int] = field(default_factory=dict)  # check -> inputs the adapter refused
+    _answered: dict[str, bool] = field(default_factory=dict)  # check -> an adapter call returned
     #: Which call this process is in, for the run-level watchdog of the supervising process.
     beacon: Beacon | None = None
 
@@ -428,6 +445,7 @@ class Harness:
         self.examples[self.current_nodeid] = self.examples.get(self.current_nodeid, 0) + 1
         self.transcript = []
         self.notes = {}
+        self.refused = None
 
     def note(self, **values: Any) -> None:
         """Add named values to the current example's counterexample (for what a check draws
@@ -491,6 +509,15 @@ class Harness:
             # adapter raises (SystemExit from sys.exit() included) is its fault or an allowed error.
             if isinstance(exc, (KeyboardInterrupt, pytest.skip.Exception, pytest.fail.Exception)):
                 raise
+            if _is_refusal(exc):  # the SDK cannot express this input (a process harness's refusal)
+                from hypothesis import currently_in_test_context
+
+                refused = self._refusals[self.current_nodeid] = self._refusals.get(self.current_nodeid, 0) + 1
+                if currently_in_test_context() and (refused < _REFUSALS_BEFORE_SKIP or self._answered.get(self.current_nodeid)):
+                    self.refused = str(exc)  # @check discards the example even if a check catches this
+                    raise  # Hypothesis discards the example, as assume(False)
+                # an explicit case, or a check whose every input so far was refused: not covered
+                pytest.skip(f"not covered: {exc}")
             record.error = exc
             if allowed and isinstance(exc, allowed):
                 return Attempt(error=exc), self._mutation_fault(method, args, snapshot)
@@ -500,6 +527,7 @@ class Harness:
             fault.__cause__ = exc
             return Attempt(), fault
         record.result, record.done = result, True
+        self._answered[self.current_nodeid] = True
         fault = self._mutation_fault(method, args, snapshot)
         if fault is not None:
             return Attempt(), fault
@@ -605,6 +633,15 @@ def _counterexample(kwargs: Mapping[str, Any], notes: Mapping[str, Any]) -> dict
     return {**drawn, **notes}
 
 
+def _discard_if_refused(harness: Harness) -> None:
+    """An example in which the adapter refused an input is discarded, whatever the check made of
+    the refusal (an oracle catching every exception would read it as the SDK's answer)."""
+    if harness.refused is not None:
+        from hypothesis.errors import UnsatisfiedAssumption
+
+        raise UnsatisfiedAssumption(harness.refused)
+
+
 def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None = None) -> Callable[[F], F]:
     """Tie a check to ``rule_id``: marks it for selection and the report, counts its examples, and
     attaches the counterexample and adapter calls to its failures.
@@ -626,17 +663,21 @@ def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None
                 raise TypeError(f"check {target.__name__} must take the 'strictconformance_harness' fixture")
             harness.begin_example()
             try:
-                return target(*args, **kwargs)
+                outcome = target(*args, **kwargs)
             except ConformanceFailure as failure:
+                _discard_if_refused(harness)
                 failure.rule_id = failure.rule_id or rule_id
                 if failure.drawn is None:  # a replayed hang keeps the input that hung
                     failure.drawn = _counterexample(kwargs, harness.notes)
                 raise
             except AssertionError as error:  # a plain assert in a check is still a violation of its rule
+                _discard_if_refused(harness)
                 violation = RuleViolation(str(error) or "assertion failed", rule_id=rule_id)
                 violation.calls = list(harness.transcript)
                 violation.drawn = _counterexample(kwargs, harness.notes)
                 raise violation from error
+            _discard_if_refused(harness)
+            return outcome
 
         if inner is not None:
             test.hypothesis.inner_test = run_example  # type: ignore[attr-defined]

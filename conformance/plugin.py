@@ -109,6 +109,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help=f"adapter to check (an Adapter subclass or instance). Also ini sc_adapter and "
                          f"${ADAPTER_ENV}. Default: the reference implementation, {DEFAULT_ADAPTER}.")
     parser.addini("sc_adapter", "strictconformance adapter, module:attribute", default=None)
+    group.addoption("--sc-adapter-cmd", metavar="COMMAND", default=None,
+                    help="check a harness process speaking strictconformance-process/1 instead of a Python "
+                         "adapter, e.g. \"node harness.mjs\" (README: Process harnesses)")
     group.addoption("--sc-report", metavar="PATH", default=None,
                     help="write the conformance report as JSON to PATH (also ini sc_report)")
     parser.addini("sc_report", "strictconformance: write the JSON report to this path", default=None)
@@ -131,7 +134,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def _is_active(config: pytest.Config) -> bool:
     plugins = config.getoption("plugins", default=None) or []
     requested = any(name in ("strictconformance", "strictconformance.plugin") for name in plugins)
-    return requested or bool(config.getoption("sc_adapter"))
+    return requested or bool(config.getoption("sc_adapter")) or bool(config.getoption("sc_adapter_cmd"))
 
 
 def _import_adapter(path: str, invocation_dir: Path) -> Any:
@@ -147,6 +150,12 @@ def _import_adapter(path: str, invocation_dir: Path) -> Any:
             sys.path.insert(0, str(invocation_dir))
             return load_adapter(path)
         raise
+
+
+def _load_process_adapter(command: str) -> Any:
+    from strictconformance.process import ProcessAdapter
+
+    return ProcessAdapter(command)
 
 
 def _selected_rules(config: pytest.Config) -> tuple[str, ...]:
@@ -175,8 +184,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
     adapter_path = (config.getoption("sc_adapter") or os.environ.get(ADAPTER_ENV)
                     or config.getini("sc_adapter") or DEFAULT_ADAPTER)
+    adapter_cmd = config.getoption("sc_adapter_cmd")
+    if adapter_cmd:
+        adapter_path = adapter_cmd
     try:
-        adapter = _import_adapter(adapter_path, config.invocation_params.dir)
+        adapter = _load_process_adapter(adapter_cmd) if adapter_cmd else _import_adapter(adapter_path, config.invocation_params.dir)
         declarations: Declarations = read_declarations(adapter, adapter_path)
     except AdapterContractError as error:
         raise pytest.UsageError(f"strictconformance: {error}") from None
@@ -223,7 +235,7 @@ def pytest_configure(config: pytest.Config) -> None:
             run_settings = settings.get_profile(named) if named else settings.default
         except Exception:  # an unknown --hypothesis-profile: Hypothesis's plugin says so
             run_settings = settings.default
-        seed_chosen = _choose_seed(config, run_settings.derandomize)
+        seed_chosen = _choose_seed(config, bool(run_settings is not None and run_settings.derandomize))
     state = _State(
         harness=harness,
         report=report,
@@ -391,6 +403,8 @@ class _ConformanceRun:
         from hypothesis import settings
 
         self.state.harness.close()
+        if config.getoption("sc_adapter_cmd"):  # the harness process ends with the run
+            self.state.harness.adapter.close()  # type: ignore[attr-defined]
         settings.load_profile(self.state.previous_profile)
         if self.state.watchdog is not None:
             import shutil
@@ -504,7 +518,8 @@ class _ConformanceRun:
         profile_arg = self.state.profile_arg
         if not profile_arg and self.state.report.profile in PROFILE_NAMES:  # chosen by CI, or the default
             profile_arg = ["--sc-profile", self.state.report.profile]
-        words = ["pytest", "-p", "strictconformance", "--sc-adapter", self.state.adapter_path, *profile_arg]
+        adapter_option = "--sc-adapter-cmd" if item.config.getoption("sc_adapter_cmd") else "--sc-adapter"
+        words = ["pytest", "-p", "strictconformance", adapter_option, self.state.adapter_path, *profile_arg]
         seed = item.config.getoption("hypothesis_seed", default=None)
         if seed is not None:
             words.append(f"--hypothesis-seed={seed}")
@@ -628,10 +643,10 @@ class _ConformanceRun:
             return
         terminalreporter.write_sep("=", "strictconformance report")
         if config.option.collectonly:  # nothing ran: no rule is "not run" for a reason
-            rules = {check.rule_id for check in self.state.report.checks.values()}
-            checks = len(self.state.report.checks)
-            terminalreporter.write_line(f"collect only: {checks} check{'' if checks == 1 else 's'} of {len(rules)} "
-                                        f"rule{'' if len(rules) == 1 else 's'} selected; nothing was run")
+            selected_rules = {check.rule_id for check in self.state.report.checks.values()}
+            selected = len(self.state.report.checks)
+            terminalreporter.write_line(f"collect only: {selected} check{'' if selected == 1 else 's'} of {len(selected_rules)} "
+                                        f"rule{'' if len(selected_rules) == 1 else 's'} selected; nothing was run")
             return
         for line in self.state.report.render_lines(verbose=config.get_verbosity() > 0):
             terminalreporter.write_line(line)

@@ -45,3 +45,10 @@ def cost_on_wire(tool: ToolSpec, wired: WireTool) -> SchemaCost:
     """A tool's budget cost, counted on its schema as it goes on the wire (the input schema when
     the adapter reports none)."""
     return schema_cost(wired.input_schema if wired.input_schema is not None else tool.input_schema)
+
+
+def same_gemini_mode(wire: str | None, expected: str | None) -> bool:
+    """Gemini's function-calling modes compared as the API applies them: an unset mode IS ``AUTO``
+    ("If unspecified, the default value will be set to AUTO": FunctionCallingConfig.mode in the
+    Gemini API reference), so an SDK that spells out AUTO leaves the mode as the caller set it."""
+    return (wire or "AUTO") == (expected or "AUTO")

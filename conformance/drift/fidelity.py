@@ -70,19 +70,22 @@ def parsed_problem(value: Any) -> str | None:
         return None
     if not isinstance(value, ParsedResponse):
         return f"returned {type(value).__qualname__}; expected None or a strictconformance.drift.ParsedResponse"
-    if not isinstance(value.text, str):
-        return f"returned a ParsedResponse whose text is {type(value.text).__qualname__}, not str"
-    if not isinstance(value.tool_calls, (tuple, list)):
-        return f"returned a ParsedResponse whose tool_calls is {type(value.tool_calls).__qualname__}, not a tuple"
-    for index, call in enumerate(value.tool_calls):
+    raw: Any = value  # typed fields, but an adapter may have put anything in them
+    if not isinstance(raw.text, str):
+        return f"returned a ParsedResponse whose text is {type(raw.text).__qualname__}, not str"
+    if not isinstance(raw.tool_calls, (tuple, list)):
+        return f"returned a ParsedResponse whose tool_calls is {type(raw.tool_calls).__qualname__}, not a tuple"
+    for index, item in enumerate(raw.tool_calls):
+        call: Any = item
         if not isinstance(call, ParsedToolCall):
             return f"returned a ParsedResponse whose tool_calls[{index}] is {type(call).__qualname__}, not a ParsedToolCall"
-        if not isinstance(call.name, str) or not (call.id is None or isinstance(call.id, str)):
+        fields: Any = (call.name, call.id)
+        if not isinstance(fields[0], str) or not (fields[1] is None or isinstance(fields[1], str)):
             return f"returned a ParsedResponse whose tool_calls[{index}] has a name or id that is not a string"
-    if value.stop_reason is not None and not isinstance(value.stop_reason, str):
+    if raw.stop_reason is not None and not isinstance(raw.stop_reason, str):
         return "returned a ParsedResponse whose stop_reason is not a string or None"
-    if value.usage is not None and (not isinstance(value.usage, Mapping)
-                                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in value.usage.values())):
+    if raw.usage is not None and (not isinstance(raw.usage, Mapping)
+                                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in raw.usage.values())):
         return "returned a ParsedResponse whose usage is not a mapping of token counts"
     return None
 
@@ -303,9 +306,10 @@ def _anthropic_stream(events: Sequence[SSEEvent]) -> ParsedResponse:
                 order.append(position)
             blocks[position] = block
         elif kind == "content_block_delta" and isinstance(data.get("delta"), Mapping):
-            block = blocks.get(data.get("index", -1))
-            if block is None:
+            target = blocks.get(data.get("index", -1))
+            if target is None:
                 continue
+            block = target
             delta = data["delta"]
             if delta.get("type") == "text_delta" and isinstance(delta.get("text"), str):
                 block["text"] = block.get("text", "") + delta["text"]
