@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CAPABILITIES",
+    "REPRODUCER_LANGUAGES",
     "Adapter",
     "AdapterContractError",
     "Capability",
@@ -152,6 +153,8 @@ class Adapter:
     tool_layer_traits: ClassVar[ToolLayerTraits | None] = None
     #: Rules known to fail, with the reason: run as strict xfails (an unexpected pass fails).
     expected_failures: ClassVar[Mapping[str, str]] = {}
+    #: Language of what :meth:`reproduce` returns: ``"python"`` or ``"node"``.
+    reproducer_language: ClassVar[str] = "python"
 
     # -- Capabilities: strict resolution (SPEC §1, §2) -----------------------------------------
     def build_request(self, request: ToolsRequest) -> WireRequest:
@@ -232,6 +235,18 @@ class Adapter:
     def call_tool(self, tool: Any, tool_input: Mapping[str, Any], context: ToolContext | None) -> Any:
         """Call ``tool`` directly, as a user calls the function (TL-6: validates and raises)."""
         raise _not_implemented("call_tool", "direct tool calls (TL-6)")
+
+    # -- Not a capability: reproducers for failures ---------------------------------------------
+    def reproduce(self, method: str, args: tuple[Any, ...]) -> str | None:
+        """A short standalone snippet (Python unless ``reproducer_language`` says otherwise) that
+        makes the same call as the adapter call ``method(*args)`` with only the SDK's own code and
+        prints what the SDK returns or raises; ``None`` when the adapter has none for ``method``.
+
+        Optional, and never a capability: when a check fails, the suite asks for the reproducer of
+        the call that failed (``args`` are a copy) and shows it under ``reproducer:`` and in the
+        report's ``reproducer`` field. An exception or a result that is not a string is shown as
+        "reproducer unavailable", never breaking the report."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -543,7 +558,11 @@ def _drift_apis(owner: str, value: object) -> tuple[str, ...]:
 #: The class attributes read_declarations reads (besides the capability methods).
 _DECLARATIONS = ("name", "sdk", "conventions", "strict_defaults", "providers", "allocation_policy", "budgets",
                  "curated_model_table", "rejection_errors", "strictify_dialects", "dialects", "drift_errors",
-                 "api_errors", "parse_fidelity", "drift_apis", "tool_layer_traits", "expected_failures")
+                 "api_errors", "parse_fidelity", "drift_apis", "tool_layer_traits", "expected_failures",
+                 "reproducer_language")
+
+#: The languages a reproducer may be written in (``Adapter.reproducer_language``).
+REPRODUCER_LANGUAGES = ("python", "node")
 
 
 def _parse_fidelity(owner: str, value: object, capabilities: frozenset[str]) -> bool:
@@ -694,6 +713,9 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
         if "define_tool" not in capabilities:
             raise AdapterContractError(f"{owner} overrides tool-layer methods but not define_tool(), which every TL check needs first")
 
+    if adapter.reproducer_language not in REPRODUCER_LANGUAGES:
+        raise AdapterContractError(f"{owner}.reproducer_language must be one of {REPRODUCER_LANGUAGES}, "
+                                   f"got {adapter.reproducer_language!r}")
     expected = adapter.expected_failures
     if not isinstance(expected, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in expected.items()):
         raise AdapterContractError(f"{owner}.expected_failures must map rule IDs to reasons, got {expected!r}")

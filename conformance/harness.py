@@ -174,6 +174,10 @@ class ConformanceFailure(AssertionError):
         self.rule_id = rule_id
         self.drawn: Any = None  # the check's inputs; rendered as JSON only when reported
         self.calls: list[CallRecord] = []
+        # The adapter's reproducer of the last call (Harness.add_reproducer), or why there is none.
+        self.reproducer: str | None = None
+        self.reproducer_language: str | None = None
+        self.reproducer_problem: str | None = None
 
     @property
     def counterexample(self) -> Any:
@@ -186,17 +190,27 @@ class ConformanceFailure(AssertionError):
         if self.calls:
             lines += ["", "adapter calls (last is the one that failed):"]
             lines += [record.render() for record in self.calls[-3:]]
+        if self.reproducer is not None:
+            lines += ["", f"reproducer ({self.reproducer_language}, the SDK alone):", self.reproducer]
+        elif self.reproducer_problem is not None:
+            lines += ["", f"reproducer unavailable: {self.reproducer_problem}"]
         if replay:
             lines += ["", f"replay: {replay}"]
         return "\n".join(lines)
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "kind": self.kind,
             "message": self.message,
             "counterexample": self.counterexample,
             "calls": [record.as_json() for record in self.calls[-3:]],
+            "reproducer": self.reproducer,
         }
+        if self.reproducer is not None:
+            data["reproducer_language"] = self.reproducer_language
+        elif self.reproducer_problem is not None:
+            data["reproducer_error"] = self.reproducer_problem
+        return data
 
 
 class RuleViolation(ConformanceFailure):
@@ -565,6 +579,33 @@ class Harness:
         finally:
             if self.beacon is not None:
                 self.beacon.end()
+
+    def add_reproducer(self, failure: ConformanceFailure) -> None:
+        """Ask the adapter to reproduce the last call of ``failure`` (the one that failed) with a copy
+        of its arguments (of their JSON-like parts, as for the mutation check), and keep the snippet on the failure. ``Adapter.reproduce`` raising, hanging
+        or returning junk is kept as ``failure.reproducer_problem``: it never breaks the report."""
+        if not failure.calls or failure.reproducer is not None or failure.reproducer_problem is not None:
+            return
+        record = failure.calls[-1]
+        args = _snapshot(record.args)  # a copy of the JSON-like parts, however deep (DR-6 nests thousands deep)
+        language: Any = getattr(self.adapter, "reproducer_language", "python")
+        try:
+            snippet = self._run(self.adapter.reproduce, (record.method, args))
+        except _CallTimeout:
+            failure.reproducer_problem = f"reproduce() did not return within {self.call_timeout:g} s (--sc-call-timeout)"
+            return
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # pytest.skip() and sys.exit() inside reproduce() included
+            failure.reproducer_problem = f"reproduce() raised {error_text(exc)}"
+            return
+        if snippet is None:
+            return
+        if not isinstance(snippet, str) or not snippet.strip():
+            failure.reproducer_problem = f"reproduce() returned {_short_repr(snippet, 200)}, expected a snippet (str) or None"
+            return
+        failure.reproducer = str.__str__(snippet)
+        failure.reproducer_language = language if isinstance(language, str) else "python"
 
     # Failing.
     def _fault(self, method: str, problem: str) -> AdapterFault:

@@ -550,6 +550,7 @@ class _ConformanceRun:
         failure_json: dict[str, Any] | None = None
         if failure is not None:
             try:
+                self.state.harness.add_reproducer(failure)
                 failure_json = failure.as_json()
                 text = failure.render(replay)
             except Exception as exc:  # a kit bug rendering a failure must not become an INTERNALERROR

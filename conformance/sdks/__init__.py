@@ -49,6 +49,23 @@ _PYDANTIC_AI = ("pydantic-ai-slim", "openai", "anthropic", "google-genai")
 
 #: Every shipped SDK path, in matrix column order. Python adapters first, then process harnesses.
 SDK_PATHS: tuple[SdkPath, ...] = (
+    # openai-python (strictconformance.sdks.openai_python), openai-agents (.openai_agents), anthropic (.anthropic)
+    SdkPath("openai-python/client", "openai-python", ("openai",),
+            adapter="strictconformance.sdks.openai_python:OpenAIPython"),
+    SdkPath("openai-python/client-validating", "openai-python (_strict_response_validation)", ("openai",),
+            adapter="strictconformance.sdks.openai_python:OpenAIPythonValidating"),
+    SdkPath("openai-agents/ensure_strict_json_schema", "openai-agents ensure_strict_json_schema", ("openai-agents",),
+            adapter="strictconformance.sdks.openai_agents:OpenAIAgentsStrictSchema"),
+    SdkPath("openai-agents/function_tool", "openai-agents function_tool", ("openai-agents",),
+            adapter="strictconformance.sdks.openai_agents:OpenAIAgentsFunctionTool"),
+    SdkPath("anthropic/transform_schema", "anthropic transform_schema", ("anthropic",),
+            adapter="strictconformance.sdks.anthropic:AnthropicTransformSchema"),
+    SdkPath("anthropic/tools", "anthropic beta_tool + tool_runner", ("anthropic",),
+            adapter="strictconformance.sdks.anthropic:AnthropicTools"),
+    SdkPath("anthropic/client", "anthropic client", ("anthropic",),
+            adapter="strictconformance.sdks.anthropic:AnthropicClient"),
+    SdkPath("anthropic/client-validating", "anthropic client (_strict_response_validation)", ("anthropic",),
+            adapter="strictconformance.sdks.anthropic:AnthropicClientValidating"),
     # pydantic-ai (strictconformance.sdks.pydantic_ai)
     SdkPath("pydantic-ai/openai-transformer", "pydantic-ai: OpenAI schema transformer", ("pydantic-ai-slim",),
             adapter="strictconformance.sdks.pydantic_ai:PydanticAIOpenAITransformer"),
