@@ -83,7 +83,10 @@ _ARRAY = (lambda v: isinstance(v, list), "an array")
 KEYWORD_SHAPES: Mapping[str, tuple[Callable[[Any], bool], str]] = MappingProxyType({
     **{keyword: _NON_NEGATIVE_INTEGER for keyword in ("maxLength", "minLength", "maxItems", "minItems", "maxContains",
                                                      "minContains", "maxProperties", "minProperties")},
-    **{keyword: _NUMBER for keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")},
+    **{keyword: _NUMBER for keyword in ("minimum", "maximum")},
+    # a number, or draft 04's boolean form (normalised to the number form by the tagging copy)
+    **{keyword: (lambda v: _is_number(v) or isinstance(v, bool), "a number (or draft 04's boolean)")
+       for keyword in ("exclusiveMinimum", "exclusiveMaximum")},
     "multipleOf": (lambda v: _is_number(v) and v > 0, "a number greater than 0"),
     **{keyword: _STRING for keyword in ("$ref", "$dynamicRef", "$anchor", "$dynamicAnchor", "$id", "$schema", "$comment",
                                         "title", "description", "format", "contentEncoding", "contentMediaType")},
@@ -239,21 +242,47 @@ def _cyclic_definitions(refs: dict[str, str], document: Node) -> str | None:
     return next((ref_pointer for ref_pointer in successors if ref_pointer in cyclic), None)
 
 
+def _draft_2020_12(node: Node) -> tuple[Node, dict[str, str]]:
+    """``node`` with the older drafts' forms written as Draft 2020-12 says the same thing (exact),
+    and where each renamed keyword was in the original: ``items`` as a list (drafts 04 to 2019-09)
+    is ``prefixItems``, with ``additionalItems`` as ``items``; draft 04's boolean
+    ``exclusiveMinimum``/``exclusiveMaximum`` makes the ``minimum``/``maximum`` beside it exclusive."""
+    renamed: dict[str, str] = {}
+    if isinstance(node.get("items"), list):
+        rest = {k: v for k, v in node.items() if k not in ("items", "additionalItems")}
+        rest["prefixItems"] = node["items"]
+        renamed["prefixItems"] = "items"
+        if "additionalItems" in node:
+            rest["items"] = node["additionalItems"]
+            renamed["items"] = "additionalItems"
+        node = rest
+    for exclusive, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+        if isinstance(node.get(exclusive), bool):
+            flag = node[exclusive]
+            node = {k: v for k, v in node.items() if k != exclusive}
+            if flag and bound in node:
+                node[exclusive] = node.pop(bound)
+    return node, renamed
+
+
 def _tag(node: Any, pointer: str) -> Any:
-    """A copy with `true` subschemas as `{}` and every dict tagged with its origin pointer."""
+    """A copy with `true` subschemas as `{}` and every dict tagged with its origin pointer (older
+    drafts' forms written in Draft 2020-12: :func:`_draft_2020_12`)."""
     if node is True:
         return {MARK: {"origin": pointer}}
     if not isinstance(node, dict):
         return node
     result: Node = {}
-    for keyword, value in node.items():
+    normal, renamed = _draft_2020_12(node)
+    for keyword, value in normal.items():
         kind = subschema_kind(keyword, value)
+        was = renamed.get(keyword, keyword)  # origins point into the original as written
         if kind == "one":
-            result[keyword] = _tag(value, join_pointer(pointer, keyword))
+            result[keyword] = _tag(value, join_pointer(pointer, was))
         elif kind == "map":
-            result[keyword] = {name: _tag(sub, join_pointer(pointer, keyword, name)) for name, sub in value.items()}
+            result[keyword] = {name: _tag(sub, join_pointer(pointer, was, name)) for name, sub in value.items()}
         elif kind == "list":
-            result[keyword] = [_tag(sub, join_pointer(pointer, keyword, index)) for index, sub in enumerate(value)]
+            result[keyword] = [_tag(sub, join_pointer(pointer, was, index)) for index, sub in enumerate(value)]
         else:
             result[keyword] = value
     result[MARK] = {"origin": pointer}

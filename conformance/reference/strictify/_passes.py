@@ -294,9 +294,16 @@ def rewrite_one_of(state: State) -> None:
 _OBJECT_LEVEL = _BY_TYPE["object"]
 
 
+def _open_object(node: Any) -> bool:
+    """Might ``node`` describe an object with keys it does not list (which closing rejects)?"""
+    if not isinstance(node, dict) or (type_set(node) and "object" not in type_set(node)):
+        return False
+    return node.get("additionalProperties", True) is not False
+
+
 def distribute_into_branches(state: State) -> None:
-    """A node that describes an object and has ``anyOf`` branches becomes an ``anyOf`` of the node
-    merged into each branch (X and (A or B) = (X and A) or (X and B), exact): once each branch is
+    """A node that describes an object and has ``anyOf`` (or ``oneOf``) branches becomes an ``anyOf``
+    (``oneOf``) of the node merged into each branch (X and (A or B) = (X and A) or (X and B), exact): once each branch is
     closed, properties kept beside the branches could never appear (the shape ``allOf`` of a
     ``oneOf`` with a properties-only member leaves). A branch of another type than the node's is
     dropped (it accepts nothing there)."""
@@ -304,7 +311,14 @@ def distribute_into_branches(state: State) -> None:
         return lambda keyword, detail: state.lose(here, "loosened", keyword, detail)
 
     def distribute(node: Node) -> Any:
-        branches = node.get("anyOf")
+        # X and oneOf(A, B) = oneOf(X and A, X and B) too; with both, anyOf takes X
+        combinator = "anyOf" if isinstance(node.get("anyOf"), list) else "oneOf"
+        branches = node.get(combinator)
+        if combinator == "oneOf" and isinstance(branches, list) and any(_open_object(branch) for branch in branches) and not all(
+                _disjoint(x, y) for i, x in enumerate(branches) for y in branches[i + 1:]):
+            # closing a branch lets a value through that the original rejects for matching it too
+            state.lose(origin(node), "loosened", "oneOf", "oneOf branches are closed: a value matching an open branch "
+                       "besides another one matches only the other on the wire")
         shared = {k: v for k, v in node.items() if k in _OBJECT_LEVEL}
         if not isinstance(branches, list) or not shared:
             return node
@@ -324,8 +338,8 @@ def distribute_into_branches(state: State) -> None:
             merged.append(combined)
         if not merged:
             return False
-        rest = {k: v for k, v in node.items() if k not in _OBJECT_LEVEL and k not in ("anyOf", "type")}  # `type` is in each branch
-        rest["anyOf"] = merged
+        rest = {k: v for k, v in node.items() if k not in _OBJECT_LEVEL and k not in (combinator, "type")}  # `type` is in each branch
+        rest[combinator] = merged
         return rest
     state.schema = _bottom_up(distribute)(state.schema)
 
