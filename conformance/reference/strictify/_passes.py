@@ -112,11 +112,19 @@ def opaque(at_origin: str, *, replacing: Any = None) -> Node:
 
 
 def _bottom_up(fn: Callable[[Node], Any]) -> Callable[[Any], Any]:
-    """Apply ``fn`` to every dict node, children first."""
+    """Apply ``fn`` to every dict node, children first. ``fn`` sees only the node, so a subtree
+    shared in the tree (an unrolled definition) is converted once and the result shared again:
+    visiting every path through shared subtrees would grow with the unfolded tree, not the DAG."""
+    done: dict[int, tuple[Node, Any]] = {}  # id -> (the node, kept alive so ids stay unique; its result)
+
     def visit(node: Any) -> Any:
         if not isinstance(node, dict):
             return node
-        return fn(map_children(node, lambda sub, keyword, key: visit(sub)))
+        if id(node) in done:
+            return done[id(node)][1]
+        result = fn(map_children(node, lambda sub, keyword, key: visit(sub)))
+        done[id(node)] = (node, result)
+        return result
     return visit
 
 
@@ -154,6 +162,7 @@ def resolve_references(state: State) -> None:
     taken: set[str] = set()
     names = {target: _definition_name(target, taken) for target in sorted(recursive) if target} if keep else {}
     target_node = state.target  # (before state.schema is replaced below)
+    bodies: dict[tuple[str, int], Any] = {}
 
     def inline(node: Any, chain: tuple[str, ...], nesting: int) -> Any:
         if not isinstance(node, dict):
@@ -172,10 +181,17 @@ def resolve_references(state: State) -> None:
         meaningful = {k for k in siblings if k != MARK and k not in ANNOTATIONS}
         if keep and target in recursive and not meaningful:
             return {"$ref": f"#/$defs/{names[target]}" if target else ROOT_REF, MARK: {"origin": here}}
-        if not keep and target in recursive and chain.count(target) >= encoding.unroll_depth:
+        # unrolled levels count every recursive definition met on the way, not each one apart: with
+        # several definitions referring to each other, per-definition counts grow the output exponentially
+        depth = sum(met in recursive for met in chain)
+        if not keep and target in recursive and depth >= encoding.unroll_depth:
             state.lose(here, "truncated", "$ref", f"recursion unrolled {encoding.unroll_depth} times; deeper levels travel as JSON text")
             return opaque(here)
-        body = inline(target_node(target), (*chain, target), nesting + 1)
+        # a target's body at a given unrolled depth is the same tree wherever it is met: built once and
+        # shared (passes never change nodes in place), so shared definitions are not unfolded exponentially
+        if (target, depth) not in bodies:
+            bodies[target, depth] = inline(target_node(target), (*chain, target), nesting + 1)
+        body = bodies[target, depth]
         if not meaningful:
             return body
         rest = inline(siblings, chain, nesting + 1)
