@@ -20,7 +20,14 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from strictconformance.cases import Case, CaseLibraryError, corpus_cases, library, load_cases, shipped_corpus
+from strictconformance.cases import (
+    Case,
+    CaseLibraryError,
+    corpus_cases,
+    library,
+    load_cases,
+    shipped_corpus,
+)
 from strictconformance.dialects import SHIPPED, SchemaError, validate_strict
 from strictconformance.dialects.oracles import (
     check_rt1_obeys_rules,
@@ -92,7 +99,7 @@ def test_bad_library_documents_are_refused_naming_the_place(tmp_path: Path) -> N
     with pytest.raises(CaseLibraryError, match="used twice"):
         load_cases({"cases": [{"id": "a", "kind": "shape", "exercises": "x", "source": "y", "dialects": ["*"], "schema": {}}] * 2})
     (tmp_path / "broken.json").write_text("{", encoding="utf-8")
-    with pytest.raises(CaseLibraryError, match="broken.json: not a JSON file"):
+    with pytest.raises(CaseLibraryError, match=r"broken\.json: not a JSON file"):
         corpus_cases(tmp_path)
     with pytest.raises(CaseLibraryError, match="not a directory"):
         corpus_cases(tmp_path / "missing")

@@ -28,7 +28,12 @@ from types import MappingProxyType
 from typing import Any
 
 from strictconformance.dialects.model import SchemaError
-from strictconformance.dialects.pointers import is_under, join_pointer, resolve_pointer, split_pointer
+from strictconformance.dialects.pointers import (
+    is_under,
+    join_pointer,
+    resolve_pointer,
+    split_pointer,
+)
 from strictconformance.dialects.values import MAX_JSON_NESTING, locate_json_problem
 from strictconformance.reference.strictify._schema import MARK, Node, on_cycles, subschema_kind
 
