@@ -1,7 +1,7 @@
 """How checks call the adapter and how they fail.
 
 A check is a test function in ``strictconformance.checks`` decorated with :func:`check`, which
-ties it to one rule ID. It reaches the adapter only through the :class:`Harness` (the ``sc``
+ties it to one rule ID. It reaches the adapter only through the :class:`Harness` (the ``strictconformance_harness``
 fixture): every call is recorded in a transcript, guarded by a timeout, checked for junk results
 and for mutation of its arguments. A failing check raises :class:`RuleViolation`; a misbehaving
 adapter raises :class:`AdapterFault`. Both carry the rule, the counterexample as JSON and the
@@ -24,7 +24,15 @@ from typing import Any, NoReturn, TypeVar
 import pytest
 
 from strictconformance._text import int_text
-from strictconformance.adapter import CAPABILITIES, Adapter, Declarations, error_text, safe_repr
+from strictconformance.adapter import (
+    CAPABILITIES,
+    Adapter,
+    Declarations,
+    error_text,
+    result_problem,
+    safe_repr,
+)
+from strictconformance.watchdog import Beacon
 
 __all__ = [
     "AdapterFault",
@@ -323,6 +331,19 @@ def _rebuild_dataclass(original: Any, names: list[str], values: list[Any]) -> An
     return dataclasses.replace(original, **dict(zip(names, values, strict=True)))
 
 
+#: Refused inputs, with none answered, after which a check is skipped as not covered (before
+#: Hypothesis's filter_too_much health check fails it at 50).
+_REFUSALS_BEFORE_SKIP = 10
+
+
+def _is_refusal(error: BaseException) -> bool:
+    """An adapter's refusal of one input: Hypothesis's UnsatisfiedAssumption (what
+    ``strictconformance.process.ProcessAdapter`` raises for a harness's ``refusal`` answer)."""
+    from hypothesis.errors import UnsatisfiedAssumption
+
+    return isinstance(error, UnsatisfiedAssumption)
+
+
 class _Worker:
     """One daemon thread that runs adapter calls, so a hung call can be abandoned."""
 
@@ -375,7 +396,7 @@ class Attempt:
 
 @dataclass(repr=False)
 class Harness:
-    """The ``sc`` fixture: the adapter, its declarations, and guarded calls into it."""
+    """The ``strictconformance_harness`` fixture: the adapter, its declarations, and guarded calls into it."""
 
     adapter: Adapter
     declarations: Declarations
@@ -387,6 +408,12 @@ class Harness:
     notes: dict[str, Any] = field(default_factory=dict)
     _hung: dict[str, _Hang] = field(default_factory=dict)  # method -> its call that timed out
     _worker: _Worker | None = None
+    #: Why the adapter refused an input of the current example (None: it refused none).
+    refused: str | None = None
+    _refusals: dict[str, int] = field(default_factory=dict)  # check -> inputs the adapter refused
+    _answered: dict[str, bool] = field(default_factory=dict)  # check -> an adapter call returned
+    #: Which call this process is in, for the run-level watchdog of the supervising process.
+    beacon: Beacon | None = None
 
     def __repr__(self) -> str:  # shown in Hypothesis's falsifying examples: keep it short
         return f"<strictconformance harness: {self.declarations.adapter}>"
@@ -404,6 +431,7 @@ class Harness:
         self.examples[self.current_nodeid] = self.examples.get(self.current_nodeid, 0) + 1
         self.transcript = []
         self.notes = {}
+        self.refused = None
 
     def note(self, **values: Any) -> None:
         """Add named values to the current example's counterexample (for what a check draws
@@ -467,6 +495,15 @@ class Harness:
             # adapter raises (SystemExit from sys.exit() included) is its fault or an allowed error.
             if isinstance(exc, (KeyboardInterrupt, pytest.skip.Exception, pytest.fail.Exception)):
                 raise
+            if _is_refusal(exc):  # the SDK cannot express this input (a process harness's refusal)
+                from hypothesis import currently_in_test_context
+
+                refused = self._refusals[self.current_nodeid] = self._refusals.get(self.current_nodeid, 0) + 1
+                if currently_in_test_context() and (refused < _REFUSALS_BEFORE_SKIP or self._answered.get(self.current_nodeid)):
+                    self.refused = str(exc)  # @check discards the example even if a check catches this
+                    raise  # Hypothesis discards the example, as assume(False)
+                # an explicit case, or a check whose every input so far was refused: not covered
+                pytest.skip(f"not covered: {exc}")
             record.error = exc
             if allowed and isinstance(exc, allowed):
                 return Attempt(error=exc), self._mutation_fault(method, args, snapshot)
@@ -476,12 +513,12 @@ class Harness:
             fault.__cause__ = exc
             return Attempt(), fault
         record.result, record.done = result, True
+        self._answered[self.current_nodeid] = True
         fault = self._mutation_fault(method, args, snapshot)
         if fault is not None:
             return Attempt(), fault
-        checker = CAPABILITIES[method].check_result
         try:
-            problem = checker(result) if checker is not None else None
+            problem = result_problem(method, result)  # its size first: a huge result fails fast
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # junk that breaks even the inspection of its type
@@ -517,12 +554,17 @@ class Harness:
             return bound(*args)
         if self._worker is None:
             self._worker = _Worker()
+        if self.beacon is not None:
+            self.beacon.begin(self.current_nodeid, getattr(bound, "__name__", "call"), args)
         try:
             return self._worker.run(bound, args, self.call_timeout)
         except _CallTimeout:
             # A thread can't be killed: abandon the hung one (a daemon, so it can't block exit).
             self._worker = None
             raise
+        finally:
+            if self.beacon is not None:
+                self.beacon.end()
 
     # Failing.
     def _fault(self, method: str, problem: str) -> AdapterFault:
@@ -546,8 +588,17 @@ class Harness:
 def _counterexample(kwargs: Mapping[str, Any], notes: Mapping[str, Any]) -> dict[str, Any]:
     """The check's inputs (not the harness, nor Hypothesis's ``data`` object) and its notes."""
     drawn = {name: value for name, value in kwargs.items()
-             if name != "sc" and type(value).__name__ != "DataObject"}
+             if name != "strictconformance_harness" and type(value).__name__ != "DataObject"}
     return {**drawn, **notes}
+
+
+def _discard_if_refused(harness: Harness) -> None:
+    """An example in which the adapter refused an input is discarded, whatever the check made of
+    the refusal (an oracle catching every exception would read it as the SDK's answer)."""
+    if harness.refused is not None:
+        from hypothesis.errors import UnsatisfiedAssumption
+
+        raise UnsatisfiedAssumption(harness.refused)
 
 
 def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None = None) -> Callable[[F], F]:
@@ -556,7 +607,7 @@ def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None
 
     ``requires`` reads the adapter's declarations at collection and returns why the check does not
     apply (reported as not covered), or ``None``. Put ``@check`` *above* ``@given`` (it wraps
-    Hypothesis's inner test, so it runs once per example). The check must take the ``sc`` fixture.
+    Hypothesis's inner test, so it runs once per example). The check must take the ``strictconformance_harness`` fixture.
     """
 
     def decorate(test: F) -> F:
@@ -566,22 +617,26 @@ def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None
         @functools.wraps(target)
         def run_example(*args: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True
-            harness = kwargs.get("sc")
+            harness = kwargs.get("strictconformance_harness")
             if not isinstance(harness, Harness):
-                raise TypeError(f"check {target.__name__} must take the 'sc' fixture")
+                raise TypeError(f"check {target.__name__} must take the 'strictconformance_harness' fixture")
             harness.begin_example()
             try:
-                return target(*args, **kwargs)
+                outcome = target(*args, **kwargs)
             except ConformanceFailure as failure:
+                _discard_if_refused(harness)
                 failure.rule_id = failure.rule_id or rule_id
                 if failure.drawn is None:  # a replayed hang keeps the input that hung
                     failure.drawn = _counterexample(kwargs, harness.notes)
                 raise
             except AssertionError as error:  # a plain assert in a check is still a violation of its rule
+                _discard_if_refused(harness)
                 violation = RuleViolation(str(error) or "assertion failed", rule_id=rule_id)
                 violation.calls = list(harness.transcript)
                 violation.drawn = _counterexample(kwargs, harness.notes)
                 raise violation from error
+            _discard_if_refused(harness)
+            return outcome
 
         if inner is not None:
             test.hypothesis.inner_test = run_example  # type: ignore[attr-defined]

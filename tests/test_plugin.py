@@ -187,7 +187,7 @@ def test_failure_output_is_actionable(run_suite: Callable[..., SuiteRun]) -> Non
     # Hypothesis's own note repeating the example as a Python call (with the harness argument):
     # the JSON counterexample says it. Hypothesis 6.170 writes "Failing test case", older ones
     # "Falsifying example".
-    for note in ("Failing test case", "Failing explicit example", "Falsifying example", "sc=<strictconformance harness"):
+    for note in ("Failing test case", "Failing explicit example", "Falsifying example", "strictconformance_harness=<strictconformance harness"):
         assert note not in output, note
 
 
@@ -201,7 +201,7 @@ def test_a_requirement_that_raises_errors_its_check_only(run_suite: Callable[...
             raise KeyError("anthropic/messages/tool_use.yaml is gone")
 
         @check("RES-2", requires=needs_cassettes)
-        def test_needs_cassettes(sc):
+        def test_needs_cassettes(strictconformance_harness):
             pass
     """)
     run = run_suite(None, "test_mine.py", "--sc-rule", "RES-1,RES-2")

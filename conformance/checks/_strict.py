@@ -76,13 +76,13 @@ def parametrize_dialects(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize("dialect", dialects_checked(rule_id, run_dialects(metafunc.config)))
 
 
-def require_dialect(sc: Harness, dialect: str) -> Dialect:
+def require_dialect(harness: Harness, dialect: str) -> Dialect:
     """The dialect called ``dialect`` (shipped or the adapter's own), or a "not covered" skip when
     the adapter does not declare it."""
-    if dialect not in sc.declarations.strictify_dialects:
-        pytest.skip(f"not covered: the adapter's strictify_dialects {list(sc.declarations.strictify_dialects)} "
+    if dialect not in harness.declarations.strictify_dialects:
+        pytest.skip(f"not covered: the adapter's strictify_dialects {list(harness.declarations.strictify_dialects)} "
                     f"do not include {dialect!r}")
-    return sc.declarations.dialect_registry[dialect]
+    return harness.declarations.dialect_registry[dialect]
 
 
 def budget(factor: float, *, at_least: int = 5, shrink: bool = True) -> settings:
@@ -160,7 +160,7 @@ class StrictImplementation:
     failures are kept and re-raised by :meth:`settle`.
     """
 
-    sc: Harness
+    harness: Harness
     dialect: Dialect
     failure: ConformanceFailure | None = None
 
@@ -176,7 +176,7 @@ class StrictImplementation:
         """The adapter's strict schema and losses for ``schema``. Raises :class:`Refused` when the
         adapter raises; a result that is not a Strictified of a JSON Schema object fails the check."""
         __tracebackhide__ = True
-        attempt = self._through(lambda: self.sc.attempt("strictify", schema, self.dialect.name, allowed=(Exception,)))
+        attempt = self._through(lambda: self.harness.attempt("strictify", schema, self.dialect.name, allowed=(Exception,)))
         if attempt.error is not None:
             raise Refused(attempt.error, _reference_refuses(schema, self.dialect))
         try:
@@ -191,7 +191,7 @@ class StrictImplementation:
     def _fail(self, message: str) -> NoReturn:
         __tracebackhide__ = True
         try:
-            self.sc.fail(message)
+            self.harness.fail(message)
         except ConformanceFailure as failure:
             self.failure = self.failure or failure
             raise
@@ -211,7 +211,7 @@ class StrictImplementation:
     def _codec(self, method: str, original: Mapping[str, Any], value: Any) -> Any:
         __tracebackhide__ = True
         # every call gets its own copy of the original: a mutation of one is not seen by the next
-        attempt = self._through(lambda: self.sc.attempt(method, copy.deepcopy(original), self.dialect.name, value, allowed=(Exception,)))
+        attempt = self._through(lambda: self.harness.attempt(method, copy.deepcopy(original), self.dialect.name, value, allowed=(Exception,)))
         if attempt.error is not None:
             raise attempt.error  # the oracle decides whether raising is allowed here
         return attempt.value
@@ -238,9 +238,9 @@ class StrictImplementation:
             raise self.failure
         if outcome is None:
             return
-        self.sc.note(**{key: show(value) for key, value in outcome.counterexample.items()})
+        self.harness.note(**{key: show(value) for key, value in outcome.counterexample.items()})
         where = f" (at {outcome.pointer})" if outcome.pointer else ""
-        self.sc.fail(f"{self.dialect.name}: {outcome.message}{where}")
+        self.harness.fail(f"{self.dialect.name}: {outcome.message}{where}")
 
 
 def _schema_problem(schema: Any, *, against_meta_schema: bool = False) -> str | None:

@@ -74,25 +74,25 @@ def _greedy_policy(declarations: Declarations) -> str | None:
     return _anthropic_budget(declarations)
 
 
-def _budget(sc: Harness) -> Budget:
-    budget = sc.declarations.budgets["anthropic"]  # present: every check here requires it
+def _budget(strictconformance_harness: Harness) -> Budget:
+    budget = strictconformance_harness.declarations.budgets["anthropic"]  # present: every check here requires it
     return budget
 
 
-def _plan(sc: Harness, request: PlanRequest) -> Plan | BaseException:
-    attempt = sc.attempt("plan_request", request, allowed=sc.declarations.rejection_errors)
+def _plan(strictconformance_harness: Harness, request: PlanRequest) -> Plan | BaseException:
+    attempt = strictconformance_harness.attempt("plan_request", request, allowed=strictconformance_harness.declarations.rejection_errors)
     return attempt.error if attempt.error is not None else attempt.value
 
 
-def _strict_set(sc: Harness, request: PlanRequest, plan: Plan) -> dict[str, SchemaCost]:
+def _strict_set(strictconformance_harness: Harness, request: PlanRequest, plan: Plan) -> dict[str, SchemaCost]:
     """Names of the tools shipping strict, with their cost on the wire."""
-    wired = wire_tools(sc, plan.request, request.tools)
+    wired = wire_tools(strictconformance_harness, plan.request, request.tools)
     return {tool.name: cost_on_wire(tool, wired[tool.name]) for tool in request.tools if wired[tool.name].strict is True}
 
 
-def _requires_plan(sc: Harness, request: PlanRequest, outcome: Plan | BaseException) -> Plan:
+def _requires_plan(strictconformance_harness: Harness, request: PlanRequest, outcome: Plan | BaseException) -> Plan:
     __tracebackhide__ = True
-    sc.expect(isinstance(outcome, Plan), f"the adapter refused a request it can serve: {type(outcome).__name__}: {outcome}")
+    strictconformance_harness.expect(isinstance(outcome, Plan), f"the adapter refused a request it can serve: {type(outcome).__name__}: {outcome}")
     assert isinstance(outcome, Plan)
     return outcome
 
@@ -120,29 +120,29 @@ def _exceeded_by_required(request: PlanRequest, budget: Budget) -> list[str]:
 
 @check("BUD-1", requires=_anthropic_budget)
 @given(request=budget_requests())
-def test_bud_1_strict_tools_stay_within_budgets(sc: Harness, request: PlanRequest) -> None:
-    budget = _budget(sc)
-    outcome = _plan(sc, request)
+def test_bud_1_strict_tools_stay_within_budgets(strictconformance_harness: Harness, request: PlanRequest) -> None:
+    budget = _budget(strictconformance_harness)
+    outcome = _plan(strictconformance_harness, request)
     if not isinstance(outcome, Plan):
         return  # refusing is always within budget; BUD-5 decides when it must
-    strict = _strict_set(sc, request, outcome)
+    strict = _strict_set(strictconformance_harness, request, outcome)
     for name in budget.names():
         used = sum(_DIMENSIONS[name](cost) for cost in strict.values())
         limit = getattr(budget, name)
-        sc.expect(used <= limit, (
+        strictconformance_harness.expect(used <= limit, (
             f"the strict tools use {used} against {name} = {limit}: {sorted(strict)} "
             f"(costs: {{{', '.join(f'{k}: {v.optional_params} optional/{v.union_params} union' for k, v in strict.items())}}})"))
 
 
 @check("BUD-2", requires=_anthropic_budget)
 @given(request=uniform_cost_requests())
-def test_bud_2_priority_order_with_equal_costs(sc: Harness, request: PlanRequest) -> None:
+def test_bud_2_priority_order_with_equal_costs(strictconformance_harness: Harness, request: PlanRequest) -> None:
 
-    plan = _requires_plan(sc, request, _plan(sc, request))
-    strict = _strict_set(sc, request, plan)
+    plan = _requires_plan(strictconformance_harness, request, _plan(strictconformance_harness, request))
+    strict = _strict_set(strictconformance_harness, request, plan)
     order = [tool.name for tool in _walk_order(request)]
     shipped = [name for name in order if name in strict]
-    sc.expect(shipped == order[: len(shipped)], (
+    strictconformance_harness.expect(shipped == order[: len(shipped)], (
         f"with equal costs the strict tools must be the first of the order true-first, then high-to-low, ties in "
         f"declaration order: {order}; the adapter ships strict {shipped}"))
 
@@ -163,40 +163,40 @@ def _greedy(request: PlanRequest, budget: Budget) -> list[str]:
 
 @check("BUD-3", requires=_greedy_policy)
 @given(request=budget_requests())
-def test_bud_3_greedy_fit(sc: Harness, request: PlanRequest) -> None:
-    budget = _budget(sc)
+def test_bud_3_greedy_fit(strictconformance_harness: Harness, request: PlanRequest) -> None:
+    budget = _budget(strictconformance_harness)
     if _exceeded_by_required(request, budget):
         return  # BUD-5
-    plan = _requires_plan(sc, request, _plan(sc, request))
+    plan = _requires_plan(strictconformance_harness, request, _plan(strictconformance_harness, request))
     expected = _greedy(request, budget)
-    actual = [tool.name for tool in _walk_order(request) if tool.name in _strict_set(sc, request, plan)]
-    sc.expect(actual == expected, (
+    actual = [tool.name for tool in _walk_order(request) if tool.name in _strict_set(strictconformance_harness, request, plan)]
+    strictconformance_harness.expect(actual == expected, (
         f"greedy fit ships strict {expected}; the adapter ships {actual} "
         f"(missing {sorted(set(expected) - set(actual))}, extra {sorted(set(actual) - set(expected))})"))
 
 
 @check("BUD-3", requires=_greedy_policy)
-def test_bud_3_twenty_five_equal_tools(sc: Harness) -> None:
+def test_bud_3_twenty_five_equal_tools(strictconformance_harness: Harness) -> None:
     """seeds/001: 25 tools, the first five priority 100, the rest 1: tools 0-19 strict, 20-24 lenient."""
     schema = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"], "additionalProperties": False}
     tools = tuple(ToolSpec(f"tool-{index}", schema, 100 if index < 5 else 1) for index in range(25))
     request = PlanRequest(tools, (ANTHROPIC_STRICT_MODEL,))
-    plan = _requires_plan(sc, request, _plan(sc, request))
-    strict = _strict_set(sc, request, plan)
+    plan = _requires_plan(strictconformance_harness, request, _plan(strictconformance_harness, request))
+    strict = _strict_set(strictconformance_harness, request, plan)
     expected = [f"tool-{index}" for index in range(20)]
-    sc.expect(sorted(strict, key=lambda n: int(n.split("-")[1])) == expected, (
+    strictconformance_harness.expect(sorted(strict, key=lambda n: int(n.split("-")[1])) == expected, (
         f"expected tools 0-19 strict and 20-24 lenient; strict: {sorted(strict, key=lambda n: int(n.split('-')[1]))}"))
 
 
 @check("BUD-4", requires=_anthropic_budget)
 @given(request=budget_requests())
-def test_bud_4_no_cheaper_higher_priority_left_lenient(sc: Harness, request: PlanRequest) -> None:
-    budget = _budget(sc)
-    outcome = _plan(sc, request)
+def test_bud_4_no_cheaper_higher_priority_left_lenient(strictconformance_harness: Harness, request: PlanRequest) -> None:
+    budget = _budget(strictconformance_harness)
+    outcome = _plan(strictconformance_harness, request)
     if not isinstance(outcome, Plan):
         return
-    strict = _strict_set(sc, request, outcome)
-    wired = wire_tools(sc, outcome.request, request.tools)
+    strict = _strict_set(strictconformance_harness, request, outcome)
+    wired = wire_tools(strictconformance_harness, outcome.request, request.tools)
     costs = {tool.name: cost_on_wire(tool, wired[tool.name]) for tool in request.tools}
     wanting = [tool for tool in request.tools if priority_of(tool.strict) is not None]
     for higher in wanting:
@@ -206,42 +206,42 @@ def test_bud_4_no_cheaper_higher_priority_left_lenient(sc: Harness, request: Pla
             if lower.name not in strict or (priority_of(lower.strict) or 0) >= (priority_of(higher.strict) or 0):
                 continue
             no_dearer = all(_DIMENSIONS[name](costs[higher.name]) <= _DIMENSIONS[name](costs[lower.name]) for name in budget.names())
-            sc.expect(not no_dearer, (
+            strictconformance_harness.expect(not no_dearer, (
                 f"{higher.name!r} (strict={higher.strict!r}) ships lenient while {lower.name!r} "
                 f"(strict={lower.strict!r}), which costs at least as much on every budget, ships strict"))
 
 
 @check("BUD-5", requires=_anthropic_budget)
 @given(case=over_budget_requests())
-def test_bud_5_required_over_budget_is_an_error(sc: Harness, case: tuple[PlanRequest, str]) -> None:
+def test_bud_5_required_over_budget_is_an_error(strictconformance_harness: Harness, case: tuple[PlanRequest, str]) -> None:
     request, _ = case
-    budget = _budget(sc)
+    budget = _budget(strictconformance_harness)
     exceeded = _exceeded_by_required(request, budget)
     if not exceeded:
         return  # the adapter declares a larger budget than the published one
     required = [tool.name for tool in request.tools if tool.strict is True]
-    outcome = _plan(sc, request)
+    outcome = _plan(strictconformance_harness, request)
     if isinstance(outcome, Plan):
-        wired = wire_tools(sc, outcome.request, request.tools)
+        wired = wire_tools(strictconformance_harness, outcome.request, request.tools)
         lenient = [name for name in required if wired[name].strict is not True]
-        sc.fail(f"the strict=true tools alone exceed {', '.join(exceeded)}, yet the adapter "
+        strictconformance_harness.fail(f"the strict=true tools alone exceed {', '.join(exceeded)}, yet the adapter "
                 f"sent the request" + (f" with required tools lenient: {lenient}" if lenient else " over budget"))
     message = str(outcome)
     names_budget = any(_names_budget(message, name, getattr(budget, name), [tool.name for tool in request.tools])
                        for name in exceeded)
-    sc.expect(names_budget, f"the error does not name the exceeded budget ({', '.join(exceeded)}): {message}")
+    strictconformance_harness.expect(names_budget, f"the error does not name the exceeded budget ({', '.join(exceeded)}): {message}")
     missing = [name for name in required if name not in message]
-    sc.expect(not missing, f"the error does not name the required tools {missing}: {message}")
+    strictconformance_harness.expect(not missing, f"the error does not name the required tools {missing}: {message}")
 
 
 @check("BUD-6", requires=_anthropic_budget)
 @given(request=fitting_requests())
-def test_bud_6_everything_fits_everything_ships_strict(sc: Harness, request: PlanRequest) -> None:
+def test_bud_6_everything_fits_everything_ships_strict(strictconformance_harness: Harness, request: PlanRequest) -> None:
 
-    plan = _requires_plan(sc, request, _plan(sc, request))
-    strict = _strict_set(sc, request, plan)
+    plan = _requires_plan(strictconformance_harness, request, _plan(strictconformance_harness, request))
+    strict = _strict_set(strictconformance_harness, request, plan)
     wanting = [tool.name for tool in request.tools if priority_of(tool.strict) is not None]
     lenient = [name for name in wanting if name not in strict]
-    sc.expect(not lenient, (
+    strictconformance_harness.expect(not lenient, (
         f"every strict-wanting tool fits the budgets together, yet {lenient} ship lenient on {plan.model.id!r}"))
 

@@ -22,6 +22,7 @@ would not be about the change (DR-1 reports the rejection). Only the APIs the ad
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 from collections.abc import Callable, Sequence
@@ -50,10 +51,12 @@ from strictconformance.drift.mutations import (
 from strictconformance.drift.oracles import (
     DriftChecker,
     Verdict,
+    judge_fidelity,
     judge_mutation,
     judge_recorded,
     judge_total,
 )
+from strictconformance.drift.provider_errors import chain_text
 from strictconformance.drift.shapes import get_shape
 from strictconformance.drift.shapes.model import Arr
 from strictconformance.drift.sse import SSEEvent
@@ -161,17 +164,17 @@ def _subject_notes(subject: ResponseSubject) -> dict[str, Any]:
     return {"payload": _shown(subject.payload)}
 
 
-def _settle(sc: Harness, verdict: Verdict) -> None:
+def _settle(strictconformance_harness: Harness, verdict: Verdict) -> None:
     __tracebackhide__ = True
     if verdict.status == "skip":
         pytest.skip(f"not covered: {verdict.message}")
-    sc.expect(verdict.passed, verdict.message)
+    strictconformance_harness.expect(verdict.passed, verdict.message)
 
 
-def _judge_change(sc: Harness, mutation: DriftMutation, *, explicit: bool = False) -> Verdict:
+def _judge_change(strictconformance_harness: Harness, mutation: DriftMutation, *, explicit: bool = False) -> Verdict:
     """Judge ``mutation`` if the adapter accepts the response it was made from."""
     __tracebackhide__ = True
-    sc.note(
+    strictconformance_harness.note(
         api=mutation.api,
         mutated_from=mutation.original.source or "explicit case",
         mutation={"kind": mutation.kind, "rule": mutation.rule_id, "breaking": mutation.breaking,
@@ -179,16 +182,16 @@ def _judge_change(sc: Harness, mutation: DriftMutation, *, explicit: bool = Fals
         checked="the unmutated response (it must pass before the change is judged)",
         **_subject_notes(mutation.original),
     )
-    checker = DriftChecker.from_harness(sc)
+    checker = DriftChecker.from_harness(strictconformance_harness)
     before = judge_recorded(checker, mutation.original, label=mutation.original.source or "")
     if before.failed:
         # The verdict would not be about the change; DR-1 reports the rejection itself.
         if explicit:
             pytest.skip(f"the unmutated response is already rejected, see DR-1: {before.message}")
         return before
-    sc.note(checked="the mutated response", **_subject_notes(mutation.subject))
+    strictconformance_harness.note(checked="the mutated response", **_subject_notes(mutation.subject))
     verdict = judge_mutation(checker, mutation)
-    _settle(sc, verdict)
+    _settle(strictconformance_harness, verdict)
     return verdict
 
 
@@ -202,11 +205,11 @@ def _mutations(apis: tuple[str, ...], streams: bool | None, rule_id: str, breaki
     return drift_mutations(apis, breaking=breaking, kinds=kinds, rule_id=rule_id, streams=streams, base=st.one_of(bases))
 
 
-def _draw_mutation(sc: Harness, data: st.DataObject, rule_id: str, *, breaking: bool,
+def _draw_mutation(strictconformance_harness: Harness, data: st.DataObject, rule_id: str, *, breaking: bool,
                    kinds: tuple[MutationKind, ...] | None = None) -> DriftMutation:
     """A mutation of ``rule_id`` of a recorded (or, with check_response, generated) response of a declared API."""
-    generated = sc.has("check_response") and kinds != _RESPLIT  # generated responses are bodies, never streams
-    strategy = _mutations(tuple(sc.declarations.drift_apis), _streams(sc.declarations), rule_id, breaking, kinds, generated)
+    generated = strictconformance_harness.has("check_response") and kinds != _RESPLIT  # generated responses are bodies, never streams
+    strategy = _mutations(tuple(strictconformance_harness.declarations.drift_apis), _streams(strictconformance_harness.declarations), rule_id, breaking, kinds, generated)
     mutation: DriftMutation = data.draw(strategy, label="mutation")
     return mutation
 
@@ -222,13 +225,13 @@ def _method(response: RecordedResponse) -> str:
     return "check_stream" if response.is_stream else "check_response"
 
 
-def _usable_responses(sc: Harness, cassette: str) -> list[RecordedResponse]:
+def _usable_responses(strictconformance_harness: Harness, cassette: str) -> list[RecordedResponse]:
     """The cassette's responses the adapter can be handed (skips the check when there are none)."""
     loaded = load_cassette(cassette)
-    if loaded.api not in sc.declarations.drift_apis:
+    if loaded.api not in strictconformance_harness.declarations.drift_apis:
         pytest.skip(f"not covered: the adapter does not declare {loaded.api} in drift_apis")
     recorded = list(loaded.responses())
-    usable = [response for response in recorded if sc.has(_method(response))]
+    usable = [response for response in recorded if strictconformance_harness.has(_method(response))]
     if not usable:
         missing = sorted({_method(response) for response in recorded})
         pytest.skip(f"not covered: {cassette} holds only what {' and '.join(missing)}() receives, which the adapter does not implement")
@@ -243,27 +246,27 @@ def _subject(response: RecordedResponse) -> ResponseSubject:
 
 @check("DR-1")
 @pytest.mark.parametrize("cassette", list_cassettes())
-def test_dr_1_recorded_cassette_passes(sc: Harness, cassette: str) -> None:
+def test_dr_1_recorded_cassette_passes(strictconformance_harness: Harness, cassette: str) -> None:
     """Every successful response of the cassette (bodies and streams) raises nothing."""
-    usable = _usable_responses(sc, cassette)
+    usable = _usable_responses(strictconformance_harness, cassette)
     loaded = load_cassette(cassette)
     provenance = loaded.provenance
-    checker = DriftChecker.from_harness(sc)
+    checker = DriftChecker.from_harness(strictconformance_harness)
     for response in usable:
-        sc.note(
+        strictconformance_harness.note(
             response=response.label,
             file=_cassette_file(cassette),
             provenance={"origin": provenance.origin, "recorded_by": provenance.recorded_by,
                         "recorded_on": provenance.recorded_on, "source": provenance.source},
         )
-        _settle(sc, judge_recorded(checker, _subject(response), label=response.label))
+        _settle(strictconformance_harness, judge_recorded(checker, _subject(response), label=response.label))
 
 
 @check("DR-1", requires=_mutations_exist("DR-1", breaking=False, kinds=_RESPLIT))
 @given(data=st.data())
-def test_dr_1_recorded_stream_resplit_passes(sc: Harness, data: st.DataObject) -> None:
+def test_dr_1_recorded_stream_resplit_passes(strictconformance_harness: Harness, data: st.DataObject) -> None:
     """A recorded stream whose deltas are split differently (or merged) is the same response."""
-    _judge_change(sc, _draw_mutation(sc, data, "DR-1", breaking=False, kinds=_RESPLIT))
+    _judge_change(strictconformance_harness, _draw_mutation(strictconformance_harness, data, "DR-1", breaking=False, kinds=_RESPLIT))
 
 
 # -- DR-2 a missing or retyped field an SDK reads is drift, at its path ----------------------------
@@ -272,8 +275,8 @@ def test_dr_1_recorded_stream_resplit_passes(sc: Harness, data: st.DataObject) -
 @check("DR-2", requires=_mutations_exist("DR-2", breaking=True))
 @scaled(_MUTATION_SCALE)
 @given(data=st.data())
-def test_dr_2_missing_or_retyped_field_is_caught(sc: Harness, data: st.DataObject) -> None:
-    _judge_change(sc, _draw_mutation(sc, data, "DR-2", breaking=True))
+def test_dr_2_missing_or_retyped_field_is_caught(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    _judge_change(strictconformance_harness, _draw_mutation(strictconformance_harness, data, "DR-2", breaking=True))
 
 
 # -- DR-3 elements of discriminated arrays are checked per variant -----------------------------------
@@ -282,8 +285,8 @@ def test_dr_2_missing_or_retyped_field_is_caught(sc: Harness, data: st.DataObjec
 @check("DR-3", requires=_mutations_exist("DR-3", breaking=True))
 @scaled(_MUTATION_SCALE)
 @given(data=st.data())
-def test_dr_3_variant_fields_are_checked(sc: Harness, data: st.DataObject) -> None:
-    _judge_change(sc, _draw_mutation(sc, data, "DR-3", breaking=True))
+def test_dr_3_variant_fields_are_checked(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    _judge_change(strictconformance_harness, _draw_mutation(strictconformance_harness, data, "DR-3", breaking=True))
 
 
 # -- DR-4 additive change passes -----------------------------------------------------------------------
@@ -292,22 +295,22 @@ def test_dr_3_variant_fields_are_checked(sc: Harness, data: st.DataObject) -> No
 @check("DR-4", requires=_mutations_exist("DR-4", breaking=False))
 @scaled(_MUTATION_SCALE)
 @given(data=st.data())
-def test_dr_4_additive_change_passes(sc: Harness, data: st.DataObject) -> None:
-    _judge_change(sc, _draw_mutation(sc, data, "DR-4", breaking=False))
+def test_dr_4_additive_change_passes(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    _judge_change(strictconformance_harness, _draw_mutation(strictconformance_harness, data, "DR-4", breaking=False))
 
 
 @check("DR-4")
 @pytest.mark.parametrize("cassette", list_cassettes())
-def test_dr_4_unknown_variant_in_every_recorded_array(sc: Harness, cassette: str) -> None:
+def test_dr_4_unknown_variant_in_every_recorded_array(strictconformance_harness: Harness, cassette: str) -> None:
     """Each open discriminated array of each recorded response, in turn, gains an element of a
     variant no shape knows: the response still passes (the property may miss a given array)."""
     judged = rejected = 0
-    for response in _usable_responses(sc, cassette):
+    for response in _usable_responses(strictconformance_harness, cassette):
         subject = _subject(response)
         for candidate in mutation_candidates(subject):
             if candidate.kind != "add_unknown_variant":
                 continue
-            verdict = _judge_change(sc, apply_mutation(subject, candidate, candidate.choices[0]))
+            verdict = _judge_change(strictconformance_harness, apply_mutation(subject, candidate, candidate.choices[0]))
             if verdict.failed:  # only when the unmutated response is rejected: DR-1's to report
                 rejected += 1
                 break
@@ -323,8 +326,59 @@ def test_dr_4_unknown_variant_in_every_recorded_array(sc: Harness, cassette: str
 @check("DR-5", requires=_mutations_exist("DR-5", breaking=True))
 @scaled(_MUTATION_SCALE)
 @given(data=st.data())
-def test_dr_5_invariants_catch_a_renamed_variant(sc: Harness, data: st.DataObject) -> None:
-    _judge_change(sc, _draw_mutation(sc, data, "DR-5", breaking=True))
+def test_dr_5_invariants_catch_a_renamed_variant(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    _judge_change(strictconformance_harness, _draw_mutation(strictconformance_harness, data, "DR-5", breaking=True))
+
+
+# -- DR-7 what the SDK parsed is what the response holds -----------------------------------------------
+
+
+def _parses(declarations: Declarations) -> str | None:
+    if not declarations.parse_fidelity:
+        return ("the adapter's response checks do not return what the SDK parsed (declare parse_fidelity = True and "
+                "return a strictconformance.drift.fidelity.ParsedResponse)")
+    return _any_api(declarations)
+
+
+@check("DR-7", requires=_parses)
+@pytest.mark.parametrize("cassette", list_cassettes())
+def test_dr_7_recorded_response_is_parsed_as_it_holds(strictconformance_harness: Harness, cassette: str) -> None:
+    """Every response of the cassette (bodies and streams) is parsed into what it holds; every
+    difference of every response is reported."""
+    usable = _usable_responses(strictconformance_harness, cassette)
+    checker = DriftChecker.from_harness(strictconformance_harness)
+    failures: list[str] = []
+    judged = 0
+    for response in usable:
+        strictconformance_harness.note(response=response.label, file=_cassette_file(cassette))
+        verdict = judge_fidelity(checker, _subject(response))
+        if verdict.status == "skip":
+            continue
+        judged += 1
+        if verdict.failed:
+            failures.append(f"{response.label}: {verdict.message}")
+    if not failures and not judged:
+        pytest.skip(f"not covered: no response of {cassette} could be judged (the kit cannot read it, or the check raised: see DR-1)")
+    strictconformance_harness.expect(not failures, lambda: "\n".join(failures))
+
+
+def _parses_and_mutations(declarations: Declarations) -> str | None:
+    return _parses(declarations) or _mutations_exist("DR-4", breaking=False)(declarations)
+
+
+@check("DR-7", requires=_parses_and_mutations)
+@scaled(_MUTATION_SCALE)
+@given(data=st.data())
+def test_dr_7_additive_change_is_parsed_as_it_holds(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    """A response with an additive change (a new field, a block of an unknown type...) is parsed
+    into what it holds: the unknown part is not text, no call is dropped or invented."""
+    mutation = _draw_mutation(strictconformance_harness, data, "DR-4", breaking=False)
+    strictconformance_harness.note(api=mutation.api, mutated_from=mutation.original.source or "generated",
+            mutation={"kind": mutation.kind, "path": mutation.path, "change": mutation.description},
+            **_subject_notes(mutation.subject))
+    verdict = judge_fidelity(DriftChecker.from_harness(strictconformance_harness), mutation.subject)
+    if verdict.status != "skip":
+        strictconformance_harness.expect(verdict.passed, verdict.message)
 
 
 # -- DR-6 only drift errors, on any value, and the value is left alone --------------------------------
@@ -374,22 +428,60 @@ def _any_events(api: str) -> st.SearchStrategy[_Drawn]:
 
 @check("DR-6", requires=_any_api)
 @given(data=st.data())
-def test_dr_6_any_payload_raises_only_drift_errors(sc: Harness, data: st.DataObject) -> None:
-    api = data.draw(st.sampled_from(sc.declarations.drift_apis), label="api")
+def test_dr_6_any_payload_raises_only_drift_errors(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    api = data.draw(st.sampled_from(strictconformance_harness.declarations.drift_apis), label="api")
     payload = data.draw(_any_payload(api), label="payload").value
-    sc.note(api=api, payload=_shown(payload))
-    checker = DriftChecker.from_harness(sc, judge_other_errors=True)
-    _settle(sc, judge_total(checker, api, payload))
+    strictconformance_harness.note(api=api, payload=_shown(payload))
+    checker = DriftChecker.from_harness(strictconformance_harness, judge_other_errors=True)
+    _settle(strictconformance_harness, judge_total(checker, api, payload))
 
 
 @check("DR-6", requires=_stream_fuzz)
 @given(data=st.data())
-def test_dr_6_any_stream_raises_only_drift_errors(sc: Harness, data: st.DataObject) -> None:
-    api = data.draw(st.sampled_from(sc.declarations.drift_apis), label="api")
+def test_dr_6_any_stream_raises_only_drift_errors(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    api = data.draw(st.sampled_from(strictconformance_harness.declarations.drift_apis), label="api")
     events = data.draw(_any_events(api), label="events").value
-    sc.note(api=api, events=_shown(_events_json(events)))
-    checker = DriftChecker.from_harness(sc, judge_other_errors=True)
-    _settle(sc, judge_total(checker, api, events, stream=True))
+    strictconformance_harness.note(api=api, events=_shown(_events_json(events)))
+    checker = DriftChecker.from_harness(strictconformance_harness, judge_other_errors=True)
+    _settle(strictconformance_harness, judge_total(checker, api, events, stream=True))
+
+
+#: What each API family sends when the provider fails (response_shapes.md): an error body, and the
+#: error frame of its stream.
+_OPENAI_ERROR = {"error": {"message": "The server had an error while processing your request.", "type": "server_error",
+                           "param": None, "code": None}}
+_PROVIDER_ERRORS: dict[str, tuple[Any, SSEEvent]] = {
+    "openai.chat": (_OPENAI_ERROR, SSEEvent(json.dumps(_OPENAI_ERROR), None)),
+    "openai.responses": (_OPENAI_ERROR, SSEEvent(json.dumps({"type": "error", "code": "server_error", "message": "The server had an error.",
+                                                             "param": None, "sequence_number": 1}), "error")),
+    "anthropic.messages": ({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}, "request_id": "req_011CSHoEeqs5C35K2UUqR7Fy"},
+                           SSEEvent(json.dumps({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}), "error")),
+    "gemini.generate_content": ({"error": {"code": 503, "message": "The model is overloaded. Please try again later.", "status": "UNAVAILABLE"}},
+                                SSEEvent(json.dumps({"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}}), None)),
+    "groq.chat": (_OPENAI_ERROR, SSEEvent(json.dumps({"error": {"message": "Service Unavailable", "type": "internal_server_error"}, "status_code": 503}), None)),
+    "cerebras.chat": (_OPENAI_ERROR, SSEEvent(json.dumps({"error": {"message": "Service Unavailable", "type": "service_unavailable"}, "status_code": 503}), None)),
+    "cloudflare.chat": ({"result": None, "success": False, "errors": [{"code": 7009, "message": "Upstream service unavailable"}], "messages": []},
+                        SSEEvent(json.dumps({"result": None, "success": False, "errors": [{"code": 7009, "message": "Upstream service unavailable"}],
+                                             "messages": []}), None)),
+}
+
+
+@check("DR-6", requires=_any_api)
+def test_dr_6_provider_errors_raise_only_declared_errors(strictconformance_harness: Harness) -> None:
+    """Each declared API gets the error its provider sends (an error body; with check_stream, a
+    recorded stream's first event then the error frame): raising a declared API error or a drift
+    error for it is right, and so is returning; anything else fails DR-6."""
+    checker = DriftChecker.from_harness(strictconformance_harness, judge_other_errors=True)
+    for api in strictconformance_harness.declarations.drift_apis:
+        body, frame = _PROVIDER_ERRORS[api]
+        if strictconformance_harness.has("check_response"):
+            strictconformance_harness.note(api=api, case="the provider's error body", payload=body)
+            _settle(strictconformance_harness, judge_total(checker, api, copy.deepcopy(body)))
+        if strictconformance_harness.has("check_stream"):
+            prefix = next((response.events()[:1] for response in recorded_responses(api, streams=True)), ())
+            events = (*prefix, frame)
+            strictconformance_harness.note(api=api, case="a stream whose provider sends an error frame", events=_events_json(events))
+            _settle(strictconformance_harness, judge_total(checker, api, events, stream=True))
 
 
 def _nested(depth: int, leaf: Any, key: str | None) -> Any:
@@ -424,20 +516,20 @@ def _deep_stream() -> tuple[str, tuple[SSEEvent, ...]]:
 
 
 @check("DR-6", requires=_any_api)
-def test_dr_6_payloads_nested_past_the_recursion_limit(sc: Harness) -> None:
+def test_dr_6_payloads_nested_past_the_recursion_limit(strictconformance_harness: Harness) -> None:
     """Every declared API gets bodies (and, with check_stream, an event) nested 10,000 deep, far
     past Python's recursion limit: an SDK that walks or converts them recursively raises
     RecursionError (not a drift error), as it would on such a response."""
-    checker = DriftChecker.from_harness(sc, judge_other_errors=True)
-    for api in sc.declarations.drift_apis:
-        if sc.has("check_response"):
+    checker = DriftChecker.from_harness(strictconformance_harness, judge_other_errors=True)
+    for api in strictconformance_harness.declarations.drift_apis:
+        if strictconformance_harness.has("check_response"):
             for name, payload in _deep_payloads(api):
-                sc.note(api=api, case=name, payload=_shown(payload))
-                _settle(sc, judge_total(checker, api, payload))
-        if sc.has("check_stream"):
+                strictconformance_harness.note(api=api, case=name, payload=_shown(payload))
+                _settle(strictconformance_harness, judge_total(checker, api, payload))
+        if strictconformance_harness.has("check_stream"):
             name, events = _deep_stream()
-            sc.note(api=api, case=name, events=_shown(_events_json(events)))
-            _settle(sc, judge_total(checker, api, events, stream=True))
+            strictconformance_harness.note(api=api, case=name, events=_shown(_events_json(events)))
+            _settle(strictconformance_harness, judge_total(checker, api, events, stream=True))
 
 
 # -- the four cases of seeds/004_a0237f49a68a70ed.txt ---------------------------------------------------
@@ -467,7 +559,7 @@ def _seed_case(location: str, change: Callable[[Any], tuple[str, str]], *, kind:
 
 
 @check("DR-3", requires=_api_covered("anthropic.messages", "check_response"))
-def test_dr_3_seed_reshaped_tool_use_id(sc: Harness) -> None:
+def test_dr_3_seed_reshaped_tool_use_id(strictconformance_harness: Harness) -> None:
     """Anthropic moves ``tool_use.id`` to ``tool_use.metadata.id``: drift at ``content[*].id``."""
 
     def move_id(payload: Any) -> tuple[str, str]:
@@ -476,11 +568,11 @@ def test_dr_3_seed_reshaped_tool_use_id(sc: Harness) -> None:
         block["metadata"] = {"id": block.pop("id")}
         return f"content[{index}].id", f"move content[{index}].id to content[{index}].metadata.id"
 
-    _judge_change(sc, _seed_case(_ANTHROPIC_TOOL_USE, move_id, kind="move_field", breaking=True, rule_id="DR-3"), explicit=True)
+    _judge_change(strictconformance_harness, _seed_case(_ANTHROPIC_TOOL_USE, move_id, kind="move_field", breaking=True, rule_id="DR-3"), explicit=True)
 
 
 @check("DR-5", requires=_api_covered("anthropic.messages", "check_response"))
-def test_dr_5_seed_renamed_tool_use(sc: Harness) -> None:
+def test_dr_5_seed_renamed_tool_use(strictconformance_harness: Harness) -> None:
     """Anthropic renames ``tool_use`` blocks to ``function_call`` under ``stop_reason: tool_use``:
     drift at ``content[*].type``, and the error says what it found (``function_call``)."""
 
@@ -489,33 +581,54 @@ def test_dr_5_seed_renamed_tool_use(sc: Harness) -> None:
         payload["content"][index]["type"] = "function_call"
         return f"content[{index}].type", f"rename variant 'tool_use' to 'function_call' at content[{index}].type"
 
-    verdict = _judge_change(sc, _seed_case(_ANTHROPIC_TOOL_USE, rename, kind="rename_discriminator", breaking=True, rule_id="DR-5"),
+    verdict = _judge_change(strictconformance_harness, _seed_case(_ANTHROPIC_TOOL_USE, rename, kind="rename_discriminator", breaking=True, rule_id="DR-5"),
                             explicit=True)
     error = verdict.error
-    shown = f"{error} {error.args!r}" if error is not None else ""
-    sc.expect("function_call" in shown, (
+    # The value may be in the error's text, its args, its attributes or its causes (an SDK error
+    # wrapping pydantic's ValidationError keeps the input there): read the whole chain.
+    shown = chain_text(error) if error is not None else ""
+    strictconformance_harness.expect("function_call" in shown, (
         f"the drift error does not name the actual value 'function_call' (SPEC DR-5: it fails at content[*].type "
-        f"with the actual value); it reads: {type(error).__name__}: {error}"))
+        f"with the actual value), in its text, args, attributes or causes; it reads: {type(error).__name__}: {error}"))
+
+
+def _add_unknown_block(payload: Any) -> tuple[str, str]:
+    payload["content"].insert(1, {"type": "fancy_new_block", "text": "not the model's words", "payload": {"x": 1}})
+    return "content[1]", "insert a block of unknown type 'fancy_new_block' (with a text field) at content[1]"
+
+
+@check("DR-7", requires=lambda declarations: _parses(declarations)
+       or _api_covered("anthropic.messages", "check_response")(declarations))
+def test_dr_7_seed_unknown_block_is_not_text(strictconformance_harness: Harness) -> None:
+    """Anthropic adds a block type nobody knows yet, with a ``text`` field: the SDK reads the same
+    text and tool calls as without it (the block is not the model's words)."""
+    mutation = _seed_case(_ANTHROPIC_TOOL_USE, _add_unknown_block, kind="add_unknown_variant", breaking=False, rule_id="DR-4")
+    strictconformance_harness.note(api=mutation.api, mutation={"kind": mutation.kind, "path": mutation.path, "change": mutation.description},
+            **_subject_notes(mutation.subject))
+    verdict = judge_fidelity(DriftChecker.from_harness(strictconformance_harness), mutation.subject)
+    if verdict.status == "skip":
+        pytest.skip(f"not judged: {verdict.message}")
+    strictconformance_harness.expect(verdict.passed, verdict.message)
 
 
 @check("DR-2", requires=_api_covered("openai.chat", "check_response"))
-def test_dr_2_seed_missing_choices_message(sc: Harness) -> None:
+def test_dr_2_seed_missing_choices_message(strictconformance_harness: Harness) -> None:
     """OpenAI drops ``choices[0].message``: drift at ``choices[0].message``."""
 
     def drop_message(payload: Any) -> tuple[str, str]:
         del payload["choices"][0]["message"]
         return "choices[0].message", "drop required field choices[0].message"
 
-    _judge_change(sc, _seed_case(_OPENAI_TOOL_CALL, drop_message, kind="drop_field", breaking=True, rule_id="DR-2"), explicit=True)
+    _judge_change(strictconformance_harness, _seed_case(_OPENAI_TOOL_CALL, drop_message, kind="drop_field", breaking=True, rule_id="DR-2"), explicit=True)
 
 
 @check("DR-4", requires=_api_covered("anthropic.messages", "check_response"))
-def test_dr_4_seed_unknown_block_type_passes(sc: Harness) -> None:
+def test_dr_4_seed_unknown_block_type_passes(strictconformance_harness: Harness) -> None:
     """Anthropic adds a block type nobody knows yet: the response still passes (forward compatibility)."""
 
     def add_block(payload: Any) -> tuple[str, str]:
         payload["content"].insert(1, {"type": "fancy_new_block", "payload": {"x": 1}})
         return "content[1]", "insert a block of unknown type 'fancy_new_block' at content[1]"
 
-    _judge_change(sc, _seed_case(_ANTHROPIC_TOOL_USE, add_block, kind="add_unknown_variant", breaking=False, rule_id="DR-4"),
+    _judge_change(strictconformance_harness, _seed_case(_ANTHROPIC_TOOL_USE, add_block, kind="add_unknown_variant", breaking=False, rule_id="DR-4"),
                   explicit=True)

@@ -21,81 +21,81 @@ from strictconformance.wire import Plan, PlanRequest, StrictSupport
 _SMALL = tool_schemas(max_properties=2, max_depth=0, optional=False, unions=False)
 
 
-def _plan(sc: Harness, request: PlanRequest) -> Plan | BaseException:
-    attempt = sc.attempt("plan_request", request, allowed=sc.declarations.rejection_errors)
+def _plan(strictconformance_harness: Harness, request: PlanRequest) -> Plan | BaseException:
+    attempt = strictconformance_harness.attempt("plan_request", request, allowed=strictconformance_harness.declarations.rejection_errors)
     return attempt.error if attempt.error is not None else attempt.value
 
 
-def _chosen_support(sc: Harness, request: PlanRequest, plan: Plan) -> StrictSupport:
-    sc.expect(plan.model in request.candidates, f"the plan chose {plan.model}, which is not one of the candidates")
+def _chosen_support(strictconformance_harness: Harness, request: PlanRequest, plan: Plan) -> StrictSupport:
+    strictconformance_harness.expect(plan.model in request.candidates, f"the plan chose {plan.model}, which is not one of the candidates")
     return expected_support(plan.model)
 
 
 @check("RES-10")
 @given(request=plan_requests(strict=st.sampled_from([True, True, False, None, 2, 0.5]), min_tools=1, max_tools=5, schema=_SMALL))
-def test_res_10_required_strict_filters_or_fails(sc: Harness, request: PlanRequest) -> None:
+def test_res_10_required_strict_filters_or_fails(strictconformance_harness: Harness, request: PlanRequest) -> None:
     required = [tool.name for tool in request.tools if tool.strict is True]
     if not required:
         return
     capable = [model for model in request.candidates if expected_support(model).capable]
-    outcome = _plan(sc, request)
+    outcome = _plan(strictconformance_harness, request)
     if not capable:
-        sc.expect(isinstance(outcome, BaseException), (
+        strictconformance_harness.expect(isinstance(outcome, BaseException), (
             f"tools {required} require strict but no candidate is strict-capable; the adapter planned {outcome} "
             "instead of failing"))
         message = str(outcome)
-        sc.expect(any(name in message for name in required), (
+        strictconformance_harness.expect(any(name in message for name in required), (
             f"the error does not name a required tool ({', '.join(required)}): {type(outcome).__name__}: {message}"))
         return
-    sc.expect(isinstance(outcome, Plan), (
+    strictconformance_harness.expect(isinstance(outcome, Plan), (
         f"strict-capable candidates exist ({', '.join(m.id for m in capable)}) but the adapter refused: "
         f"{type(outcome).__name__}: {outcome}"))
     assert isinstance(outcome, Plan)
-    support = _chosen_support(sc, request, outcome)
-    sc.expect(support.capable, (
+    support = _chosen_support(strictconformance_harness, request, outcome)
+    strictconformance_harness.expect(support.capable, (
         f"tools {required} require strict, yet the plan chose {outcome.model.id!r} (strict_format="
         f"{outcome.model.strict_format!r}), which is not strict-capable; capable candidates: {[m.id for m in capable]}"))
     for name in required:
-        wired = wire_tool(sc, outcome.request, name)
-        sc.expect(ships_strict(outcome.request, wired, support.dialect), (
+        wired = wire_tool(strictconformance_harness, outcome.request, name)
+        strictconformance_harness.expect(ships_strict(outcome.request, wired, support.dialect), (
             f"required tool {name!r} ships lenient on {outcome.model.id!r} (wire strict={wired.strict!r}, "
             f"mode={outcome.request.function_calling_mode!r})"))
 
 
 @check("RES-11")
 @given(request=plan_requests(strict=strict_settings("priority"), max_tools=6, schema=_SMALL))
-def test_res_11_false_is_never_strict(sc: Harness, request: PlanRequest) -> None:
-    outcome = _plan(sc, request)
+def test_res_11_false_is_never_strict(strictconformance_harness: Harness, request: PlanRequest) -> None:
+    outcome = _plan(strictconformance_harness, request)
     if not isinstance(outcome, Plan):
         return  # refusals are RES-10's business
-    support = _chosen_support(sc, request, outcome)
+    support = _chosen_support(strictconformance_harness, request, outcome)
     lenient = [tool.name for tool in request.tools if tool.strict is False]
     for name in lenient:
-        wired = wire_tool(sc, outcome.request, name)
-        sc.expect(wired.strict is not True, f"tool {name!r} has strict=false but ships strict=true on {outcome.model.id!r}")
+        wired = wire_tool(strictconformance_harness, outcome.request, name)
+        strictconformance_harness.expect(wired.strict is not True, f"tool {name!r} has strict=false but ships strict=true on {outcome.model.id!r}")
     if support.dialect == "google" and lenient and len(lenient) == len(request.tools):
-        sc.expect(outcome.request.function_calling_mode != "VALIDATED", (
+        strictconformance_harness.expect(outcome.request.function_calling_mode != "VALIDATED", (
             f"every tool has strict=false, yet the Google request switches to VALIDATED ({outcome.model.id!r})"))
 
 
 @check("RES-12")
 @given(request=plan_requests(strict=strict_settings("priority", required=False), max_tools=6, schema=_SMALL))
-def test_res_12_priority_prefers_never_filters(sc: Harness, request: PlanRequest) -> None:
-    outcome = _plan(sc, request)
-    sc.expect(isinstance(outcome, Plan), (
+def test_res_12_priority_prefers_never_filters(strictconformance_harness: Harness, request: PlanRequest) -> None:
+    outcome = _plan(strictconformance_harness, request)
+    strictconformance_harness.expect(isinstance(outcome, Plan), (
         f"no tool has strict=true, so nothing may filter the candidates, yet the adapter refused: "
         f"{type(outcome).__name__}: {outcome}"))
     assert isinstance(outcome, Plan)
-    support = _chosen_support(sc, request, outcome)
+    support = _chosen_support(strictconformance_harness, request, outcome)
     wanting = [tool.name for tool in request.tools if priority_of(tool.strict) is not None]
     capable = [model.id for model in request.candidates if expected_support(model).capable]
     if wanting and capable:
-        sc.expect(support.capable, (
+        strictconformance_harness.expect(support.capable, (
             f"tools {wanting} prefer strict and candidates {capable} are strict-capable, yet the plan chose "
             f"{outcome.model.id!r}, which is not"))
     if not support.capable:
         for tool in request.tools:
-            wired = wire_tool(sc, outcome.request, tool.name)
-            sc.expect(not ships_strict(outcome.request, wired, support.dialect), (
+            wired = wire_tool(strictconformance_harness, outcome.request, tool.name)
+            strictconformance_harness.expect(not ships_strict(outcome.request, wired, support.dialect), (
                 f"{outcome.model.id!r} is not strict-capable, yet tool {tool.name!r} ships strict "
                 f"(wire strict={wired.strict!r}, mode={outcome.request.function_calling_mode!r})"))

@@ -1,6 +1,6 @@
 """Checks of SPEC §1, boolean convention (RES-1..RES-6) and strict-format resolution (RES-13, RES-14).
 
-Each check takes the ``sc`` harness and belongs to one rule (``@check``). The seven rows of the
+Each check takes the ``strictconformance_harness`` harness and belongs to one rule (``@check``). The seven rows of the
 table in seeds/000 §5 are explicit cases of the rule each exemplifies.
 """
 
@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from strictconformance.adapter import Declarations
-from strictconformance.checks._support import wire_tool
+from strictconformance.checks._support import same_gemini_mode, wire_tool
 from strictconformance.harness import Harness, check
 from strictconformance.strategies.models import curated_cases, curated_models, models_with_support
 from strictconformance.strategies.requests import tools_requests
@@ -34,11 +34,14 @@ def _first_set(*settings: object) -> object:
     return next((setting for setting in settings if setting is not None), None)
 
 
-def _declared_default(sc: Harness, provider: str) -> bool | None:
-    return sc.declarations.strict_defaults[provider]
+def _declared_default(strictconformance_harness: Harness, provider: str) -> bool | None:
+    return strictconformance_harness.declarations.strict_defaults[provider]
 
 
 _MODELS = {"openai": "gpt-4o", "anthropic": "claude-sonnet-4-5", "google": "gemini-2.5-flash"}
+#: An Anthropic model without structured-output support, for rows that say so: an SDK that reads
+#: support from the model id (Vercel AI SDK, Effect) must see a model that really lacks it.
+_ANTHROPIC_UNSTRUCTURED_MODEL = "claude-3-haiku-20240307"
 
 
 def _provider(name: str) -> Callable[[Declarations], str | None]:
@@ -47,9 +50,9 @@ def _provider(name: str) -> Callable[[Declarations], str | None]:
     return requires
 
 
-def _for_adapter(sc: Harness, request: ToolsRequest, allowed: tuple[str, ...] = ("openai", "anthropic", "google")) -> ToolsRequest:
+def _for_adapter(strictconformance_harness: Harness, request: ToolsRequest, allowed: tuple[str, ...] = ("openai", "anthropic", "google")) -> ToolsRequest:
     """``request`` moved to a provider the adapter declares, when its own is not one."""
-    usable = [provider for provider in allowed if provider in sc.declarations.providers]
+    usable = [provider for provider in allowed if provider in strictconformance_harness.declarations.providers]
     if request.provider in usable or not usable:
         return request
     provider = usable[len(request.tools) % len(usable)]
@@ -64,16 +67,16 @@ def _show(value: object) -> str:
 
 @check("RES-1")
 @given(request=tools_requests(providers=("openai", "anthropic"), supports_structured_outputs=True))
-def test_res_1_tool_beats_config_beats_default(sc: Harness, request: ToolsRequest) -> None:
+def test_res_1_tool_beats_config_beats_default(strictconformance_harness: Harness, request: ToolsRequest) -> None:
     """For every tool that has a setting (or whose config does): wire = tool ?? config ?? default."""
-    request = _for_adapter(sc, request, ("openai", "anthropic"))
-    wire = sc.call("build_request", request)
+    request = _for_adapter(strictconformance_harness, request, ("openai", "anthropic"))
+    wire = strictconformance_harness.call("build_request", request)
     for tool in request.tools:
         if tool.strict is None and request.config_strict is None:
             continue  # that case is RES-2's
-        expected = _first_set(tool.strict, request.config_strict, _declared_default(sc, request.provider))
-        actual = wire_tool(sc, wire, tool.name).strict
-        sc.expect(actual == expected, (
+        expected = _first_set(tool.strict, request.config_strict, _declared_default(strictconformance_harness, request.provider))
+        actual = wire_tool(strictconformance_harness, wire, tool.name).strict
+        strictconformance_harness.expect(actual == expected, (
             f"{request.provider}: tool {tool.name!r} has strict={_show(tool.strict)}, provider config "
             f"strict={_show(request.config_strict)}; the wire carries strict={_show(actual)}, expected "
             f"{_show(expected)} (tool ?? config ?? default)"))
@@ -82,11 +85,11 @@ def test_res_1_tool_beats_config_beats_default(sc: Harness, request: ToolsReques
 @check("RES-2")
 @given(request=tools_requests(supports_structured_outputs=True, config=st.none(), min_tools=1,
                               strict=st.sampled_from([None, None, True, False])))
-def test_res_2_unset_gets_declared_default(sc: Harness, request: ToolsRequest) -> None:
+def test_res_2_unset_gets_declared_default(strictconformance_harness: Harness, request: ToolsRequest) -> None:
     """An unset tool under an unset config gets the provider default the adapter declares."""
-    request = _for_adapter(sc, request)
-    wire = sc.call("build_request", request)
-    default = _declared_default(sc, request.provider)
+    request = _for_adapter(strictconformance_harness, request)
+    wire = strictconformance_harness.call("build_request", request)
+    default = _declared_default(strictconformance_harness, request.provider)
     unset = [tool for tool in request.tools if tool.strict is None]
     if request.config_strict is not None or not unset:
         return
@@ -94,24 +97,24 @@ def test_res_2_unset_gets_declared_default(sc: Harness, request: ToolsRequest) -
         if any(tool.strict is True for tool in request.tools):
             return  # a strict tool decides Google's mode (RES-6)
         expected_mode = "VALIDATED" if default is True else request.function_calling_mode
-        sc.expect(wire.function_calling_mode == expected_mode, (
+        strictconformance_harness.expect(same_gemini_mode(wire.function_calling_mode, expected_mode), (
             f"google: unset tools under an unset config, declared default {_show(default)}: expected function-calling "
             f"{_show_mode(expected_mode)}, the wire has {_show_mode(wire.function_calling_mode)}"))
         return
     for tool in unset:
-        actual = wire_tool(sc, wire, tool.name).strict
-        sc.expect(actual == default, (
+        actual = wire_tool(strictconformance_harness, wire, tool.name).strict
+        strictconformance_harness.expect(actual == default, (
             f"{request.provider}: tool {tool.name!r} and the provider config are unset; the wire carries "
             f"strict={_show(actual)}, the adapter declares the default {_show(default)}"))
 
 
 @check("RES-3", requires=_provider("anthropic"))
 @given(request=tools_requests(providers=("anthropic",), supports_structured_outputs=False))
-def test_res_3_anthropic_without_structured_outputs_omits(sc: Harness, request: ToolsRequest) -> None:
-    wire = sc.call("build_request", request)
+def test_res_3_anthropic_without_structured_outputs_omits(strictconformance_harness: Harness, request: ToolsRequest) -> None:
+    wire = strictconformance_harness.call("build_request", request)
     for tool in request.tools:
-        actual = wire_tool(sc, wire, tool.name).strict
-        sc.expect(actual is None, (
+        actual = wire_tool(strictconformance_harness, wire, tool.name).strict
+        strictconformance_harness.expect(actual is None, (
             f"anthropic model {request.model!r} has no structured-output support, yet tool {tool.name!r} "
             f"(strict={_show(tool.strict)}, config {_show(request.config_strict)}) carries strict={_show(actual)}; "
             "it must be omitted"))
@@ -134,38 +137,40 @@ def _strict_keys(value: Any, path: str = "") -> list[str]:
 
 @check("RES-4", requires=_provider("anthropic"))
 @given(request=tools_requests(providers=("anthropic",), response_schema=True))
-def test_res_4_anthropic_response_format_has_no_strict(sc: Harness, request: ToolsRequest) -> None:
-    wire = sc.call("build_request", request)
+def test_res_4_anthropic_response_format_has_no_strict(strictconformance_harness: Harness, request: ToolsRequest) -> None:
+    wire = strictconformance_harness.call("build_request", request)
     if wire.response_format is None:
-        sc.expect(not request.supports_structured_outputs, (
+        strictconformance_harness.expect(not request.supports_structured_outputs, (
             "the request asks for a structured-output response (response_schema) on a model with structured "
             "outputs, but the wire request has no response_format to check (WireRequest.response_format)"))
         return
     found = _strict_keys(wire.response_format, "response_format")
-    sc.expect(not found, f"the Anthropic response format carries strict at {', '.join(found)}; the API has no such field")
+    strictconformance_harness.expect(not found, f"the Anthropic response format carries strict at {', '.join(found)}; the API has no such field")
 
 
 @check("RES-5", requires=_provider("anthropic"))
 @given(request=tools_requests(providers=("anthropic",)))
-def test_res_5_anthropic_strict_carries_beta(sc: Harness, request: ToolsRequest) -> None:
-    wire = sc.call("build_request", request)
+def test_res_5_anthropic_strict_carries_beta(strictconformance_harness: Harness, request: ToolsRequest) -> None:
+    wire = strictconformance_harness.call("build_request", request)
     strict_tools = [tool.name for tool in wire.tools if tool.strict is True]
-    sc.expect(not strict_tools or ANTHROPIC_STRUCTURED_OUTPUTS_BETA in wire.betas, (
+    strictconformance_harness.expect(not strict_tools or ANTHROPIC_STRUCTURED_OUTPUTS_BETA in wire.betas, (
         f"tools {strict_tools} are sent with strict=true but the request's betas {sorted(wire.betas)} lack "
         f"{ANTHROPIC_STRUCTURED_OUTPUTS_BETA!r}"))
 
 
 @check("RES-6", requires=_provider("google"))
 @given(request=tools_requests(providers=("google",)))
-def test_res_6_google_strict_switches_mode(sc: Harness, request: ToolsRequest) -> None:
-    wire = sc.call("build_request", request)
-    default = _declared_default(sc, "google")
+def test_res_6_google_strict_switches_mode(strictconformance_harness: Harness, request: ToolsRequest) -> None:
+    wire = strictconformance_harness.call("build_request", request)
+    default = _declared_default(strictconformance_harness, "google")
     for tool in request.tools:
-        actual = wire_tool(sc, wire, tool.name).strict
-        sc.expect(actual is None, f"google has no per-tool strict field, yet tool {tool.name!r} carries strict={_show(actual)}")
+        actual = wire_tool(strictconformance_harness, wire, tool.name).strict
+        strictconformance_harness.expect(actual is None, f"google has no per-tool strict field, yet tool {tool.name!r} carries strict={_show(actual)}")
+    if not request.tools and wire.function_calling_mode is None:
+        return  # no function declarations: no mode applies (Vercel AI SDK sends no toolConfig then)
     resolved_strict = [tool.name for tool in request.tools if _first_set(tool.strict, request.config_strict, default) is True]
     expected = "VALIDATED" if resolved_strict else request.function_calling_mode
-    sc.expect(wire.function_calling_mode == expected, (
+    strictconformance_harness.expect(same_gemini_mode(wire.function_calling_mode, expected), (
         f"tools resolved to strict: {resolved_strict or 'none'}; {_mode_set_by_caller(request)}; "
         f"expected {_show_mode(expected)}, the wire has {_show_mode(wire.function_calling_mode)}"))
 
@@ -194,15 +199,16 @@ _SEED_TABLE = [
 ]
 
 
-def _table_case(sc: Harness, provider: str, supports: bool, tool_strict: bool | None, config: bool | None, expected: Any) -> None:
+def _table_case(strictconformance_harness: Harness, provider: str, supports: bool, tool_strict: bool | None, config: bool | None, expected: Any) -> None:
     __tracebackhide__ = True
-    if provider not in sc.declarations.providers:
+    if provider not in strictconformance_harness.declarations.providers:
         pytest.skip(f"not covered: the adapter's providers do not include {provider!r}")
-    request = ToolsRequest(provider, _MODELS[provider], supports, (ToolSpec("lookup", _SCHEMA, tool_strict),), config_strict=config)
+    model = _ANTHROPIC_UNSTRUCTURED_MODEL if provider == "anthropic" and not supports else _MODELS[provider]
+    request = ToolsRequest(provider, model, supports, (ToolSpec("lookup", _SCHEMA, tool_strict),), config_strict=config)
     if expected == "declared":  # the seed says true; SPEC §1 checks the adapter's declared default
-        expected = _declared_default(sc, provider)
-    actual = wire_tool(sc, sc.call("build_request", request), "lookup").strict
-    sc.expect(actual == expected, f"seed table row: expected strict={_show(expected)}, the wire carries {_show(actual)}")
+        expected = _declared_default(strictconformance_harness, provider)
+    actual = wire_tool(strictconformance_harness, strictconformance_harness.call("build_request", request), "lookup").strict
+    strictconformance_harness.expect(actual == expected, f"seed table row: expected strict={_show(expected)}, the wire carries {_show(actual)}")
 
 
 def _table_params(rule: str) -> list[Any]:
@@ -211,32 +217,32 @@ def _table_params(rule: str) -> list[Any]:
 
 @check("RES-1")
 @pytest.mark.parametrize(("provider", "supports", "tool_strict", "config", "expected"), _table_params("RES-1"))
-def test_res_1_seed_table(sc: Harness, provider: str, supports: bool, tool_strict: bool | None, config: bool | None, expected: Any) -> None:
-    _table_case(sc, provider, supports, tool_strict, config, expected)
+def test_res_1_seed_table(strictconformance_harness: Harness, provider: str, supports: bool, tool_strict: bool | None, config: bool | None, expected: Any) -> None:
+    _table_case(strictconformance_harness, provider, supports, tool_strict, config, expected)
 
 
 @check("RES-2")
 @pytest.mark.parametrize(("provider", "supports", "tool_strict", "config", "expected"), _table_params("RES-2"))
-def test_res_2_seed_table(sc: Harness, provider: str, supports: bool, tool_strict: bool | None, config: bool | None, expected: Any) -> None:
-    _table_case(sc, provider, supports, tool_strict, config, expected)
+def test_res_2_seed_table(strictconformance_harness: Harness, provider: str, supports: bool, tool_strict: bool | None, config: bool | None, expected: Any) -> None:
+    _table_case(strictconformance_harness, provider, supports, tool_strict, config, expected)
 
 
 @check("RES-3")
 @pytest.mark.parametrize(("provider", "supports", "tool_strict", "config", "expected"), _table_params("RES-3"))
-def test_res_3_seed_table(sc: Harness, provider: str, supports: bool, tool_strict: bool | None, config: bool | None, expected: Any) -> None:
-    _table_case(sc, provider, supports, tool_strict, config, expected)
+def test_res_3_seed_table(strictconformance_harness: Harness, provider: str, supports: bool, tool_strict: bool | None, config: bool | None, expected: Any) -> None:
+    _table_case(strictconformance_harness, provider, supports, tool_strict, config, expected)
 
 
 @check("RES-4", requires=_provider("anthropic"))
-def test_res_4_seed_table_output_config_format(sc: Harness) -> None:
+def test_res_4_seed_table_output_config_format(strictconformance_harness: Harness) -> None:
     """Row 4: Anthropic `output_config.format` carries no strict, whatever the config says."""
     for config in (None, True, False):
         request = ToolsRequest("anthropic", "claude-sonnet-4-5", True, (), config_strict=config,
                                response_schema={"type": "object", "properties": {}, "required": [], "additionalProperties": False})
-        wire = sc.call("build_request", request)
-        sc.expect(wire.response_format is not None, "the request asks for a structured-output response, but the wire request has no response_format")
+        wire = strictconformance_harness.call("build_request", request)
+        strictconformance_harness.expect(wire.response_format is not None, "the request asks for a structured-output response, but the wire request has no response_format")
         found = _strict_keys(wire.response_format, "response_format")
-        sc.expect(not found, f"config strict={_show(config)}: the response format carries strict at {', '.join(found)}")
+        strictconformance_harness.expect(not found, f"config strict={_show(config)}: the response format carries strict at {', '.join(found)}")
 
 
 # -- Strict-format resolution ---------------------------------------------------------------------
@@ -248,16 +254,16 @@ def _support_text(support: StrictSupport) -> str:
 
 @check("RES-13")
 @given(case=models_with_support())
-def test_res_13_strict_format_resolution(sc: Harness, case: tuple[ModelSpec, StrictSupport]) -> None:
+def test_res_13_strict_format_resolution(strictconformance_harness: Harness, case: tuple[ModelSpec, StrictSupport]) -> None:
     model, expected = case
-    actual: StrictSupport = sc.call("strict_support", model)
-    sc.expect(actual.capable == expected.capable, (
+    actual: StrictSupport = strictconformance_harness.call("strict_support", model)
+    strictconformance_harness.expect(actual.capable == expected.capable, (
         f"model {model.provider}/{model.id} with strict_format={model.strict_format!r}: the adapter says "
         f"{_support_text(actual)}; expected {'strict-capable' if expected.capable else 'not strict-capable'} "
         + ("(an explicit family opts in)" if model.strict_format not in (None, "none") else
            "('none' opts out)" if model.strict_format == "none" else "(the fallback picks a dialect, never a capability)")))
     if model.strict_format != "none":
-        sc.expect(actual.dialect == expected.dialect, (
+        strictconformance_harness.expect(actual.dialect == expected.dialect, (
             f"model {model.provider}/{model.id} with strict_format={model.strict_format!r}: dialect {actual.dialect!r}, "
             f"expected {expected.dialect!r} (explicit value, else provider name, else the id's family/ prefix)"))
 
@@ -268,23 +274,23 @@ def _curated_table(declarations: Declarations) -> str | None:
 
 @check("RES-14", requires=_curated_table)
 @given(case=curated_models())
-def test_res_14_curated_table(sc: Harness, case: tuple[ModelSpec, StrictSupport]) -> None:
-    _expect_curated(sc, *case)
+def test_res_14_curated_table(strictconformance_harness: Harness, case: tuple[ModelSpec, StrictSupport]) -> None:
+    _expect_curated(strictconformance_harness, *case)
 
 
 @check("RES-14", requires=_curated_table)
-def test_res_14_every_listed_model(sc: Harness) -> None:
+def test_res_14_every_listed_model(strictconformance_harness: Harness) -> None:
     """Every id SPEC RES-14 fixes, in turn: a table wrong about one of them fails even where the
     property's sample missed it."""
     for model, expected in curated_cases():
-        _expect_curated(sc, model, expected)
+        _expect_curated(strictconformance_harness, model, expected)
 
 
-def _expect_curated(sc: Harness, model: ModelSpec, expected: StrictSupport) -> None:
-    actual: StrictSupport = sc.call("strict_support", model)
-    sc.expect(actual.capable == expected.capable, (
+def _expect_curated(strictconformance_harness: Harness, model: ModelSpec, expected: StrictSupport) -> None:
+    actual: StrictSupport = strictconformance_harness.call("strict_support", model)
+    strictconformance_harness.expect(actual.capable == expected.capable, (
         f"{model.provider} model {model.id!r} (strict format unset): the adapter says {_support_text(actual)}; "
         f"SPEC RES-14 has it {'strict-capable' if expected.capable else 'lenient'}"))
     if expected.capable:
-        sc.expect(actual.dialect == expected.dialect, (
+        strictconformance_harness.expect(actual.dialect == expected.dialect, (
             f"{model.provider} model {model.id!r}: dialect {actual.dialect!r}, expected {expected.dialect!r}"))

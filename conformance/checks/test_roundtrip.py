@@ -88,13 +88,13 @@ def _near_limit(dialect: Dialect, with_values: bool) -> st.SearchStrategy[dict[s
     return _AIMED[key][1]
 
 
-def _schema(sc: Harness, data: st.DataObject, dialect: Dialect, *, with_values: bool = True) -> dict[str, Any]:
+def _schema(strictconformance_harness: Harness, data: st.DataObject, dialect: Dialect, *, with_values: bool = True) -> dict[str, Any]:
     """A generated schema; now and then one around the dialect's limits (``with_values``: one
     whose values are small enough to draw)."""
     aimed = _near_limit(dialect, with_values)
     near = aimed is not None and data.draw(st.sampled_from((False,) * (NEAR_LIMIT_ONE_IN - 1) + (True,)), label="near a limit?")
     schema: dict[str, Any] = data.draw(aimed if near and aimed is not None else _SCHEMAS, label="schema")
-    sc.note(dialect=dialect.name, schema=show(schema))
+    strictconformance_harness.note(dialect=dialect.name, schema=show(schema))
     return schema
 
 
@@ -105,25 +105,25 @@ def _traps(dialect: Dialect) -> tuple[Trap, ...]:
     return _TRAPS[id(dialect)][1]
 
 
-def _trap(sc: Harness, trap: Trap, dialect: Dialect) -> Trap:
-    sc.notes.clear()  # one check runs case after case: a counterexample names the last one only
-    sc.note(dialect=dialect.name, trap=trap.name, why=trap.why, schema=trap.schema)
+def _trap(strictconformance_harness: Harness, trap: Trap, dialect: Dialect) -> Trap:
+    strictconformance_harness.notes.clear()  # one check runs case after case: a counterexample names the last one only
+    strictconformance_harness.note(dialect=dialect.name, trap=trap.name, why=trap.why, schema=trap.schema)
     return trap
 
 
-def _needs(sc: Harness, rule_id: str, *methods: str) -> None:
+def _needs(strictconformance_harness: Harness, rule_id: str, *methods: str) -> None:
     """Skip as not covered unless the adapter implements every one of ``methods``."""
-    missing = [method for method in methods if not sc.has(method)]
+    missing = [method for method in methods if not strictconformance_harness.has(method)]
     if missing:
         have = [method for method in methods if method not in missing]
         pytest.skip(f"not covered: {rule_id} needs {' and '.join(f'{m}()' for m in methods)}; the adapter implements "
                     f"{', '.join(f'{m}()' for m in have) or 'neither'}")
 
 
-def _strict_for_codec(sc: Harness, implementation: StrictImplementation, schema: dict[str, Any]) -> Strictified | None:
+def _strict_for_codec(strictconformance_harness: Harness, implementation: StrictImplementation, schema: dict[str, Any]) -> Strictified | None:
     """The strict schema and losses the codec is judged against: the adapter's (None when it
     refuses the schema: RT-1's business), or the reference's when it has no strictify."""
-    if sc.has("strictify"):
+    if strictconformance_harness.has("strictify"):
         try:
             strict = implementation.strictify(schema)
         except Refused:
@@ -132,107 +132,107 @@ def _strict_for_codec(sc: Harness, implementation: StrictImplementation, schema:
     else:
         strict = reference_strictify(schema, implementation.dialect)
         source = "the reference strictify (the adapter has no strictify())"
-    sc.note(strict=show(strict.schema), losses=[loss.as_json() for loss in strict.losses], strict_from=source)
+    strictconformance_harness.note(strict=show(strict.schema), losses=[loss.as_json() for loss in strict.losses], strict_from=source)
     return strict
 
 
 # -- RT-1: the output obeys every rule of the dialect -------------------------------------------------
 
 
-def _rt1(sc: Harness, dialect: Dialect, schema: dict[str, Any]) -> None:
+def _rt1(strictconformance_harness: Harness, dialect: Dialect, schema: dict[str, Any]) -> None:
     __tracebackhide__ = True
     try:
-        strict = StrictImplementation(sc, dialect).strictify(schema)
+        strict = StrictImplementation(strictconformance_harness, dialect).strictify(schema)
     except Refused as refusal:
-        sc.expect(refusal.reference_refuses, (
+        strictconformance_harness.expect(refusal.reference_refuses, (
             f"{dialect.name}: adapter.strictify() raised {refusal} on a valid JSON Schema that the reference strictifies; "
             "strictify must accept any schema and report what it loosens as losses (SPEC §4)"))
         return
     violations = validate_strict(strict.schema, dialect)
     if violations:
-        sc.note(strict=show(strict.schema), violations=[str(violation) for violation in violations[:10]])
+        strictconformance_harness.note(strict=show(strict.schema), violations=[str(violation) for violation in violations[:10]])
         rules = sorted({violation.rule_id for violation in violations})
-        sc.fail(f"{dialect.name}: the strict schema breaks {len(violations)} rule check(s) of {', '.join(rules)}; "
+        strictconformance_harness.fail(f"{dialect.name}: the strict schema breaks {len(violations)} rule check(s) of {', '.join(rules)}; "
                 f"first: {violations[0]}")
 
 
 @check("RT-1")
 @budget(_RT1)
 @given(data=st.data())
-def test_rt_1_output_obeys_every_rule(sc: Harness, dialect: str, data: st.DataObject) -> None:
-    resolved = require_dialect(sc, dialect)
-    _rt1(sc, resolved, _schema(sc, data, resolved, with_values=False))
+def test_rt_1_output_obeys_every_rule(strictconformance_harness: Harness, dialect: str, data: st.DataObject) -> None:
+    resolved = require_dialect(strictconformance_harness, dialect)
+    _rt1(strictconformance_harness, resolved, _schema(strictconformance_harness, data, resolved, with_values=False))
 
 
 @check("RT-1")
-def test_rt_1_traps_and_known_bad_schemas(sc: Harness, dialect: str) -> None:
+def test_rt_1_traps_and_known_bad_schemas(strictconformance_harness: Harness, dialect: str) -> None:
     """The classic traps and the known-bad schema of every rule of the dialect come out strict."""
-    resolved = require_dialect(sc, dialect)
+    resolved = require_dialect(strictconformance_harness, dialect)
     rules = resolved.rule_ids
     cases = [(f"trap {trap.name}", trap.schema) for trap in _traps(resolved)]
     cases += [(f"known-bad {case.rule_id} schema", case.schema) for case in known_bad_cases() if case.rule_id in rules]
     for name, schema in cases:
-        sc.notes.clear()  # a counterexample names the last case only
-        sc.note(dialect=dialect, case=name, schema=show(schema))
-        _rt1(sc, resolved, schema)
+        strictconformance_harness.notes.clear()  # a counterexample names the last case only
+        strictconformance_harness.note(dialect=dialect, case=name, schema=show(schema))
+        _rt1(strictconformance_harness, resolved, schema)
 
 
 # -- RT-2: pure; RT-3: idempotent --------------------------------------------------------------------
 
 
-def _rt2(sc: Harness, dialect: Dialect, schema: dict[str, Any]) -> None:
+def _rt2(strictconformance_harness: Harness, dialect: Dialect, schema: dict[str, Any]) -> None:
     __tracebackhide__ = True
-    implementation = StrictImplementation(sc, dialect)
+    implementation = StrictImplementation(strictconformance_harness, dialect)
     implementation.judge(lambda: check_rt2_pure(schema, implementation.strictify))
 
 
-def _rt3(sc: Harness, dialect: Dialect, schema: dict[str, Any]) -> None:
+def _rt3(strictconformance_harness: Harness, dialect: Dialect, schema: dict[str, Any]) -> None:
     __tracebackhide__ = True
-    implementation = StrictImplementation(sc, dialect)
+    implementation = StrictImplementation(strictconformance_harness, dialect)
     implementation.judge(lambda: check_rt3_idempotent(schema, implementation.strictify))
 
 
 @check("RT-2")
 @budget(_LIGHT)
 @given(data=st.data())
-def test_rt_2_strictify_is_pure(sc: Harness, dialect: str, data: st.DataObject) -> None:
+def test_rt_2_strictify_is_pure(strictconformance_harness: Harness, dialect: str, data: st.DataObject) -> None:
     """The input is not mutated; the same input gives the same schema and losses."""
-    resolved = require_dialect(sc, dialect)
-    _rt2(sc, resolved, _schema(sc, data, resolved, with_values=False))
+    resolved = require_dialect(strictconformance_harness, dialect)
+    _rt2(strictconformance_harness, resolved, _schema(strictconformance_harness, data, resolved, with_values=False))
 
 
 @check("RT-2")
-def test_rt_2_traps(sc: Harness, dialect: str) -> None:
-    resolved = require_dialect(sc, dialect)
+def test_rt_2_traps(strictconformance_harness: Harness, dialect: str) -> None:
+    resolved = require_dialect(strictconformance_harness, dialect)
     for trap in _traps(resolved):
-        _rt2(sc, resolved, _trap(sc, trap, resolved).schema)
+        _rt2(strictconformance_harness, resolved, _trap(strictconformance_harness, trap, resolved).schema)
 
 
 @check("RT-3")
 @budget(_LIGHT)
 @given(data=st.data())
-def test_rt_3_strictify_is_idempotent(sc: Harness, dialect: str, data: st.DataObject) -> None:
+def test_rt_3_strictify_is_idempotent(strictconformance_harness: Harness, dialect: str, data: st.DataObject) -> None:
     """strictify(strictify(s)) is strictify(s)."""
-    resolved = require_dialect(sc, dialect)
-    _rt3(sc, resolved, _schema(sc, data, resolved, with_values=False))
+    resolved = require_dialect(strictconformance_harness, dialect)
+    _rt3(strictconformance_harness, resolved, _schema(strictconformance_harness, data, resolved, with_values=False))
 
 
 @check("RT-3")
-def test_rt_3_traps(sc: Harness, dialect: str) -> None:
-    resolved = require_dialect(sc, dialect)
+def test_rt_3_traps(strictconformance_harness: Harness, dialect: str) -> None:
+    resolved = require_dialect(strictconformance_harness, dialect)
     for trap in _traps(resolved):
-        _rt3(sc, resolved, _trap(sc, trap, resolved).schema)
+        _rt3(strictconformance_harness, resolved, _trap(strictconformance_harness, trap, resolved).schema)
 
 
 # -- RT-4: completeness ------------------------------------------------------------------------------
 
 
-def _rt4(sc: Harness, dialect: Dialect, schema: dict[str, Any], value: Any) -> None:
+def _rt4(strictconformance_harness: Harness, dialect: Dialect, schema: dict[str, Any], value: Any) -> None:
     __tracebackhide__ = True
-    implementation = StrictImplementation(sc, dialect)
-    strict = _strict_for_codec(sc, implementation, schema)
+    implementation = StrictImplementation(strictconformance_harness, dialect)
+    strict = _strict_for_codec(strictconformance_harness, implementation, schema)
     if strict is not None:
-        sc.note(value=show(value))
+        strictconformance_harness.note(value=show(value))
         encode, decode = implementation.encode_fn(schema), implementation.decode_fn(schema)
         implementation.judge(lambda: check_rt4_complete(schema, strict, encode, decode, value), strict)
 
@@ -240,38 +240,38 @@ def _rt4(sc: Harness, dialect: Dialect, schema: dict[str, Any], value: Any) -> N
 @check("RT-4")
 @budget(_HEAVY)
 @given(data=st.data())
-def test_rt_4_values_encode_validly_and_decode_back(sc: Harness, dialect: str, data: st.DataObject) -> None:
+def test_rt_4_values_encode_validly_and_decode_back(strictconformance_harness: Harness, dialect: str, data: st.DataObject) -> None:
     """A value of the original encodes to a value of the strict schema and decodes back to itself,
     except where a reported loss explains it."""
-    resolved = require_dialect(sc, dialect)
-    _needs(sc, "RT-4", "encode", "decode")
-    schema = _schema(sc, data, resolved)
-    _rt4(sc, resolved, schema, data.draw(instances(schema, engine="compiled"), label="value"))
+    resolved = require_dialect(strictconformance_harness, dialect)
+    _needs(strictconformance_harness, "RT-4", "encode", "decode")
+    schema = _schema(strictconformance_harness, data, resolved)
+    _rt4(strictconformance_harness, resolved, schema, data.draw(instances(schema, engine="compiled"), label="value"))
 
 
 @check("RT-4")
-def test_rt_4_traps(sc: Harness, dialect: str) -> None:
-    resolved = require_dialect(sc, dialect)
-    _needs(sc, "RT-4", "encode", "decode")
+def test_rt_4_traps(strictconformance_harness: Harness, dialect: str) -> None:
+    resolved = require_dialect(strictconformance_harness, dialect)
+    _needs(strictconformance_harness, "RT-4", "encode", "decode")
     for trap in _traps(resolved):
         for value in trap.values:
-            _rt4(sc, resolved, _trap(sc, trap, resolved).schema, value)
+            _rt4(strictconformance_harness, resolved, _trap(strictconformance_harness, trap, resolved).schema, value)
 
 
 # -- RT-5: soundness ---------------------------------------------------------------------------------
 
 
-def _rt5(sc: Harness, dialect: Dialect, schema: dict[str, Any], data: st.DataObject) -> None:
+def _rt5(strictconformance_harness: Harness, dialect: Dialect, schema: dict[str, Any], data: st.DataObject) -> None:
     __tracebackhide__ = True
-    implementation = StrictImplementation(sc, dialect)
-    strict = _strict_for_codec(sc, implementation, schema)
+    implementation = StrictImplementation(strictconformance_harness, dialect)
+    strict = _strict_for_codec(strictconformance_harness, implementation, schema)
     if strict is None:
         return
     decode = implementation.decode_fn(schema)
 
     def oracle() -> OracleFailure | None:
         wire = data.draw(instances(strict.schema, engine="compiled"), label="wire value")
-        sc.note(wire=show(wire))
+        strictconformance_harness.note(wire=show(wire))
         return check_rt5_sound(schema, strict, decode, wire)
     implementation.judge(oracle, strict)
 
@@ -279,33 +279,33 @@ def _rt5(sc: Harness, dialect: Dialect, schema: dict[str, Any], data: st.DataObj
 @check("RT-5")
 @budget(_HEAVY)
 @given(data=st.data())
-def test_rt_5_strict_values_decode_to_original_values(sc: Harness, dialect: str, data: st.DataObject) -> None:
+def test_rt_5_strict_values_decode_to_original_values(strictconformance_harness: Harness, dialect: str, data: st.DataObject) -> None:
     """A value of the strict schema decodes to a value of the original, except where a reported
     loss explains the difference, and only there."""
-    resolved = require_dialect(sc, dialect)
-    _rt5(sc, resolved, _schema(sc, data, resolved), data)
+    resolved = require_dialect(strictconformance_harness, dialect)
+    _rt5(strictconformance_harness, resolved, _schema(strictconformance_harness, data, resolved), data)
 
 
 @check("RT-5")
 @budget(_RT5_TRAPS)
 @given(data=st.data())
-def test_rt_5_traps(sc: Harness, dialect: str, data: st.DataObject) -> None:
+def test_rt_5_traps(strictconformance_harness: Harness, dialect: str, data: st.DataObject) -> None:
     """Values of every trap's strict schema, one drawn per trap in each example (a trap lists values
     of its original schema only): each example meets the bounds trap, where a dropped maxItems shows."""
-    resolved = require_dialect(sc, dialect)
+    resolved = require_dialect(strictconformance_harness, dialect)
     for trap in _traps(resolved):
-        _rt5(sc, resolved, _trap(sc, trap, resolved).schema, data)
+        _rt5(strictconformance_harness, resolved, _trap(strictconformance_harness, trap, resolved).schema, data)
 
 
 # -- RT-6: no silent collapse of absent and null ------------------------------------------------------
 
 
-def _rt6(sc: Harness, dialect: Dialect, schema: dict[str, Any], value: Any) -> None:
+def _rt6(strictconformance_harness: Harness, dialect: Dialect, schema: dict[str, Any], value: Any) -> None:
     __tracebackhide__ = True
-    implementation = StrictImplementation(sc, dialect)
-    strict = _strict_for_codec(sc, implementation, schema)
+    implementation = StrictImplementation(strictconformance_harness, dialect)
+    strict = _strict_for_codec(strictconformance_harness, implementation, schema)
     if strict is not None:
-        sc.note(value=show(value))
+        strictconformance_harness.note(value=show(value))
         encode = implementation.encode_fn(schema)
         implementation.judge(lambda: check_rt6_no_silent_collapse(schema, strict, encode, value), strict)
 
@@ -313,42 +313,42 @@ def _rt6(sc: Harness, dialect: Dialect, schema: dict[str, Any], value: Any) -> N
 @check("RT-6")
 @budget(_HEAVY)
 @given(data=st.data())
-def test_rt_6_absent_and_null_stay_apart_or_are_reported(sc: Harness, dialect: str, data: st.DataObject) -> None:
+def test_rt_6_absent_and_null_stay_apart_or_are_reported(strictconformance_harness: Harness, dialect: str, data: st.DataObject) -> None:
     """An optional property that is null and the same value without it encode apart, or a loss says so."""
-    resolved = require_dialect(sc, dialect)
-    schema = _schema(sc, data, resolved)
-    _rt6(sc, resolved, schema, data.draw(instances(schema, engine="compiled"), label="value"))
+    resolved = require_dialect(strictconformance_harness, dialect)
+    schema = _schema(strictconformance_harness, data, resolved)
+    _rt6(strictconformance_harness, resolved, schema, data.draw(instances(schema, engine="compiled"), label="value"))
 
 
 @check("RT-6")
-def test_rt_6_traps(sc: Harness, dialect: str) -> None:
-    resolved = require_dialect(sc, dialect)
+def test_rt_6_traps(strictconformance_harness: Harness, dialect: str) -> None:
+    resolved = require_dialect(strictconformance_harness, dialect)
     for trap in _traps(resolved):
         for value in trap.values:
-            _rt6(sc, resolved, _trap(sc, trap, resolved).schema, value)
+            _rt6(strictconformance_harness, resolved, _trap(strictconformance_harness, trap, resolved).schema, value)
 
 
 # -- RT-7: the model's answer is decoded before user code ----------------------------------------------
 
 
-def _rt7(sc: Harness, dialect: Dialect, schema: dict[str, Any], value: Any) -> None:
+def _rt7(strictconformance_harness: Harness, dialect: Dialect, schema: dict[str, Any], value: Any) -> None:
     """Decode the wire value a model answers with: the adapter's own encoding of ``value`` when it
     has encode(), else the dialect's (the reference's); judged only when it is valid under the
     strict schema (a model's strict answer is)."""
     __tracebackhide__ = True
-    implementation = StrictImplementation(sc, dialect)
-    sc.note(value=show(value))
-    strict = _strict_for_codec(sc, implementation, schema)
+    implementation = StrictImplementation(strictconformance_harness, dialect)
+    strictconformance_harness.note(value=show(value))
+    strict = _strict_for_codec(strictconformance_harness, implementation, schema)
     if strict is None:
         return
-    if sc.has("encode"):
-        encoded = sc.attempt("encode", copy.deepcopy(schema), dialect.name, value, allowed=(Exception,))
+    if strictconformance_harness.has("encode"):
+        encoded = strictconformance_harness.attempt("encode", copy.deepcopy(schema), dialect.name, value, allowed=(Exception,))
         if encoded.error is not None:
             return  # RT-4's business
         wire, source = encoded.value, "adapter.encode"
     else:
         wire, source = reference_encode(schema, dialect, value), "the dialect's wire shape (the adapter has no encode())"
-    sc.note(wire=show(wire), wire_from=source)
+    strictconformance_harness.note(wire=show(wire), wire_from=source)
     decode = implementation.decode_fn(schema)
 
     def oracle() -> OracleFailure | None:
@@ -363,17 +363,17 @@ def _rt7(sc: Harness, dialect: Dialect, schema: dict[str, Any], value: Any) -> N
 @check("RT-7")
 @budget(_HEAVY)
 @given(data=st.data())
-def test_rt_7_wire_answers_decode_to_original_values(sc: Harness, dialect: str, data: st.DataObject) -> None:
+def test_rt_7_wire_answers_decode_to_original_values(strictconformance_harness: Harness, dialect: str, data: st.DataObject) -> None:
     """A value's wire shape (pairs, numeric-key objects, null for absent, JSON text) decodes to the
     value itself."""
-    resolved = require_dialect(sc, dialect)
-    schema = _schema(sc, data, resolved)
-    _rt7(sc, resolved, schema, data.draw(instances(schema, engine="compiled"), label="value"))
+    resolved = require_dialect(strictconformance_harness, dialect)
+    schema = _schema(strictconformance_harness, data, resolved)
+    _rt7(strictconformance_harness, resolved, schema, data.draw(instances(schema, engine="compiled"), label="value"))
 
 
 @check("RT-7")
-def test_rt_7_traps(sc: Harness, dialect: str) -> None:
-    resolved = require_dialect(sc, dialect)
+def test_rt_7_traps(strictconformance_harness: Harness, dialect: str) -> None:
+    resolved = require_dialect(strictconformance_harness, dialect)
     for trap in _traps(resolved):
         for value in trap.values:
-            _rt7(sc, resolved, _trap(sc, trap, resolved).schema, value)
+            _rt7(strictconformance_harness, resolved, _trap(strictconformance_harness, trap, resolved).schema, value)

@@ -50,20 +50,20 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     parametrize_dialects(metafunc)  # the dialects applying the check's rule, shipped and the adapter's own
 
 
-def _judge(sc: Harness, dialect: Dialect, rule: StrictRule, schema: dict[str, Any]) -> bool:
+def _judge(strictconformance_harness: Harness, dialect: Dialect, rule: StrictRule, schema: dict[str, Any]) -> bool:
     """Fail when the adapter's strict version of ``schema`` breaks ``rule``; False when it refused."""
     __tracebackhide__ = True
-    sc.note(dialect=dialect.name, schema=show(schema))
+    strictconformance_harness.note(dialect=dialect.name, schema=show(schema))
     try:
-        strict = StrictImplementation(sc, dialect).strictify(schema)
+        strict = StrictImplementation(strictconformance_harness, dialect).strictify(schema)
     except Refused:
         return False  # RT-1's business
     broken = [violation for violation in validate_strict(strict.schema, dialect) if violation.rule_id == rule.id]
     if broken:
-        sc.note(strict=show(strict.schema), violations=[str(violation) for violation in broken[:10]])
+        strictconformance_harness.note(strict=show(strict.schema), violations=[str(violation) for violation in broken[:10]])
         first = broken[0]
         more = f" (and {len(broken) - 1} more place(s))" if len(broken) > 1 else ""
-        sc.fail(f"{dialect.name}: the strict schema breaks {rule.id} {rule.check} at {first.pointer or '/'}: "
+        strictconformance_harness.fail(f"{dialect.name}: the strict schema breaks {rule.id} {rule.check} at {first.pointer or '/'}: "
                 f"{first.message}{more}. The rule: {rule.title.replace('`', '')}, because {rule.reason[0].lower()}{rule.reason[1:]} "
                 f"(source: {rule.source})")
     return True
@@ -79,12 +79,12 @@ def _generated_check(rule_id: str) -> Callable[..., None]:
     # object: a dialect's rules live as long as the dialect, which the run's registry keeps
     schemas: dict[int, tuple[StrictRule, st.SearchStrategy[dict[str, Any]]]] = {}
 
-    def test(sc: Harness, dialect: str, data: st.DataObject) -> None:
-        resolved = require_dialect(sc, dialect)
+    def test(strictconformance_harness: Harness, dialect: str, data: st.DataObject) -> None:
+        resolved = require_dialect(strictconformance_harness, dialect)
         rule = resolved.rule(rule_id)
         if id(rule) not in schemas:
             schemas[id(rule)] = (rule, rule_schemas(rule))
-        _judge(sc, resolved, rule, data.draw(schemas[id(rule)][1], label="schema"))
+        _judge(strictconformance_harness, resolved, rule, data.draw(schemas[id(rule)][1], label="schema"))
 
     test.__name__ = test.__qualname__ = f"test_{rule_id.lower().replace('-', '_')}_{_snake(CATALOGUE[rule_id].check)}"
     test.__doc__ = f"{rule_id}: the strict schema of generated schemas breaks it nowhere."
@@ -96,16 +96,16 @@ def _generated_check(rule_id: str) -> Callable[..., None]:
 
 
 def _fixed_check(rule_id: str) -> Callable[..., None]:
-    def test(sc: Harness, dialect: str) -> None:
-        resolved = require_dialect(sc, dialect)
+    def test(strictconformance_harness: Harness, dialect: str) -> None:
+        resolved = require_dialect(strictconformance_harness, dialect)
         rule = resolved.rule(rule_id)
         cases = [(f"known-bad {rule_id} schema", case.schema) for case in known_bad_cases() if case.rule_id == rule_id]
         cases += [(f"trap {trap.name}", trap.schema) for trap in traps(resolved)]
         judged = 0
         for name, schema in cases:
-            sc.notes.clear()  # a counterexample names the last case only
-            sc.note(case=name)
-            judged += _judge(sc, resolved, rule, schema)
+            strictconformance_harness.notes.clear()  # a counterexample names the last case only
+            strictconformance_harness.note(case=name)
+            judged += _judge(strictconformance_harness, resolved, rule, schema)
         if not judged:
             pytest.skip(f"not covered: strictify refused every fixed case of {rule_id} in {dialect}")
 

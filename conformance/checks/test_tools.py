@@ -64,9 +64,9 @@ class _AdapterToolLayer:
     TL-7's invalid strict value) and when it is a violation (TL-3's escaped exception).
     """
 
-    def __init__(self, sc: Harness) -> None:
-        self._sc = sc
-        traits: ToolLayerTraits = sc.declarations.tool_layer_traits
+    def __init__(self, strictconformance_harness: Harness) -> None:
+        self._sc = strictconformance_harness
+        traits: ToolLayerTraits = strictconformance_harness.declarations.tool_layer_traits
         self.traits = traits
 
     def _forward(self, method: str, *args: Any) -> Any:
@@ -91,13 +91,13 @@ class _AdapterToolLayer:
         return self._forward("call_tool", handle, input, context)
 
 
-def _layer(sc: Harness, rule_id: str, sources: Collection[InputSource] | None = None) -> _AdapterToolLayer:
+def _layer(strictconformance_harness: Harness, rule_id: str, sources: Collection[InputSource] | None = None) -> _AdapterToolLayer:
     """The adapter's tool layer for ``rule_id``, or a "not covered" skip when the adapter lacks a
     capability the rule needs or declares none of the input-schema ``sources`` its cases use."""
-    missing = [method for method in all_rules()[rule_id].capabilities if not sc.has(method)]
+    missing = [method for method in all_rules()[rule_id].capabilities if not strictconformance_harness.has(method)]
     if missing:
         pytest.skip(f"not covered: the adapter does not implement {', '.join(f'{method}()' for method in missing)}")
-    layer = _AdapterToolLayer(sc)
+    layer = _AdapterToolLayer(strictconformance_harness)
     needed = frozenset(sources) if sources is not None else _CASE_SOURCES[rule_id]
     if not needed & layer.traits.sources:
         pytest.skip(f"not covered: these {rule_id} cases define tools from {' or '.join(sorted(needed))} input schemas; "
@@ -131,22 +131,22 @@ def _case_json(value: Any) -> Any:
     return value
 
 
-def _judge(sc: Harness, layer: _AdapterToolLayer, rule_id: str, case: Any) -> None:
+def _judge(strictconformance_harness: Harness, layer: _AdapterToolLayer, rule_id: str, case: Any) -> None:
     """Run ``rule_id``'s oracle on ``case``; its first violation fails the check (the others are
     listed). The counterexample is the violation's own; after an adapter fault, the whole case."""
     __tracebackhide__ = True
     try:
         violations: Sequence[Violation] = CHECKS[rule_id](layer, case)
     except ConformanceFailure:
-        sc.note(case=_case_json(case))
+        strictconformance_harness.note(case=_case_json(case))
         raise
     if not violations:
         return
     first, *others = violations
     # the oracle names the layer's methods; for the user they are the adapter's, with the tool as "handle"
-    sc.note(call=first.call.replace("layer.", "adapter.", 1), **first.counterexample)
+    strictconformance_harness.note(call=first.call.replace("layer.", "adapter.", 1), **first.counterexample)
     also = "".join(f"\nalso: {other.message}" for other in others)
-    sc.fail(first.message + also)
+    strictconformance_harness.fail(first.message + also)
 
 
 # -- TL-1: one shape, one advertised schema ------------------------------------------------------
@@ -154,10 +154,10 @@ def _judge(sc: Harness, layer: _AdapterToolLayer, rule_id: str, case: Any) -> No
 
 @check("TL-1")
 @given(data=st.data())
-def test_tl_1_one_shape_advertises_one_schema(sc: Harness, data: st.DataObject) -> None:
+def test_tl_1_one_shape_advertises_one_schema(strictconformance_harness: Harness, data: st.DataObject) -> None:
     """A pydantic model, a raw JSON Schema and a typed signature of one shape advertise one schema."""
-    layer = _layer(sc, "TL-1")
-    _judge(sc, layer, "TL-1", data.draw(callbacks.shape_cases(), label="case"))
+    layer = _layer(strictconformance_harness, "TL-1")
+    _judge(strictconformance_harness, layer, "TL-1", data.draw(callbacks.shape_cases(), label="case"))
 
 
 _OWNER = ObjectShape("Owner", (("name", FieldShape("string")), ("level", FieldShape("integer", default=1))), closed=True)
@@ -186,9 +186,9 @@ _KNOWN_SHAPES: Mapping[str, ObjectShape] = {
 
 @check("TL-1")
 @pytest.mark.parametrize("shape_name", sorted(_KNOWN_SHAPES))
-def test_tl_1_known_shapes(sc: Harness, shape_name: str) -> None:
+def test_tl_1_known_shapes(strictconformance_harness: Harness, shape_name: str) -> None:
     """Shapes whose schemas SDKs get wrong, written every way: all advertise the raw schema's shape."""
-    _judge(sc, _layer(sc, "TL-1"), "TL-1", callbacks.shape_case(_KNOWN_SHAPES[shape_name], "known_shape"))
+    _judge(strictconformance_harness, _layer(strictconformance_harness, "TL-1"), "TL-1", callbacks.shape_case(_KNOWN_SHAPES[shape_name], "known_shape"))
 
 
 # -- TL-2: input validated before the callback -------------------------------------------------
@@ -196,12 +196,12 @@ def test_tl_1_known_shapes(sc: Harness, shape_name: str) -> None:
 
 @check("TL-2")
 @given(data=st.data())
-def test_tl_2_input_is_validated_before_the_callback(sc: Harness, data: st.DataObject) -> None:
+def test_tl_2_input_is_validated_before_the_callback(strictconformance_harness: Harness, data: st.DataObject) -> None:
     """Valid input reaches the callback as given (nested models as models); invalid input never
     does and gives an error result naming the field."""
-    layer = _layer(sc, "TL-2")
+    layer = _layer(strictconformance_harness, "TL-2")
     case = data.draw(callbacks.recording_cases(sources=layer.traits.sources & _ALL_SOURCES), label="case")
-    _judge(sc, layer, "TL-2", case)
+    _judge(strictconformance_harness, layer, "TL-2", case)
 
 
 _ORDER = ObjectShape("Order", (("item", FieldShape("string")), ("owner", FieldShape("object", obj=_OWNER))), closed=True)
@@ -230,13 +230,13 @@ _KNOWN_INPUTS: Mapping[str, tuple[InputSource, ObjectShape, dict[str, JSONValue]
 
 @check("TL-2")
 @pytest.mark.parametrize("name", sorted(_KNOWN_INPUTS))
-def test_tl_2_known_inputs(sc: Harness, name: str) -> None:
+def test_tl_2_known_inputs(strictconformance_harness: Harness, name: str) -> None:
     """Raw schemas validated, nested models delivered as models, ``T | None`` taking null."""
     source, shape, valid, invalid, pointer = _KNOWN_INPUTS[name]
-    layer = _layer(sc, "TL-2", {source})
+    layer = _layer(strictconformance_harness, "TL-2", {source})
     log = CallLog()
     definition = callbacks.recording_definition(shape, source, name="known_input", log=log, returns={"ok": True})
-    _judge(sc, layer, "TL-2", RecordingCase(definition, shape, log, valid, invalid, pointer, {"ok": True}))
+    _judge(strictconformance_harness, layer, "TL-2", RecordingCase(definition, shape, log, valid, invalid, pointer, {"ok": True}))
 
 
 # -- TL-3: exceptions become error results -------------------------------------------------------
@@ -244,11 +244,11 @@ def test_tl_2_known_inputs(sc: Harness, name: str) -> None:
 
 @check("TL-3")
 @given(data=st.data())
-def test_tl_3_exceptions_become_error_results(sc: Harness, data: st.DataObject) -> None:
+def test_tl_3_exceptions_become_error_results(strictconformance_harness: Harness, data: st.DataObject) -> None:
     """A callback's exception (sync, async, generators after some items) becomes one error result
     with its type, message and the tool-use id; it never escapes."""
-    layer = _layer(sc, "TL-3")
-    _judge(sc, layer, "TL-3", data.draw(callbacks.raising_cases(), label="case"))
+    layer = _layer(strictconformance_harness, "TL-3")
+    _judge(strictconformance_harness, layer, "TL-3", data.draw(callbacks.raising_cases(), label="case"))
 
 
 _KINDS: tuple[CallbackKind, ...] = ("sync", "async", "sync_generator", "async_generator")
@@ -256,12 +256,12 @@ _KINDS: tuple[CallbackKind, ...] = ("sync", "async", "sync_generator", "async_ge
 
 @check("TL-3")
 @pytest.mark.parametrize("kind", _KINDS)
-def test_tl_3_each_callback_kind(sc: Harness, kind: CallbackKind) -> None:
+def test_tl_3_each_callback_kind(strictconformance_harness: Harness, kind: CallbackKind) -> None:
     """Errors neither escape nor hide, whatever kind of callback raised them."""
-    layer = _layer(sc, "TL-3")
+    layer = _layer(strictconformance_harness, "TL-3")
     items: tuple[JSONValue, ...] = ("looking up",) if kind.endswith("generator") else ()
     case = callbacks.raising_case(kind, LookupError, "no such city: Atlantis", items=items, source=_schema_source(layer))
-    _judge(sc, layer, "TL-3", case)
+    _judge(strictconformance_harness, layer, "TL-3", case)
 
 
 # -- TL-4: events in order, then one result ------------------------------------------------------
@@ -269,12 +269,12 @@ def test_tl_3_each_callback_kind(sc: Harness, kind: CallbackKind) -> None:
 
 @check("TL-4")
 @given(data=st.data())
-def test_tl_4_events_in_order_then_one_result(sc: Harness, data: st.DataObject) -> None:
+def test_tl_4_events_in_order_then_one_result(strictconformance_harness: Harness, data: st.DataObject) -> None:
     """Generator items stream as progress events in order, then exactly one final result (the
     final value as the layer declares it is given, or the declared empty value)."""
-    layer = _layer(sc, "TL-4")
+    layer = _layer(strictconformance_harness, "TL-4")
     case = data.draw(callbacks.streaming_cases(convention=layer.traits.final_value), label="case")
-    _judge(sc, layer, "TL-4", case)
+    _judge(strictconformance_harness, layer, "TL-4", case)
 
 
 #: (kind, items, gives a final value): generators turned into text, and empty generators.
@@ -288,16 +288,16 @@ _KNOWN_STREAMS: Mapping[str, tuple[CallbackKind, tuple[JSONValue, ...], bool]] =
 
 @check("TL-4")
 @pytest.mark.parametrize("name", sorted(_KNOWN_STREAMS))
-def test_tl_4_known_streams(sc: Harness, name: str) -> None:
+def test_tl_4_known_streams(strictconformance_harness: Harness, name: str) -> None:
     """Generators stream their items, then one result; an empty one gives the declared value."""
-    layer = _layer(sc, "TL-4")
+    layer = _layer(strictconformance_harness, "TL-4")
     kind, items, gives_final = _KNOWN_STREAMS[name]
     convention = layer.traits.final_value
     # how the declared convention lets a generator give a final value, if at all
     has_final = convention != "none" and (gives_final or (convention == "last_item" and bool(items)))
     case = callbacks.streaming_case(kind, items, final={"temperature": 21.5}, has_final=has_final, convention=convention,
                                     source=_schema_source(layer))
-    _judge(sc, layer, "TL-4", case)
+    _judge(strictconformance_harness, layer, "TL-4", case)
 
 
 # -- TL-5: context is opt-in and never in the schema -------------------------------------------
@@ -305,25 +305,25 @@ def test_tl_4_known_streams(sc: Harness, name: str) -> None:
 
 @check("TL-5")
 @given(data=st.data())
-def test_tl_5_context_is_opt_in_and_stays_out_of_the_schema(sc: Harness, data: st.DataObject) -> None:
+def test_tl_5_context_is_opt_in_and_stays_out_of_the_schema(strictconformance_harness: Harness, data: st.DataObject) -> None:
     """A context parameter is not advertised, receives the tool-use id and invocation state; a
     tool that did not opt in gets no context."""
-    layer = _layer(sc, "TL-5")
-    _judge(sc, layer, "TL-5", data.draw(callbacks.context_cases(sources=layer.traits.sources & _ALL_SOURCES), label="case"))
+    layer = _layer(strictconformance_harness, "TL-5")
+    _judge(strictconformance_harness, layer, "TL-5", data.draw(callbacks.context_cases(sources=layer.traits.sources & _ALL_SOURCES), label="case"))
 
 
 @check("TL-5")
 @pytest.mark.parametrize("source", sorted(_ALL_SOURCES))
-def test_tl_5_each_source(sc: Harness, source: InputSource) -> None:
+def test_tl_5_each_source(strictconformance_harness: Harness, source: InputSource) -> None:
     """Context from each schema source the layer declares: a type-hinted parameter, or the second
     argument of a model or raw-schema tool."""
-    layer = _layer(sc, "TL-5", {source})
+    layer = _layer(strictconformance_harness, "TL-5", {source})
     if source not in layer.traits.sources:
         pytest.skip(f"not covered: tool_layer_traits.sources does not declare {source}")
     shape = _KNOWN_SHAPES["optional nested model | None = None keeps null"]
     case = callbacks.context_case(shape, source, name="known_context", parameter="ctx", input={"note": "n", "owner": {"name": "Ada"}},
                                   tool_use_id="toolu_ctx", invocation_state={"user_id": 7})
-    _judge(sc, layer, "TL-5", case)
+    _judge(strictconformance_harness, layer, "TL-5", case)
 
 
 # -- TL-6: a direct call validates and raises --------------------------------------------------
@@ -331,12 +331,12 @@ def test_tl_5_each_source(sc: Harness, source: InputSource) -> None:
 
 @check("TL-6")
 @given(data=st.data())
-def test_tl_6_direct_call_validates_and_raises(sc: Harness, data: st.DataObject) -> None:
+def test_tl_6_direct_call_validates_and_raises(strictconformance_harness: Harness, data: st.DataObject) -> None:
     """Calling the tool object validates its input and raises (invalid input, the callback's
     exception); the tool-use path returns an error result for the same invalid input."""
-    layer = _layer(sc, "TL-6")
+    layer = _layer(strictconformance_harness, "TL-6")
     case = data.draw(callbacks.direct_call_cases(sources=layer.traits.sources & _ALL_SOURCES), label="case")
-    _judge(sc, layer, "TL-6", case)
+    _judge(strictconformance_harness, layer, "TL-6", case)
 
 
 # -- TL-7: strict validated at definition --------------------------------------------------------
@@ -344,13 +344,13 @@ def test_tl_6_direct_call_validates_and_raises(sc: Harness, data: st.DataObject)
 
 @check("TL-7")
 @given(data=st.data())
-def test_tl_7_strict_is_kept_or_rejected_at_definition(sc: Harness, data: st.DataObject) -> None:
+def test_tl_7_strict_is_kept_or_rejected_at_definition(strictconformance_harness: Harness, data: st.DataObject) -> None:
     """A valid strict setting is advertised exactly as given; an invalid one (the kit's
     invalid_strict_settings) is refused by define_tool with an error that mentions strict."""
-    layer = _layer(sc, "TL-7")
+    layer = _layer(strictconformance_harness, "TL-7")
     convention = layer.traits.strict_convention
     case = data.draw(callbacks.strict_cases(convention, sources=layer.traits.sources & _ALL_SOURCES), label="case")
-    _judge(sc, layer, "TL-7", case)
+    _judge(strictconformance_harness, layer, "TL-7", case)
 
 
 def _valid_strict(value: object, convention: StrictConvention) -> bool:
@@ -375,9 +375,9 @@ def _strict_id(value: object) -> str:
 
 @check("TL-7")
 @pytest.mark.parametrize("strict", _SPEC_STRICT_VALUES, ids=_strict_id)
-def test_tl_7_spec_strict_values(sc: Harness, strict: object) -> None:
+def test_tl_7_spec_strict_values(strictconformance_harness: Harness, strict: object) -> None:
     """SPEC §1's strict values, each judged under the layer's declared strict convention."""
-    layer = _layer(sc, "TL-7")
+    layer = _layer(strictconformance_harness, "TL-7")
     source: InputSource = "json_schema" if "json_schema" in layer.traits.sources else min(layer.traits.sources & _ALL_SOURCES)
     case = callbacks.strict_case(strict, _valid_strict(strict, layer.traits.strict_convention), source=source)
-    _judge(sc, layer, "TL-7", case)
+    _judge(strictconformance_harness, layer, "TL-7", case)
