@@ -92,51 +92,51 @@ def _rt5(sc: Harness, dialect: str, case: Case, data: st.DataObject) -> None:
 
 
 @check("RT-1")
-def test_rt_1_case(sc: Harness, dialect: str, case: Case) -> None:
+def test_rt_1_case(strictconformance_harness: Harness, dialect: str, case: Case) -> None:
     """The case's strict schema obeys every rule of the dialect (or the reference refuses it too)."""
-    _rt1(sc, dialect, case)
+    _rt1(strictconformance_harness, dialect, case)
 
 
 @check("RT-2")
-def test_rt_2_case(sc: Harness, dialect: str, case: Case) -> None:
-    _rt2(sc, dialect, case)
+def test_rt_2_case(strictconformance_harness: Harness, dialect: str, case: Case) -> None:
+    _rt2(strictconformance_harness, dialect, case)
 
 
 @check("RT-3")
-def test_rt_3_case(sc: Harness, dialect: str, case: Case) -> None:
-    _rt3(sc, dialect, case)
+def test_rt_3_case(strictconformance_harness: Harness, dialect: str, case: Case) -> None:
+    _rt3(strictconformance_harness, dialect, case)
 
 
 @check("RT-4")
-def test_rt_4_case(sc: Harness, dialect: str, case: Case) -> None:
-    _rt4(sc, dialect, case)
+def test_rt_4_case(strictconformance_harness: Harness, dialect: str, case: Case) -> None:
+    _rt4(strictconformance_harness, dialect, case)
 
 
 @check("RT-5")
 @budget(0.03, at_least=3)
 @given(data=st.data())
-def test_rt_5_case(sc: Harness, dialect: str, case: Case, data: st.DataObject) -> None:
-    _rt5(sc, dialect, case, data)
+def test_rt_5_case(strictconformance_harness: Harness, dialect: str, case: Case, data: st.DataObject) -> None:
+    _rt5(strictconformance_harness, dialect, case, data)
 
 
 @check("RT-1")
-def test_rt_1_corpus(sc: Harness, dialect: str, case: Case) -> None:
+def test_rt_1_corpus(strictconformance_harness: Harness, dialect: str, case: Case) -> None:
     """A real-world schema's strict schema obeys every rule of the dialect."""
-    _rt1(sc, dialect, case)
+    _rt1(strictconformance_harness, dialect, case)
 
 
 @check("RT-2")
-def test_rt_2_corpus(sc: Harness, dialect: str, case: Case) -> None:
-    _rt2(sc, dialect, case)
+def test_rt_2_corpus(strictconformance_harness: Harness, dialect: str, case: Case) -> None:
+    _rt2(strictconformance_harness, dialect, case)
 
 
 @check("RT-3")
-def test_rt_3_corpus(sc: Harness, dialect: str, case: Case) -> None:
-    _rt3(sc, dialect, case)
+def test_rt_3_corpus(strictconformance_harness: Harness, dialect: str, case: Case) -> None:
+    _rt3(strictconformance_harness, dialect, case)
 
 
 @check("RT-5")
 @budget(0.03, at_least=3)
 @given(data=st.data())
-def test_rt_5_corpus(sc: Harness, dialect: str, case: Case, data: st.DataObject) -> None:
-    _rt5(sc, dialect, case, data)
+def test_rt_5_corpus(strictconformance_harness: Harness, dialect: str, case: Case, data: st.DataObject) -> None:
+    _rt5(strictconformance_harness, dialect, case, data)
