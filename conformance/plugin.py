@@ -126,6 +126,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--sc-call-timeout", type=float, default=None, metavar="SECONDS",
                     help="fail an adapter call that takes longer (default 10; 0 disables the watchdog)")
     parser.addini("sc_call_timeout", "strictconformance: adapter call timeout in seconds", default=None)
+    group.addoption("--sc-corpus", metavar="DIR", default=None,
+                    help="also run every *.json JSON Schema under DIR (your own tool schemas) as a case of "
+                         "the strictify checks, each its own test item per rule and dialect")
     group.addoption("--sc-in-process", action="store_true", default=False,
                     help="run the checks in this pytest process (needed for --pdb). By default a run without "
                          "-n N runs them in one supervised child process (an xdist worker), so an adapter that "
