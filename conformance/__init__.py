@@ -5,36 +5,75 @@ Write an :class:`Adapter` for your SDK and run ``pytest -p strictconformance --s
 your.module:YourAdapter``. The data types below are what the adapter's capabilities take and
 return. The reference implementation is :mod:`strictconformance.reference`; rules are in
 :mod:`strictconformance.spec`.
+
+The names are imported on first use (PEP 562): the pytest plugin is loaded in every project where
+the kit is installed, and importing this package must cost those projects nothing.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from strictconformance._version import __version__
-from strictconformance.adapter import Adapter, AdapterContractError
-from strictconformance.dialects import Loss, Strictified
-from strictconformance.drift.errors import SchemaDriftError
-from strictconformance.drift.sse import SSEEvent
-from strictconformance.spec.resolution import Budget
-from strictconformance.tools import (
-    AdvertisedTool,
-    Tool,
-    ToolContext,
-    ToolDefinition,
-    ToolInvocation,
-    ToolLayerTraits,
-    ToolResult,
-    ToolReturn,
-    tool,
-)
-from strictconformance.wire import (
-    ModelSpec,
-    Plan,
-    PlanRequest,
-    StrictSupport,
-    ToolSpec,
-    ToolsRequest,
-    WireRequest,
-    WireTool,
-    read_wire_request,
-)
+
+if TYPE_CHECKING:
+    from strictconformance.adapter import Adapter, AdapterContractError
+    from strictconformance.dialects import Loss, Strictified
+    from strictconformance.drift.errors import SchemaDriftError
+    from strictconformance.drift.sse import SSEEvent
+    from strictconformance.spec.resolution import Budget
+    from strictconformance.tools import (
+        AdvertisedTool,
+        Tool,
+        ToolContext,
+        ToolDefinition,
+        ToolInvocation,
+        ToolLayerTraits,
+        ToolResult,
+        ToolReturn,
+        tool,
+    )
+    from strictconformance.wire import (
+        ModelSpec,
+        Plan,
+        PlanRequest,
+        StrictSupport,
+        ToolSpec,
+        ToolsRequest,
+        WireRequest,
+        WireTool,
+        read_wire_request,
+    )
+
+#: Each public name and the module it comes from (the imports above, for type checkers).
+_EXPORTS = {
+    "Adapter": "strictconformance.adapter",
+    "AdapterContractError": "strictconformance.adapter",
+    "Loss": "strictconformance.dialects",
+    "Strictified": "strictconformance.dialects",
+    "SchemaDriftError": "strictconformance.drift.errors",
+    "SSEEvent": "strictconformance.drift.sse",
+    "Budget": "strictconformance.spec.resolution",
+    **dict.fromkeys(("AdvertisedTool", "Tool", "ToolContext", "ToolDefinition", "ToolInvocation",
+                     "ToolLayerTraits", "ToolResult", "ToolReturn", "tool"), "strictconformance.tools"),
+    **dict.fromkeys(("ModelSpec", "Plan", "PlanRequest", "StrictSupport", "ToolSpec", "ToolsRequest",
+                     "WireRequest", "WireTool", "read_wire_request"), "strictconformance.wire"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'strictconformance' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
 
 __all__ = [
     "Adapter",

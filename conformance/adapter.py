@@ -40,12 +40,14 @@ from strictconformance.wire import (
 
 if TYPE_CHECKING:
     from strictconformance.dialects import Strictified
+    from strictconformance.drift.fidelity import ParsedResponse
     from strictconformance.drift.sse import SSEEvent
     from strictconformance.tools.contract import AdvertisedTool, ToolDefinition, ToolLayerTraits
     from strictconformance.tools.results import ToolContext, ToolInvocation
 
 __all__ = [
     "CAPABILITIES",
+    "REPRODUCER_LANGUAGES",
     "Adapter",
     "AdapterContractError",
     "Capability",
@@ -140,6 +142,13 @@ class Adapter:
     dialects: ClassVar[Collection[Dialect]] = ()
     #: Exceptions check_response / check_stream raise on drift. Any other exception is a fault.
     drift_errors: ClassVar[tuple[type[BaseException], ...]] = ()
+    #: Exceptions check_response / check_stream raise for an error the PROVIDER sent (an error body,
+    #: an ``event: error`` frame): the SDK's API errors. Raising one for such a payload is correct
+    #: (DR-6); raising one for a response that carries no provider error fails the rule judging it.
+    api_errors: ClassVar[tuple[type[BaseException], ...]] = ()
+    #: Whether check_response / check_stream return what the SDK parsed (a
+    #: :class:`strictconformance.drift.fidelity.ParsedResponse`): enables DR-7, parse fidelity.
+    parse_fidelity: ClassVar[bool] = False
     #: APIs check_response / check_stream handle (``strictconformance.drift.API_IDS``, e.g.
     #: ``("openai.chat", "groq.chat")``); ``None``: all of them. Drift checks of the others are not covered.
     drift_apis: ClassVar[Collection[str] | None] = None
@@ -148,6 +157,8 @@ class Adapter:
     tool_layer_traits: ClassVar[ToolLayerTraits | None] = None
     #: Rules known to fail, with the reason: run as strict xfails (an unexpected pass fails).
     expected_failures: ClassVar[Mapping[str, str]] = {}
+    #: Language of what :meth:`reproduce` returns: ``"python"`` or ``"node"``.
+    reproducer_language: ClassVar[str] = "python"
 
     # -- Capabilities: strict resolution (SPEC §1, §2) -----------------------------------------
     def build_request(self, request: ToolsRequest) -> WireRequest:
@@ -190,12 +201,14 @@ class Adapter:
         raise _not_implemented("decode", "value decoding (RT-5, RT-7)")
 
     # -- Capabilities: response drift (SPEC §5) --------------------------------------------------
-    def check_response(self, api: str, payload: Any) -> None:
+    def check_response(self, api: str, payload: Any) -> ParsedResponse | None:
         """Run your SDK's response handling on ``payload`` (a decoded JSON body of ``api``); raise
-        one of ``drift_errors`` when it detects drift, return otherwise."""
+        one of ``drift_errors`` when it detects drift. Return ``None``, or what your SDK parsed as a
+        :class:`strictconformance.drift.fidelity.ParsedResponse` (text, tool calls, stop reason,
+        usage) to be judged on parse fidelity (DR-7)."""
         raise _not_implemented("check_response", "response drift detection (DR-*)")
 
-    def check_stream(self, api: str, events: Sequence[SSEEvent]) -> None:
+    def check_stream(self, api: str, events: Sequence[SSEEvent]) -> ParsedResponse | None:
         """Like check_response, for a stream: ``events`` are the stream's server-sent events in
         order, as :class:`strictconformance.drift.SSEEvent` (``data`` text, ``event`` name)."""
         raise _not_implemented("check_stream", "stream drift detection (DR-*)")
@@ -226,6 +239,18 @@ class Adapter:
     def call_tool(self, tool: Any, tool_input: Mapping[str, Any], context: ToolContext | None) -> Any:
         """Call ``tool`` directly, as a user calls the function (TL-6: validates and raises)."""
         raise _not_implemented("call_tool", "direct tool calls (TL-6)")
+
+    # -- Not a capability: reproducers for failures ---------------------------------------------
+    def reproduce(self, method: str, args: tuple[Any, ...]) -> str | None:
+        """A short standalone snippet (Python unless ``reproducer_language`` says otherwise) that
+        makes the same call as the adapter call ``method(*args)`` with only the SDK's own code and
+        prints what the SDK returns or raises; ``None`` when the adapter has none for ``method``.
+
+        Optional, and never a capability: when a check fails, the suite asks for the reproducer of
+        the call that failed (``args`` are a copy) and shows it under ``reproducer:`` and in the
+        report's ``reproducer`` field. An exception or a result that is not a string is shown as
+        "reproducer unavailable", never breaking the report."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -317,8 +342,11 @@ def _tool_invocation_problem(value: Any) -> str | None:
     return invocation_problem(value)  # every event and result, not only the outer type
 
 
-def _none_problem(value: Any) -> str | None:
-    return None if value is None else f"returned {type(value).__name__}; it should return None (or raise on drift)"
+def _parsed_problem(value: Any) -> str | None:
+    """check_response / check_stream: ``None``, or what the SDK parsed (DR-7)."""
+    from strictconformance.drift.fidelity import parsed_problem
+
+    return parsed_problem(value)
 
 
 def _strictify_problem(value: Any) -> str | None:
@@ -345,6 +373,57 @@ def _json_value_problem(value: Any) -> str | None:
                                          f"lists, strings, finite numbers, booleans, None), {problem}")
 
 
+#: Elements (containers, their items, dataclass fields) an adapter's result may hold: far past any
+#: schema, request or value a check sends, few enough to walk in well under a second.
+MAX_RESULT_ELEMENTS = 200_000
+#: Characters one string of a result may hold.
+MAX_RESULT_STRING = 10_000_000
+
+
+def result_size_problem(value: Any, *, limit: int = MAX_RESULT_ELEMENTS) -> str | None:
+    """Why ``value`` is too big for the suite to inspect, or None. Cheap: it stops counting at
+    ``limit`` (a container's ``len`` first), so a 2,000,000-element list fails at once, before
+    the deep validation of the result (which would take minutes, again at every shrink step)."""
+    count = 0
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, (str, bytes)):
+            if len(item) > MAX_RESULT_STRING:
+                return f"returned a string of {len(item):,} characters; the suite reads results of at most {MAX_RESULT_STRING:,}"
+            continue
+        if isinstance(item, Mapping):
+            size = 2 * len(item)
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            size = len(item)
+        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
+            size = len(dataclasses.fields(item))
+        else:
+            continue
+        if count + size > limit:
+            held = f" (one container holds {size:,})" if size > limit // 2 else ""
+            return f"returned a result of more than {limit:,} elements{held}; the suite inspects results of at most {limit:,}"
+        if isinstance(item, Mapping):
+            children: Any = [part for pair in item.items() for part in pair]
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            children = item
+        else:
+            children = [getattr(item, f.name, None) for f in dataclasses.fields(item)]
+        stack.extend(children)
+    return None
+
+
+def result_problem(method: str, value: Any) -> str | None:
+    """Why the result of capability ``method`` is junk the checks cannot use, or None: its size
+    first (cheap), then the capability's own result check."""
+    problem = result_size_problem(value)
+    if problem is not None:
+        return problem
+    checker = CAPABILITIES[method].check_result
+    return checker(value) if checker is not None else None
+
+
 #: Every capability, by method name. Rules name the capabilities their checks call (spec.Rule).
 CAPABILITIES: Mapping[str, Capability] = {
     capability.method: capability
@@ -355,8 +434,8 @@ CAPABILITIES: Mapping[str, Capability] = {
         Capability("strictify", "strict schema for a dialect", _strictify_problem),
         Capability("encode", "value encoding into a dialect's wire shape", _json_value_problem),
         Capability("decode", "value decoding from a dialect's wire shape", _json_value_problem),
-        Capability("check_response", "response drift detection", _none_problem),
-        Capability("check_stream", "stream drift detection", _none_problem),
+        Capability("check_response", "response drift detection", _parsed_problem),
+        Capability("check_stream", "stream drift detection", _parsed_problem),
         Capability("define_tool", "tool definition"),
         Capability("describe_tool", "advertised tool", _advertised_tool_problem),
         Capability("invoke_tool", "tool invocation", _tool_invocation_problem),
@@ -395,6 +474,10 @@ class Declarations:
     expected_failures: Mapping[str, str]
     #: The adapter's own dialects (``Adapter.dialects``), in declared order.
     dialects: tuple[Dialect, ...] = ()
+    #: The SDK's API errors (``Adapter.api_errors``).
+    api_errors: tuple[type[BaseException], ...] = ()
+    #: Whether the response checks return what the SDK parsed (``Adapter.parse_fidelity``, DR-7).
+    parse_fidelity: bool = False
     #: Every dialect of the run by name: the shipped ones, then the adapter's own.
     dialect_registry: DialectRegistry = field(default_factory=DialectRegistry)
     #: Exceptions strictify raises to refuse a schema (declared refusals, not crashes).
@@ -417,10 +500,13 @@ class Declarations:
             "strictify_dialects": list(self.strictify_dialects),
             "strictify_refusals": [_qualname(error) for error in self.strictify_refusals],
             "drift_errors": [_qualname(error) for error in self.drift_errors],
+            "api_errors": [_qualname(error) for error in self.api_errors],
+            "parse_fidelity": self.parse_fidelity,
             "drift_apis": list(self.drift_apis),
             "tool_layer_traits": None if self.tool_layer_traits is None else {
                 "final_value": self.tool_layer_traits.final_value,
                 "strict_convention": self.tool_layer_traits.strict_convention,
+                "strict_default": self.tool_layer_traits.strict_default,
                 "empty_generator_value": repr(self.tool_layer_traits.empty_generator_value),
                 "sources": sorted(self.tool_layer_traits.sources),
             },
@@ -479,7 +565,20 @@ def _drift_apis(owner: str, value: object) -> tuple[str, ...]:
 #: The class attributes read_declarations reads (besides the capability methods).
 _DECLARATIONS = ("name", "sdk", "conventions", "strict_defaults", "providers", "allocation_policy", "budgets",
                  "curated_model_table", "rejection_errors", "strictify_dialects", "dialects", "drift_errors",
-                 "drift_apis", "tool_layer_traits", "expected_failures", "strictify_refusals")
+                 "api_errors", "parse_fidelity", "drift_apis", "tool_layer_traits", "expected_failures",
+                 "reproducer_language", "strictify_refusals")
+
+#: The languages a reproducer may be written in (``Adapter.reproducer_language``).
+REPRODUCER_LANGUAGES = ("python", "node")
+
+
+def _parse_fidelity(owner: str, value: object, capabilities: frozenset[str]) -> bool:
+    if not isinstance(value, bool):
+        raise AdapterContractError(f"{owner}.parse_fidelity must be True or False, not {value!r}")
+    if value and not capabilities & {"check_response", "check_stream"}:
+        raise AdapterContractError(f"{owner}.parse_fidelity is True but the adapter overrides neither check_response() "
+                                   "nor check_stream(), which return what the SDK parsed")
+    return value
 
 
 def _read_attribute(adapter: Adapter, owner: str, name: str, hint: str) -> Any:
@@ -582,6 +681,7 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
             f"{owner} overrides check_response()/check_stream() and must declare drift_errors, the exception "
             "types your SDK raises on drift, e.g. drift_errors = (MySDKResponseError,)"
         )
+    api_errors = _exception_types(owner, "api_errors", adapter.api_errors)
     drift_apis = _drift_apis(owner, adapter.drift_apis)
     if not capabilities & {"check_response", "check_stream"}:
         drift_apis = ()  # no response handling to check: the report lists none
@@ -621,6 +721,9 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
         if "define_tool" not in capabilities:
             raise AdapterContractError(f"{owner} overrides tool-layer methods but not define_tool(), which every TL check needs first")
 
+    if adapter.reproducer_language not in REPRODUCER_LANGUAGES:
+        raise AdapterContractError(f"{owner}.reproducer_language must be one of {REPRODUCER_LANGUAGES}, "
+                                   f"got {adapter.reproducer_language!r}")
     expected = adapter.expected_failures
     if not isinstance(expected, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in expected.items()):
         raise AdapterContractError(f"{owner}.expected_failures must map rule IDs to reasons, got {expected!r}")
@@ -649,6 +752,8 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
         dialects=own_dialects,
         dialect_registry=registry,
         strictify_refusals=strictify_refusals,
+        api_errors=api_errors,
+        parse_fidelity=_parse_fidelity(owner, adapter.parse_fidelity, capabilities),
     )
 
 

@@ -24,8 +24,16 @@ from typing import Any, NoReturn, TypeVar
 import pytest
 
 from strictconformance._text import int_text
-from strictconformance.adapter import CAPABILITIES, Adapter, Declarations, error_text, safe_repr
-from strictconformance.findings import Finding
+from strictconformance.adapter import (
+    CAPABILITIES,
+    Adapter,
+    Declarations,
+    error_text,
+    result_problem,
+    safe_repr,
+)
+from strictconformance.findings import Finding, NotCovered
+from strictconformance.watchdog import Beacon
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup, ExceptionGroup
@@ -173,6 +181,10 @@ class ConformanceFailure(AssertionError):
         self.detail = detail  # what tells this bug from others of the rule (keyword, node shape, exception type)
         self.drawn: Any = None  # the check's inputs; rendered as JSON only when reported
         self.calls: list[CallRecord] = []
+        # The adapter's reproducer of the last call (Harness.add_reproducer), or why there is none.
+        self.reproducer: str | None = None
+        self.reproducer_language: str | None = None
+        self.reproducer_problem: str | None = None
 
     @property
     def key(self) -> str:
@@ -184,7 +196,8 @@ class ConformanceFailure(AssertionError):
         """This failure as the report's :class:`Finding`."""
         return Finding(rule=self.rule_id or "?", kind=self.kind, key=self.key, message=self.message, where=self.where,
                        counterexample=self.counterexample, calls=tuple(record.as_json() for record in self.calls[-3:]),
-                       replay=replay, nodeid=nodeid, text=text)
+                       replay=replay, nodeid=nodeid, text=text, reproducer=self.reproducer,
+                       reproducer_language=self.reproducer_language if self.reproducer is not None else None)
 
     @property
     def counterexample(self) -> Any:
@@ -202,17 +215,27 @@ class ConformanceFailure(AssertionError):
         if self.calls:
             lines += ["", "adapter calls (last is the one that failed):"]
             lines += [record.render() for record in self.calls[-3:]]
+        if self.reproducer is not None:
+            lines += ["", f"reproducer ({self.reproducer_language}, the SDK alone):", self.reproducer]
+        elif self.reproducer_problem is not None:
+            lines += ["", f"reproducer unavailable: {self.reproducer_problem}"]
         if replay:
             lines += ["", f"replay: {replay}"]
         return "\n".join(lines)
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "kind": self.kind,
             "message": self.message,
             "counterexample": self.counterexample,
             "calls": [record.as_json() for record in self.calls[-3:]],
+            "reproducer": self.reproducer,
         }
+        if self.reproducer is not None:
+            data["reproducer_language"] = self.reproducer_language
+        elif self.reproducer_problem is not None:
+            data["reproducer_error"] = self.reproducer_problem
+        return data
 
 
 class RuleViolation(ConformanceFailure):
@@ -390,6 +413,19 @@ def _rebuild_dataclass(original: Any, names: list[str], values: list[Any]) -> An
     return dataclasses.replace(original, **dict(zip(names, values, strict=True)))
 
 
+#: Refused inputs, with none answered, after which a check is skipped as not covered (before
+#: Hypothesis's filter_too_much health check fails it at 50).
+_REFUSALS_BEFORE_SKIP = 10
+
+
+def _is_refusal(error: BaseException) -> bool:
+    """An adapter's refusal of one input: Hypothesis's UnsatisfiedAssumption (what
+    ``strictconformance.process.ProcessAdapter`` raises for a harness's ``refusal`` answer)."""
+    from hypothesis.errors import UnsatisfiedAssumption
+
+    return isinstance(error, UnsatisfiedAssumption)
+
+
 class _Worker:
     """One daemon thread that runs adapter calls, so a hung call can be abandoned."""
 
@@ -456,6 +492,12 @@ class Harness:
     notes: dict[str, Any] = field(default_factory=dict)
     _hung: dict[str, _Hang] = field(default_factory=dict)  # method -> its call that timed out
     _worker: _Worker | None = None
+    #: Why the adapter refused an input of the current example (None: it refused none).
+    refused: str | None = None
+    _refusals: dict[str, int] = field(default_factory=dict)  # check -> inputs the adapter refused
+    _answered: dict[str, bool] = field(default_factory=dict)  # check -> an adapter call returned
+    #: Which call this process is in, for the run-level watchdog of the supervising process.
+    beacon: Beacon | None = None
 
     def __repr__(self) -> str:  # shown in Hypothesis's falsifying examples: keep it short
         return f"<strictconformance harness: {self.declarations.adapter}>"
@@ -473,6 +515,7 @@ class Harness:
         self.examples[self.current_nodeid] = self.examples.get(self.current_nodeid, 0) + 1
         self.transcript = []
         self.notes = {}
+        self.refused = None
 
     def count_strictify(self, error: BaseException | None = None, *, declared: bool = False) -> None:
         """Count one strictify call of the current check: an output (``error`` None), a declared
@@ -551,7 +594,20 @@ class Harness:
             # adapter raises (SystemExit from sys.exit() included) is its fault or an allowed error.
             if isinstance(exc, KeyboardInterrupt) or (isinstance(exc, pytest.fail.Exception) and not isinstance(exc, _TEST_CONTROL)):
                 raise
+            if _is_refusal(exc):  # the SDK cannot express this input (a process harness's refusal)
+                from hypothesis import currently_in_test_context
+
+                refused = self._refusals[self.current_nodeid] = self._refusals.get(self.current_nodeid, 0) + 1
+                if currently_in_test_context() and (refused < _REFUSALS_BEFORE_SKIP or self._answered.get(self.current_nodeid)):
+                    self.refused = str(exc)  # @check discards the example even if a check catches this
+                    raise  # Hypothesis discards the example, as assume(False)
+                # an explicit case, or a check whose every input so far was refused: not covered
+                from strictconformance.findings import not_covered
+
+                not_covered(f"{exc}")
             record.error = exc
+            if isinstance(exc, NotCovered):  # the adapter's own word that this input or check is not covered
+                raise
             if isinstance(exc, _TEST_CONTROL):  # not the SDK's answer: the adapter reached into the test run
                 fault = self._fault(method, f"raised {error_text(exc)}: {_TEST_CONTROL_WHY}")
                 fault.__cause__ = exc
@@ -564,12 +620,12 @@ class Harness:
             fault.__cause__ = exc
             return Attempt(), fault
         record.result, record.done = result, True
+        self._answered[self.current_nodeid] = True
         fault = self._mutation_fault(method, given, snapshot)
         if fault is not None:
             return Attempt(), fault
-        checker = CAPABILITIES[method].check_result
         try:
-            problem = checker(result) if checker is not None else None
+            problem = result_problem(method, result)  # its size first: a huge result fails fast
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # junk that breaks even the inspection of its type
@@ -617,12 +673,44 @@ class Harness:
             return bound(*args)
         if self._worker is None:
             self._worker = _Worker()
+        if self.beacon is not None:
+            self.beacon.begin(self.current_nodeid, getattr(bound, "__name__", "call"), args)
         try:
             return self._worker.run(bound, args, self.call_timeout)
         except _CallTimeout:
             # A thread can't be killed: abandon the hung one (a daemon, so it can't block exit).
             self._worker = None
             raise
+        finally:
+            if self.beacon is not None:
+                self.beacon.end()
+
+    def add_reproducer(self, failure: ConformanceFailure) -> None:
+        """Ask the adapter to reproduce the last call of ``failure`` (the one that failed) with a copy
+        of its arguments (of their JSON-like parts, as for the mutation check), and keep the snippet on the failure. ``Adapter.reproduce`` raising, hanging
+        or returning junk is kept as ``failure.reproducer_problem``: it never breaks the report."""
+        if not failure.calls or failure.reproducer is not None or failure.reproducer_problem is not None:
+            return
+        record = failure.calls[-1]
+        args = _snapshot(record.args)  # a copy of the JSON-like parts, however deep (DR-6 nests thousands deep)
+        language: Any = getattr(self.adapter, "reproducer_language", "python")
+        try:
+            snippet = self._run(self.adapter.reproduce, (record.method, args))
+        except _CallTimeout:
+            failure.reproducer_problem = f"reproduce() did not return within {self.call_timeout:g} s (--sc-call-timeout)"
+            return
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # pytest.skip() and sys.exit() inside reproduce() included
+            failure.reproducer_problem = f"reproduce() raised {error_text(exc)}"
+            return
+        if snippet is None:
+            return
+        if not isinstance(snippet, str) or not snippet.strip():
+            failure.reproducer_problem = f"reproduce() returned {_short_repr(snippet, 200)}, expected a snippet (str) or None"
+            return
+        failure.reproducer = str.__str__(snippet)
+        failure.reproducer_language = language if isinstance(language, str) else "python"
 
     # Failing.
     def _fault(self, method: str, problem: str, crash: BaseException | None = None) -> AdapterFault:
@@ -700,6 +788,15 @@ def _counterexample(kwargs: Mapping[str, Any], notes: Mapping[str, Any]) -> dict
     return {**drawn, **notes}
 
 
+def _discard_if_refused(harness: Harness) -> None:
+    """An example in which the adapter refused an input is discarded, whatever the check made of
+    the refusal (an oracle catching every exception would read it as the SDK's answer)."""
+    if harness.refused is not None:
+        from hypothesis.errors import UnsatisfiedAssumption
+
+        raise UnsatisfiedAssumption(harness.refused)
+
+
 def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None = None) -> Callable[[F], F]:
     """Tie a check to ``rule_id``: marks it for selection and the report, counts its examples, and
     attaches the counterexample and adapter calls to its failures.
@@ -722,13 +819,15 @@ def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None
             harness.begin_example()
             failure: BaseException
             try:
-                return target(*args, **kwargs)
+                outcome = target(*args, **kwargs)
             except ConformanceFailure as found:
+                _discard_if_refused(harness)
                 found.rule_id = found.rule_id or rule_id
                 if found.drawn is None:  # a replayed hang keeps the input that hung
                     found.drawn = _counterexample(kwargs, harness.notes)
                 failure = _keyed(found)
             except AssertionError as error:  # a plain assert in a check is still a violation of its rule
+                _discard_if_refused(harness)
                 violation = RuleViolation(str(error) or "assertion failed", rule_id=rule_id)
                 violation.calls = list(harness.transcript)
                 violation.drawn = _counterexample(kwargs, harness.notes)
@@ -737,7 +836,11 @@ def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None
             except BaseExceptionGroup as group:  # the findings of a fixed-case loop (Harness.each_case)
                 if not all(isinstance(inner, ConformanceFailure) for inner in group.exceptions):
                     raise
+                _discard_if_refused(harness)
                 failure = group
+            else:
+                _discard_if_refused(harness)
+                return outcome
             # Raised here, outside any except block, with a type of its own per finding key:
             # Hypothesis tells failures apart by type and place, so it shrinks each distinct
             # finding separately and reports them all (report_multiple_bugs).

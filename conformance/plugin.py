@@ -20,23 +20,17 @@ import sys
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from hypothesis import settings
 
-from strictconformance.adapter import (
-    AdapterContractError,
-    Declarations,
-    error_text,
-    load_adapter,
-    read_declarations,
-)
-from strictconformance.findings import NotCovered, bounded, distinct
-from strictconformance.harness import Harness, iter_failures
-from strictconformance.profiles import PROFILE_NAMES, register_profiles
-from strictconformance.report import MAX_FINDINGS, CheckResult, ConformanceReport
-from strictconformance.spec import all_rules
+# Nothing of the kit (Hypothesis, pydantic, jsonschema, the dialects, the tool layer) is imported
+# here: this module is loaded by every pytest run in every project where the kit is installed. The
+# kit is imported inside the hooks, once the suite is active (tests/test_light_plugin.py keeps it so).
+if TYPE_CHECKING:
+    from strictconformance.adapter import Declarations
+    from strictconformance.harness import Harness
+    from strictconformance.report import ConformanceReport
 
 __all__ = ["ADAPTER_ENV", "DEFAULT_ADAPTER", "active_declarations"]
 
@@ -46,6 +40,8 @@ ADAPTER_ENV = "STRICTCONFORMANCE_ADAPTER"
 DEFAULT_ADAPTER = "strictconformance.reference:ReferenceAdapter"
 CHECKS_DIR = Path(__file__).resolve().parent / "checks"
 _PROPERTY = "strictconformance"
+#: The testcase property carrying the rule ID in JUnit XML (--junitxml), for dashboards to group by.
+_JUNIT_RULE = "sc_rule"
 #: What Hypothesis's note repeating the failing example as a Python call starts with (6.170 writes
 #: "Failing test case" / "Failing explicit example", releases before it "Falsifying ...").
 _EXAMPLE_NOTES = ("Failing test case", "Failing explicit example", "Falsifying example", "Falsifying explicit example")
@@ -91,6 +87,10 @@ class _State:
     setup_errors: dict[str, str] = field(default_factory=dict)  # nodeid -> why the check cannot run
     not_covered: dict[str, str] = field(default_factory=dict)  # nodeid -> why the check does not apply
     findings_dir: Path | None = None  # where counterexamples too big to show are written whole
+    seed_chosen: bool = False  # the run's seed is the plugin's (Hypothesis keeps it in a global)
+    watchdog: Any = None  # strictconformance.watchdog.Watchdog, on the process supervising workers
+    watch_dir: str | None = None  # its beacons' folder
+    supervised: bool = False  # the checks run in one xdist worker the plugin asked for
 
 
 _STATE = pytest.StashKey[_State]()
@@ -104,14 +104,21 @@ def active_declarations(config: pytest.Config) -> Declarations | None:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    from strictconformance.profiles import PROFILE_NAMES  # a light module: names only
+
     group = parser.getgroup("strictconformance", "strictconformance: conformance suite for strict mode in LLM SDKs")
     group.addoption("--sc-adapter", metavar="MODULE:ATTR", default=None,
                     help=f"adapter to check (an Adapter subclass or instance). Also ini sc_adapter and "
                          f"${ADAPTER_ENV}. Default: the reference implementation, {DEFAULT_ADAPTER}.")
     parser.addini("sc_adapter", "strictconformance adapter, module:attribute", default=None)
+    group.addoption("--sc-adapter-cmd", metavar="COMMAND", default=None,
+                    help="check a harness process speaking strictconformance-process/1 instead of a Python "
+                         "adapter, e.g. \"node harness.mjs\" (README: Process harnesses)")
     group.addoption("--sc-report", metavar="PATH", default=None,
                     help="write the conformance report as JSON to PATH (also ini sc_report)")
     parser.addini("sc_report", "strictconformance: write the JSON report to this path", default=None)
+    group.addoption("--sc-markdown", metavar="PATH", default=None,
+                    help="write the report as Markdown to PATH; it is also appended to $GITHUB_STEP_SUMMARY when that is set")
     group.addoption("--sc-profile", choices=PROFILE_NAMES, default=None,
                     help="Hypothesis profile: dev (default), ci (derandomized; the default when CI is set), "
                          "nightly (many random examples, example database). --hypothesis-profile works too.")
@@ -121,15 +128,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--sc-call-timeout", type=float, default=None, metavar="SECONDS",
                     help="fail an adapter call that takes longer (default 10; 0 disables the watchdog)")
     parser.addini("sc_call_timeout", "strictconformance: adapter call timeout in seconds", default=None)
+    group.addoption("--sc-corpus", metavar="DIR", default=None,
+                    help="also run every *.json JSON Schema under DIR (your own tool schemas) as a case of "
+                         "the strictify checks, each its own test item per rule and dialect")
+    group.addoption("--sc-in-process", action="store_true", default=False,
+                    help="run the checks in this pytest process (needed for --pdb). By default a run without "
+                         "-n N runs them in one supervised child process (an xdist worker), so an adapter that "
+                         "ends its process (os._exit, a crash, a kill) or hangs holding the GIL fails the run "
+                         "instead of ending it with exit code 0 and no report.")
 
 
 def _is_active(config: pytest.Config) -> bool:
     plugins = config.getoption("plugins", default=None) or []
     requested = any(name in ("strictconformance", "strictconformance.plugin") for name in plugins)
-    return requested or bool(config.getoption("sc_adapter"))
+    return requested or bool(config.getoption("sc_adapter")) or bool(config.getoption("sc_adapter_cmd"))
 
 
 def _import_adapter(path: str, invocation_dir: Path) -> Any:
+    from strictconformance.adapter import AdapterContractError, load_adapter
+
     try:
         return load_adapter(path)
     except AdapterContractError as error:
@@ -142,7 +159,15 @@ def _import_adapter(path: str, invocation_dir: Path) -> Any:
         raise
 
 
+def _load_process_adapter(command: str) -> Any:
+    from strictconformance.process import ProcessAdapter
+
+    return ProcessAdapter(command)
+
+
 def _selected_rules(config: pytest.Config) -> tuple[str, ...]:
+    from strictconformance.spec import all_rules
+
     wanted = tuple(part.strip() for value in config.getoption("sc_rule") for part in value.split(",") if part.strip())
     known = all_rules()
     for token in wanted:
@@ -156,10 +181,21 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "sc_rule(rule_id): the strictconformance rule a check belongs to")
     if not _is_active(config):
         return
+    # The suite is active: now, and only now, the kit is imported.
+    from hypothesis import settings
+
+    from strictconformance.adapter import AdapterContractError, error_text, read_declarations
+    from strictconformance.harness import Harness
+    from strictconformance.profiles import PROFILE_NAMES, register_profiles
+    from strictconformance.report import ConformanceReport
+
     adapter_path = (config.getoption("sc_adapter") or os.environ.get(ADAPTER_ENV)
                     or config.getini("sc_adapter") or DEFAULT_ADAPTER)
+    adapter_cmd = config.getoption("sc_adapter_cmd")
+    if adapter_cmd:
+        adapter_path = adapter_cmd
     try:
-        adapter = _import_adapter(adapter_path, config.invocation_params.dir)
+        adapter = _load_process_adapter(adapter_cmd) if adapter_cmd else _import_adapter(adapter_path, config.invocation_params.dir)
         declarations: Declarations = read_declarations(adapter, adapter_path)
     except AdapterContractError as error:
         raise pytest.UsageError(f"strictconformance: {error}") from None
@@ -169,7 +205,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
     # Profiles: ours are registered before Hypothesis's plugin reads --hypothesis-profile.
     previous_profile = settings.get_current_profile_name()
-    register_profiles()
+    try:
+        register_profiles()
+    except ValueError as error:  # a bad $STRICTCONFORMANCE_NIGHTLY_EXAMPLES
+        raise pytest.UsageError(f"strictconformance: {error}") from None
     profile = config.getoption("sc_profile") or config.getini("sc_profile") or None
     if profile and profile not in PROFILE_NAMES:
         raise pytest.UsageError(f"strictconformance: sc_profile must be one of {PROFILE_NAMES}, got {profile!r}")
@@ -194,6 +233,19 @@ def pytest_configure(config: pytest.Config) -> None:
     report_path = config.getoption("sc_report") or config.getini("sc_report") or None
     if report_path and not Path(report_path).resolve().parent.is_dir():
         raise pytest.UsageError(f"strictconformance: --sc-report {report_path!r}: its directory does not exist")
+    controller = not hasattr(config, "workerinput")
+    seed_chosen = False
+    if report_path and controller and not config.option.collectonly:
+        # A report from an earlier run must not survive a run that ends before writing its own.
+        Path(report_path).unlink(missing_ok=True)
+    supervised = controller and _supervise_in_child(config)
+    if controller:
+        named = profile_arg[1] if profile_arg and profile_arg[0] == "--hypothesis-profile" else None
+        try:
+            derandomized = settings.get_profile(named or settings.get_current_profile_name()).derandomize
+        except Exception:  # an unknown --hypothesis-profile: Hypothesis's plugin says so
+            derandomized = False
+        seed_chosen = _choose_seed(config, derandomized)
     state = _State(
         harness=harness,
         report=report,
@@ -203,14 +255,85 @@ def pytest_configure(config: pytest.Config) -> None:
         report_path=report_path,
         selected_rules=_selected_rules(config),
     )
+    state.seed_chosen = seed_chosen
     config.stash[_STATE] = state
+    state.supervised = supervised
+    if supervised:
+        config.pluginmanager.register(_QuietWorker(), "strictconformance-quiet-worker")
+    _start_watchdog(state, config, controller, timeout)
     config.pluginmanager.register(_ConformanceRun(state, config.rootpath), "strictconformance-run")
 
     # Collect the suite: alone when no paths were given, beside the user's paths otherwise.
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args = [str(CHECKS_DIR)]
-    elif not any(Path(arg.split("::")[0]).resolve().is_relative_to(CHECKS_DIR) for arg in config.args):
+    elif not any(_names_a_check(arg) for arg in config.args):
         config.args.append(str(CHECKS_DIR))
+
+
+def _names_a_check(arg: str) -> bool:
+    """Whether a path argument names the kit's checks: a path under them, or (with --pyargs, as
+    replay commands do) ``strictconformance.checks.MODULE::TEST``."""
+    target = arg.split("::")[0].split("[")[0]
+    if target == "strictconformance.checks" or target.startswith("strictconformance.checks."):
+        return True
+    return Path(target).resolve().is_relative_to(CHECKS_DIR)
+
+
+def _supervise_in_child(config: pytest.Config) -> bool:
+    """Run the checks in one xdist worker when the run has none (no -n, or -n 0): an adapter that
+    ends the process or wedges it then costs a worker, which the controller reports as an error of
+    the check it was running, and the run cannot exit 0. Not with --sc-in-process, --pdb, --trace,
+    --collect-only, or without pytest-xdist (-p no:xdist)."""
+    if (config.getoption("sc_in_process") or config.getoption("usepdb", False) or config.getoption("trace", False)
+            or config.option.collectonly or not config.pluginmanager.hasplugin("xdist")):
+        return False
+    if getattr(config.option, "dist", "no") != "no" or getattr(config.option, "tx", None):
+        return False  # the user distributes the run already
+    config.option.numprocesses = 1
+    config.option.dist = "load"
+    config.option.tx = ["popen"]
+    return True
+
+
+class _QuietWorker:
+    """With the one worker the plugin asked for, failures are shown as in a run without xdist: no
+    "[gw0] linux -- Python ..." line (pytest prints it for a report that carries its worker)."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if hasattr(report, "node"):
+            del report.node
+
+
+def _start_watchdog(state: _State, config: pytest.Config, controller: bool, timeout: float) -> None:
+    """The run-level watchdog: the supervising process (the xdist controller) watches the beacons
+    its workers keep of their adapter calls; a worker keeps one when the controller asks (the
+    folder in its environment). Without workers (--sc-in-process) there is nobody to watch."""
+    from strictconformance.watchdog import WATCH_DIR_ENV, Beacon, Watchdog
+
+    if not controller:
+        folder = os.environ.get(WATCH_DIR_ENV)
+        if folder and Path(folder).is_dir():
+            state.harness.beacon = Beacon(folder)
+        return
+    if timeout <= 0 or getattr(config.option, "dist", "no") == "no" or config.option.collectonly:
+        return
+    import tempfile
+
+    state.watch_dir = tempfile.mkdtemp(prefix="strictconformance-watch-")
+    os.environ[WATCH_DIR_ENV] = state.watch_dir  # the workers, started after configure, inherit it
+    state.watchdog = Watchdog(state.watch_dir, timeout)
+
+
+def _choose_seed(config: pytest.Config, derandomized: bool) -> bool:
+    """Give a random run a seed of its own, so the report records it and replays name it. xdist
+    hands the controller's options, this seed included, to its workers."""
+    if derandomized or config.getoption("hypothesis_seed", default=None) is not None:
+        return False
+    import random
+
+    config.option.hypothesis_seed = str(random.SystemRandom().randrange(2**32))
+    return True
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Module | None:
@@ -226,7 +349,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Mod
 
 
 @pytest.fixture(scope="session")
-def sc(request: pytest.FixtureRequest) -> Harness:
+def strictconformance_harness(request: pytest.FixtureRequest) -> Harness:
     """The conformance harness: the adapter under test and guarded calls into it."""
     state = request.config.stash.get(_STATE, None)
     if state is None:
@@ -306,15 +429,40 @@ class _ConformanceRun:
         self.rootpath = rootpath
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
+        from hypothesis import settings
+
         self.state.harness.close()
+        if config.getoption("sc_adapter_cmd"):  # the harness process ends with the run
+            self.state.harness.adapter.close()  # type: ignore[attr-defined]
         settings.load_profile(self.state.previous_profile)
+        if self.state.watchdog is not None:
+            import shutil
+
+            from strictconformance.watchdog import WATCH_DIR_ENV
+
+            self.state.watchdog.stop()
+            os.environ.pop(WATCH_DIR_ENV, None)
+            shutil.rmtree(str(self.state.watch_dir), ignore_errors=True)
+        if self.state.seed_chosen:  # the next run in this process (pytester) chooses its own
+            import hypothesis.core
+
+            hypothesis.core.global_force_seed = None
+
+    def pytest_report_header(self, config: pytest.Config) -> str | None:
+        if self.state.supervised:
+            return "strictconformance: checks run in a supervised child process (--sc-in-process runs them in this one)"
+        return None
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
+        from hypothesis import settings
+
         self.state.report.profile = settings.get_current_profile_name()
         seed = session.config.getoption("hypothesis_seed", default=None)
         self.state.report.seed = None if seed is None else str(seed)
 
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        from strictconformance.spec import all_rules
+
         state = self.state
         rules = all_rules()
         declarations = state.harness.declarations
@@ -380,11 +528,17 @@ class _ConformanceRun:
                     self.state.report.expect(nodeid, rule_id, _NO_RESULT)
 
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        rule_id = _rule_of(item)
+        if rule_id is not None and (_JUNIT_RULE, rule_id) not in item.user_properties:
+            # On every report of the item: junitxml writes a testcase's properties from its last one.
+            item.user_properties.append((_JUNIT_RULE, rule_id))
         problem = self.state.setup_errors.get(item.nodeid)
         if problem is not None:
             pytest.fail(problem, pytrace=False)
         reason = self.state.not_covered.get(item.nodeid)
         if reason is not None:
+            from strictconformance.findings import NotCovered
+
             raise NotCovered(reason)
 
     @pytest.hookimpl(hookwrapper=True)
@@ -393,14 +547,20 @@ class _ConformanceRun:
         yield
 
     def _replay_command(self, item: pytest.Item) -> str:
+        from strictconformance.profiles import PROFILE_NAMES
+
         profile_arg = self.state.profile_arg
         if not profile_arg and self.state.report.profile in PROFILE_NAMES:  # chosen by CI, or the default
             profile_arg = ["--sc-profile", self.state.report.profile]
-        words = ["pytest", "-p", "strictconformance", "--sc-adapter", self.state.adapter_path, *profile_arg]
+        adapter_option = "--sc-adapter-cmd" if item.config.getoption("sc_adapter_cmd") else "--sc-adapter"
+        words = ["pytest", "-p", "strictconformance", adapter_option, self.state.adapter_path, *profile_arg]
         seed = item.config.getoption("hypothesis_seed", default=None)
         if seed is not None:
             words.append(f"--hypothesis-seed={seed}")
-        words.append(f"{item.path}::{item.name}")
+        if item.path.parent == CHECKS_DIR:  # portable: the installed package's module, not a site-packages path
+            words += ["--pyargs", f"strictconformance.checks.{item.path.stem}::{item.name}"]
+        else:
+            words.append(item.nodeid)
         return shlex.join(words)
 
     @pytest.hookimpl(hookwrapper=True)
@@ -409,9 +569,19 @@ class _ConformanceRun:
         rule_id = _rule_of(item)
         if rule_id is None:
             return
+        from strictconformance.adapter import error_text
+        from strictconformance.findings import NotCovered
+        from strictconformance.harness import iter_failures
+        from strictconformance.report import CheckResult
+
         report: pytest.TestReport = outcome.get_result()
         replay = self._replay_command(item)
         failures = list(iter_failures(call.excinfo.value)) if call.excinfo is not None else []
+        for failure in failures:
+            try:
+                self.state.harness.add_reproducer(failure)
+            except Exception as exc:  # a kit bug asking for a reproducer must not become an INTERNALERROR
+                failure.reproducer_problem = f"strictconformance could not ask for it: {error_text(exc)}"
         findings, texts = self._findings(item, rule_id, failures, replay)
         if findings and report.failed and call.excinfo is not None:
             report.longrepr = _FailureText("\n\n".join(texts))  # type: ignore[assignment]
@@ -472,6 +642,10 @@ class _ConformanceRun:
     def _findings(self, item: pytest.Item, rule_id: str, failures: list[Any], replay: str) -> tuple[list[Any], list[str]]:
         """The distinct findings of a check's failures (one per key, at most MAX_FINDINGS) and the
         terminal text of each."""
+        from strictconformance.adapter import error_text
+        from strictconformance.findings import bounded, distinct
+        from strictconformance.report import MAX_FINDINGS
+
         findings, texts = [], []
         for failure in failures:
             # Hypothesis's own notes, less the failing example as a Python call (the JSON
@@ -499,6 +673,8 @@ class _ConformanceRun:
         return kept, texts
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        from strictconformance.report import CheckResult
+
         recorded = False
         for name, value in report.user_properties:
             if name == _PROPERTY and isinstance(value, dict):
@@ -515,6 +691,9 @@ class _ConformanceRun:
     def _record_lost(self, report: pytest.TestReport) -> None:
         """A check failed without the kit's result on its report: xdist reports a worker that died
         running it (os._exit(), a crash in native code, a kill) so. It is an error of its rule."""
+        from strictconformance.adapter import error_text
+        from strictconformance.report import CheckResult
+
         known = self.state.report.checks.get(report.nodeid)
         rule_id = known.rule_id if known is not None else _check_rule(report.nodeid, self.rootpath)
         if rule_id is None:
@@ -525,12 +704,17 @@ class _ConformanceRun:
             lines = [f"its failure cannot be shown: {error_text(exc)}"]
         reason = lines[0] if lines else "failed without a result"
         if report.when not in ("setup", "call", "teardown"):  # xdist's report of a crashed worker
-            reason += ": the process running the check died before reporting a result (os._exit(), a crash in native code, or a kill)"
+            from strictconformance.watchdog import stopped_call
+
+            stopped = stopped_call(self.state.watch_dir, report.nodeid) if self.state.watch_dir else None
+            reason += (f": {stopped}" if stopped else ": the process running the check died before reporting a result "
+                       "(os._exit(), a crash in native code, or a kill)")
         self.state.report.record(CheckResult(report.nodeid, rule_id, "error", duration=report.duration, reason=reason[:2000]))
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         state = self.state
+        _write_markdown_reports(session, state)
         if not state.report_path or hasattr(session.config, "workerinput") or session.config.option.collectonly:
             return
         try:
@@ -545,7 +729,47 @@ class _ConformanceRun:
         if hasattr(config, "workerinput"):
             return
         terminalreporter.write_sep("=", "strictconformance report")
+        if config.option.collectonly:  # nothing ran: no rule is "not run" for a reason
+            selected_rules = {check.rule_id for check in self.state.report.checks.values()}
+            selected = len(self.state.report.checks)
+            terminalreporter.write_line(f"collect only: {selected} check{'' if selected == 1 else 's'} of {len(selected_rules)} "
+                                        f"rule{'' if len(selected_rules) == 1 else 's'} selected; nothing was run")
+            return
         for line in self.state.report.render_lines(verbose=config.get_verbosity() > 0):
             terminalreporter.write_line(line)
+        checks = [check for check in self.state.report.checks.values() if check.outcome != "not run"]
+        if checks:
+            rules = len({check.rule_id for check in checks})
+            terminalreporter.write_line(
+                f"tally: the summary counts rules ({rules} with a result, each its worst check's outcome); pytest's "
+                f"line counts test items ({len(checks)} checks of the kit, plus any tests of yours)")
         for note in self.state.notes:
             terminalreporter.write_line(note)
+
+
+def _write_markdown_reports(session: pytest.Session, state: _State) -> None:
+    """The Markdown report to ``--sc-markdown PATH`` (replaced) and to ``$GITHUB_STEP_SUMMARY``
+    (appended, as GitHub expects: other steps write there too), on the controller only."""
+    config = session.config
+    if hasattr(config, "workerinput") or config.option.collectonly:
+        return
+    targets = [(path, "w") for path in [config.getoption("sc_markdown", None)] if path]
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        targets.append((summary, "a"))
+    if not targets:
+        return
+    from strictconformance.render import (
+        render_markdown,  # only runs that ask for Markdown pay for it
+    )
+
+    text = render_markdown(state.report.as_json())
+    for path, mode in targets:
+        try:
+            with open(path, mode, encoding="utf-8") as handle:
+                handle.write(text)
+            state.notes.append(f"Markdown report {'appended to' if mode == 'a' else 'written to'} {path}")
+        except OSError as error:
+            state.notes.append(f"ERROR: could not write the Markdown report to {path}: {error}")
+            if session.exitstatus == pytest.ExitCode.OK:
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED

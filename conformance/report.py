@@ -7,7 +7,10 @@ the version.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -151,9 +154,19 @@ class ConformanceReport:
         return dict(sorted(by_dialect.items()))
 
     def write_json(self, path: str) -> None:
-        with open(path, "w", encoding="utf-8") as handle:
-            json.dump(self.as_json(), handle, indent=2, sort_keys=False, ensure_ascii=False)
-            handle.write("\n")
+        """Write the report to ``path`` atomically: a reader (a CI step, a dashboard) sees the old
+        file or the whole new one, never half of it."""
+        text = json.dumps(self.as_json(), indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+        directory = os.path.dirname(os.path.abspath(path))
+        handle, temporary = tempfile.mkstemp(prefix=".sc-report-", suffix=".tmp", dir=directory)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
 
     def render_lines(self, *, verbose: bool = False) -> Iterable[str]:
         """The terminal summary: one line per rule that ran, then what was not covered."""
@@ -168,6 +181,10 @@ class ConformanceReport:
             yield f"{'rule':<7} {'outcome':<12} {'examples':>8}  title"
             for rule_id, data in shown.items():
                 yield f"{rule_id:<7} {data['outcome']:<12} {data['examples']:>8}  {data['title']}"
+                uncovered = [check for check in data["checks"] if check["outcome"] in ("not covered", "skipped")]
+                if data["outcome"] == "passed" and uncovered:  # passed, but not every check could run
+                    why = "; ".join(sorted({check.get("reason", "") for check in uncovered} - {""}))
+                    yield f"{'':<7} {'':<12} {'':>8}  ({len(uncovered)} of {len(data['checks'])} checks not covered{': ' + why if why else ''})"
                 if data["outcome"] in ("xfailed", "skipped", "not judged") and data["reasons"]:
                     yield f"{'':<7} {'':<12} {'':>8}  ({'; '.join(data['reasons'])})"
                 unexplained = sorted({c["reason"] for c in data["checks"]

@@ -246,7 +246,7 @@ def _satisfy_invariants(draw: st.DrawFn, shape: ApiShape, payload: dict[str, Any
         for invariant, scope_path in broken:
             location = (*scope_path, *invariant.array_path)
             pattern = tuple(ANY_INDEX if isinstance(p, int) else p for p in location)
-            variant = invariant.variant if invariant.variant is not None else next(iter(invariant.with_keys), None)
+            variant = invariant.variants()[0] if invariant.variant is not None else next(iter(invariant.with_keys), None)
             element = draw(_element_strategy(shape, pattern, variant))
             for key, value in invariant.excluding:
                 if isinstance(element, dict) and type(element.get(key)) is type(value) and element.get(key) == value:

@@ -22,12 +22,16 @@ BROKEN: dict[str, str] = {
     "DR-4": "broken_drift:RejectsUnknownVariants",
     "DR-5": "broken_drift:NoInvariants",
     "DR-6": "broken_drift:CrashesOnOddInput",
+    "DR-7": "fidelity_adapters:ReadsItemIdAsCallId",
 }
 
 #: Further bugs, and the rule that must catch each.
 EXTRA: Mapping[str, str] = {
     "broken_drift:ParentPath": "DR-2",
     "broken_drift_adapters:MutatesPayload": "DR-6",
+    "fidelity_adapters:TextifiesUnknownBlocks": "DR-7",
+    "fidelity_adapters:InventsToolCall": "DR-7",
+    "fidelity_adapters:ReturnsNothing": "DR-7",
 }
 
 

@@ -280,3 +280,32 @@ class UndeclaredBooleanStrictAdapter(_LayerAdapter):
     """Follows the boolean strict convention without declaring it: TL-7 (priority) fails."""
 
     layer_class = _BooleanStrictLayer
+
+
+class _StrictByDefaultLayer(_BooleanStrictLayer):
+    """An SDK whose tools are strict unless told otherwise (openai-agents' ``function_tool``,
+    ``strict_mode=True``): an unset strict is advertised as ``True``."""
+
+    def describe_tool(self, tool: Any) -> AdvertisedTool:
+        advertised = super().describe_tool(tool)
+        return advertised if advertised.strict is not None else replace(advertised, strict=True)
+
+
+class StrictByDefaultAdapter(_LayerAdapter):
+    """Declares its documented strict default (``strict_default=True``) and follows it: conforms."""
+
+    layer_class = _StrictByDefaultLayer
+    tool_layer_traits = ToolLayerTraits(strict_convention="boolean", strict_default=True)
+
+
+class UndeclaredStrictByDefaultAdapter(_LayerAdapter):
+    """Advertises unset strict as ``True`` without declaring it: TL-7 fails (unset must stay unset)."""
+
+    layer_class = _StrictByDefaultLayer
+    tool_layer_traits = ToolLayerTraits(strict_convention="boolean")
+
+
+class BadStrictDefaultTraitsAdapter(ReferenceAdapter):
+    """Declares a strict default that is not a strict setting: a usage error naming the field."""
+
+    tool_layer_traits = ToolLayerTraits(strict_default="yes")  # type: ignore[arg-type]

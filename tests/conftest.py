@@ -24,6 +24,13 @@ settings.register_profile(
 '''
 
 
+@pytest.fixture(autouse=True)
+def _no_job_summary_from_inner_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The self-tests run the suite hundreds of times in-process: under GitHub Actions each run
+    would append its Markdown report to the job's summary. Tests of that write set it themselves."""
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+
+
 @dataclass
 class SuiteRun:
     """The outcome of one run of the suite: pytest's result and the JSON report (if written)."""
@@ -49,14 +56,17 @@ def run_suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Cal
     """Run ``pytest -p strictconformance`` in a fresh directory with the tests folder importable
     (so adapters in ``tests/broken_*.py`` can be named), the ``selftest`` profile and a JSON report.
 
-    ``run_suite(adapter, *args, subprocess=False, profile="selftest")``.
+    ``run_suite(adapter, *args, subprocess=False, profile="selftest", supervised=False)``: the checks
+    run in the pytest process (``--sc-in-process``) unless ``supervised`` (the default of a real run:
+    one xdist worker, see tests/test_run_cannot_lie.py) or ``-n`` is given.
     """
     pytester.makeconftest(_SELFTEST_CONFTEST)
     monkeypatch.syspath_prepend(str(TESTS_DIR))
     monkeypatch.setenv("PYTHONPATH", str(TESTS_DIR))
     monkeypatch.delenv("STRICTCONFORMANCE_ADAPTER", raising=False)
 
-    def run(adapter: str | None = None, *args: str, subprocess: bool = False, profile: str | None = "selftest") -> SuiteRun:
+    def run(adapter: str | None = None, *args: str, subprocess: bool = False, profile: str | None = "selftest",
+            supervised: bool = False) -> SuiteRun:
         report_path = pytester.path / "sc-report.json"
         if report_path.exists():
             report_path.unlink()
@@ -65,6 +75,8 @@ def run_suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Cal
             argv += ["-W", "ignore::pytest.PytestAssertRewriteWarning"]
         if adapter is not None:
             argv += ["--sc-adapter", adapter]
+        if not supervised:
+            argv.append("--sc-in-process")
         if profile is not None:
             argv += ["--hypothesis-profile", profile]
         argv += list(args)

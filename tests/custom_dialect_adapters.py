@@ -63,7 +63,7 @@ class AcmeWithOpenAIDepth(AcmeAdapter):
 class UnknownDialectName(ReferenceAdapter):
     """Names a dialect the kit does not ship and the adapter does not declare."""
 
-    strictify_dialects = ("openai", "mistral")
+    strictify_dialects = ("openai", "no-such-provider")
 
 
 class NameInsteadOfDialect(ReferenceAdapter):

@@ -72,6 +72,7 @@ def test_junk_inside_an_invocation_is_an_adapter_fault_naming_the_method(run_sui
 @pytest.mark.parametrize(("adapter", "message"), [
     ("BadFinalValueTraitsAdapter", "BadFinalValueTraitsAdapter.tool_layer_traits: final_value is 'whatever'; allowed: 'tool_return', 'last_item', 'none'"),
     ("BadSourcesTraitsAdapter", "BadSourcesTraitsAdapter.tool_layer_traits: sources names unknown sources ['yaml']; allowed: 'signature', 'model', 'json_schema'"),
+    ("BadStrictDefaultTraitsAdapter", "BadStrictDefaultTraitsAdapter.tool_layer_traits: strict_default is 'yes'; allowed: None, True, False"),
 ])
 def test_unknown_tool_layer_traits_are_a_usage_error(run_suite: Callable[..., SuiteRun], adapter: str, message: str) -> None:
     """An unknown convention would be judged by the kit's default (false failures), an unknown source
@@ -113,3 +114,14 @@ def test_the_declared_strict_convention_decides_which_strict_values_are_valid(ru
     undeclared = run_suite("broken_tool_adapters:UndeclaredBooleanStrictAdapter", "--sc-rule", "TL-7")
     assert undeclared.rules_with("failed") == {"TL-7"}, undeclared.output
     assert "was rejected" in undeclared.output
+
+
+def test_a_declared_strict_default_is_what_unset_strict_advertises(run_suite: Callable[..., SuiteRun]) -> None:
+    """A layer whose tools are strict unless told otherwise (openai-agents' function_tool) advertises
+    unset strict as True: conformant when it declares strict_default=True (TL-7 failed it before the
+    declaration existed), a TL-7 failure when it does not."""
+    declared = run_suite("broken_tool_adapters:StrictByDefaultAdapter", "--sc-rule", "TL-7")
+    assert declared.rules_with("passed") == {"TL-7"}, declared.output
+    undeclared = run_suite("broken_tool_adapters:UndeclaredStrictByDefaultAdapter", "--sc-rule", "TL-7")
+    assert undeclared.rules_with("failed") == {"TL-7"}, undeclared.output
+    assert "strict=None was defined but True is advertised" in undeclared.output

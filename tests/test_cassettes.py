@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import gzip
 import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 import vcr
@@ -28,6 +31,7 @@ from strictconformance.drift.secrets import (
     scan_cassette_file,
     scan_cassette_text,
     scan_shipped_cassettes,
+    scrub_cassette_text,
     scrub_headers,
     scrub_text,
     scrub_uri,
@@ -303,3 +307,131 @@ def test_the_readme_lists_every_cassette_with_its_origin() -> None:
         row = next((line for line in readme.splitlines() if line.startswith(f"| `{location}` |")), None)
         assert row is not None, f"cassettes/README.md does not list {location}"
         assert f"| {load_cassette(location).provenance.origin} |" in row
+
+
+# -- every form of secret the scan and the scrubber cover, planted in a copy of a cassette ---------------
+
+_PROXY_LOGIN = "proxyuser:hunter2-Proxy-Pass"
+
+
+def _json_body_with(secret: str) -> str:
+    return json.dumps({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": f"echo {secret}"}]})
+
+
+def _plant_userinfo(data: dict[str, Any]) -> str:
+    data["interactions"][0]["request"]["uri"] = f"https://{_PROXY_LOGIN}@proxy.example:8443/v1/chat/completions"
+    return _PROXY_LOGIN
+
+
+def _plant_key_after_slash(data: dict[str, Any]) -> str:
+    data["interactions"][0]["request"]["uri"] = f"https://proxy.example/keys/{_planted('openai')}/v1/chat/completions"
+    return _planted("openai")
+
+
+def _plant_key_after_plus(data: dict[str, Any]) -> str:
+    data["interactions"][0]["request"]["body"] = _json_body_with("token+" + _planted("groq"))
+    return _planted("groq")
+
+
+def _plant_google_key_after_slash(data: dict[str, Any]) -> str:
+    key = _planted("google")  # 39 characters, as Google's are
+    assert len(key) == 39
+    data["interactions"][0]["request"]["uri"] = f"https://proxy.example/{key}/v1beta/models"
+    return key
+
+
+def _plant_api_key_query(data: dict[str, Any]) -> str:
+    data["interactions"][0]["request"]["uri"] = "https://myresource.openai.azure.com/openai/deployments/d/chat/completions?api-version=2024-10-21&api-key=0123abcdOpaqueAzureKey"
+    return "0123abcdOpaqueAzureKey"
+
+
+def _plant_api_key_query_in_a_body(data: dict[str, Any]) -> str:
+    data["interactions"][0]["response"]["body"]["string"] = json.dumps({"next": "https://proxy.example/v1/files?api-key=0123abcdOpaqueKey&page=2"})
+    return "0123abcdOpaqueKey"
+
+
+def _plant_percent_encoded(data: dict[str, Any]) -> str:
+    encoded = _planted("anthropic").replace("-", "%2D")
+    data["interactions"][0]["request"]["body"] = _json_body_with(encoded)
+    return encoded
+
+
+def _plant_fully_percent_encoded(data: dict[str, Any]) -> str:
+    encoded = "".join(f"%{byte:02X}" for byte in _planted("openai").encode())
+    data["interactions"][0]["request"]["uri"] += "&q=" + encoded
+    return encoded
+
+
+def _plant_base64_text(data: dict[str, Any]) -> str:
+    data["interactions"][0]["response"]["body"]["string"] = base64.b64encode(_json_body_with(_planted("openai")).encode()).decode()
+    return _planted("openai")
+
+
+def _plant_base64_of_gzip(data: dict[str, Any]) -> str:
+    zipped = gzip.compress(_json_body_with(_planted("anthropic")).encode(), mtime=0)
+    data["interactions"][0]["response"]["body"]["string"] = base64.b64encode(zipped).decode()
+    return _planted("anthropic")
+
+
+_FORMS = {
+    "url-userinfo": _plant_userinfo,
+    "key-after-slash": _plant_key_after_slash,
+    "key-after-plus": _plant_key_after_plus,
+    "google-key-after-slash": _plant_google_key_after_slash,
+    "api-key-query-parameter": _plant_api_key_query,
+    "api-key-query-in-a-body": _plant_api_key_query_in_a_body,
+    "percent-encoded-key": _plant_percent_encoded,
+    "fully-percent-encoded-key": _plant_fully_percent_encoded,
+    "base64-text-body": _plant_base64_text,
+    "base64-of-gzip-body": _plant_base64_of_gzip,
+}
+
+
+@pytest.mark.parametrize("form", list(_FORMS))
+def test_every_secret_form_is_caught_by_the_scan_and_removed_by_the_scrubber(form: str, tmp_path: Path) -> None:
+    data = yaml.safe_load((CASSETTES / "openai/chat/tool_call.yaml").read_text())
+    secret = _FORMS[form](data)
+    path = tmp_path / "planted.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    findings = scan_cassette_file(path)
+    assert findings, form
+    assert all(secret not in str(finding) for finding in findings)  # the report masks it
+    scrubbed = scrub_cassette_text(path.read_text())
+    assert scan_cassette_text(scrubbed, "scrubbed") == []
+    assert secret not in scrubbed and unquote(secret) not in scrubbed
+    for value in _strings(yaml.safe_load(scrubbed)):  # nor inside a decoded body
+        assert secret not in value and unquote(secret) not in value
+    # the scrubbed cassette still replays: the same number of interactions, bodies of the same kind
+    again = yaml.safe_load(scrubbed)
+    assert len(again["interactions"]) == len(data["interactions"])
+
+
+def _strings(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        return [s for value in node.values() for s in _strings(value)]
+    if isinstance(node, list):
+        return [s for value in node for s in _strings(value)]
+    if isinstance(node, str):
+        found = [node]
+        with contextlib.suppress(ValueError, OSError):
+            raw = base64.b64decode(node, validate=True)
+            found.append((gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode("utf-8", "replace"))
+        return found
+    return []
+
+
+def test_base64_bodies_keep_their_encoding_when_scrubbed() -> None:
+    text = _json_body_with(_planted("openai"))
+    plain = scrub_text(base64.b64encode(text.encode()).decode())
+    assert json.loads(base64.b64decode(plain))["messages"][0]["content"] == "echo REDACTED"
+    zipped = scrub_text(base64.b64encode(gzip.compress(text.encode())).decode())
+    assert json.loads(gzip.decompress(base64.b64decode(zipped)))["messages"][0]["content"] == "echo REDACTED"
+    harmless = base64.b64encode(b'{"ok": true, "text": "nothing secret here"}').decode()
+    assert scrub_text(harmless) == harmless
+
+
+def test_url_credentials_and_key_parameters_are_scrubbed_from_uris() -> None:
+    assert scrub_uri("https://user:p%40ss@proxy.example:8443/v1/chat?api-key=abc&alt=sse") == "https://proxy.example:8443/v1/chat?alt=sse"
+    assert scrub_text("GET https://bob:hunter2@proxy/ failed") == "GET https://REDACTED@proxy/ failed"
+    assert scrub_text("https://x/?key=abc&api_key=def&page=2") == "https://x/?key=REDACTED&api_key=REDACTED&page=2"
+    assert scan_cassette_text('uri: "https://REDACTED@proxy/?api-key=REDACTED"\n') == []

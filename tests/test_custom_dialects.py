@@ -116,8 +116,8 @@ def test_each_xdist_worker_collects_the_custom_dialect(run_suite: Callable[..., 
 
 
 @pytest.mark.parametrize(("adapter", "message"), [
-    ("UnknownDialectName", "UnknownDialectName.strictify_dialects names unknown dialects ['mistral']; "
-                           "known: openai, openai@2025-01, anthropic, google, lenient"),
+    ("UnknownDialectName", "UnknownDialectName.strictify_dialects names unknown dialects ['no-such-provider']; "
+                           "known: openai, openai@2025-01, anthropic, google, cohere, mistral, lenient"),
     ("NameInsteadOfDialect", "NameInsteadOfDialect.dialects[0] is a str ('acme'), expected a strictconformance.dialects.Dialect"),
     ("ShippedNameClash", "ShippedNameClash.dialects: 'openai' is the name of a shipped dialect; give your variant its own name"),
     ("TwoAcmes", "TwoAcmes.dialects declares two dialects named 'acme'"),

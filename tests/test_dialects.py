@@ -34,15 +34,15 @@ SEED_003 = {
 }
 
 
-def test_shipped_dialects_are_the_five_of_the_spec() -> None:
-    assert set(SHIPPED) == {"openai", "openai@2025-01", "anthropic", "google", "lenient"}
+def test_shipped_dialects_are_the_five_of_the_spec_plus_cohere_and_mistral() -> None:
+    assert set(SHIPPED) == {"openai", "openai@2025-01", "anthropic", "google", "cohere", "mistral", "lenient"}
 
 
 def test_dated_openai_reproduces_the_catalogue_exactly() -> None:
     dated = get_dialect("openai@2025-01")
     assert {r.id: r.check for r in dated.rules} == SEED_003
     assert dated.rule("SM-21").params["limit"] == 5
-    assert "seeds/003" in dated.rule("SM-06").source
+    assert "published OpenAI strict-mode rules reference" in dated.rule("SM-06").source
 
 
 def test_current_openai_follows_the_documentation_and_records_the_disagreement() -> None:
@@ -60,7 +60,7 @@ def test_every_rule_has_id_check_source_and_reason() -> None:
             assert strict_rule.check
             assert strict_rule.reason
             assert strict_rule.title
-            assert strict_rule.source.startswith(("https://", "seeds/", "SPEC.md"))
+            assert strict_rule.source.startswith(("https://", "strictconformance/spec/SPEC.md"))
             assert CATALOGUE[strict_rule.id].check == strict_rule.check
 
 
@@ -175,3 +175,59 @@ def test_recursion_through_the_root_stays_ref_hash(dialect: str) -> None:
     assert '"$ref": "#"' not in json.dumps(wrapped.schema)
     assert validate_strict(wrapped.schema, dialect) == []
     assert wrapped.codec.decode(wrapped.codec.encode(["x", ["y", []]])) == ["x", ["y", []]]
+
+
+# -- cohere and mistral (issue 13): every rule from the provider's documentation, the silences noted ---------
+
+
+_COHERE_BANS = {  # (node, the rule, where) per item of Cohere's "Unsupported schema features" list
+    "allOf": ({"allOf": [{"type": "string"}]}, "SM-26", "/properties/a/allOf"),
+    "oneOf": ({"oneOf": [{"type": "string"}]}, "SM-27", "/properties/a/oneOf"),
+    "not": ({"type": "string", "not": {"const": "x"}}, "SM-20", "/properties/a/not"),
+    "minimum": ({"type": "integer", "minimum": 1}, "SM-35", "/properties/a/minimum"),
+    "maximum": ({"type": "number", "maximum": 1.5}, "SM-35", "/properties/a/maximum"),
+    "minItems": ({"type": "array", "items": {"type": "string"}, "minItems": 1}, "SM-38", "/properties/a/minItems"),
+    "maxItems": ({"type": "array", "items": {"type": "string"}, "maxItems": 3}, "SM-38", "/properties/a/maxItems"),
+    "minLength": ({"type": "string", "minLength": 1}, "SM-36", "/properties/a/minLength"),
+    "maxLength": ({"type": "string", "maxLength": 9}, "SM-36", "/properties/a/maxLength"),
+    "lookahead": ({"type": "string", "pattern": "a(?=b)"}, "SM-43", "/properties/a/pattern"),
+    "negative lookahead": ({"type": "string", "pattern": "a(?!b)"}, "SM-43", "/properties/a/pattern"),
+    "format": ({"type": "string", "format": "email"}, "SM-31", "/properties/a/format"),
+    "uniqueItems": ({"type": "array", "items": {"type": "string"}, "uniqueItems": True}, "SM-32", "/properties/a/uniqueItems"),
+}
+
+
+@pytest.mark.parametrize("feature", list(_COHERE_BANS))
+def test_cohere_flags_each_documented_unsupported_feature_and_strictify_removes_it(feature: str) -> None:
+    from strictconformance.reference.strictify import strictify
+
+    node, rule_id, pointer = _COHERE_BANS[feature]
+    schema = _object(a=node)
+    assert [(v.rule_id, v.pointer) for v in validate_strict(schema, "cohere")] == [(rule_id, pointer)]
+    assert get_dialect("cohere").rule(rule_id).source.startswith("https://docs.cohere.com/")
+    strict = strictify(schema, "cohere")
+    assert validate_strict(strict.schema, "cohere") == []
+    assert strict.losses  # what was dropped is reported
+
+
+def test_cohere_accepts_what_its_documentation_supports() -> None:
+    supported = _object(
+        a={"type": "string", "format": "date-time"}, b={"type": "string", "enum": ["x", "y"]}, c={"const": 3},
+        d={"anyOf": [{"type": "string"}, {"type": "integer"}]}, e={"$ref": "#/$defs/E"},
+        f={"type": "object", "additionalProperties": {"type": "integer"}}, g={"type": "string", "pattern": "[a-z]+"},
+        h={"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
+        i={"type": "number", "exclusiveMinimum": 0, "multipleOf": 2},  # not named by Cohere: not flagged
+    )
+    supported["$defs"] = {"E": _object(x={"type": "boolean"})}
+    assert validate_strict(supported, "cohere") == []
+    assert validate_strict({"type": "array", "items": {"type": "string"}}, "cohere")[0].rule_id == "SM-01"
+
+
+def test_cohere_and_mistral_say_where_their_documentation_is_silent_or_not_modelled() -> None:
+    cohere, mistral = get_dialect("cohere"), get_dialect("mistral")
+    assert any("at least one required" in note for note in cohere.notes)
+    assert any("200 fields" in note for note in cohere.notes)
+    assert any("^ and $" in note for note in cohere.notes)
+    assert mistral.rule_ids == ("SM-01",) and any("silent" in note for note in mistral.notes)
+    assert validate_strict({"type": "object", "properties": {"a": {"allOf": [{"type": "string"}]}}}, "mistral") == []
+    assert validate_strict({"type": "string"}, "mistral")[0].rule_id == "SM-01"

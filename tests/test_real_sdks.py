@@ -1,7 +1,7 @@
 """The suite against real SDKs from the package index: what it finds in openai-python and pydantic-ai.
 
-Each test runs the suite (``run_suite``, the ``selftest`` profile) through an adapter of
-``tests/real_sdks`` on a few areas, and asserts the findings confirmed as real by reading the SDK's
+Each test runs the suite (``run_suite``, the ``selftest`` profile) through a shipped adapter
+(``strictconformance.sdks``) or one of ``tests/real_sdks`` on a few areas, and asserts the findings confirmed as real by reading the SDK's
 source: the rules that fail and the phrases that say why. When a release fixes or changes one of
 them, the test fails and names it; then re-check the finding and update the test (and the report).
 Tests of an SDK that is not installed are skipped with the reason.
@@ -26,13 +26,13 @@ from conftest import SuiteRun
 # not determine a constructor for the tag None"; pydantic's cached BaseModel: "tuple.index(x): x
 # not in tuple" when a model class is built). An SDK that is not installed is skipped by its tests.
 for _module in ("yaml", "pydantic.main", "strictconformance.drift.cassettes", "openai", "anthropic", "google.genai",
-                "pydantic_ai", "real_sdks.openai_python", "real_sdks.pydantic_ai"):
+                "pydantic_ai", "strictconformance.sdks.openai_python", "strictconformance.sdks.pydantic_ai"):
     with contextlib.suppress(ImportError):
         importlib.import_module(_module)
 
-OPENAI = "real_sdks.openai_python:OpenAIPython"
-OPENAI_VALIDATING = "real_sdks.openai_python:OpenAIPythonValidating"
-PYDANTIC_AI = "real_sdks.pydantic_ai:PydanticAI"
+OPENAI = "strictconformance.sdks.openai_python:OpenAIPython"
+OPENAI_VALIDATING = "strictconformance.sdks.openai_python:OpenAIPythonValidating"
+PYDANTIC_AI = "strictconformance.sdks.pydantic_ai:PydanticAI"
 
 
 def _need_openai() -> None:
@@ -194,8 +194,8 @@ def test_pydantic_ai_sends_strict_true_with_schemas_openai_rejects() -> None:
     _need_pydantic_ai()
     from pydantic_ai import Tool
 
-    from real_sdks.pydantic_ai import PydanticAI, PydanticAIChat
     from strictconformance.dialects import validate_strict
+    from strictconformance.sdks.pydantic_ai import PydanticAI, PydanticAIChat
     from strictconformance.wire import ToolSpec, ToolsRequest
 
     def lookup(key: Any, limit: int) -> str:
@@ -218,7 +218,7 @@ def test_pydantic_ai_anthropic_strict_tools_crash_on_valid_schemas() -> None:
     ``["string", "null"]`` (``assert_never``) and on an untyped node such as an ``Any`` parameter's
     ``{}`` (ValueError); pydantic-ai lets both escape the request as they are."""
     _need_pydantic_ai()
-    from real_sdks.pydantic_ai import PydanticAI
+    from strictconformance.sdks.pydantic_ai import PydanticAI
     from strictconformance.wire import ToolSpec, ToolsRequest
 
     nullable = {"type": "object", "properties": {"note": {"type": ["string", "null"]}}, "required": ["note"]}

@@ -313,3 +313,59 @@ def test_the_command_line(server: tuple[str, FakeProviders], tmp_path: Path, cap
     assert main(["--base-url", "nonsense"]) == 2
     assert main(["--list", "--api", "groq.chat"]) == 0
     assert "groq/chat/tool_call.yaml" in capsys.readouterr().out
+
+
+def test_a_run_that_records_nothing_fails_and_names_the_missing_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in FAKE_KEYS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+    code = main(["--out", str(tmp_path), "--api", "groq.chat", "--api", "anthropic.messages"])
+    captured = capsys.readouterr()
+    assert code == 3  # not 0 (a green scheduled job that recorded nothing), not 1 (drift)
+    assert "nothing was recorded" in captured.out
+    assert "GROQ_API_KEY (groq.chat)" in captured.out and "ANTHROPIC_API_KEY (anthropic.messages)" in captured.out
+    assert "--allow-empty" in captured.out
+    assert main(["--out", str(tmp_path), "--api", "groq.chat", "--allow-empty"]) == 0
+    assert "accepted (--allow-empty)" in capsys.readouterr().out
+    code = main(["--out", str(tmp_path), "--api", "groq.chat", "--json"])
+    captured = capsys.readouterr()
+    assert code == 3 and json.loads(captured.out)["nothing_recorded"].startswith("nothing was recorded")
+    assert "GROQ_API_KEY" in captured.err
+
+
+def test_help_names_every_key_variable(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    text = capsys.readouterr().out
+    for provider in PROVIDERS.values():
+        for name in (*provider.key_env, *provider.url_env.values()):
+            assert name in text, name
+    assert "--allow-empty" in text
+
+
+def test_base_url_credentials_are_sent_as_a_header_and_never_recorded(server: tuple[str, FakeProviders], tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    base, state = server
+    for name, value in FAKE_KEYS.items():
+        monkeypatch.setenv(name, value)
+    login = "proxyuser:Hunter2ProxyPass"
+    with_login = base.replace("http://", f"http://{login}@")
+    code = main(["--out", str(tmp_path), "--api", "anthropic.messages", "--api", "groq.chat",
+                 "--base-url", f"anthropic={with_login}{PREFIXES['anthropic']}", "--base-url", f"groq={with_login}{PREFIXES['groq']}"])
+    output = capsys.readouterr().out
+    assert code == 0, output
+    import base64
+
+    basic = "Basic " + base64.b64encode(login.encode()).decode()
+    sent = [request["headers"] for request in state.requests]
+    assert sent and all(basic in (h.get("Authorization"), h.get("Proxy-Authorization")) for h in sent)
+    assert any(h.get("Proxy-Authorization") == basic for h in sent)  # groq's key is in Authorization
+    files = _recorded_files(tmp_path)
+    assert files
+    for path in files:
+        text = path.read_text()
+        assert "proxyuser" not in text and "Hunter2ProxyPass" not in text and basic not in text, path
+        assert scan_cassette_file(path) == []

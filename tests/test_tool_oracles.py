@@ -274,7 +274,7 @@ def test_a_layer_that_raises_while_defining_gets_a_violation_not_a_crash() -> No
 
 @pytest.mark.parametrize(("rule_id", "method"), [(rule_id, method) for rule_id in TL_RULES for method in all_rules()[rule_id].capabilities])
 def test_harness_failures_pass_through_every_check(rule_id: str, method: str) -> None:
-    """When the layer is an adapter behind the ``sc`` harness, a call the harness judged (hung,
+    """When the layer is an adapter behind the ``strictconformance_harness`` fixture, a call the harness judged (hung,
     junk result, mutated input) raises a ConformanceFailure: no check may turn it into a violation
     of its own, or swallow it where the layer is expected to raise (TL-6, TL-7)."""
     fault = AdapterFault(method, "did not return within 10 s")

@@ -11,7 +11,7 @@ from strictconformance.wire import ToolSpec, WireRequest, WireTool
 __all__ = ["cost_on_wire", "ships_strict", "wire_tool", "wire_tools"]
 
 
-def wire_tools(strictconformance_harness: Harness, request: WireRequest, tools: Sequence[ToolSpec]) -> dict[str, WireTool]:
+def wire_tools(harness: Harness, request: WireRequest, tools: Sequence[ToolSpec]) -> dict[str, WireTool]:
     """The wire tool of each of ``tools`` by name; a request that drops or duplicates one fails the check."""
     __tracebackhide__ = True
     by_name: dict[str, WireTool] = {}
@@ -21,16 +21,16 @@ def wire_tools(strictconformance_harness: Harness, request: WireRequest, tools: 
             duplicated.add(wired.name)
         by_name[wired.name] = wired
     for tool in tools:
-        strictconformance_harness.expect(tool.name in by_name and tool.name not in duplicated, (
+        harness.expect(tool.name in by_name and tool.name not in duplicated, (
             f"the wire request carries tool {tool.name!r} {'twice or more' if tool.name in duplicated else 'not at all'}, "
             f"expected once (wire tools: {[wired.name for wired in request.tools]})"))
     return by_name
 
 
-def wire_tool(strictconformance_harness: Harness, request: WireRequest, name: str) -> WireTool:
+def wire_tool(harness: Harness, request: WireRequest, name: str) -> WireTool:
     """The wire tool named ``name`` (see :func:`wire_tools`)."""
     __tracebackhide__ = True
-    return wire_tools(strictconformance_harness, request, [ToolSpec(name, {})])[name]
+    return wire_tools(harness, request, [ToolSpec(name, {})])[name]
 
 
 def ships_strict(request: WireRequest, tool: WireTool, dialect: str | None) -> bool:
@@ -45,3 +45,10 @@ def cost_on_wire(tool: ToolSpec, wired: WireTool) -> SchemaCost:
     """A tool's budget cost, counted on its schema as it goes on the wire (the input schema when
     the adapter reports none)."""
     return schema_cost(wired.input_schema if wired.input_schema is not None else tool.input_schema)
+
+
+def same_gemini_mode(wire: str | None, expected: str | None) -> bool:
+    """Gemini's function-calling modes compared as the API applies them: an unset mode IS ``AUTO``
+    ("If unspecified, the default value will be set to AUTO": FunctionCallingConfig.mode in the
+    Gemini API reference), so an SDK that spells out AUTO leaves the mode as the caller set it."""
+    return (wire or "AUTO") == (expected or "AUTO")

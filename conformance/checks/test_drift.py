@@ -22,6 +22,7 @@ would not be about the change (DR-1 reports the rejection). Only the APIs the ad
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 from collections.abc import Callable, Sequence
@@ -50,10 +51,12 @@ from strictconformance.drift.mutations import (
 from strictconformance.drift.oracles import (
     DriftChecker,
     Verdict,
+    judge_fidelity,
     judge_mutation,
     judge_recorded,
     judge_total,
 )
+from strictconformance.drift.provider_errors import chain_text
 from strictconformance.drift.shapes import get_shape
 from strictconformance.drift.shapes.model import Arr
 from strictconformance.drift.sse import SSEEvent
@@ -328,6 +331,57 @@ def test_dr_5_invariants_catch_a_renamed_variant(strictconformance_harness: Harn
     _judge_change(strictconformance_harness, _draw_mutation(strictconformance_harness, data, "DR-5", breaking=True))
 
 
+# -- DR-7 what the SDK parsed is what the response holds -----------------------------------------------
+
+
+def _parses(declarations: Declarations) -> str | None:
+    if not declarations.parse_fidelity:
+        return ("the adapter's response checks do not return what the SDK parsed (declare parse_fidelity = True and "
+                "return a strictconformance.drift.fidelity.ParsedResponse)")
+    return _any_api(declarations)
+
+
+@check("DR-7", requires=_parses)
+@pytest.mark.parametrize("cassette", list_cassettes())
+def test_dr_7_recorded_response_is_parsed_as_it_holds(strictconformance_harness: Harness, cassette: str) -> None:
+    """Every response of the cassette (bodies and streams) is parsed into what it holds; every
+    difference of every response is reported."""
+    usable = _usable_responses(strictconformance_harness, cassette)
+    checker = DriftChecker.from_harness(strictconformance_harness)
+    failures: list[str] = []
+    judged = 0
+    for response in usable:
+        strictconformance_harness.note(response=response.label, file=_cassette_file(cassette))
+        verdict = judge_fidelity(checker, _subject(response))
+        if verdict.status == "skip":
+            continue
+        judged += 1
+        if verdict.failed:
+            failures.append(f"{response.label}: {verdict.message}")
+    if not failures and not judged:
+        not_covered(f"no response of {cassette} could be judged (the kit cannot read it, or the check raised: see DR-1)")
+    strictconformance_harness.expect(not failures, lambda: "\n".join(failures))
+
+
+def _parses_and_mutations(declarations: Declarations) -> str | None:
+    return _parses(declarations) or _mutations_exist("DR-4", breaking=False)(declarations)
+
+
+@check("DR-7", requires=_parses_and_mutations)
+@scaled(_MUTATION_SCALE)
+@given(data=st.data())
+def test_dr_7_additive_change_is_parsed_as_it_holds(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    """A response with an additive change (a new field, a block of an unknown type...) is parsed
+    into what it holds: the unknown part is not text, no call is dropped or invented."""
+    mutation = _draw_mutation(strictconformance_harness, data, "DR-4", breaking=False)
+    strictconformance_harness.note(api=mutation.api, mutated_from=mutation.original.source or "generated",
+            mutation={"kind": mutation.kind, "path": mutation.path, "change": mutation.description},
+            **_subject_notes(mutation.subject))
+    verdict = judge_fidelity(DriftChecker.from_harness(strictconformance_harness), mutation.subject)
+    if verdict.status != "skip":
+        strictconformance_harness.expect(verdict.passed, verdict.message)
+
+
 # -- DR-6 only drift errors, on any value, and the value is left alone --------------------------------
 
 
@@ -391,6 +445,44 @@ def test_dr_6_any_stream_raises_only_drift_errors(strictconformance_harness: Har
     strictconformance_harness.note(api=api, events=_shown(_events_json(events)))
     checker = DriftChecker.from_harness(strictconformance_harness, judge_other_errors=True)
     _settle(strictconformance_harness, judge_total(checker, api, events, stream=True))
+
+
+#: What each API family sends when the provider fails (response_shapes.md): an error body, and the
+#: error frame of its stream.
+_OPENAI_ERROR = {"error": {"message": "The server had an error while processing your request.", "type": "server_error",
+                           "param": None, "code": None}}
+_PROVIDER_ERRORS: dict[str, tuple[Any, SSEEvent]] = {
+    "openai.chat": (_OPENAI_ERROR, SSEEvent(json.dumps(_OPENAI_ERROR), None)),
+    "openai.responses": (_OPENAI_ERROR, SSEEvent(json.dumps({"type": "error", "code": "server_error", "message": "The server had an error.",
+                                                             "param": None, "sequence_number": 1}), "error")),
+    "anthropic.messages": ({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}, "request_id": "req_011CSHoEeqs5C35K2UUqR7Fy"},
+                           SSEEvent(json.dumps({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}), "error")),
+    "gemini.generate_content": ({"error": {"code": 503, "message": "The model is overloaded. Please try again later.", "status": "UNAVAILABLE"}},
+                                SSEEvent(json.dumps({"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}}), None)),
+    "groq.chat": (_OPENAI_ERROR, SSEEvent(json.dumps({"error": {"message": "Service Unavailable", "type": "internal_server_error"}, "status_code": 503}), None)),
+    "cerebras.chat": (_OPENAI_ERROR, SSEEvent(json.dumps({"error": {"message": "Service Unavailable", "type": "service_unavailable"}, "status_code": 503}), None)),
+    "cloudflare.chat": ({"result": None, "success": False, "errors": [{"code": 7009, "message": "Upstream service unavailable"}], "messages": []},
+                        SSEEvent(json.dumps({"result": None, "success": False, "errors": [{"code": 7009, "message": "Upstream service unavailable"}],
+                                             "messages": []}), None)),
+}
+
+
+@check("DR-6", requires=_any_api)
+def test_dr_6_provider_errors_raise_only_declared_errors(strictconformance_harness: Harness) -> None:
+    """Each declared API gets the error its provider sends (an error body; with check_stream, a
+    recorded stream's first event then the error frame): raising a declared API error or a drift
+    error for it is right, and so is returning; anything else fails DR-6."""
+    checker = DriftChecker.from_harness(strictconformance_harness, judge_other_errors=True)
+    for api in strictconformance_harness.declarations.drift_apis:
+        body, frame = _PROVIDER_ERRORS[api]
+        if strictconformance_harness.has("check_response"):
+            strictconformance_harness.note(api=api, case="the provider's error body", payload=body)
+            _settle(strictconformance_harness, judge_total(checker, api, copy.deepcopy(body)))
+        if strictconformance_harness.has("check_stream"):
+            prefix = next((response.events()[:1] for response in recorded_responses(api, streams=True)), ())
+            events = (*prefix, frame)
+            strictconformance_harness.note(api=api, case="a stream whose provider sends an error frame", events=_events_json(events))
+            _settle(strictconformance_harness, judge_total(checker, api, events, stream=True))
 
 
 def _nested(depth: int, leaf: Any, key: str | None) -> Any:
@@ -493,10 +585,31 @@ def test_dr_5_seed_renamed_tool_use(strictconformance_harness: Harness) -> None:
     verdict = _judge_change(strictconformance_harness, _seed_case(_ANTHROPIC_TOOL_USE, rename, kind="rename_discriminator", breaking=True, rule_id="DR-5"),
                             explicit=True)
     error = verdict.error
-    shown = f"{error} {error.args!r}" if error is not None else ""
+    # The value may be in the error's text, its args, its attributes or its causes (an SDK error
+    # wrapping pydantic's ValidationError keeps the input there): read the whole chain.
+    shown = chain_text(error) if error is not None else ""
     strictconformance_harness.expect("function_call" in shown, (
         f"the drift error does not name the actual value 'function_call' (SPEC DR-5: it fails at content[*].type "
-        f"with the actual value); it reads: {type(error).__name__}: {error}"))
+        f"with the actual value), in its text, args, attributes or causes; it reads: {type(error).__name__}: {error}"))
+
+
+def _add_unknown_block(payload: Any) -> tuple[str, str]:
+    payload["content"].insert(1, {"type": "fancy_new_block", "text": "not the model's words", "payload": {"x": 1}})
+    return "content[1]", "insert a block of unknown type 'fancy_new_block' (with a text field) at content[1]"
+
+
+@check("DR-7", requires=lambda declarations: _parses(declarations)
+       or _api_covered("anthropic.messages", "check_response")(declarations))
+def test_dr_7_seed_unknown_block_is_not_text(strictconformance_harness: Harness) -> None:
+    """Anthropic adds a block type nobody knows yet, with a ``text`` field: the SDK reads the same
+    text and tool calls as without it (the block is not the model's words)."""
+    mutation = _seed_case(_ANTHROPIC_TOOL_USE, _add_unknown_block, kind="add_unknown_variant", breaking=False, rule_id="DR-4")
+    strictconformance_harness.note(api=mutation.api, mutation={"kind": mutation.kind, "path": mutation.path, "change": mutation.description},
+            **_subject_notes(mutation.subject))
+    verdict = judge_fidelity(DriftChecker.from_harness(strictconformance_harness), mutation.subject)
+    if verdict.status == "skip":
+        pytest.skip(f"not judged: {verdict.message}")
+    strictconformance_harness.expect(verdict.passed, verdict.message)
 
 
 @check("DR-2", requires=_api_covered("openai.chat", "check_response"))

@@ -1,4 +1,4 @@
-"""Strict dialects as data (openai, openai@2025-01, anthropic, google, lenient, custom) and the rule validator.
+"""Strict dialects as data (openai, openai@2025-01, anthropic, google, cohere, mistral, lenient, custom) and the rule validator.
 
 - :class:`Dialect`, :class:`StrictRule`, :class:`ValueEncoding`, :class:`Limits`: a dialect is data.
 - :data:`SHIPPED`, :func:`get_dialect`, :func:`register_dialect`, :class:`DialectRegistry`.
@@ -26,8 +26,10 @@ from strictconformance.dialects.registry import (
 )
 from strictconformance.dialects.shipped import (
     ANTHROPIC,
+    COHERE,
     GOOGLE,
     LENIENT,
+    MISTRAL,
     OPENAI,
     OPENAI_2025_01,
     SHIPPED,
@@ -37,9 +39,11 @@ from strictconformance.dialects.validator import validate_strict
 __all__ = [
     "ANTHROPIC",
     "CATALOGUE",
+    "COHERE",
     "GOOGLE",
     "LENIENT",
     "LOSS_KINDS",
+    "MISTRAL",
     "OPENAI",
     "OPENAI_2025_01",
     "SHIPPED",

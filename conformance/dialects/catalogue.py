@@ -19,7 +19,7 @@ __all__ = ["CATALOGUE", "SOURCES", "RuleDefinition", "rule"]
 
 #: Where the facts come from (see shared/reference/provider_limits.md for the gathered numbers).
 SOURCES: Mapping[str, str] = MappingProxyType({
-    "seed003": "seeds/003_44ca71bf0217c3d9.txt (OpenAI strict-mode rule catalogue SM-01..SM-21)",
+    "seed003": "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas (as catalogued in a published OpenAI strict-mode rules reference, SM-01..SM-21; strictconformance/spec/SPEC.md §3)",
     "openai": "https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas",
     "openai-limits": "https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas (limits raised July 2025)",
     "anthropic": "https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations",
@@ -27,7 +27,11 @@ SOURCES: Mapping[str, str] = MappingProxyType({
     "google": "https://ai.google.dev/gemini-api/docs/structured-output",
     "google-functions": "https://ai.google.dev/gemini-api/docs/function-calling",
     "google-schema": "https://ai.google.dev/api/caching#Schema",
-    "spec": "SPEC.md §3",
+    "spec": "strictconformance/spec/SPEC.md §3",
+    "cohere": "https://docs.cohere.com/v2/docs/structured-outputs#unsupported-schema-features",
+    "cohere-constraints": "https://docs.cohere.com/v2/docs/structured-outputs#schema-constraints",
+    "cohere-supported": "https://docs.cohere.com/v2/docs/structured-outputs#supported-schema-features",
+    "mistral": "https://docs.mistral.ai/capabilities/structured-output/custom_structured_output",
 })
 
 

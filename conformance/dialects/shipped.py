@@ -1,4 +1,5 @@
-"""The shipped dialects: ``openai``, ``openai@2025-01``, ``anthropic``, ``google``, ``lenient``.
+"""The shipped dialects: ``openai``, ``openai@2025-01``, ``anthropic``, ``google``, ``cohere``,
+``mistral``, ``lenient``.
 
 ``openai`` follows the provider's current documentation (July 2025 limits: 10 levels, 5000
 properties, ``$defs``/``$ref`` and recursion allowed, no ``allOf``/``oneOf``/``prefixItems``).
@@ -15,7 +16,7 @@ from types import MappingProxyType
 from strictconformance.dialects.catalogue import SOURCES, rule
 from strictconformance.dialects.model import Dialect, Limits, ValueEncoding
 
-__all__ = ["ANTHROPIC", "GOOGLE", "LENIENT", "OPENAI", "OPENAI_2025_01", "SHIPPED"]
+__all__ = ["ANTHROPIC", "COHERE", "GOOGLE", "LENIENT", "MISTRAL", "OPENAI", "OPENAI_2025_01", "SHIPPED"]
 
 _ANNOTATIONS = frozenset({"title", "description"})
 _BANNED_CATALOGUE = tuple(f"SM-{n:02d}" for n in range(7, 21))  # $anchor .. not
@@ -205,6 +206,78 @@ GOOGLE = Dialect(
     ),
 )
 
+_COHERE_FORMATS = ("date-time", "uuid", "date", "time")
+_COHERE_SOME_NOTE = (
+    "Cohere's list is \"some unsupported features\", not a complete list; keywords it does not "
+    "name are not flagged."
+)
+
+COHERE = Dialect(
+    name="cohere",
+    description="Cohere Structured Outputs: response_format json_schema and strict_tools (Chat API v2)",
+    rules=(
+        rule("SM-01", source=SOURCES["cohere-constraints"], note="\"The type in the top level schema must be object\"."),
+        rule("SM-20", source=SOURCES["cohere"], note="Schema composition: not. " + _COHERE_SOME_NOTE),
+        rule("SM-26", source=SOURCES["cohere"], note="Schema composition: allOf (anyOf is supported)."),
+        rule("SM-27", source=SOURCES["cohere"], note="Schema composition: oneOf (anyOf is supported)."),
+        rule("SM-31", source=SOURCES["cohere"], formats=_COHERE_FORMATS,
+             note="\"The following formats are the only supported ones: date-time, uuid, date, time\"."),
+        rule("SM-32", source=SOURCES["cohere-supported"], note="The supported-features table says uniqueItems: No (JSON and Tools)."),
+        rule("SM-35", source=SOURCES["cohere"], keywords=("minimum", "maximum"),
+             note="Numeric ranges: the documentation names minimum and maximum only; exclusive bounds and "
+                  "multipleOf are not named, so not flagged (the reading that flags less)."),
+        rule("SM-36", source=SOURCES["cohere"], note="String length: maxLength and minLength."),
+        rule("SM-38", source=SOURCES["cohere"], keywords=("minItems", "maxItems"),
+             note="Array length ranges: Cohere names minItems AND maxItems (the catalogue title, which allows "
+                  "minItems, is Anthropic's reading); uniqueItems is SM-32 here."),
+        rule("SM-43", source=SOURCES["cohere"],
+             note="The documentation lists lookahead (?= and ?!) and the anchors ^ and $ as unsupported in "
+                  "patterns. This rule flags lookaround, backreferences and \\b; the anchors are not flagged by any "
+                  "rule (see the dialect notes)."),
+    ),
+    encoding=ValueEncoding(
+        # records as key/value pairs: every object is closed (no hallucinated fields), and the
+        # documentation says a schema-valued additionalProperties "does not enforce required"
+        records="pairs", tuples="numeric_keys", optional="optional", recursion="keep", references="keep",
+        close_objects=True, wrap_root=True, declare_types=True, combine_all_of=True, one_of_as_any_of=True,
+        formats=frozenset(_COHERE_FORMATS), simple_patterns_only=True,
+        # the "Supported schema features" tables: basic types, arrays, nested objects, enum, const,
+        # pattern, format, $ref, $defs, additionalProperties, anyOf
+        keywords=frozenset({
+            "type", "properties", "required", "additionalProperties", "items", "anyOf", "enum", "const",
+            "pattern", "format", "$ref", "$defs",
+        }) | _ANNOTATIONS,
+    ),
+    source=SOURCES["cohere"],
+    notes=(
+        "Not checked: \"Every object in the schema must have at least one required field specified\" "
+        f"({SOURCES['cohere-constraints']}); strict_tools also refuses tools with only optional parameters. "
+        "No SM rule of the catalogue states it; it needs a new rule in the specification.",
+        "Not checked: the anchors ^ and $ in `pattern` (listed as unsupported); strictify does not drop them.",
+        "Not checked: \"a maximum of 200 fields across all tools\" with strict_tools (a per-request budget "
+        "the kit does not model for Cohere).",
+        "Silent: recursion, prefixItems, patternProperties, if/then/else, dependent*, unevaluated*, contains "
+        "and default are not mentioned; no rule flags them, strictify keeps only the supported keywords.",
+    ),
+)
+
+MISTRAL = Dialect(
+    name="mistral",
+    description="Mistral custom structured outputs (response_format json_schema, strict) and strict function tools",
+    rules=(
+        rule("SM-01", source=SOURCES["mistral"],
+             note="\"Your output should be an instance of a JSON object following this schema\" (the "
+                  "instruction the API prepends); function parameters are an object too."),
+    ),
+    encoding=ValueEncoding(wrap_root=True),
+    source=SOURCES["mistral"],
+    notes=(
+        "Mistral documents `strict` (response_format json_schema and function definitions) but no "
+        "supported subset, no unsupported keyword and no limit: the documentation is silent, so this "
+        "dialect flags only a root that is not an object. Add rules only with a documented source.",
+    ),
+)
+
 LENIENT = Dialect(
     name="lenient",
     description="No strict subset: every schema is accepted as written",
@@ -215,5 +288,5 @@ LENIENT = Dialect(
 
 #: The shipped dialects by name (read-only).
 SHIPPED: Mapping[str, Dialect] = MappingProxyType({
-    dialect.name: dialect for dialect in (OPENAI, OPENAI_2025_01, ANTHROPIC, GOOGLE, LENIENT)
+    dialect.name: dialect for dialect in (OPENAI, OPENAI_2025_01, ANTHROPIC, GOOGLE, COHERE, MISTRAL, LENIENT)
 })

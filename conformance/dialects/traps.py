@@ -1,4 +1,5 @@
-"""The classic traps of strictify, as fixed cases: a schema and values of it that a careless
+"""The classic traps of strictify, as fixed cases (the fixed ones live in the case library,
+``strictconformance/cases/cases.json``; the ones sized from a dialect are built here): a schema and values of it that a careless
 strictify or codec gets wrong. Checks run every RT oracle on them besides the generated cases.
 
 Some are sized from the dialect they are checked in: the deep nesting goes one level past its
@@ -12,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from strictconformance.cases import library
 from strictconformance.dialects.model import Dialect
 
 __all__ = ["DEFAULT_DEEP_LEVELS", "Trap", "traps"]
@@ -56,54 +58,8 @@ def traps(dialect: Dialect | None = None) -> tuple[Trap, ...]:
     levels = limits.max_depth + 1 if limits is not None and limits.max_depth is not None else DEFAULT_DEEP_LEVELS
     sized = (_over_string_size(limits.max_total_string_length),) if limits is not None and limits.max_total_string_length is not None else ()
     return (
-        Trap("optional-and-nullable", "absent and null meet when an optional property becomes required | null",
-             {"type": "object", "properties": {"note": {"type": ["string", "null"]}, "id": {"type": "integer"}}, "required": ["id"]},
-             ({"id": 1}, {"id": 1, "note": None}, {"id": 2, "note": "x"})),
-        Trap("allOf-of-objects", "closing each branch separately makes the conjunction unsatisfiable",
-             {"allOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
-                        {"type": "object", "properties": {"b": {"type": "integer"}}}]},
-             ({"a": "x"}, {"a": "x", "b": 2})),
-        Trap("ref-with-siblings", "a $ref's sibling keywords apply too (Draft 2020-12), not only the target",
-             {"type": "object", "properties": {"code": {"$ref": "#/$defs/Code", "description": "the code", "maxLength": 4}},
-              "required": ["code"], "$defs": {"Code": {"type": "string", "pattern": "^[A-Z]+$"}}},
-             ({"code": "AB"}, {"code": "ABCD"})),
-        Trap("recursion", "a recursive definition must be kept, or unrolled and truncated with a loss",
-             {"type": "object", "properties": {"root": {"$ref": "#/$defs/Tree"}}, "required": ["root"],
-              "$defs": {"Tree": {"type": "object", "properties": {"name": {"type": "string"},
-                                                                 "children": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}},
-                                 "required": ["name"]}}},
-             ({"root": {"name": "a"}}, {"root": {"name": "a", "children": [{"name": "b", "children": [{"name": "c", "children": [
-                 {"name": "d", "children": [{"name": "e", "children": [{"name": "f"}]}]}]}]}]}})),
-        Trap("records", "a map with a value schema has no closed-object form: pairs on the wire",
-             {"type": "object", "properties": {"scores": {"type": "object", "additionalProperties": {"type": "number"}}},
-              "required": ["scores"]},
-             ({"scores": {}}, {"scores": {"alice": 1.5, "bob": 2}})),
-        Trap("tuples", "prefixItems become numeric-key objects; a short tuple's missing positions are absent",
-             {"type": "object", "properties": {"point": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"},
-                                                                                         {"type": "string"}],
-                                                        "minItems": 2, "items": False}},
-              "required": ["point"]},
-             ({"point": [1, 2]}, {"point": [1.5, 2, "label"]})),
-        Trap("type-lists", "a type list becomes one branch per type, each with its own keywords",
-             {"type": "object", "properties": {"v": {"type": ["integer", "string", "null"], "minimum": 0, "maxLength": 3}},
-              "required": ["v"]},
-             ({"v": 3}, {"v": "abc"}, {"v": None})),
-        Trap("non-object-root", "only an object can be the arguments: other roots travel wrapped",
-             {"type": "array", "items": {"type": "string"}},
-             ([], ["a", "b"])),
-        Trap("anyOf-root", "a root anyOf of objects is not an object either",
-             {"anyOf": [{"type": "object", "properties": {"kind": {"const": "a"}}, "required": ["kind"]},
-                        {"type": "object", "properties": {"kind": {"const": "b"}, "n": {"type": "integer"}}, "required": ["kind"]}]},
-             ({"kind": "a"}, {"kind": "b", "n": 3})),
-        Trap("bounds", "array, string, map and number bounds: one silently dropped lets the model answer what the original forbids",
-             {"type": "object", "properties": {
-                 "one": {"type": "array", "items": {"type": "integer"}, "minItems": 1, "maxItems": 1},
-                 "pair": {"type": "array", "items": {"type": "boolean"}, "minItems": 2, "maxItems": 2},
-                 "code": {"type": "string", "minLength": 2, "maxLength": 2},
-                 "few": {"type": "object", "additionalProperties": {"type": "integer"}, "minProperties": 1, "maxProperties": 1},
-                 "small": {"type": "integer", "minimum": 1, "maximum": 2}},
-              "required": ["one", "pair", "code", "few", "small"]},
-             ({"one": [1], "pair": [True, False], "code": "ab", "few": {"k": 1}, "small": 2},)),
+        # the fixed ones are data: the case library's traps (strictconformance/cases/cases.json)
+        *(Trap(case.id.removeprefix("trap-"), case.exercises, case.schema, case.values) for case in library() if case.kind == "trap"),
         _deep_nesting(levels),
         *sized,
     )

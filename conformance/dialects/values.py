@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,6 +40,16 @@ def json_equal(a: Any, b: Any) -> bool:
 
 
 _LEAVES = (str, int, float, bool, type(None))
+# Python refuses to write or read integers longer than this as text (CPython 3.11+; unbounded before)
+_MAX_INT_DIGITS: int = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+
+
+def _too_long_integer(item: Any) -> bool:
+    """An integer json.dumps (and json.loads) refuses: more decimal digits than Python allows."""
+    if not _MAX_INT_DIGITS or isinstance(item, bool) or not isinstance(item, int):
+        return False
+    # bit_length bounds the digits from above cheaply; compare exactly only near the limit
+    return item.bit_length() > _MAX_INT_DIGITS * 3.32 and abs(item) >= 10 ** _MAX_INT_DIGITS
 
 
 def json_problem(value: Any, *, max_depth: int | None = None) -> str | None:
@@ -77,6 +88,9 @@ def locate_json_problem(value: Any, *, max_depth: int | None = None,
         if isinstance(item, _LEAVES):
             if isinstance(item, float) and not math.isfinite(item):
                 return pointer, f"{item!r} is not a JSON number"
+            if _too_long_integer(item):
+                return pointer, (f"an integer of {item.bit_length()} bits has more than {_MAX_INT_DIGITS} digits: "
+                                 "Python's json cannot write or read it (sys.set_int_max_str_digits)")
             continue
         if not isinstance(item, objects + arrays):
             hint = " (JSON arrays are lists)" if isinstance(item, tuple) else ""

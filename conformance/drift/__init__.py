@@ -21,6 +21,7 @@ cassettes are listed and loaded by :mod:`strictconformance.drift.cassettes`.
 from __future__ import annotations
 
 from strictconformance.drift.errors import DriftNotice, DriftReport, SchemaDriftError
+from strictconformance.drift.fidelity import ParsedResponse, ParsedToolCall
 from strictconformance.drift.paths import (
     ANY_INDEX,
     format_path,
@@ -44,6 +45,8 @@ __all__ = [
     "SHAPES",
     "DriftNotice",
     "DriftReport",
+    "ParsedResponse",
+    "ParsedToolCall",
     "SSEEvent",
     "SchemaDriftError",
     "check_response",

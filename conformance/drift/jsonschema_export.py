@@ -114,7 +114,9 @@ def _invariant(invariant: Invariant) -> Schema:
             conditions.append(_nest(when, value, exists=False))
     conditions.extend(_nest(parse_path(path), _GUARDS[test], exists=True) for path, test in invariant.guards)
     if invariant.variant is not None:
-        element: Schema = {"type": "array", "contains": _nest(invariant.element_path, {"const": invariant.variant}, exists=True)}
+        values = list(invariant.variants())
+        accepted: Schema = {"const": values[0]} if len(values) == 1 else {"enum": values}
+        element: Schema = {"type": "array", "contains": _nest(invariant.element_path, accepted, exists=True)}
     elif invariant.with_keys:
         counted: Schema = {"type": "object", "anyOf": [{"required": [key]} for key in invariant.with_keys]}
         if invariant.excluding:

@@ -14,6 +14,13 @@ DR-2/3/5    a breaking mutation raises a declared drift error, at the mutation's
 DR-4        an additive mutation (new field, new variant) raises nothing
 DR-6        any JSON value raises nothing but a declared drift error, and is not modified
 =========== ===============================================================================
+
+An SDK's declared API errors (``Adapter.api_errors``) are its answer to an error the provider sent
+(an error body, an error frame in a stream: :func:`~strictconformance.drift.provider_errors.carried_error`):
+raising one for a payload that carries such an error is correct under every judge; raising one for
+a payload that carries none is a failure of the judge's rule. The path a drift error reports is
+read along its exception chain (``__cause__``/``__context__``), so an SDK that keeps it in a cause
+is read as it means.
 """
 
 from __future__ import annotations
@@ -24,8 +31,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from strictconformance.drift.errors import SchemaDriftError, describe_type
+from strictconformance.drift.fidelity import expected_parse, parse_differences
 from strictconformance.drift.mutations import DriftMutation, ResponseSubject
 from strictconformance.drift.paths import PathLike, format_path, parse_path, paths_match
+from strictconformance.drift.provider_errors import carried_error, exception_chain
 from strictconformance.drift.sse import SSEEvent
 
 if TYPE_CHECKING:
@@ -35,6 +44,7 @@ __all__ = [
     "DriftChecker",
     "Verdict",
     "fingerprint",
+    "judge_fidelity",
     "judge_mutation",
     "judge_recorded",
     "judge_total",
@@ -65,6 +75,8 @@ class DriftChecker:
     #: Whether ``NotImplementedError`` from a check means "capability missing" (a skip verdict);
     #: when the suite already knows the capabilities, it is an error like any other.
     not_implemented_is_missing: bool = True
+    #: The SDK's API errors: what it raises for an error the provider sent (``Adapter.api_errors``).
+    api_error_types: tuple[type[BaseException], ...] = ()
 
     @classmethod
     def reference(cls) -> DriftChecker:
@@ -74,8 +86,8 @@ class DriftChecker:
         return cls(check_response, check_stream, (SchemaDriftError,), _path_attribute, "reference")
 
     @classmethod
-    def from_harness(cls, sc: Harness, *, judge_other_errors: bool = False) -> DriftChecker:
-        """The adapter behind the suite's ``sc`` fixture, called only through the harness.
+    def from_harness(cls, harness: Harness, *, judge_other_errors: bool = False) -> DriftChecker:
+        """The adapter behind the suite's ``strictconformance_harness`` fixture, called only through the harness.
 
         Every call goes through :meth:`Harness.attempt`, so timeouts, mutation checks, junk
         results and the call transcript work as for any check, and the harness's failures
@@ -88,18 +100,21 @@ class DriftChecker:
 
         from strictconformance.harness import ConformanceFailure
 
-        drift_errors = tuple(sc.declarations.drift_errors)
-        allowed: tuple[type[BaseException], ...] = (*drift_errors, Exception) if judge_other_errors else drift_errors
+        drift_errors = tuple(harness.declarations.drift_errors)
+        api_errors = tuple(getattr(harness.declarations, "api_errors", ()))
+        allowed: tuple[type[BaseException], ...] = (
+            (*drift_errors, *api_errors, Exception) if judge_other_errors else (*drift_errors, *api_errors))
 
         def through_harness(method: str) -> Any:
-            if not sc.has(method):
+            if not harness.has(method):
                 return None
 
-            def call(api: str, argument: Any) -> None:
+            def call(api: str, argument: Any) -> Any:
                 __tracebackhide__ = True
-                attempt = sc.attempt(method, api, argument, allowed=allowed)
+                attempt = harness.attempt(method, api, argument, allowed=allowed)
                 if attempt.error is not None:
                     raise attempt.error
+                return attempt.value
 
             return call
 
@@ -107,10 +122,11 @@ class DriftChecker:
             check_response=through_harness("check_response"),
             check_stream=through_harness("check_stream"),
             error_types=drift_errors,
-            read_path=sc.adapter.drift_error_path,
+            read_path=harness.adapter.drift_error_path,
             name="adapter",
             propagate=(ConformanceFailure, pytest.skip.Exception, pytest.fail.Exception),
             not_implemented_is_missing=False,
+            api_error_types=api_errors,
         )
 
     @classmethod
@@ -135,6 +151,7 @@ class DriftChecker:
             error_types=tuple(getattr(adapter, "drift_errors", ()) or ()),
             read_path=reader if callable(reader) else _path_attribute,
             name=str(getattr(adapter, "name", None) or type(adapter).__qualname__),
+            api_error_types=tuple(getattr(adapter, "api_errors", ()) or ()),
         )
 
 
@@ -172,6 +189,8 @@ class Verdict:
 class _Outcome:
     error: BaseException | None
     missing: str | None = None
+    #: what the check returned (DR-7: what the SDK parsed, or None)
+    result: Any = None
 
 
 def _call(checker: DriftChecker, subject: ResponseSubject) -> tuple[str, _Outcome]:
@@ -184,16 +203,16 @@ def _call(checker: DriftChecker, subject: ResponseSubject) -> tuple[str, _Outcom
     try:
         if subject.is_stream:
             assert subject.events is not None
-            function(subject.api, list(subject.events))
+            result = function(subject.api, list(subject.events))
         else:
-            function(subject.api, subject.payload)
+            result = function(subject.api, subject.payload)
     except BaseException as error:  # judges report whatever the check raises
         if isinstance(error, (KeyboardInterrupt, SystemExit, *checker.propagate)):
             raise
         if isinstance(error, NotImplementedError) and checker.not_implemented_is_missing:
             return call, _Outcome(None, missing=method)
         return call, _Outcome(error)
-    return call, _Outcome(None)
+    return call, _Outcome(None, result=result)
 
 
 def _counterexample(subject: ResponseSubject) -> str:
@@ -202,6 +221,46 @@ def _counterexample(subject: ResponseSubject) -> str:
 
 def _is_drift_error(checker: DriftChecker, error: BaseException) -> bool:
     return bool(checker.error_types) and isinstance(error, checker.error_types)
+
+
+def _is_api_error(checker: DriftChecker, error: BaseException | None) -> bool:
+    """A declared API error that is not also a declared drift error (a type declared as both is
+    judged as a drift error)."""
+    return (error is not None and bool(checker.api_error_types) and isinstance(error, checker.api_error_types)
+            and not _is_drift_error(checker, error))
+
+
+def _carried(subject: ResponseSubject) -> str | None:
+    if subject.is_stream:
+        return carried_error(events=subject.events or ())
+    return carried_error(subject.payload)
+
+
+def _api_error_verdict(checker: DriftChecker, outcome: _Outcome, subject: ResponseSubject, rule_id: str,
+                       call: str) -> Verdict | None:
+    """The verdict on a declared API error, or ``None`` when the check raised none: right for a
+    payload that carries a provider error, wrong for one that carries none."""
+    if not _is_api_error(checker, outcome.error):
+        return None
+    assert outcome.error is not None
+    where = _carried(subject)
+    if where is not None:
+        return _verdict(outcome, rule_id, "pass",
+                        f"raised its declared API error {_describe_error(outcome.error)} for the provider error at {where}", call)
+    return _verdict(
+        outcome, rule_id, "fail",
+        f"raised its API error {_describe_error(outcome.error)} for a response that carries no provider error "
+        "(no error body, no error event): a declared API error answers an error the provider sent",
+        call, _counterexample(subject))
+
+
+def _read_path(checker: DriftChecker, error: BaseException) -> PathLike | None:
+    """The path the drift error reports: read from the error, else from its causes."""
+    for link in exception_chain(error):
+        path = checker.read_path(link)
+        if path is not None:
+            return path
+    return None
 
 
 def _describe_error(error: BaseException) -> str:
@@ -233,6 +292,9 @@ def judge_recorded(checker: DriftChecker, subject: ResponseSubject, *, label: st
     where = f" ({label})" if label else ""
     if outcome.error is None:
         return _verdict(outcome, "DR-1", "pass", f"recorded response{where} accepted", call)
+    api_verdict = _api_error_verdict(checker, outcome, subject, "DR-1", call)
+    if api_verdict is not None:
+        return api_verdict
     kind = "reported drift on" if _is_drift_error(checker, outcome.error) else "crashed on"
     return _verdict(
         outcome,
@@ -252,6 +314,9 @@ def judge_mutation(checker: DriftChecker, mutation: DriftMutation) -> Verdict:
         return _skip(rule, call, outcome.missing)
     change = f"{mutation.kind}: {mutation.description}"
     error = outcome.error
+    api_verdict = _api_error_verdict(checker, outcome, mutation.subject, rule, call)
+    if api_verdict is not None:
+        return api_verdict
     if not mutation.breaking:
         if error is None:
             return _verdict(outcome, rule, "pass", f"tolerated {change}", call)
@@ -280,7 +345,7 @@ def judge_mutation(checker: DriftChecker, mutation: DriftMutation) -> Verdict:
             _counterexample(mutation.subject),
         )
     try:
-        reported = checker.read_path(error)
+        reported = _read_path(checker, error)
     except Exception as exc:  # the adapter's path reader failing is its fault, reported as such
         return _verdict(outcome, rule, "fail", f"drift_error_path() raised {_describe_error(exc)}", call, _counterexample(mutation.subject))
     if reported is None:
@@ -295,6 +360,33 @@ def judge_mutation(checker: DriftChecker, mutation: DriftMutation) -> Verdict:
         call,
         _counterexample(mutation.subject),
     )
+
+
+def judge_fidelity(checker: DriftChecker, subject: ResponseSubject) -> Verdict:
+    """DR-7: what the SDK parsed (what its check returned) is what the response holds.
+
+    A skip verdict when it cannot be judged: the check raised (DR-1/DR-4 judge that), or the kit
+    cannot read the response itself. Returning nothing fails: it is judged only for adapters that
+    declare ``parse_fidelity``."""
+    call, outcome = _call(checker, subject)
+    if outcome.missing:
+        return _skip("DR-7", call, outcome.missing)
+    if outcome.error is not None:
+        return _verdict(outcome, "DR-7", "skip", f"the check raised {_describe_error(outcome.error)}: its parse is not judged "
+                        "(DR-1 and DR-4 judge what it raises)", call)
+    if outcome.result is None:
+        return _verdict(outcome, "DR-7", "fail", f"{call.split('(')[0]}() returned nothing, but the adapter declares "
+                        "parse_fidelity: return what the SDK parsed, a strictconformance.drift.fidelity.ParsedResponse", call,
+                        _counterexample(subject))
+    expected = (expected_parse(subject.api, events=subject.events or ()) if subject.is_stream
+                else expected_parse(subject.api, subject.payload))
+    if expected is None:
+        return _verdict(outcome, "DR-7", "skip", "the kit cannot read this response (not judged)", call)
+    differences = parse_differences(expected, outcome.result)
+    if not differences:
+        return _verdict(outcome, "DR-7", "pass", "parsed what the response holds", call)
+    return _verdict(outcome, "DR-7", "fail", "the SDK's parse differs from the response: " + "; ".join(differences), call,
+                    _counterexample(subject))
 
 
 def _render(path: PathLike) -> str:
@@ -315,18 +407,30 @@ def judge_total(checker: DriftChecker, api: str, value: object, *, stream: bool 
     call, outcome = _call(checker, subject)
     if outcome.missing:
         return _skip("DR-6", call, outcome.missing)
-    if outcome.error is not None and not _is_drift_error(checker, outcome.error):
+    api_verdict = _api_error_verdict(checker, outcome, subject, "DR-6", call)
+    if api_verdict is not None and api_verdict.failed:
+        return api_verdict
+    if outcome.error is not None and not _is_drift_error(checker, outcome.error) and api_verdict is None:
         return _verdict(
             outcome,
             "DR-6",
             "fail",
-            f"raised {_describe_error(outcome.error)} on {_a(describe_type(value))} input; only declared drift errors may escape",
+            f"raised {_describe_error(outcome.error)} on {_a(describe_type(value))} input; only declared drift errors may escape"
+            + _api_error_hint(subject),
             call,
             _counterexample(subject),
         )
     if fingerprint(value) != before:
         return _verdict(outcome, "DR-6", "fail", "modified the payload it was given", call, _counterexample(subject))
     return _verdict(outcome, "DR-6", "pass", "raised nothing but drift errors and left the input unchanged", call)
+
+
+def _api_error_hint(subject: ResponseSubject) -> str:
+    where = _carried(subject)
+    if where is None:
+        return ""
+    return (f" (the input carries a provider error at {where}: if this is the SDK's API error for it, "
+            "declare the type in the adapter's api_errors)")
 
 
 def _a(noun: str) -> str:

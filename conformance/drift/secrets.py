@@ -3,19 +3,26 @@
 Scrubbing drops headers by name (``authorization``, ``x-api-key``...) and by pattern (any name
 with ``key``, ``token``, ``secret``, ``auth``, ``cookie``, ``session`` or ``password`` as a word),
 replaces key-shaped strings anywhere (``sk-…``, ``AIza…``, ``gsk_…``, bearer tokens, JWTs,
-OpenAI org/project ids) with ``REDACTED``, removes key query parameters, and replaces
+OpenAI org/project ids; also right after a ``/`` or ``+``, and percent-encoded) with ``REDACTED``,
+replaces URL credentials (``https://user:pass@proxy/`` becomes ``https://REDACTED@proxy/``),
+removes key query parameters (``key``, ``api-key``, ``api_key``…, in a URI or anywhere in a text),
+rewrites a body that is base64 text (or base64 of gzip) with its secrets scrubbed, and replaces
 Cloudflare account ids in URLs with ``ACCOUNT_ID``.
 
 :func:`scan_cassette_text` reports what still looks secret in a cassette file; the self-tests
 run it over every shipped cassette, and the recorder runs it on what it writes. It reads the
 file's lines, then every value of the parsed YAML: ``!!binary`` bodies decoded (and gunzipped),
-JSON bodies and SSE events parsed so ``\u0073k-…`` escapes read as ``sk-…``, and fields named
-like secrets (``api_token``, ``client_secret``...) in them, whatever their value looks like.
+JSON bodies and SSE events parsed so ``\u0073k-…`` escapes read as ``sk-…``, base64 text bodies
+without the ``!!binary`` tag decoded (and gunzipped), percent-encoded text decoded, and fields
+named like secrets (``api_token``, ``client_secret``...) in them, whatever their value looks like.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import contextlib
+import gzip
 import json
 import re
 import zlib
@@ -24,7 +31,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 import yaml
 
@@ -37,6 +44,7 @@ __all__ = [
     "scan_cassette_file",
     "scan_cassette_text",
     "scan_shipped_cassettes",
+    "scrub_cassette_text",
     "scrub_headers",
     "scrub_text",
     "scrub_uri",
@@ -74,16 +82,31 @@ _SENSITIVE_HEADER_PATTERN = re.compile(
 
 # a key must not be glued to a longer base64/word run (opaque signatures contain "sk-" by chance)
 _B = r"(?<![A-Za-z0-9_\-+/])"
+# a key whose prefix holds "-" or "_" may follow "/" or "+" (a URL path, "a+sk-…"): standard base64
+# has no "-"/"_" and URL-safe base64 has no "/"/"+", so no base64 blob holds "/sk-" by chance
+_S = r"(?<![A-Za-z0-9_\-])"
+# a prefix without "-"/"_" right after "/" or "+": only as a whole token of the key's exact length
+# (a path segment: "/AIza…/v1beta"); a base64 blob holding one by chance is ~1e-9 per position
+_AFTER_SLASH = r"(?<=[/+])"
+_END = r"(?![A-Za-z0-9_\-+=])"
 #: (name, pattern) of values that are secrets wherever they appear.
 SECRET_VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("Anthropic API key", re.compile(_B + r"sk-ant-[A-Za-z0-9_\-]{16,}")),
-    ("OpenAI-style API key", re.compile(_B + r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}")),
+    ("Anthropic API key", re.compile(_S + r"sk-ant-[A-Za-z0-9_\-]{16,}")),
+    ("OpenAI-style API key", re.compile(_S + r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}")),
     ("Google API key", re.compile(_B + r"AIza[0-9A-Za-z_\-]{30,}")),
-    ("Groq API key", re.compile(_B + r"gsk_[A-Za-z0-9]{20,}")),
-    ("Cerebras API key", re.compile(_B + r"csk-[A-Za-z0-9]{20,}")),
-    ("Hugging Face token", re.compile(_B + r"hf_[A-Za-z0-9]{30,}")),
-    ("GitHub token", re.compile(_B + r"gh[pousr]_[A-Za-z0-9]{30,}")),
+    ("Google API key", re.compile(_AFTER_SLASH + r"AIza[0-9A-Za-z_\-]{35}" + _END)),
+    ("Groq API key", re.compile(_S + r"gsk_[A-Za-z0-9]{20,}")),
+    ("Cerebras API key", re.compile(_S + r"csk-[A-Za-z0-9]{20,}")),
+    ("Hugging Face token", re.compile(_S + r"hf_[A-Za-z0-9]{30,}")),
+    ("GitHub token", re.compile(_S + r"gh[pousr]_[A-Za-z0-9]{30,}")),
     ("AWS access key id", re.compile(_B + r"AKIA[0-9A-Z]{16}")),
+    ("AWS access key id", re.compile(_AFTER_SLASH + r"AKIA[0-9A-Z]{16}" + _END)),
+    # credentials in a URL: https://user:pass@host/ (what --base-url with a proxy login writes)
+    ("credentials in a URL", re.compile(r"(?<=://)(?!" + PLACEHOLDER + r"@)[^/\s@\"'<>?#]+(?=@[A-Za-z0-9\[])")),
+    # a key as a query parameter anywhere in a text (a URL in a body, a header, an error message)
+    ("key in a query parameter", re.compile(
+        r"(?<=[?&;])(?:api[-_]?key|x-api-key|key|access[-_]token|auth[-_]?token|token|signature|sig)=(?!" + PLACEHOLDER
+        + r"(?![^&\s\"'#]))[^&\s\"'#]+", re.IGNORECASE)),
     ("bearer token", re.compile(r"\bBearer\s+(?!" + PLACEHOLDER + r")[A-Za-z0-9._~+/=\-]{16,}")),
     ("JSON Web Token", re.compile(_B + r"eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}")),
     ("OpenAI organization id", re.compile(_B + r"org-[A-Za-z0-9]{20,}")),
@@ -109,7 +132,12 @@ _SCRUBBED_VALUES = frozenset({"", PLACEHOLDER, "Bearer " + PLACEHOLDER, ACCOUNT_
 _MAX_DECODED = 64 * 1024 * 1024
 
 _ACCOUNT_IN_PATH = re.compile(r"(/accounts/)([0-9a-f]{32})(?=/|$)")
-_SECRET_QUERY_KEYS = frozenset({"key", "api_key", "apikey", "access_token", "token", "auth", "signature", "sig"})
+_SECRET_QUERY_KEYS = frozenset({"key", "api_key", "api-key", "apikey", "x-api-key", "access_token", "access-token",
+                                "auth_token", "auth-token", "token", "auth", "signature", "sig"})
+# a run of URL characters holding at least one %XX escape (a percent-encoded key)
+_PERCENT_RUN = re.compile(r"(?:[A-Za-z0-9_.~\-]|%[0-9A-Fa-f]{2})*%[0-9A-Fa-f]{2}(?:[A-Za-z0-9_.~\-]|%[0-9A-Fa-f]{2})*")
+# a text that is all base64 (a body recorded without the !!binary tag): 24+ characters
+_BASE64_TEXT = re.compile(r"\s*(?:[A-Za-z0-9+/]{4}\s*){5,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})\s*")
 
 
 def is_sensitive_header(name: str) -> bool:
@@ -118,10 +146,57 @@ def is_sensitive_header(name: str) -> bool:
     return lowered in SENSITIVE_HEADER_NAMES or bool(_SENSITIVE_HEADER_PATTERN.search(lowered))
 
 
+def _replacement(kind: str, match: re.Match[str]) -> str:
+    if kind == "bearer token":
+        return "Bearer " + PLACEHOLDER
+    if kind == "key in a query parameter":
+        return match.group(0).split("=", 1)[0] + "=" + PLACEHOLDER
+    return PLACEHOLDER
+
+
+def _has_secret(text: str) -> bool:
+    return any(pattern.search(text) for _, pattern in SECRET_VALUE_PATTERNS)
+
+
+def _base64_body(text: str) -> tuple[bytes, bool] | None:
+    """The bytes a base64 text holds and whether they were gzipped, when they are a text body
+    (UTF-8 after gunzipping); None for anything else (a word that happens to be base64)."""
+    if not _BASE64_TEXT.fullmatch(text):
+        return None
+    try:
+        raw = base64.b64decode("".join(text.split()), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    zipped = raw[:2] == b"\x1f\x8b"
+    if zipped:
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error):
+            return None
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return raw, zipped
+
+
 def scrub_text(text: str) -> str:
-    """``text`` with every key-shaped value replaced by ``REDACTED`` and account ids masked."""
-    for _, pattern in SECRET_VALUE_PATTERNS:
-        text = pattern.sub(PLACEHOLDER if "Bearer" not in pattern.pattern else "Bearer " + PLACEHOLDER, text)
+    """``text`` with every key-shaped value replaced by ``REDACTED`` (also percent-encoded ones,
+    URL credentials and key query parameters), account ids masked, and a text that is a base64
+    (or base64-of-gzip) body re-encoded with its content scrubbed."""
+    body = _base64_body(text)
+    if body is not None:
+        raw, zipped = body
+        decoded = raw.decode("utf-8")
+        cleaned = scrub_text(decoded)
+        if cleaned != decoded:
+            data = cleaned.encode("utf-8")
+            return base64.b64encode(gzip.compress(data, mtime=0) if zipped else data).decode("ascii")
+        return text
+    if "%" in text:
+        text = _PERCENT_RUN.sub(lambda m: PLACEHOLDER if _has_secret(unquote(m.group(0))) else m.group(0), text)
+    for kind, pattern in SECRET_VALUE_PATTERNS:
+        text = pattern.sub(lambda m, kind=kind: _replacement(kind, m), text)  # type: ignore[misc]
     return _ACCOUNT_IN_PATH.sub(r"\g<1>" + ACCOUNT_PLACEHOLDER, text)
 
 
@@ -129,7 +204,8 @@ def scrub_uri(uri: str) -> str:
     """A URI without key query parameters and with Cloudflare account ids masked."""
     parts = urlsplit(uri)
     query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k.lower() not in _SECRET_QUERY_KEYS]
-    rebuilt = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(query, safe=":"), parts.fragment))
+    netloc = parts.netloc.rpartition("@")[2]  # never the user:password of a proxy login
+    rebuilt = urlunsplit((parts.scheme, netloc, parts.path, urlencode(query, safe=":"), parts.fragment))
     return scrub_text(rebuilt)
 
 
@@ -186,6 +262,44 @@ def vcr_scrub_options() -> dict[str, Any]:
         "before_record_response": scrub_vcr_response,
         "decode_compressed_response": True,
     }
+
+
+def _scrub_body(value: Any) -> Any:
+    """A recorded body scrubbed in its own form: text stays text, bytes stay bytes, gzip stays gzip."""
+    if not isinstance(value, bytes):
+        return scrub_text(value) if isinstance(value, str) else value
+    zipped = value[:2] == b"\x1f\x8b"
+    try:
+        text = (gzip.decompress(value) if zipped else value).decode("utf-8")
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError):
+        return value
+    cleaned = scrub_text(text)
+    if cleaned == text:
+        return value
+    data = cleaned.encode("utf-8")
+    return gzip.compress(data, mtime=0) if zipped else data
+
+
+def scrub_cassette_text(text: str) -> str:
+    """A whole cassette file scrubbed as the recorder scrubs what it records: request URIs,
+    sensitive headers dropped, other headers and every body (``!!binary``, gzip, base64 text)
+    scrubbed. For cleaning a cassette recorded by other means before committing it."""
+    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    for interaction in _interactions(data):
+        assert isinstance(interaction, dict)
+        request = interaction.get("request") or {}
+        if isinstance(request.get("uri"), str):
+            request["uri"] = scrub_uri(request["uri"])
+        if "body" in request:
+            request["body"] = _scrub_body(request["body"])
+        response = interaction.get("response") or {}
+        body = response.get("body")
+        if isinstance(body, dict) and "string" in body:
+            body["string"] = _scrub_body(body["string"])
+        for side in (request, response):
+            if isinstance(side.get("headers"), Mapping):
+                side["headers"] = scrub_headers(side["headers"])
+    return yaml.dump(data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False, allow_unicode=True)
 
 
 # -- scanning ----------------------------------------------------------------------------------------
@@ -254,6 +368,17 @@ def _scan_values(data: object, where: str, known: set[str]) -> list[SecretFindin
             stack.extend((f"{label}[{index}]", value) for index, value in enumerate(node))
         elif isinstance(node, (bytes, str)):
             text = _decoded(node) if isinstance(node, bytes) else node
+            if isinstance(node, str):
+                body = _base64_body(node)
+                if body is not None:  # a body recorded as base64 text without the !!binary tag
+                    stack.append((f"{label} (base64{' of gzip' if body[1] else ''})", body[0]))
+                if "%" in node:
+                    for run in _PERCENT_RUN.finditer(node):
+                        decoded = unquote(run.group(0))
+                        if _has_secret(decoded) and run.group(0) not in known:
+                            known.add(run.group(0))
+                            findings.append(SecretFinding(where, 0, f"percent-encoded secret in {label or 'the document'}",
+                                                          _mask(run.group(0))))
             for kind, pattern in SECRET_VALUE_PATTERNS:
                 for match in pattern.finditer(text):
                     if match.group(0) not in known:

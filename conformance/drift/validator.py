@@ -348,7 +348,8 @@ def _applies(invariant: Invariant, scope_value: object) -> bool:
 def _counts(invariant: Invariant, element: object) -> bool:
     """Whether ``element`` of the required array satisfies ``invariant``."""
     if invariant.variant is not None:
-        return any(value == invariant.variant for _, value in resolve_path(element, invariant.element_path))
+        wanted = invariant.variants()
+        return any(any(_is_value(value, one) for one in wanted) for _, value in resolve_path(element, invariant.element_path))
     if invariant.with_keys:
         if not isinstance(element, dict) or not any(key in element for key in invariant.with_keys):
             return False
@@ -411,7 +412,9 @@ def _invariant_error(invariant: Invariant, document: object, scope_path: tuple[P
     location = (*scope_path, *invariant.array_path)
     if invariant.variant is not None or invariant.with_keys:
         if invariant.variant is not None:
-            expected = f"an element with {invariant.element_path[-1]} {invariant.variant!r} ({because})"
+            values = invariant.variants()
+            shown = repr(values[0]) if len(values) == 1 else "one of " + ", ".join(repr(v) for v in values)
+            expected = f"an element with {invariant.element_path[-1]} {shown} ({because})"
             pattern = format_path((*location, ANY_INDEX, *invariant.element_path))
         else:
             keys = ", ".join(repr(key) for key in invariant.with_keys[:6]) + (", …" if len(invariant.with_keys) > 6 else "")
@@ -429,7 +432,11 @@ def _invariant_error(invariant: Invariant, document: object, scope_path: tuple[P
             out.errors.append(SchemaDriftError(out.provider, out.api, renamed.path, expected, describe_type(value), invariant.rule_id, actual))
             return
         if invariant.variant is not None:
-            out.errors.append(SchemaDriftError(out.provider, out.api, pattern, expected, "absent", invariant.rule_id))
+            blamed, actual_type = invariant_blame(document, location)
+            if actual_type != "array without such an element":  # no array, or an empty one: blame the array
+                out.errors.append(SchemaDriftError(out.provider, out.api, format_path(blamed), expected, actual_type, invariant.rule_id))
+            else:
+                out.errors.append(SchemaDriftError(out.provider, out.api, pattern, expected, "absent", invariant.rule_id))
             return
     else:
         expected = f"a non-empty array ({because})"

@@ -26,12 +26,18 @@ Keys come from the environment (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, ``GEM
 API), ``new_episodes`` (replay what matches, record the rest), ``once`` (record only a missing
 cassette) and ``none`` (replay only, never touch the network). The shipped cassettes are never
 overwritten unless ``--out`` points at them. Exit code: 0 when nothing drifted, 1 on drift or on
-a failed recording, 2 on bad arguments.
+a failed recording, 2 on bad arguments, 3 when nothing was recorded nor replayed (every key
+missing: the message names the environment variables; ``--allow-empty`` makes it 0).
+
+A base URL may carry credentials (``https://user:pass@proxy.example/v1``): they are taken out of
+the URL and sent as HTTP Basic credentials (``Authorization``, or ``Proxy-Authorization`` when the
+provider's key travels in ``Authorization``), so they never reach a cassette's ``uri`` or provenance.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import datetime
 import json
 import os
@@ -43,6 +49,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import vcr
 import yaml
@@ -125,13 +132,37 @@ class CassetteResult:
         }
 
 
+#: Exit code of a run that recorded nothing (a scheduled re-record whose secrets are missing).
+EXIT_NOTHING_RECORDED = 3
+
+
 @dataclass
 class RecordSummary:
     results: list[CassetteResult]
+    #: Accept a run that recorded and replayed nothing (every cassette skipped) as a success.
+    allow_empty: bool = False
+    #: Environment variables whose absence skipped a cassette, with the APIs they would record.
+    missing_env: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        """Nothing was recorded nor replayed (a scheduled re-record without secrets)."""
+        return not any(r.status in ("recorded", "replayed") for r in self.results)
 
     @property
     def exit_code(self) -> int:
-        return 1 if any(r.drift or r.status == "failed" for r in self.results) else 0
+        if any(r.drift or r.status == "failed" for r in self.results):
+            return 1
+        return EXIT_NOTHING_RECORDED if self.empty and not self.allow_empty else 0
+
+    def empty_message(self) -> str:
+        if self.missing_env:
+            wanted = "; ".join(f"{names} ({', '.join(apis)})" for names, apis in self.missing_env.items())
+            why = f"no key is set for any selected API: set {wanted}"
+        else:
+            why = "no selected cassette has a live scenario"
+        verdict = "accepted (--allow-empty)" if self.allow_empty else "failing: pass --allow-empty to accept an empty run"
+        return f"nothing was recorded: {why}; {verdict}"
 
     def render(self) -> str:
         lines = []
@@ -147,6 +178,8 @@ class RecordSummary:
             counts[result.status] = counts.get(result.status, 0) + 1
         drifted = sum(1 for r in self.results if r.drift)
         lines.append(", ".join(f"{n} {status}" for status, n in sorted(counts.items())) + f"; {drifted} with drift")
+        if self.empty:
+            lines.append(self.empty_message())
         return "\n".join(lines)
 
 
@@ -189,6 +222,18 @@ def _provider_url(provider: Provider, options: RecordOptions) -> str:
     for name, value in values.items():
         base = base.replace("{" + name + "}", value or "ACCOUNT_ID")
     return base.rstrip("/")
+
+
+def split_userinfo(url: str) -> tuple[str, str | None]:
+    """``url`` without its ``user:password@`` part, and that part as an HTTP Basic credential
+    (``Basic base64(user:password)``), or None when the URL has none."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url, None
+    userinfo, _, host = parts.netloc.rpartition("@")
+    user, _, password = userinfo.partition(":")
+    token = base64.b64encode(f"{unquote(user)}:{unquote(password)}".encode()).decode("ascii")
+    return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment)), "Basic " + token
 
 
 def _key(provider: Provider, env: Mapping[str, str]) -> str | None:
@@ -291,12 +336,14 @@ def record_cassette(location: str, options: RecordOptions) -> CassetteResult:
     key = _key(provider, options.env)
     if key is None and options.record_mode == "all":
         return CassetteResult(location, "skipped", f"set {' or '.join(provider.key_env)} to record {shipped.api}")
-    base = _provider_url(provider, options)
+    base, basic = split_userinfo(_provider_url(provider, options))
     model = options.models.get(shipped.api) or DEFAULT_MODELS[shipped.api]
     tool = recording_tool()
     headers = dict(provider.extra_headers)
     if key is not None:
         headers[provider.auth_header] = provider.auth_prefix + key
+    if basic is not None:  # credentials of the base URL: a header (scrubbed), never the recorded URI
+        headers["Proxy-Authorization" if provider.auth_header.lower() == "authorization" else "Authorization"] = basic
     target = options.out / location
     target.parent.mkdir(parents=True, exist_ok=True)
     first = scenario.build(model, tool)
@@ -350,13 +397,30 @@ def record_cassette(location: str, options: RecordOptions) -> CassetteResult:
     return result
 
 
-def record_all(options: RecordOptions) -> RecordSummary:
+def record_all(options: RecordOptions, *, allow_empty: bool = False) -> RecordSummary:
     """Re-record every shipped cassette of ``options.apis``."""
     results = []
+    missing: dict[str, list[str]] = {}
     for api in options.apis:
         for location in list_cassettes(api):
-            results.append(record_cassette(location, options))
-    return RecordSummary(results)
+            result = record_cassette(location, options)
+            results.append(result)
+            provider = PROVIDERS[load_cassette(location).provider]
+            if result.status == "skipped" and scenario_for(api, load_cassette(location).scenario) is not None \
+                    and _key(provider, options.env) is None:
+                apis = missing.setdefault(" or ".join(provider.key_env), [])
+                if api not in apis:
+                    apis.append(api)
+    return RecordSummary(results, allow_empty, {names: tuple(apis) for names, apis in missing.items()})
+
+
+def key_environment() -> str:
+    """The environment variables the recorder reads, per provider, for ``--help``."""
+    lines = []
+    for provider in PROVIDERS.values():
+        extra = "".join(f" and {var} (the {{{name}}} in its URL)" for name, var in provider.url_env.items())
+        lines.append(f"  {provider.name:<10} {' or '.join(provider.key_env)}{extra}; base URL {provider.base_url}")
+    return "\n".join(lines)
 
 
 # -- command line -------------------------------------------------------------------------------------
@@ -377,6 +441,11 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m strictconformance.record",
         description="Re-record the shipped cassettes against the live APIs (keys from the environment), "
         "validate the new responses and diff their shapes against the shipped ones.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="environment variables (a provider without its key is skipped; a run that records "
+        "nothing exits 3 unless --allow-empty):\n" + key_environment()
+        + "\n  STRICTCONFORMANCE_BASE_URL_<PROVIDER> overrides a base URL, like --base-url."
+        "\nexit codes: 0 recorded without drift, 1 drift or a failed recording, 2 bad arguments, 3 nothing recorded.",
     )
     parser.add_argument("--out", type=Path, default=Path("sc-recordings"), help="directory for the new cassettes (default: sc-recordings)")
     parser.add_argument("--api", action="append", choices=API_IDS, help="only these APIs (repeatable; default: all)")
@@ -386,6 +455,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per request (default: 120)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--list", action="store_true", help="list the cassettes, their scenarios and whether they can be re-recorded")
+    parser.add_argument("--allow-empty", action="store_true",
+                        help="exit 0 even when nothing was recorded (every key missing); by default that is a failure")
     return parser
 
 
@@ -408,9 +479,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{location}  {cassette.scenario}  {cassette.provenance.origin}  ({live})")
         return 0
     options = RecordOptions(out=args.out, apis=apis, record_mode=args.record_mode, base_urls=base_urls, models=models, timeout=args.timeout)
-    summary = record_all(options)
+    summary = record_all(options, allow_empty=args.allow_empty)
     if args.json:
-        print(json.dumps({"results": [r.as_dict() for r in summary.results], "exit_code": summary.exit_code}, indent=2))
+        document: dict[str, Any] = {"results": [r.as_dict() for r in summary.results], "exit_code": summary.exit_code}
+        if summary.empty:
+            document["nothing_recorded"] = summary.empty_message()
+        print(json.dumps(document, indent=2))
     else:
         print(summary.render())
+    if summary.empty and args.json:  # the text summary says it already; JSON readers get it on stderr too
+        print(f"python -m strictconformance.record: {summary.empty_message()}", file=sys.stderr)
     return summary.exit_code

@@ -10,6 +10,7 @@ from strictconformance.adapter import Adapter
 from strictconformance.dialects import SHIPPED, Dialect, Strictified
 from strictconformance.drift import validator as drift_validator
 from strictconformance.drift.errors import SchemaDriftError
+from strictconformance.drift.fidelity import ParsedResponse, expected_parse
 from strictconformance.drift.sse import SSEEvent
 from strictconformance.reference.errors import InvalidStrictSetting, StrictPlanError
 from strictconformance.reference.resolution import (
@@ -41,6 +42,9 @@ from strictconformance.wire import (
 
 __all__ = ["ReferenceAdapter"]
 
+#: The reference's parse of a response the kit cannot read (DR-7 does not judge those).
+_UNREAD = ParsedResponse(text="")
+
 
 class ReferenceAdapter(Adapter):
     """strictconformance's own reference implementation of SPEC.md, every capability."""
@@ -53,6 +57,10 @@ class ReferenceAdapter(Adapter):
     rejection_errors = (StrictPlanError, InvalidStrictSetting)
     strictify_dialects = tuple(SHIPPED)
     drift_errors = (SchemaDriftError,)
+    # The reference's parse is the kit's own reading of a response (drift.fidelity.expected_parse):
+    # it passes DR-7 by construction; tests/test_drift_fidelity.py checks that reading against
+    # values written out by hand from the shipped cassettes.
+    parse_fidelity = True
     tool_layer_traits = ReferenceToolLayer.traits
 
     def __init__(self) -> None:
@@ -83,11 +91,13 @@ class ReferenceAdapter(Adapter):
         return reference_decode(schema, self._dialect(dialect), value)
 
     # Response drift (SPEC §5)
-    def check_response(self, api: str, payload: Any) -> None:
+    def check_response(self, api: str, payload: Any) -> ParsedResponse:
         drift_validator.check_response(api, payload)
+        return expected_parse(api, payload) or _UNREAD
 
-    def check_stream(self, api: str, events: Sequence[SSEEvent]) -> None:
+    def check_stream(self, api: str, events: Sequence[SSEEvent]) -> ParsedResponse:
         drift_validator.check_stream(api, events)
+        return expected_parse(api, events=events) or _UNREAD
 
     # The tool layer (SPEC §6)
     def define_tool(self, definition: ToolDefinition) -> Any:

@@ -44,8 +44,66 @@ class SdkPath:
             raise ValueError(f"SDK path {self.key!r}: language must be 'python' or 'node', not {self.language!r}")
 
 
+#: What the pydantic-ai module imports: the slim package with its openai, anthropic and google extras.
+_PYDANTIC_AI = ("pydantic-ai-slim", "openai", "anthropic", "google-genai")
+
 #: Every shipped SDK path, in matrix column order. Python adapters first, then process harnesses.
-SDK_PATHS: tuple[SdkPath, ...] = ()
+SDK_PATHS: tuple[SdkPath, ...] = (
+    # openai-python (strictconformance.sdks.openai_python), openai-agents (.openai_agents), anthropic (.anthropic)
+    SdkPath("openai-python/client", "openai-python", ("openai",),
+            adapter="strictconformance.sdks.openai_python:OpenAIPython"),
+    SdkPath("openai-python/client-validating", "openai-python (_strict_response_validation)", ("openai",),
+            adapter="strictconformance.sdks.openai_python:OpenAIPythonValidating"),
+    SdkPath("openai-agents/ensure_strict_json_schema", "openai-agents ensure_strict_json_schema", ("openai-agents",),
+            adapter="strictconformance.sdks.openai_agents:OpenAIAgentsStrictSchema"),
+    SdkPath("openai-agents/function_tool", "openai-agents function_tool", ("openai-agents",),
+            adapter="strictconformance.sdks.openai_agents:OpenAIAgentsFunctionTool"),
+    SdkPath("anthropic/transform_schema", "anthropic transform_schema", ("anthropic",),
+            adapter="strictconformance.sdks.anthropic:AnthropicTransformSchema"),
+    SdkPath("anthropic/tools", "anthropic beta_tool + tool_runner", ("anthropic",),
+            adapter="strictconformance.sdks.anthropic:AnthropicTools"),
+    SdkPath("anthropic/client", "anthropic client", ("anthropic",),
+            adapter="strictconformance.sdks.anthropic:AnthropicClient"),
+    SdkPath("anthropic/client-validating", "anthropic client (_strict_response_validation)", ("anthropic",),
+            adapter="strictconformance.sdks.anthropic:AnthropicClientValidating"),
+    # pydantic-ai (strictconformance.sdks.pydantic_ai)
+    SdkPath("pydantic-ai/openai-transformer", "pydantic-ai: OpenAI schema transformer", ("pydantic-ai-slim",),
+            adapter="strictconformance.sdks.pydantic_ai:PydanticAIOpenAITransformer"),
+    SdkPath("pydantic-ai/anthropic-transformer", "pydantic-ai: Anthropic schema transformer", _PYDANTIC_AI,
+            adapter="strictconformance.sdks.pydantic_ai:PydanticAIAnthropicTransformer"),
+    SdkPath("pydantic-ai/google-transformer", "pydantic-ai: Google schema transformer", ("pydantic-ai-slim",),
+            adapter="strictconformance.sdks.pydantic_ai:PydanticAIGoogleTransformer"),
+    SdkPath("pydantic-ai/tools", "pydantic-ai: tools", ("pydantic-ai-slim",),
+            adapter="strictconformance.sdks.pydantic_ai:PydanticAITools"),
+    SdkPath("pydantic-ai/responses", "pydantic-ai: response processing", _PYDANTIC_AI,
+            adapter="strictconformance.sdks.pydantic_ai:PydanticAIResponses"),
+    SdkPath("pydantic-ai/requests", "pydantic-ai: requests (OpenAI Responses)", _PYDANTIC_AI,
+            adapter="strictconformance.sdks.pydantic_ai:PydanticAIRequests"),
+    SdkPath("pydantic-ai/requests-chat", "pydantic-ai: requests (OpenAI Chat)", _PYDANTIC_AI,
+            adapter="strictconformance.sdks.pydantic_ai:PydanticAIChatRequests"),
+    # langchain-core (strictconformance.sdks.langchain_core)
+    SdkPath("langchain-core/convert_to_openai_tool", "langchain-core: convert_to_openai_tool(strict=True)", ("langchain-core",),
+            adapter="strictconformance.sdks.langchain_core:LangchainConvertToOpenAITool"),
+    SdkPath("langchain-core/tools", "langchain-core: @tool / StructuredTool", ("langchain-core",),
+            adapter="strictconformance.sdks.langchain_core:LangchainTools"),
+    # google-genai (strictconformance.sdks.google_genai); its JSON-schema mode passes schemas through
+    # untouched (no strictify to judge): the kit's "google" dialect judges the Schema mode.
+    SdkPath("google-genai/schema", "google-genai: Schema (OpenAPI subset)", ("google-genai",),
+            adapter="strictconformance.sdks.google_genai:GoogleGenaiSchema"),
+    SdkPath("google-genai/schema-from-json-schema", "google-genai: Schema.from_json_schema", ("google-genai",),
+            adapter="strictconformance.sdks.google_genai:GoogleGenaiSchemaFromJsonSchema"),
+    SdkPath("google-genai/responses", "google-genai: responses", ("google-genai",),
+            adapter="strictconformance.sdks.google_genai:GoogleGenaiResponses"),
+    SdkPath("google-genai/function-declarations", "google-genai: FunctionDeclaration.from_callable", ("google-genai",),
+            adapter="strictconformance.sdks.google_genai:GoogleGenaiFunctionDeclarations"),
+    # process harnesses (strictconformance.process; run from HARNESS_DIR)
+    SdkPath("vercel-ai/node", "Vercel AI SDK (TypeScript)", ("ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/google"),
+            command="node harnesses/vercel-ai.mjs", language="node"),
+    SdkPath("effect-ai/node", "Effect AI (TypeScript)", ("effect", "@effect/ai-openai", "@effect/ai-anthropic"),
+            command="node harnesses/effect-ai.mjs", language="node"),
+    SdkPath("strands-agents/node", "Strands Agents (TypeScript) tool()", ("@strands-agents/sdk",),
+            command="node harnesses/strands.mjs", language="node"),
+)
 
 
 def distribution_versions(path: SdkPath) -> dict[str, str | None]:

@@ -1,6 +1,7 @@
-"""The rules the suite encodes, as data.
+"""The rules the suite encodes, as data, and the specification that states them.
 
-Every rule of ``SPEC.md`` has one :class:`Rule` here: its public ID (``RES-1``, ``BUD-4``,
+The specification ships with the kit: :func:`spec_text` gives ``strictconformance/spec/SPEC.md``,
+:func:`spec_section` one of its sections. Every rule of it has one :class:`Rule` here: its public ID (``RES-1``, ``BUD-4``,
 ``SM-03``, ``RT-5``, ``DR-2``, ``TL-3``...), a one-line title, the normative statement, where it
 comes from, and the adapter capabilities a check of it needs. Checks, the report and the docs
 read rules from here; nothing else restates them.
@@ -16,8 +17,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 
-__all__ = ["AREAS", "Rule", "all_rules", "get_rule", "rule_sort_key"]
+__all__ = ["AREAS", "SPEC_RESOURCE", "Rule", "all_rules", "get_rule", "rule_sort_key", "spec_section", "spec_text"]
+
+#: Where the specification is in the installed package (rules' ``source`` fields name it).
+SPEC_RESOURCE = "strictconformance/spec/SPEC.md"
 
 #: Area prefix -> (SPEC.md section, module holding its rules).
 AREAS: Mapping[str, tuple[str, str]] = {
@@ -93,3 +98,21 @@ def get_rule(rule_id: str) -> Rule:
         return all_rules()[rule_id]
     except KeyError:
         raise KeyError(f"unknown rule id {rule_id!r}; known: {', '.join(all_rules())}") from None
+
+
+def spec_text() -> str:
+    """The specification (``SPEC.md``, shipped as package data)."""
+    return resources.files(__name__).joinpath("SPEC.md").read_text(encoding="utf-8")
+
+
+def spec_section(area_or_rule: str) -> str:
+    """The section of the specification for an area (``DR``) or a rule's area (``DR-4``), from its
+    heading to the next one of the same level."""
+    area = area_or_rule.split("-", 1)[0]
+    if area not in AREAS:
+        raise KeyError(f"unknown area {area_or_rule!r}; known: {', '.join(AREAS)}")
+    number = AREAS[area][0].split()[0].lstrip("§")
+    match = re.search(rf"^## {re.escape(number)}\. .*?(?=^## |\Z)", spec_text(), re.MULTILINE | re.DOTALL)
+    if match is None:
+        raise KeyError(f"the shipped specification has no section §{number} for {area}")
+    return match.group(0).rstrip() + "\n"

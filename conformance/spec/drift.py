@@ -1,4 +1,4 @@
-"""SPEC.md §5, drift detection: DR-1..DR-6.
+"""SPEC.md §5, drift detection: DR-1..DR-7.
 
 Capabilities: DR-1..DR-5 are checked with either ``check_response`` or ``check_stream`` (each
 rule has cases of both kinds; an adapter with one of them is covered by that kind). DR-6 is about
@@ -12,9 +12,13 @@ from strictconformance.spec import Rule
 
 __all__ = ["RULES"]
 
-_SECTION = "SPEC.md §5 Drift detection"
-_SEED = "seeds/004_a0237f49a68a70ed.txt"
-_SHAPES = "reference/response_shapes.md"
+_SECTION = "strictconformance/spec/SPEC.md §5 Drift detection"
+#: The providers' API references the response shapes (strictconformance.drift.shapes) follow.
+_APIS = ("https://platform.openai.com/docs/api-reference/chat/object, "
+         "https://platform.openai.com/docs/api-reference/responses/object, https://docs.anthropic.com/en/api/messages, "
+         "https://ai.google.dev/api/generate-content#generatecontentresponse")
+_STREAMS = ("https://platform.openai.com/docs/api-reference/responses-streaming, "
+            "https://docs.anthropic.com/en/docs/build-with-claude/streaming")
 _EITHER = ("check_response", "check_stream")
 
 RULES: tuple[Rule, ...] = (
@@ -25,7 +29,7 @@ RULES: tuple[Rule, ...] = (
             "A real response recorded from the provider (every shipped cassette, streams included, also "
             "with their deltas re-split into other chunks) is accepted by the SDK's response check."
         ),
-        source=f"{_SECTION} DR-1; {_SHAPES} §0 (absent vs null vs empty per provider)",
+        source=f"{_SECTION} DR-1; {_APIS} (absent vs null vs empty per provider)",
         capabilities=_EITHER,
     ),
     Rule(
@@ -36,7 +40,7 @@ RULES: tuple[Rule, ...] = (
             "carrying the provider, the path (array elements as content[3].id), the expected type and the "
             "actual value's type."
         ),
-        source=f"{_SECTION} DR-2; {_SEED} (missing choices[0].message)",
+        source=f"{_SECTION} DR-2; {_APIS} (a missing choices[0].message)",
         capabilities=_EITHER,
     ),
     Rule(
@@ -46,7 +50,7 @@ RULES: tuple[Rule, ...] = (
             "Elements of discriminated arrays are checked per variant: every known variant's fields count, "
             "and a missing or non-string discriminator is drift (a reshaped tool_use.id fails at content[*].id)."
         ),
-        source=f"{_SECTION} DR-3; {_SEED} (element shapes inside arrays)",
+        source=f"{_SECTION} DR-3; {_APIS} (element shapes inside arrays)",
         capabilities=_EITHER,
     ),
     Rule(
@@ -56,7 +60,7 @@ RULES: tuple[Rule, ...] = (
             "New fields, and elements whose discriminator value is unknown, pass; they are reported as "
             "notices, not errors."
         ),
-        source=f"{_SECTION} DR-4; {_SEED} (unknown block type passes); {_SHAPES} §0.3",
+        source=f"{_SECTION} DR-4; {_APIS}; {_STREAMS} (new block and event types are added without notice)",
         capabilities=_EITHER,
     ),
     Rule(
@@ -69,7 +73,7 @@ RULES: tuple[Rule, ...] = (
             "function_call, while a brand-new block type beside the known ones passes. The converse "
             "(tool_calls with finish_reason 'stop') is valid."
         ),
-        source=f"{_SECTION} DR-5; {_SEED} (renamed tool_use); {_SHAPES} §1 and §3 Invariants",
+        source=f"{_SECTION} DR-5; {_APIS} (a renamed tool_use block)",
         capabilities=_EITHER,
     ),
     Rule(
@@ -77,9 +81,25 @@ RULES: tuple[Rule, ...] = (
         title="The check raises only drift errors on any JSON value and never mutates it",
         statement=(
             "On any JSON value, however malformed, deep or large, the response check raises nothing but "
-            "its drift error type, and leaves the payload unchanged."
+            "its drift error type, and leaves the payload unchanged. For an error the provider sent (an "
+            "error body, an error event in a stream) the SDK's declared API error is right too; an API "
+            "error raised for a response that carries no provider error fails the rule judging that response."
         ),
-        source=f"{_SECTION} DR-6",
+        source=f"{_SECTION} DR-6; {_APIS} (error bodies); {_STREAMS} (error events)",
         capabilities=("check_response",),
+    ),
+    Rule(
+        id="DR-7",
+        title="What the SDK parsed is what the response holds",
+        statement=(
+            "For every recorded response (bodies and streams) and every additive change of one, what the SDK "
+            "parsed (the text the user gets, each tool call's id, name and arguments as JSON, and the stop "
+            "reason and token usage when it reports them) equals what the payload holds: no tool call "
+            "dropped or invented, no wrong id, no arguments other than the JSON sent, no block of an unknown "
+            "type turned into text. Judged for adapters whose response checks return what the SDK parsed "
+            "(parse_fidelity)."
+        ),
+        source=f"{_SECTION} (parse fidelity, added with DR-7); {_APIS}; {_STREAMS} (text parts, tool calls, stop reasons and usage per API)",
+        capabilities=_EITHER,
     ),
 )

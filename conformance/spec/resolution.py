@@ -24,10 +24,13 @@ __all__ = [
     "schema_cost",
 ]
 
-_SPEC1 = "SPEC.md §1; seeds/000_35448232797e90f4.txt §2-§5"
-_SPEC1P = "SPEC.md §1; seeds/001_a8232e1f5698aa8c.txt ('The strict flag', 'Auto-resolution and strictFormat')"
-_SPEC2 = "SPEC.md §2; seeds/001_a8232e1f5698aa8c.txt ('Per-request budgets')"
-_ANTHROPIC_LIMITS = "platform.claude.com/docs/en/build-with-claude/structured-outputs (JSON Schema limitations)"
+_STRICT_DOCS = ("https://platform.openai.com/docs/guides/function-calling#strict-mode, "
+                "https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use, "
+                "https://ai.google.dev/gemini-api/docs/function-calling")
+_SPEC1 = "strictconformance/spec/SPEC.md §1; " + _STRICT_DOCS
+_SPEC1P = "strictconformance/spec/SPEC.md §1 (the strict flag, auto-resolution and the strict format); " + _STRICT_DOCS
+_SPEC2 = "strictconformance/spec/SPEC.md §2 (per-request budgets)"
+_ANTHROPIC_LIMITS = "https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations"
 
 _BOOLEAN = ("build_request",)
 _PRIORITY = ("plan_request",)
@@ -52,7 +55,7 @@ RULES: tuple[Rule, ...] = (
     Rule("RES-6", "Google: no per-tool flag; a strict tool switches the mode to VALIDATED",
          "Google has no per-tool flag: a tool resolved to strict true switches the request's function-"
          "calling mode to VALIDATED; otherwise the mode is left as the caller set it.",
-         "SPEC.md §1; reference/provider_limits.md (Vercel AI SDK, Google)", _BOOLEAN),
+         "strictconformance/spec/SPEC.md §1; https://ai.google.dev/gemini-api/docs/function-calling (function calling modes: VALIDATED)", _BOOLEAN),
     Rule("RES-10", "strict=true is required: selection filters, else a clear error naming the tool",
          "true: model selection keeps only strict-capable models (strict format is a family); if none "
          "remains the request fails with a clear error naming the tool. Never silently lenient.",

@@ -13,7 +13,8 @@ from strictconformance.spec import Rule
 
 __all__ = ["RULES"]
 
-_SPEC4 = "SPEC.md §4"
+_SPEC3 = "strictconformance/spec/SPEC.md §3"
+_SPEC4 = "strictconformance/spec/SPEC.md §4"
 _STRICTIFY = ("strictify",)
 
 
@@ -33,7 +34,8 @@ def _sm_rule(definition: RuleDefinition) -> Rule:
         f"breaks it nowhere (check {definition.check}). Why: {definition.reason}. "
         f"Applied by: {_applied_by(definition)}."
     )
-    return Rule(definition.id, definition.title.replace("`", ""), statement, definition.source, _STRICTIFY)
+    source = definition.source if _SPEC3 in definition.source else f"{_SPEC3}; {definition.source}"
+    return Rule(definition.id, definition.title.replace("`", ""), statement, source, _STRICTIFY)
 
 
 RULES: tuple[Rule, ...] = (
@@ -60,5 +62,5 @@ RULES: tuple[Rule, ...] = (
     Rule("RT-7", "the validation round trip decodes before user code",
          "A model's strict answer in the dialect's wire shape (pairs, numeric-key objects, null for "
          "absent) decodes to the original value, valid under the original schema: a wire shape never "
-         "reaches user code.", _SPEC4 + "; seeds/001_a8232e1f5698aa8c.txt (validation round-trip)", ("decode",)),
+         "reaches user code.", _SPEC4 + " (validation round trip)", ("decode",)),
 )

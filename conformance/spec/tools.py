@@ -11,13 +11,13 @@ from strictconformance.spec import Rule
 
 __all__ = ["RULES"]
 
-_SPEC6 = "SPEC.md §6; seeds/002_412295d649f7520e.txt"
+_SPEC6 = "strictconformance/spec/SPEC.md §6"
 _SEED_SCHEMA = f"{_SPEC6} ('Schema Definition Strategy', 'Allowing manual JSON Schema')"
 _SEED_ERRORS = f"{_SPEC6} ('Error Handling')"
 _SEED_STREAMING = f"{_SPEC6} ('With streaming', 'Streaming Tool')"
 _SEED_CONTEXT = f"{_SPEC6} ('Context Parameter Injection')"
 _SEED_CALLABLE = f"{_SPEC6} ('Callable Function Behavior')"
-_SPEC1 = "SPEC.md §6 and §1 (invalid strict values are rejected at tool definition time)"
+_SPEC1 = "strictconformance/spec/SPEC.md §6 and §1 (invalid strict values are rejected at tool definition time)"
 
 _DEFINE = ("define_tool", "describe_tool")
 _INVOKE = ("define_tool", "invoke_tool")

@@ -104,6 +104,10 @@ class ToolLayerTraits:
     sources: frozenset[InputSource] = field(default_factory=lambda: frozenset({"signature", "model", "json_schema"}))
     #: the strict values a definition takes (TL-7): ``"boolean"`` for SDKs whose strict is a bool
     strict_convention: StrictConvention = "priority"
+    #: what a tool defined with strict unset is advertised as (TL-7): ``None`` (unset stays unset),
+    #: or the layer's documented default, e.g. ``True`` for openai-agents' ``function_tool``
+    #: (``strict_mode=True``)
+    strict_default: bool | None = None
 
 
 def _allowed(values: tuple[str, ...]) -> str:
@@ -131,6 +135,9 @@ def validated_traits(traits: ToolLayerTraits) -> ToolLayerTraits:
     if unknown or not sources:
         what = f"names unknown sources {unknown}" if unknown else "is empty (a layer defines tools from at least one source)"
         raise ValueError(f"sources {what}; allowed: {_allowed(known)}")
+    if raw.strict_default not in (None, True, False) or (isinstance(raw.strict_default, int) and not isinstance(raw.strict_default, bool)):
+        raise ValueError(f"strict_default is {raw.strict_default!r}; allowed: None, True, False "
+                         "(what a tool defined with strict unset is advertised as)")
     problem = json_value_problem(raw.empty_generator_value, max_depth=MAX_INPUT_DEPTH)
     if problem is not None:
         raise ValueError(f"empty_generator_value is not a JSON value: {problem}")

@@ -6,7 +6,7 @@ what went wrong in a sentence a maintainer can act on, shows the adapter call th
 and a JSON counterexample. Nothing the layer raises escapes a check: an unexpected exception is
 itself reported against the rule being checked — except the harness's own failures
 (:class:`~strictconformance.harness.ConformanceFailure`: a call that hung, returned junk or
-mutated its input, when the layer is an adapter driven through the ``sc`` harness), which
+mutated its input, when the layer is an adapter driven through the ``strictconformance_harness`` fixture), which
 propagate as they are. :func:`assert_conforms` turns violations into one ``AssertionError`` for
 Hypothesis to shrink.
 
@@ -620,10 +620,14 @@ def check_tl7(layer: ToolLayer, case: StrictCase) -> list[Violation]:
     if not case.valid:
         return [Violation("TL-7", f"an invalid strict setting {strict!r} was accepted at definition time", call, example)]
 
+    # An unset strict is advertised as the layer's declared default (ToolLayerTraits.strict_default).
+    expected = layer.traits.strict_default if strict is None else strict
+
     def run() -> list[Violation]:
         advertised = _attempt("TL-7", _call("describe_tool", "handle"), example, lambda: layer.describe_tool(handle), "describe_tool")
-        if type(advertised.strict) is not type(strict) or advertised.strict != strict:
-            return [Violation("TL-7", f"strict={strict!r} was defined but {advertised.strict!r} is advertised", call, example)]
+        if type(advertised.strict) is not type(expected) or advertised.strict != expected:
+            wanted = "" if expected is strict else f" (unset strict is advertised as the declared strict_default {expected!r})"
+            return [Violation("TL-7", f"strict={strict!r} was defined but {advertised.strict!r} is advertised{wanted}", call, example)]
         return []
 
     return _checked("TL-7", run)

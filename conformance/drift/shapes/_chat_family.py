@@ -149,6 +149,11 @@ _URL_CITATION = Obj(
 )
 
 
+def _known_call_types(tool_call: ValueShape) -> tuple[str, ...]:
+    """The tool-call types a chat API documents (its tool-call union's variants)."""
+    return tuple(tool_call.variants) if isinstance(tool_call, Tagged) else ("function",)
+
+
 def _message(d: ChatDifferences) -> Obj:
     base = (
         req("role", enum("assistant"), OAI),
@@ -300,12 +305,14 @@ def chat_api(
         invariants=(
             Invariant(
                 id=f"{api}.finish_reason_tool_calls",
-                description="finish_reason 'tool_calls' needs a non-empty message.tool_calls (the converse does not hold)",
+                description=("finish_reason 'tool_calls' needs a tool call of a known type in message.tool_calls "
+                             "(the converse does not hold): a call of a renamed type is no call an SDK can run"),
                 source=OAI_INV,
                 scope="choices[*]",
                 when="finish_reason",
                 equals="tool_calls",
-                requires="message.tool_calls[*]",
+                requires="message.tool_calls[*].type",
+                variant=_known_call_types(d.tool_call or OPENAI_TOOL_CALL),
             ),
         ),
         notes=notes,

@@ -243,6 +243,14 @@ SHAPE = ApiShape(
         final_events=("message_stop",),
         invariants=(
             Invariant(
+                id="anthropic.messages.stream.message_start",
+                description=("a stream opens with message_start, which carries the message's id, model and input "
+                             "usage: a stream whose only start event is renamed or gone has no message to build"),
+                source=STREAM,
+                requires="events[*].data.type",
+                variant="message_start",
+            ),
+            Invariant(
                 id="anthropic.messages.stream.stop_reason_tool_use",
                 description="message_delta stop_reason 'tool_use' needs a content_block_start with a tool_use block",
                 source=INVARIANT,

@@ -259,7 +259,8 @@ class Invariant:
     Paths are relative to each place ``scope`` reaches (``""`` is the whole document).
     ``requires`` is an array path followed by ``[*]`` and optionally an element key: with
     ``variant`` set, some element's key must hold that value (``content[*].type`` =
-    ``tool_use``); with ``with_keys``, some element must be an object with one of those keys
+    ``tool_use``), or one of those values when it is a tuple (the known variants of an open
+    union: a chat tool call of type ``function`` or ``custom``); with ``with_keys``, some element must be an object with one of those keys
     (a proto ``oneof``'s known variants: Gemini parts), not counting elements whose keys hold
     the values in ``excluding`` (``thought: true``); with neither, the array must simply be
     non-empty (``message.tool_calls[*]``).
@@ -279,7 +280,7 @@ class Invariant:
     every: bool = False
     guards: tuple[tuple[str, GuardTest], ...] = ()
     unless: str | None = None
-    variant: JsonScalar | None = None
+    variant: JsonScalar | tuple[JsonScalar, ...] | None = None
     with_keys: tuple[str, ...] = ()
     excluding: tuple[tuple[str, JsonScalar], ...] = ()
     scope: str = ""
@@ -308,6 +309,12 @@ class Invariant:
             parse_path(path)
             if test not in ("positive", "single"):
                 raise ValueError(f"invariant {self.id}: unknown guard test {test!r} (positive or single)")
+
+    def variants(self) -> tuple[JsonScalar, ...]:
+        """The values ``variant`` accepts (the first is the one generated responses use)."""
+        if self.variant is None:
+            return ()
+        return self.variant if isinstance(self.variant, tuple) else (self.variant,)
 
     def condition(self) -> str:
         """Why the invariant applies, in words (for error messages)."""

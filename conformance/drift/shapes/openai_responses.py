@@ -22,6 +22,7 @@ from strictconformance.drift.shapes.model import (
     STRING,
     ApiShape,
     Arr,
+    Invariant,
     Obj,
     SplitRule,
     StreamShape,
@@ -298,6 +299,16 @@ SHAPE = ApiShape(
         source=STREAM,
         framing="named",
         final_events=("response.completed", "response.failed", "response.incomplete", "error"),
+        invariants=(
+            Invariant(
+                id="openai.responses.stream.response_created",
+                description=("a stream opens with response.created, the response's id and status: a stream whose "
+                             "only start event is renamed or gone has no response to build"),
+                source=STREAM,
+                requires="events[*].data.type",
+                variant="response.created",
+            ),
+        ),
         splits=(
             SplitRule(text="delta", variant="response.output_text.delta", renumber="sequence_number", same_item=(*_SPLIT_REF, "content_index")),
             SplitRule(text="delta", variant="response.function_call_arguments.delta", renumber="sequence_number", same_item=_SPLIT_REF),

@@ -64,7 +64,7 @@ def strictify(schema: Mapping[str, Any] | bool, dialect: str | Dialect) -> Stric
     """``schema`` rewritten into ``dialect``'s strict subset, with its losses and codec."""
     resolved = resolve_dialect(dialect)
     checked = check_input(schema)
-    state = State(resolved, checked.schema, checked.refs)
+    state = State(resolved, checked.schema, checked.refs, detached=checked.detached)
     for _, run, _ in PASSES:
         run(state)
     strict = strip_marks(state.schema)

@@ -23,12 +23,17 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from strictconformance.dialects.model import SchemaError
-from strictconformance.dialects.pointers import is_under, join_pointer, split_pointer
+from strictconformance.dialects.pointers import (
+    is_under,
+    join_pointer,
+    resolve_pointer,
+    split_pointer,
+)
 from strictconformance.dialects.values import MAX_JSON_NESTING, locate_json_problem
 from strictconformance.reference.strictify._schema import MARK, Node, on_cycles, subschema_kind
 
@@ -83,7 +88,10 @@ _ARRAY = (lambda v: isinstance(v, list), "an array")
 KEYWORD_SHAPES: Mapping[str, tuple[Callable[[Any], bool], str]] = MappingProxyType({
     **{keyword: _NON_NEGATIVE_INTEGER for keyword in ("maxLength", "minLength", "maxItems", "minItems", "maxContains",
                                                      "minContains", "maxProperties", "minProperties")},
-    **{keyword: _NUMBER for keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")},
+    **{keyword: _NUMBER for keyword in ("minimum", "maximum")},
+    # a number, or draft 04's boolean form (normalised to the number form by the tagging copy)
+    **{keyword: (lambda v: _is_number(v) or isinstance(v, bool), "a number (or draft 04's boolean)")
+       for keyword in ("exclusiveMinimum", "exclusiveMaximum")},
     "multipleOf": (lambda v: _is_number(v) and v > 0, "a number greater than 0"),
     **{keyword: _STRING for keyword in ("$ref", "$dynamicRef", "$anchor", "$dynamicAnchor", "$id", "$schema", "$comment",
                                         "title", "description", "format", "contentEncoding", "contentMediaType")},
@@ -114,6 +122,9 @@ class CheckedInput:
     schema: Node
     refs: dict[str, str]  # pointer of a node holding $ref/$dynamicRef -> target pointer
     anchors: dict[str, str]
+    #: subschemas a `$ref` reaches outside any keyword (`{"$ref": "#/standard"}`, `standard` a
+    #: member no keyword defines), tagged, by pointer: the tagged tree leaves such members as they are
+    detached: dict[str, Node] = field(default_factory=dict)
 
 
 def ref_target(reference: str, anchors: dict[str, str], base_id: str, document: Any, where: str) -> str:
@@ -144,10 +155,11 @@ def ref_target(reference: str, anchors: dict[str, str], base_id: str, document: 
     return join_pointer("", *tokens)
 
 
-def _walk(schema: Any) -> list[tuple[str, Node]]:
-    """(pointer, node) for every dict node, checking shapes on the way; iterative."""
+def _walk(schema: Any, at: str = "") -> list[tuple[str, Node]]:
+    """(pointer, node) for every dict node, checking shapes on the way; iterative. ``at``: the
+    pointer of ``schema`` in its document (a subschema a `$ref` reaches outside any keyword)."""
     found: list[tuple[str, Node]] = []
-    stack: list[tuple[Any, str, int, frozenset[int]]] = [(schema, "", 0, frozenset())]
+    stack: list[tuple[Any, str, int, frozenset[int]]] = [(schema, at, 0, frozenset())]
     while stack:
         node, pointer, nesting, on_path = stack.pop()
         if isinstance(node, bool):
@@ -235,21 +247,47 @@ def _cyclic_definitions(refs: dict[str, str], document: Node) -> str | None:
     return next((ref_pointer for ref_pointer in successors if ref_pointer in cyclic), None)
 
 
+def _draft_2020_12(node: Node) -> tuple[Node, dict[str, str]]:
+    """``node`` with the older drafts' forms written as Draft 2020-12 says the same thing (exact),
+    and where each renamed keyword was in the original: ``items`` as a list (drafts 04 to 2019-09)
+    is ``prefixItems``, with ``additionalItems`` as ``items``; draft 04's boolean
+    ``exclusiveMinimum``/``exclusiveMaximum`` makes the ``minimum``/``maximum`` beside it exclusive."""
+    renamed: dict[str, str] = {}
+    if isinstance(node.get("items"), list):
+        rest = {k: v for k, v in node.items() if k not in ("items", "additionalItems")}
+        rest["prefixItems"] = node["items"]
+        renamed["prefixItems"] = "items"
+        if "additionalItems" in node:
+            rest["items"] = node["additionalItems"]
+            renamed["items"] = "additionalItems"
+        node = rest
+    for exclusive, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+        if isinstance(node.get(exclusive), bool):
+            flag = node[exclusive]
+            node = {k: v for k, v in node.items() if k != exclusive}
+            if flag and bound in node:
+                node[exclusive] = node.pop(bound)
+    return node, renamed
+
+
 def _tag(node: Any, pointer: str) -> Any:
-    """A copy with `true` subschemas as `{}` and every dict tagged with its origin pointer."""
+    """A copy with `true` subschemas as `{}` and every dict tagged with its origin pointer (older
+    drafts' forms written in Draft 2020-12: :func:`_draft_2020_12`)."""
     if node is True:
         return {MARK: {"origin": pointer}}
     if not isinstance(node, dict):
         return node
     result: Node = {}
-    for keyword, value in node.items():
+    normal, renamed = _draft_2020_12(node)
+    for keyword, value in normal.items():
         kind = subschema_kind(keyword, value)
+        was = renamed.get(keyword, keyword)  # origins point into the original as written
         if kind == "one":
-            result[keyword] = _tag(value, join_pointer(pointer, keyword))
+            result[keyword] = _tag(value, join_pointer(pointer, was))
         elif kind == "map":
-            result[keyword] = {name: _tag(sub, join_pointer(pointer, keyword, name)) for name, sub in value.items()}
+            result[keyword] = {name: _tag(sub, join_pointer(pointer, was, name)) for name, sub in value.items()}
         elif kind == "list":
-            result[keyword] = [_tag(sub, join_pointer(pointer, keyword, index)) for index, sub in enumerate(value)]
+            result[keyword] = [_tag(sub, join_pointer(pointer, was, index)) for index, sub in enumerate(value)]
         else:
             result[keyword] = value
     result[MARK] = {"origin": pointer}
@@ -272,14 +310,34 @@ def check_input(schema: object) -> CheckedInput:
         for keyword in ("$anchor", "$dynamicAnchor"):
             if keyword in node:
                 anchors.setdefault(node[keyword], pointer)
+        for keyword in ("$id", "id"):  # drafts 04-07 name a plain-name fragment with `id`/`$id`: "#name"
+            name = node.get(keyword)
+            if isinstance(name, str) and name.startswith("#") and len(name) > 1 and "/" not in name:
+                anchors.setdefault(name[1:], pointer)
     base_id = schema.get("$id", "") if isinstance(schema, dict) else ""
+    if not base_id and isinstance(schema, dict):
+        base_id = schema.get("id", "")  # draft 04
     base_id = base_id.split("#", 1)[0] if isinstance(base_id, str) else ""
     refs: dict[str, str] = {}
-    for pointer, node in nodes:
-        for keyword in ("$ref", "$dynamicRef"):
-            if keyword in node:
-                refs[pointer] = ref_target(node[keyword], anchors, base_id, copied, join_pointer(pointer, keyword))
+    walked = {pointer for pointer, _ in nodes}
+    detached_roots: list[str] = []
+    pending = nodes
+    while pending:  # a target outside every keyword is a schema too: walk it, and what it refers to
+        for pointer, node in pending:
+            for keyword in ("$ref", "$dynamicRef"):
+                if keyword in node:
+                    refs[pointer] = ref_target(node[keyword], anchors, base_id, copied, join_pointer(pointer, keyword))
+        pending = []
+        for target in sorted(set(refs.values()) - walked, key=lambda target: len(split_pointer(target))):
+            if target in walked:
+                continue  # walked with a detached root met just before
+            detached_roots.append(target)
+            more = _walk(resolve_pointer(copied, target), target)
+            walked.update(pointer for pointer, _ in more)
+            walked.add(target)
+            pending.extend(more)
     cyclic = _cyclic_definitions(refs, copied)
     if cyclic is not None:
         raise SchemaError(cyclic, "cyclic definition: this $ref reaches itself again without describing any value")
-    return CheckedInput(_tag(copied, ""), refs, anchors)
+    detached = {target: _tag(resolve_pointer(copied, target), target) for target in detached_roots}
+    return CheckedInput(_tag(copied, ""), refs, anchors, detached)

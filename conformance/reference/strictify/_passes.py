@@ -69,6 +69,18 @@ class State:
     losses: list[Loss] = field(default_factory=list)
     #: the schema after the semantic passes, before any change of value shape (for the codec)
     semantic: Any = None
+    #: tagged subschemas `$ref`s reach outside any keyword, by pointer (``CheckedInput.detached``)
+    detached: dict[str, Node] = field(default_factory=dict)
+
+    def target(self, pointer: str) -> Any:
+        """The tagged node a reference's target ``pointer`` names, also outside every keyword."""
+        if pointer in self.detached:
+            return self.detached[pointer]
+        holders = [root for root in self.detached if is_under(pointer, root)]
+        if holders:
+            root = max(holders, key=len)
+            return resolve_pointer(self.detached[root], pointer[len(root):])
+        return resolve_pointer(self.schema, pointer)
 
     def lose(self, pointer: str, kind: str, keyword: str, detail: str) -> None:
         self.losses.append(Loss(pointer, kind, keyword, detail))
@@ -100,11 +112,19 @@ def opaque(at_origin: str, *, replacing: Any = None) -> Node:
 
 
 def _bottom_up(fn: Callable[[Node], Any]) -> Callable[[Any], Any]:
-    """Apply ``fn`` to every dict node, children first."""
+    """Apply ``fn`` to every dict node, children first. ``fn`` sees only the node, so a subtree
+    shared in the tree (an unrolled definition) is converted once and the result shared again:
+    visiting every path through shared subtrees would grow with the unfolded tree, not the DAG."""
+    done: dict[int, tuple[Node, Any]] = {}  # id -> (the node, kept alive so ids stay unique; its result)
+
     def visit(node: Any) -> Any:
         if not isinstance(node, dict):
             return node
-        return fn(map_children(node, lambda sub, keyword, key: visit(sub)))
+        if id(node) in done:
+            return done[id(node)][1]
+        result = fn(map_children(node, lambda sub, keyword, key: visit(sub)))
+        done[id(node)] = (node, result)
+        return result
     return visit
 
 
@@ -141,6 +161,8 @@ def resolve_references(state: State) -> None:
     recursive = _recursive_targets(state.refs)
     taken: set[str] = set()
     names = {target: _definition_name(target, taken) for target in sorted(recursive) if target} if keep else {}
+    target_node = state.target  # (before state.schema is replaced below)
+    bodies: dict[tuple[str, int], Any] = {}
 
     def inline(node: Any, chain: tuple[str, ...], nesting: int) -> Any:
         if not isinstance(node, dict):
@@ -159,10 +181,17 @@ def resolve_references(state: State) -> None:
         meaningful = {k for k in siblings if k != MARK and k not in ANNOTATIONS}
         if keep and target in recursive and not meaningful:
             return {"$ref": f"#/$defs/{names[target]}" if target else ROOT_REF, MARK: {"origin": here}}
-        if not keep and target in recursive and chain.count(target) >= encoding.unroll_depth:
+        # unrolled levels count every recursive definition met on the way, not each one apart: with
+        # several definitions referring to each other, per-definition counts grow the output exponentially
+        depth = sum(met in recursive for met in chain)
+        if not keep and target in recursive and depth >= encoding.unroll_depth:
             state.lose(here, "truncated", "$ref", f"recursion unrolled {encoding.unroll_depth} times; deeper levels travel as JSON text")
             return opaque(here)
-        body = inline(resolve_pointer(original_root, target), (*chain, target), nesting + 1)
+        # a target's body at a given unrolled depth is the same tree wherever it is met: built once and
+        # shared (passes never change nodes in place), so shared definitions are not unfolded exponentially
+        if (target, depth) not in bodies:
+            bodies[target, depth] = inline(target_node(target), (*chain, target), nesting + 1)
+        body = bodies[target, depth]
         if not meaningful:
             return body
         rest = inline(siblings, chain, nesting + 1)
@@ -170,7 +199,7 @@ def resolve_references(state: State) -> None:
 
     root = inline(original_root, ("",) if "" in recursive else (), 0)
     if keep and names:
-        definitions = {names[target]: inline(resolve_pointer(original_root, target), (target,), 1) for target in sorted(names)}
+        definitions = {names[target]: inline(target_node(target), (target,), 1) for target in sorted(names)}
         if isinstance(root, dict) and set(root) <= {"$ref", MARK} and "$ref" in root:
             root = dict(definitions[root["$ref"].rsplit("/", 1)[1]])
         root = {**root, "$defs": definitions} if isinstance(root, dict) else root
@@ -206,10 +235,35 @@ def combine_all_of(state: State) -> None:
             return node
         here = origin(node)
         result: Any = {k: v for k, v in node.items() if k != "allOf"}
-        for branch in node["allOf"]:
+        branches = _implied_by_references([result, *node["allOf"]], definitions)
+        result = branches[0]
+        for branch in branches[1:]:
             result = merge_schemas(result, branch, lambda keyword, detail: state.lose(here, "loosened", keyword, detail))
         return _with_mark(result, origin=here) if isinstance(result, dict) else result
+    definitions = state.schema.get("$defs", {}) if isinstance(state.schema, dict) else {}
     state.schema = _bottom_up(combine)(state.schema)
+
+
+def _implied_by_references(branches: list[Any], definitions: dict[str, Any]) -> list[Any]:
+    """``branches`` without those a kept reference among them already implies (``allOf`` of
+    ``$ref: Foo`` and ``{"type": "object"}`` where Foo is an object): merging them would leave
+    a ``$ref`` with sibling keywords, which strict dialects judge as an unclosed object."""
+    targets = [definitions.get(branch["$ref"][len("#/$defs/"):]) for branch in branches
+               if isinstance(branch, dict) and isinstance(branch.get("$ref"), str) and branch["$ref"].startswith("#/$defs/")
+               and set(branch) <= {"$ref", MARK}]
+    bodies = [target for target in targets if isinstance(target, dict)]
+    if not bodies:
+        return branches
+
+    def implied(branch: Any) -> bool:
+        said = {k: v for k, v in branch.items() if k != MARK and k not in ANNOTATIONS} if isinstance(branch, dict) else None
+        return said is not None and "$ref" not in said and any(
+            all(keyword in body and canonical(body[keyword]) == canonical(value) for keyword, value in said.items()) for body in bodies)
+
+    kept = [branch for index, branch in enumerate(branches) if index == 0 or not implied(branch)]
+    if isinstance(kept[0], dict) and implied(kept[0]) and len(kept) > 1:  # the node's own keywords (annotations stay)
+        kept[0] = {k: v for k, v in kept[0].items() if k == MARK or k in ANNOTATIONS}
+    return kept
 
 
 def _values(node: Any) -> set[str] | None:
@@ -249,6 +303,61 @@ def rewrite_one_of(state: State) -> None:
         rest = {k: v for k, v in node.items() if k != "oneOf"}
         return merge_schemas(rest, {"anyOf": branches}, lambda keyword, detail: state.lose(here, "loosened", keyword, detail))
     state.schema = _bottom_up(rewrite)(state.schema)
+
+
+#: What a node says about the object it describes (besides ``type``), which its ``anyOf`` branches
+#: must each say too once every object is closed.
+_OBJECT_LEVEL = _BY_TYPE["object"]
+
+
+def _open_object(node: Any) -> bool:
+    """Might ``node`` describe an object with keys it does not list (which closing rejects)?"""
+    if not isinstance(node, dict) or (type_set(node) and "object" not in type_set(node)):
+        return False
+    return node.get("additionalProperties", True) is not False
+
+
+def distribute_into_branches(state: State) -> None:
+    """A node that describes an object and has ``anyOf`` (or ``oneOf``) branches becomes an ``anyOf``
+    (``oneOf``) of the node merged into each branch (X and (A or B) = (X and A) or (X and B), exact): once each branch is
+    closed, properties kept beside the branches could never appear (the shape ``allOf`` of a
+    ``oneOf`` with a properties-only member leaves). A branch of another type than the node's is
+    dropped (it accepts nothing there)."""
+    def report(here: str) -> Callable[[str, str], None]:
+        return lambda keyword, detail: state.lose(here, "loosened", keyword, detail)
+
+    def distribute(node: Node) -> Any:
+        # X and oneOf(A, B) = oneOf(X and A, X and B) too; with both, anyOf takes X
+        combinator = "anyOf" if isinstance(node.get("anyOf"), list) else "oneOf"
+        branches = node.get(combinator)
+        if combinator == "oneOf" and isinstance(branches, list) and any(_open_object(branch) for branch in branches) and not all(
+                _disjoint(x, y) for i, x in enumerate(branches) for y in branches[i + 1:]):
+            # closing a branch lets a value through that the original rejects for matching it too
+            state.lose(origin(node), "loosened", "oneOf", "oneOf branches are closed: a value matching an open branch "
+                       "besides another one matches only the other on the wire")
+        shared = {k: v for k, v in node.items() if k in _OBJECT_LEVEL}
+        if not isinstance(branches, list) or not shared:
+            return node
+        here = origin(node)
+        if "type" in node:
+            shared["type"] = node["type"]
+        merged = []
+        for branch in branches:
+            if isinstance(branch, dict) and type_set(branch) and type_set(shared) and not (
+                    type_set(branch) & type_set(shared) or {"integer", "number"} <= type_set(branch) | type_set(shared)):
+                continue  # a string branch of an object node: accepts nothing here
+            combined = merge_schemas(shared, branch, report(here))
+            if combined is False:
+                continue
+            if isinstance(combined, dict):
+                combined = distribute(_with_mark(combined, origin=origin(branch, here)))
+            merged.append(combined)
+        if not merged:
+            return False
+        rest = {k: v for k, v in node.items() if k not in _OBJECT_LEVEL and k not in (combinator, "type")}  # `type` is in each branch
+        rest[combinator] = merged
+        return rest
+    state.schema = _bottom_up(distribute)(state.schema)
 
 
 def split_type_lists(state: State) -> None:
@@ -332,7 +441,7 @@ def records_to_pairs(state: State) -> None:
     def convert(node: Node) -> Any:
         declared = type_set(node)
         objectish = declared == {"object"} or (not declared and any(k in node for k in ("additionalProperties", "patternProperties")))
-        if not objectish:
+        if not objectish or "$ref" in node:  # a kept (recursive) reference: its target says what the object holds
             return node
         here = origin(node)
         extra = node.get("additionalProperties", True)
@@ -388,7 +497,11 @@ def tuples_to_objects(state: State) -> None:
         here = origin(node)
         minimum, maximum = node.get("minItems", 0), node.get("maxItems")
         positions = len(prefix) if maximum is None else min(len(prefix), maximum)
-        if rest is not False and (maximum is None or maximum > len(prefix)):
+        # a `false` position admits no item there, so none after it either: the tuple ends before it
+        closed_at = next((index for index, sub in enumerate(prefix) if sub is False), None)
+        if closed_at is not None:
+            positions = min(positions, closed_at)
+        if closed_at is None and rest is not False and (maximum is None or maximum > len(prefix)):
             state.lose(here, "narrowed", "items", f"items after the {len(prefix)} tuple positions cannot travel")
         if minimum > positions:
             state.lose(here, "narrowed", "minItems", "the tuple needs more items than it has positions")
@@ -481,11 +594,23 @@ def strip_unsupported(state: State) -> None:
     state.schema = _bottom_up(strip)(state.schema)
 
 
+def _without_foreign_keywords(node: Any) -> Any:
+    """``node`` without the keywords of types it does not declare (``properties`` beside
+    ``type: "array"``): they apply to no value it accepts, so dropping them is exact, and a strict
+    dialect would otherwise judge them (SM-29 on properties no object can have)."""
+    declared = type_set(node)
+    if not declared:
+        return node
+    own = frozenset().union(*(_BY_TYPE.get(name, frozenset()) for name in declared))
+    foreign = [keyword for keyword in node if keyword in _TYPED_KEYWORDS and keyword not in own]
+    return {k: v for k, v in node.items() if k not in foreign} if foreign else node
+
+
 def declare_types(state: State) -> None:
     """Give every node a ``type``: from its values (enum/const), else from its keywords (a loss:
     the node no longer accepts other types); a node that says nothing travels as JSON text."""
     def declare(node: Node) -> Any:
-        typed = declare_node(node)
+        typed = _without_foreign_keywords(declare_node(node))
         if not isinstance(typed, dict) or type_set(typed) != {"array"} or "items" in typed or "prefixItems" in typed:
             return typed
         # an element with no schema says nothing either: it travels as JSON text
@@ -520,7 +645,7 @@ def declare_types(state: State) -> None:
 def close_objects(state: State) -> None:
     """Every object gets ``additionalProperties: false`` (an open one is narrowed: a loss)."""
     def close(node: Node) -> Any:
-        if type_set(node) != {"object"}:
+        if type_set(node) != {"object"} or "$ref" in node:  # a kept reference's target is closed itself
             return node
         here = origin(node)
         properties = {name: sub for name, sub in node.get("properties", {}).items() if sub is not False}
@@ -854,6 +979,7 @@ PASSES: tuple[Pass, ...] = tuple(
         _when(_transforms, resolve_references),
         _when(lambda d: d.encoding.combine_all_of, combine_all_of),
         _when(lambda d: d.encoding.one_of_as_any_of, rewrite_one_of),
+        _when(lambda d: d.encoding.close_objects, distribute_into_branches),
         _when(lambda d: d.encoding.declare_types, split_type_lists),
         snapshot_semantics,
         _when(lambda d: d.encoding.records == "pairs", records_to_pairs),

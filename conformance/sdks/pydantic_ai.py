@@ -1,7 +1,20 @@
 """An adapter that points the suite at the real pydantic-ai (``pip install "pydantic-ai-slim[openai,anthropic,google]"``).
 
 Every capability runs pydantic-ai's own code, with its model classes talking to an
-``httpx2.MockTransport`` (no network):
+``httpx2.MockTransport`` (no network). One adapter per path (the matrix's columns, ``SDK_PATHS``):
+``PydanticAIOpenAITransformer``, ``PydanticAIAnthropicTransformer``, ``PydanticAIGoogleTransformer``
+(strictify in the matching dialect, with the codec), ``PydanticAITools`` (the tool layer),
+``PydanticAIResponses`` (check_response / check_stream), ``PydanticAIRequests`` and
+``PydanticAIChatRequests`` (build_request, OpenAI through Responses or Chat Completions);
+``PydanticAI`` / ``PydanticAIChat`` are all of them at once.
+
+* ``reproduce``: a standalone snippet for ``strictify`` (the transformer class, walked strict),
+  ``decode`` (the raw-schema tool's validator), ``check_response`` / ``check_stream`` (the model
+  class on a mocked client, printing what it returns or raises). Tool-layer and request calls take
+  SDK objects and callbacks a snippet cannot rebuild from the call's arguments: none.
+* The Google transformer is ``GoogleJsonSchemaTransformer`` (``parametersJsonSchema``, what
+  ``GoogleModel`` sends); pydantic-ai's ``GoogleOpenAPISchemaTransformer`` serves only its Live API
+  (``GoogleRealtimeModel``) and is not covered.
 
 * ``build_request``: ``pydantic_ai.direct.model_request`` (pydantic-ai's single-shot API, the
   one its own error message points to for ``tool_choice='required'``, which an Agent refuses) with
@@ -48,7 +61,6 @@ from typing import Any, ClassVar
 import httpx2
 import pydantic
 import pydantic_ai
-import pytest
 from pydantic_ai import Agent, RunContext, Tool
 from pydantic_ai.direct import model_request, model_request_stream
 from pydantic_ai.exceptions import ModelAPIError, ModelHTTPError, UnexpectedModelBehavior, UserError
@@ -76,8 +88,11 @@ from pydantic_ai.settings import ModelSettings
 from pydantic_core import to_jsonable_python
 
 from strictconformance import Adapter, ToolsRequest, WireRequest, read_wire_request
+from strictconformance.drift.body import json_body
 from strictconformance.drift.paths import format_path
 from strictconformance.drift.sse import SSEEvent, format_sse
+from strictconformance.findings import not_covered
+from strictconformance.sdks._snippet import literal, snippet, sse_literal
 from strictconformance.tools import (
     AdvertisedTool,
     ToolContext,
@@ -87,7 +102,17 @@ from strictconformance.tools import (
 )
 from strictconformance.tools.results import ToolResult, result_content
 
-__all__ = ["PydanticAI", "PydanticAIChat"]
+__all__ = [
+    "PydanticAI",
+    "PydanticAIAnthropicTransformer",
+    "PydanticAIChat",
+    "PydanticAIChatRequests",
+    "PydanticAIGoogleTransformer",
+    "PydanticAIOpenAITransformer",
+    "PydanticAIRequests",
+    "PydanticAIResponses",
+    "PydanticAITools",
+]
 
 _API_KEY = "strictconformance-not-a-key"
 _TIMEOUT = httpx2.Timeout(60.0)  # the Google provider warns about httpx's 5-second default
@@ -131,7 +156,7 @@ def _model(kind: str, name: str, handler: Handler) -> Model:
     raise ValueError(f"no pydantic-ai model class for {kind!r}")
 
 
-def _profile_transformer(dialect: str) -> Any:
+def _transformer_class(dialect: str) -> Any:
     """The JSON-schema transformer pydantic-ai's provider picks for a current model of ``dialect``."""
     profile: Any
     if dialect == "openai":
@@ -145,31 +170,31 @@ def _profile_transformer(dialect: str) -> Any:
     return profile["json_schema_transformer"]
 
 
-class PydanticAI(Adapter):
-    """pydantic-ai: request building per provider, schema transformers, response processing and tools."""
+class _PydanticAIAdapter(Adapter):
+    """What every pydantic-ai path shares: the SDK's name and version."""
 
-    name = "pydantic-ai"
     sdk = f"pydantic-ai {pydantic_ai.__version__}"
+
+    def reproduce(self, method: str, args: tuple[Any, ...]) -> str | None:
+        """A standalone snippet calling only pydantic-ai for the adapter call ``method(*args)``."""
+        maker = _REPRODUCERS.get(method)
+        return None if maker is None else maker(self, *args)
+
+
+class _Requests(_PydanticAIAdapter):
+    """Request building (SPEC §1): ``build_request`` through ``model_request`` on a mocked client."""
+
     # What an unset `strict` resolves to (tools.py, ToolDefinition.strict): OpenAI strict when the
     # schema is strict-compatible, which the suite's boolean-convention schemas often are not, so
     # this declaration is right only for those that are (see the report); Anthropic leaves it off
     # (omitted); Google upgrades the request's AUTO mode to VALIDATED.
-    strict_defaults = {"openai": True, "anthropic": None, "google": True}
-    strictify_dialects = ("openai", "anthropic", "google")
-    drift_errors = (UnexpectedModelBehavior, ModelAPIError)
-    drift_apis = tuple(_DRIFT_MODELS)
-    # pydantic-ai's `strict` is `bool | None` (tools.py, Tool.__init__). Generators are not a
-    # streaming concept there: a sync generator function's return value, the generator object, is
-    # the tool's content, which reaches the model as "[]" (its items are not sent); that is what an
-    # empty one gives.
-    tool_layer_traits = ToolLayerTraits(final_value="none", empty_generator_value=[], strict_convention="boolean")
+    strict_defaults: ClassVar[Mapping[str, bool | None]] = {"openai": True, "anthropic": None, "google": True}
     #: pydantic-ai model class for OpenAI requests: "openai-responses" (what 'openai:' infers) or "openai-chat".
     openai_model: ClassVar[str] = "openai-responses"
 
-    # -- Resolution (SPEC §1) ----------------------------------------------------------------------
     def build_request(self, request: ToolsRequest) -> WireRequest:
         if request.config_strict is not None:
-            pytest.skip("not covered: pydantic-ai has no provider-level strict setting (config_strict)")
+            not_covered("pydantic-ai has no provider-level strict setting (config_strict)")
         kind = {"openai": self.openai_model, "anthropic": "anthropic", "google": "google"}[request.provider]
         captured: list[httpx2.Request] = []
 
@@ -201,7 +226,7 @@ class PydanticAI(Adapter):
             # declared refusal, so the request is not covered rather than a fault.
             if "not supported by this model" not in str(error):
                 raise
-            pytest.skip(f"not covered: pydantic-ai refuses this request ({error})")
+            not_covered(f"pydantic-ai refuses this request ({error})")
         if len(captured) != 1:
             raise AssertionError(f"expected pydantic-ai to send one request, it sent {len(captured)}")
         sent = captured[0]
@@ -209,9 +234,13 @@ class PydanticAI(Adapter):
                "google": "gemini.generate_content"}[kind]
         return read_wire_request(api, sent.content, dict(sent.headers))
 
-    # -- Strictify and the codec (SPEC §3, §4) -----------------------------------------------------
+
+class _Transformers(_PydanticAIAdapter):
+    """Strictify (SPEC §3, §4): the JSON-schema transformer of the provider's model profile, and
+    the codec of a raw-schema tool."""
+
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> dict[str, Any]:
-        transformer = _profile_transformer(dialect)(dict(schema), strict=True)
+        transformer = _transformer_class(dialect)(dict(schema), strict=True)
         walked: dict[str, Any] = transformer.walk()
         return walked
 
@@ -222,9 +251,15 @@ class PydanticAI(Adapter):
         tool = Tool.from_schema(_never_called, name="answer", description=None, json_schema=dict(schema))
         return tool.function_schema.validator.validate_json(json.dumps(value))
 
-    # -- Drift (SPEC §5) ---------------------------------------------------------------------------
+
+class _Responses(_PydanticAIAdapter):
+    """Response processing (SPEC §5): the model classes reading a mocked HTTP answer."""
+
+    drift_errors = (UnexpectedModelBehavior, ModelAPIError)
+    drift_apis = tuple(_DRIFT_MODELS)
+
     def check_response(self, api: str, payload: Any) -> None:
-        body = json.dumps(payload).encode()
+        body = json_body(payload)  # not json.dumps: DR-6 sends payloads it cannot encode
         model = _model(*_DRIFT_MODELS[api], lambda _request: httpx2.Response(200, content=body, headers={"content-type": "application/json"}))
         _run(model_request(model, [ModelRequest.user_text_prompt("hi")], model_settings=_DRIFT_SETTINGS))
 
@@ -250,7 +285,16 @@ class PydanticAI(Adapter):
             return format_path([part for part in loc if not (isinstance(part, str) and _CLASS_NAME.match(part))])
         return None
 
-    # -- The tool layer (SPEC §6) ------------------------------------------------------------------
+
+class _Tools(_PydanticAIAdapter):
+    """The tool layer (SPEC §6): ``Tool`` and an ``Agent`` run on a ``FunctionModel``."""
+
+    # pydantic-ai's `strict` is `bool | None` (tools.py, Tool.__init__). Generators are not a
+    # streaming concept there: a sync generator function's return value, the generator object, is
+    # the tool's content, which reaches the model as "[]" (its items are not sent); that is what an
+    # empty one gives.
+    tool_layer_traits = ToolLayerTraits(final_value="none", empty_generator_value=[], strict_convention="boolean")
+
     def define_tool(self, definition: ToolDefinition) -> Tool[Any]:
         strict = definition.strict
         if definition.input_schema is not None:
@@ -283,10 +327,60 @@ class PydanticAI(Adapter):
 
     def call_tool(self, tool: Any, tool_input: Mapping[str, Any], context: ToolContext | None) -> Any:
         if tool.takes_ctx:
-            pytest.skip("not covered: a direct call of a pydantic-ai tool that takes a RunContext needs a run")
+            not_covered("a direct call of a pydantic-ai tool that takes a RunContext needs a run")
         # The function as a user calls it: keyword arguments, or the one model-typed parameter.
         single = tool.function_schema.single_arg_name
         return tool.function(**({single: dict(tool_input)} if single is not None else tool_input))
+
+
+class PydanticAIOpenAITransformer(_Transformers):
+    """pydantic-ai's OpenAI JSON-schema transformer (``OpenAIJsonSchemaTransformer``, what the
+    OpenAI provider's profile gives ``gpt-4o``), strict, in the ``openai`` dialect."""
+
+    name = "pydantic-ai (OpenAI transformer)"
+    strictify_dialects = ("openai",)
+
+
+class PydanticAIAnthropicTransformer(_Transformers):
+    """pydantic-ai's Anthropic JSON-schema transformer (``AnthropicJsonSchemaTransformer``, which
+    runs anthropic's ``transform_schema`` when strict), in the ``anthropic`` dialect."""
+
+    name = "pydantic-ai (Anthropic transformer)"
+    strictify_dialects = ("anthropic",)
+
+
+class PydanticAIGoogleTransformer(_Transformers):
+    """pydantic-ai's Google JSON-schema transformer (``GoogleJsonSchemaTransformer``: what
+    ``GoogleModel`` sends as ``parametersJsonSchema``), in the kit's ``google`` dialect."""
+
+    name = "pydantic-ai (Google transformer)"
+    strictify_dialects = ("google",)
+
+
+class PydanticAITools(_Tools):
+    """pydantic-ai's tools: ``Tool`` / ``Tool.from_schema`` and an ``Agent`` run."""
+
+    name = "pydantic-ai (tools)"
+
+
+class PydanticAIResponses(_Responses):
+    """pydantic-ai's response processing: its model classes reading mocked answers."""
+
+    name = "pydantic-ai (responses)"
+
+
+class PydanticAIRequests(_Requests):
+    """pydantic-ai's request building (``model_request`` per provider, OpenAI Responses)."""
+
+    name = "pydantic-ai (requests)"
+
+
+class PydanticAI(_Requests, _Transformers, _Responses, _Tools):
+    """pydantic-ai, every path at once: request building per provider, schema transformers,
+    response processing and tools."""
+
+    name = "pydantic-ai"
+    strictify_dialects = ("openai", "anthropic", "google")
 
 
 # -- Helpers -------------------------------------------------------------------------------------
@@ -384,8 +478,98 @@ def _result(part: ToolReturnPart) -> ToolResult:
     return ToolResult(tool_use_id, "success", content, value=value)
 
 
+class PydanticAIChatRequests(PydanticAIRequests):
+    """pydantic-ai's request building with ``OpenAIChatModel`` (Chat Completions) for OpenAI."""
+
+    name = "pydantic-ai (requests, OpenAIChatModel)"
+    openai_model = "openai-chat"
+
+
 class PydanticAIChat(PydanticAI):
     """pydantic-ai with ``OpenAIChatModel`` (Chat Completions) for OpenAI requests."""
 
     name = "pydantic-ai (OpenAIChatModel)"
     openai_model = "openai-chat"
+
+
+# -- Reproducers (Adapter.reproduce) ---------------------------------------------------------------
+
+#: The model and provider classes of each model kind, for the snippets (module, model, provider module, provider).
+_MODEL_CLASSES: Mapping[str, tuple[str, str, str, str]] = {
+    "openai-chat": ("pydantic_ai.models.openai", "OpenAIChatModel", "pydantic_ai.providers.openai", "OpenAIProvider"),
+    "openai-responses": ("pydantic_ai.models.openai", "OpenAIResponsesModel", "pydantic_ai.providers.openai", "OpenAIProvider"),
+    "anthropic": ("pydantic_ai.models.anthropic", "AnthropicModel", "pydantic_ai.providers.anthropic", "AnthropicProvider"),
+    "google": ("pydantic_ai.models.google", "GoogleModel", "pydantic_ai.providers.google", "GoogleProvider"),
+    "cerebras": ("pydantic_ai.models.cerebras", "CerebrasModel", "pydantic_ai.providers.cerebras", "CerebrasProvider"),
+}
+
+
+def _strictify_snippet(adapter: Adapter, schema: Any, dialect: str) -> str:
+    transformer = _transformer_class(dialect)
+    return snippet(
+        "import json",
+        f"from {transformer.__module__} import {transformer.__qualname__}",
+        "",
+        f"schema = {literal(schema)}",
+        f"print(json.dumps({transformer.__qualname__}(schema, strict=True).walk(), indent=1))",
+    )
+
+
+def _decode_snippet(adapter: Adapter, schema: Any, dialect: str, value: Any) -> str:
+    return snippet(
+        "import json",
+        "from pydantic_ai import Tool",
+        "",
+        f"schema = {literal(schema)}",
+        f"arguments = {literal(value)}",
+        "tool = Tool.from_schema(lambda **kwargs: kwargs, name='answer', description=None, json_schema=schema)",
+        "print(tool.function_schema.validator.validate_json(json.dumps(arguments)))",
+    )
+
+
+def _drift_snippet(kind: str, model_name: str, body: str, content_type: str, stream: bool) -> str:
+    module, model_class, provider_module, provider_class = _MODEL_CLASSES[kind]
+    call = ("async def main():\n"
+            "    async with model_request_stream(model, [ModelRequest.user_text_prompt('hi')], model_settings={'max_tokens': 1024}) as stream:\n"
+            "        async for event in stream:\n"
+            "            print(event)\n"
+            "    print(stream.get())"
+            if stream else
+            "async def main():\n"
+            "    print(await model_request(model, [ModelRequest.user_text_prompt('hi')], model_settings={'max_tokens': 1024}))")
+    return snippet(
+        "import asyncio",
+        "import httpx2",
+        f"from pydantic_ai.direct import {'model_request_stream' if stream else 'model_request'}",
+        "from pydantic_ai.messages import ModelRequest",
+        f"from {module} import {model_class}",
+        f"from {provider_module} import {provider_class}",
+        "",
+        f"body = {body}",
+        f"answer = lambda request: httpx2.Response(200, content=body.encode(), headers={{'content-type': {content_type!r}}})",
+        "http = httpx2.AsyncClient(transport=httpx2.MockTransport(answer))",
+        f"model = {model_class}({model_name!r}, provider={provider_class}(api_key='not-a-key', http_client=http))",
+        call,
+        "",
+        "try:",
+        "    asyncio.run(main())",
+        "except Exception as error:",
+        "    print('raised', type(error).__name__, error)",
+    )
+
+
+def _check_response_snippet(adapter: Adapter, api: str, payload: Any) -> str:
+    return _drift_snippet(*_DRIFT_MODELS[api], f"json.dumps({literal(payload)})", "application/json", stream=False).replace(
+        "import asyncio\n", "import asyncio\nimport json\n", 1)
+
+
+def _check_stream_snippet(adapter: Adapter, api: str, events: Sequence[SSEEvent]) -> str:
+    return _drift_snippet(*_DRIFT_MODELS[api], sse_literal(events), "text/event-stream", stream=True)
+
+
+_REPRODUCERS: Mapping[str, Callable[..., str | None]] = {
+    "strictify": _strictify_snippet,
+    "decode": _decode_snippet,
+    "check_response": _check_response_snippet,
+    "check_stream": _check_stream_snippet,
+}

@@ -1,8 +1,10 @@
-"""An adapter that points the suite at the real openai-python SDK (``pip install openai``).
+"""openai-python (``pip install openai``): ``--sc-adapter strictconformance.sdks.openai_python:OpenAIPython``
+(the client as users get it) or ``:OpenAIPythonValidating`` (``_strict_response_validation=True``).
 
 Every capability calls the SDK's own code and nothing else: the HTTP body its client sends
 (captured with an ``httpx2.MockTransport``, no network), its strict-schema function, its
-parse helper for strict tool arguments, and its response models.
+parse helper for strict tool arguments, and its response models. ``reproduce`` writes each failing
+call as a snippet that makes the same call with openai-python alone and prints what it returns.
 
 What maps, and what does not:
 
@@ -43,7 +45,6 @@ from typing import Any, ClassVar
 import httpx2
 import openai
 import pydantic
-import pytest
 from openai.lib._parsing._completions import parse_function_tool_arguments
 from openai.lib._pydantic import _ensure_strict_json_schema
 from openai.types.chat.chat_completion_message_function_tool_call import Function
@@ -51,6 +52,9 @@ from openai.types.chat.chat_completion_message_function_tool_call import Functio
 from strictconformance import Adapter, ToolsRequest, WireRequest, read_wire_request
 from strictconformance.drift.paths import format_path
 from strictconformance.drift.sse import SSEEvent, format_sse
+from strictconformance.findings import not_covered
+from strictconformance.sdks._body import json_body
+from strictconformance.sdks._snippets import python_literal, snippet
 
 __all__ = ["OpenAIPython", "OpenAIPythonValidating"]
 
@@ -89,7 +93,7 @@ class OpenAIPython(Adapter):
     sdk = f"openai-python {openai.__version__}"
     # openai-python sends `strict` as the user writes it; unset means omitted. It only speaks to
     # OpenAI: the other providers' defaults are never exercised (those requests are not covered).
-    strict_defaults = {"openai": None, "anthropic": None, "google": None}
+    strict_defaults: ClassVar[Mapping[str, bool | None]] = {"openai": None, "anthropic": None, "google": None}
     strictify_dialects = ("openai",)
     drift_errors = (openai.APIResponseValidationError,)
     drift_apis = ("openai.chat", "openai.responses")
@@ -99,9 +103,9 @@ class OpenAIPython(Adapter):
     # -- Resolution (SPEC §1) ----------------------------------------------------------------------
     def build_request(self, request: ToolsRequest) -> WireRequest:
         if request.provider != "openai":
-            pytest.skip(f"not covered: openai-python speaks to OpenAI only, not {request.provider}")
+            not_covered(f"openai-python speaks to OpenAI only, not {request.provider}")
         if request.config_strict is not None:
-            pytest.skip("not covered: openai-python has no provider-level strict setting (config_strict)")
+            not_covered("openai-python has no provider-level strict setting (config_strict)")
         captured: list[httpx2.Request] = []
 
         def handler(http_request: httpx2.Request) -> httpx2.Response:
@@ -129,14 +133,14 @@ class OpenAIPython(Adapter):
 
     # -- Drift (SPEC §5) ---------------------------------------------------------------------------
     def check_response(self, api: str, payload: Any) -> None:
-        body = json.dumps(payload).encode()
+        body = json_body(payload)  # json.dumps fails on what a provider could send (10,000 deep, huge ints)
         client = _client(lambda _request: httpx2.Response(200, content=body, headers={"content-type": "application/json"}), validate=self.validate_responses)
         if api == "openai.chat":
             client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": "hi"}])
         elif api == "openai.responses":
             client.responses.create(model="gpt-4o", input="hi")
         else:
-            pytest.skip(f"not covered: openai-python does not read {api}")
+            not_covered(f"openai-python does not read {api}")
 
     def check_stream(self, api: str, events: Sequence[SSEEvent]) -> None:
         body = format_sse(events).encode()
@@ -146,7 +150,7 @@ class OpenAIPython(Adapter):
         elif api == "openai.responses":
             chunks = iter(client.responses.create(model="gpt-4o", input="hi", stream=True))
         else:
-            pytest.skip(f"not covered: openai-python does not read {api}")
+            not_covered(f"openai-python does not read {api}")
         try:
             for _chunk in chunks:
                 pass
@@ -154,6 +158,60 @@ class OpenAIPython(Adapter):
             # Its path is inside one chunk, and which event that chunk was is not in the error.
             error.strictconformance_in_stream = True  # type: ignore[attr-defined]
             raise
+
+    # -- Reproducers ---------------------------------------------------------------------------------
+    def reproduce(self, method: str, args: tuple[Any, ...]) -> str | None:
+        if method == "strictify":
+            return _strictify_snippet(args[0])
+        if method == "decode":
+            return _decode_snippet(args[0], args[2])
+        if method == "encode":  # the identity: what fails is the value against the strict schema
+            return _encode_snippet(args[0], args[2])
+        if method == "build_request":
+            return self._request_snippet(args[0])
+        if method in ("check_response", "check_stream"):
+            api = args[0]
+            if api not in _CALLS:
+                return None
+            return self._response_snippet(api, args[1] if method == "check_response" else None,
+                                          None if method == "check_response" else format_sse(args[1]))
+        return None
+
+    def _client_source(self, answer: str) -> str:
+        validate = ", _strict_response_validation=True" if self.validate_responses else ""
+        return (f"client = openai.OpenAI(api_key={_API_KEY!r}, base_url={_BASE_URL!r}, max_retries=0{validate},\n"
+                f"                       http_client=httpx2.Client(transport=httpx2.MockTransport({answer})))")
+
+    def _request_snippet(self, request: ToolsRequest) -> str:
+        tools = [_function_tool(tool.name, tool.description, tool.input_schema, _boolean(tool.strict)) for tool in request.tools]
+        extra = ", tools=tools" if tools else ""
+        return snippet(
+            "import json", "", "import httpx2", "import openai", "",
+            "def answer(request):  # no network: print the body openai-python sends, answer with a stub",
+            "    print(json.dumps(json.loads(request.content), indent=2))",
+            f"    return httpx2.Response(200, json={python_literal(_CHAT_ANSWER, 30)})", "",
+            self._client_source("answer"),
+            f"tools = {python_literal(tools, 8)}",
+            f"client.chat.completions.create(model={request.model!r}, messages=[{{'role': 'user', 'content': 'hi'}}]{extra})",
+        )
+
+    def _response_snippet(self, api: str, payload: Any, stream: str | None) -> str:
+        call = _CALLS[api]
+        if stream is None:
+            return snippet(
+                "import httpx2", "import openai", "",
+                f"payload = {python_literal(payload, 10)}",
+                self._client_source("lambda request: httpx2.Response(200, json=payload)"),
+                f"print(repr({call}))  # raises openai.APIResponseValidationError on drift",
+            )
+        return snippet(
+            "import httpx2", "import openai", "",
+            f"body = {python_literal(stream, 7)}",
+            self._client_source("lambda request: httpx2.Response(200, content=body.encode(), "
+                                "headers={'content-type': 'text/event-stream'})"),
+            f"for chunk in {call[:-1]}, stream=True):  # raises openai.APIResponseValidationError on drift",
+            "    print(repr(chunk))",
+        )
 
     def drift_error_path(self, error: BaseException) -> str | None:
         """openai's validation error keeps no path; its cause, pydantic's ValidationError, has the
@@ -180,6 +238,48 @@ class OpenAIPythonValidating(OpenAIPython):
 
 
 _CLASS_NAME = re.compile(r"^[A-Z][A-Za-z0-9]*$")
+
+#: The client call that reads each API's response, as reproducers write it.
+_CALLS = {
+    "openai.chat": "client.chat.completions.create(model='gpt-4o', messages=[{'role': 'user', 'content': 'hi'}])",
+    "openai.responses": "client.responses.create(model='gpt-4o', input='hi')",
+}
+
+
+def _strictify_snippet(schema: Mapping[str, Any]) -> str:
+    return snippet(
+        "import json", "",
+        "from openai.lib._pydantic import _ensure_strict_json_schema", "",
+        "# what openai.lib._pydantic.to_strict_json_schema (pydantic_function_tool, .parse) runs on a model's schema",
+        f"schema = {python_literal(schema, 9)}",
+        "print(json.dumps(_ensure_strict_json_schema(schema, path=(), root=schema), indent=2))",
+    )
+
+
+def _encode_snippet(schema: Mapping[str, Any], value: Any) -> str:
+    return snippet(
+        "import json", "",
+        "from openai.lib._pydantic import _ensure_strict_json_schema", "",
+        f"schema = {python_literal(schema, 9)}",
+        f"value = {python_literal(value, 8)}  # valid for the schema; openai-python sends values as they are",
+        "strict = json.loads(json.dumps(schema))",
+        "print(json.dumps(_ensure_strict_json_schema(strict, path=(), root=strict), indent=2))",
+        "print('value:', json.dumps(value))",
+    )
+
+
+def _decode_snippet(schema: Mapping[str, Any], value: Any) -> str:
+    return snippet(
+        "import json", "",
+        "from openai.lib._parsing._completions import parse_function_tool_arguments",
+        "from openai.lib._pydantic import _ensure_strict_json_schema",
+        "from openai.types.chat.chat_completion_message_function_tool_call import Function", "",
+        f"schema = {python_literal(schema, 9)}",
+        f"arguments = {python_literal(value, 12)}  # what the model sends for the strict schema",
+        "parameters = _ensure_strict_json_schema(schema, path=(), root=schema)",
+        "tool = {'type': 'function', 'function': {'name': 'answer', 'parameters': parameters, 'strict': True}}",
+        "print(parse_function_tool_arguments(input_tools=[tool], function=Function(name='answer', arguments=json.dumps(arguments))))",
+    )
 
 
 def _boolean(strict: object) -> bool | None:

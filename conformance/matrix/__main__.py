@@ -1,0 +1,207 @@
+"""``python -m strictconformance.matrix``: the suite against every installed SDK path, in one page.
+
+Runs the suite against the reference and each SDK path of :data:`strictconformance.sdks.SDK_PATHS`
+(each in its own process, progress on stderr), then writes to ``--out``: ``matrix.json`` (the
+combined document, ``matrix.schema.json``), ``matrix.md`` and ``matrix.html`` (one static page),
+beside ``reports/`` (each column's own report) and ``logs/`` (each column's pytest output).
+
+Exit status: 0 when the matrix was built and every selected path ran or is unavailable; 3 when it
+was built but a column errored (crashed, hung, wrote no report); 2 on bad options or reports that
+cannot be combined (different kit versions or case sets). Findings are data, not an exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from strictconformance.matrix.combine import (
+    MatrixError,
+    changes_lines,
+    check_matrix,
+    combine,
+    diff_matrices,
+)
+from strictconformance.matrix.render import render_html, render_markdown
+from strictconformance.matrix.run import REFERENCE, run_column, unavailable_reason
+from strictconformance.sdks import SDK_PATHS, SdkPath
+
+__all__ = ["build_parser", "main"]
+
+#: The speed target of issue 12: the whole suite on one SDK path, ci profile, 2 cores.
+TARGET_S = 180.0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from strictconformance.profiles import PROFILE_NAMES
+
+    parser = argparse.ArgumentParser(
+        prog="python -m strictconformance.matrix",
+        description="Run the conformance suite against the reference and every installed SDK path; "
+                    "write the matrix as JSON, Markdown and one static HTML page.")
+    parser.add_argument("--paths", action="append", default=[], metavar="KEY",
+                        help="SDK paths to run (keys, or an SDK name for all its paths; repeat or comma-separate). "
+                             "Default: all. The reference always runs.")
+    parser.add_argument("--adapter", action="append", default=[], metavar="KEY=MODULE:ATTR",
+                        help="an extra column: your own adapter (importable from the current folder)")
+    parser.add_argument("--rules", action="append", default=[], metavar="ID",
+                        help="run only these rules (IDs or areas, as --sc-rule); default all")
+    parser.add_argument("--profile", choices=PROFILE_NAMES, default="ci", help="Hypothesis profile (default ci)")
+    parser.add_argument("-n", dest="workers", default=None, metavar="N",
+                        help="pytest-xdist workers per column (passed through as -n N; 'auto' works)")
+    parser.add_argument("--out", type=Path, default=Path("sc-matrix"), help="output folder (default ./sc-matrix)")
+    parser.add_argument("--against", type=Path, default=None, metavar="OLD.json",
+                        help="a previous matrix.json: print and render what changed")
+    parser.add_argument("--timeout", type=float, default=1800.0, metavar="SECONDS",
+                        help="a column running longer is stopped and shown as an error (default 1800)")
+    parser.add_argument("--triage", type=Path, default=None, metavar="DIR",
+                        help="triage folder (default: the shipped conformance/sdks/triage)")
+    parser.add_argument("--bench", action="store_true",
+                        help=f"print each column's wall time against the target ({TARGET_S:.0f} s per SDK path)")
+    parser.add_argument("--list", action="store_true", help="list the SDK paths and whether each can run here")
+    return parser
+
+
+def _split(values: Sequence[str]) -> list[str]:
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+def select_paths(tokens: Sequence[str], adapters: Sequence[str]) -> list[SdkPath]:
+    """The reference, then the chosen SDK paths in registry order, then ``--adapter`` columns.
+    Raises ValueError naming an unknown key."""
+    known = {path.key: path for path in SDK_PATHS}
+    chosen: list[SdkPath] = [REFERENCE]
+    if tokens:
+        for token in tokens:
+            if token == "reference":
+                continue
+            matches = [p for p in SDK_PATHS if p.key == token or p.key.split("/", 1)[0] == token]
+            if not matches:
+                raise ValueError(f"--paths {token!r} matches no SDK path; known: {', '.join(known) or 'none'}")
+        wanted = set(tokens)
+        chosen += [p for p in SDK_PATHS if p.key in wanted or p.key.split("/", 1)[0] in wanted]
+    else:
+        chosen += list(SDK_PATHS)
+    for spec in adapters:
+        key, sep, target = spec.partition("=")
+        if not sep or ":" not in target or not key:
+            raise ValueError(f"--adapter {spec!r}: expected KEY=MODULE:ATTR")
+        if any(p.key == key for p in chosen):
+            raise ValueError(f"--adapter {spec!r}: column {key!r} already exists")
+        chosen.append(SdkPath(key=key, title=key, distributions=(), adapter=target))
+    return chosen
+
+
+def _check_rules(tokens: Sequence[str]) -> None:
+    from strictconformance.spec import all_rules
+
+    known = all_rules()
+    for token in tokens:
+        if token not in known and not any(rule_id.startswith(token + "-") for rule_id in known):
+            raise ValueError(f"--rules {token!r} matches no rule (IDs like SM-03, or areas: RES, BUD, SM, RT, DR, TL)")
+
+
+def write_outputs(document: dict[str, Any], out: Path) -> None:
+    """matrix.json, matrix.md and matrix.html in ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "matrix.json").write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (out / "matrix.md").write_text(render_markdown(document) + "\n", encoding="utf-8")
+    (out / "matrix.html").write_text(render_html(document), encoding="utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+
+    def say(message: str) -> None:
+        print(f"matrix: {message}", file=sys.stderr, flush=True)
+
+    try:
+        paths = select_paths(_split(args.paths), args.adapter)
+        rules = _split(args.rules)
+        _check_rules(rules)
+        from strictconformance.sdks.triage import TriageError, load_triage
+
+        try:
+            triage = load_triage(args.triage)
+        except TriageError as error:
+            raise ValueError(f"triage: {error}") from None
+        old = None
+        if args.against is not None:
+            try:
+                old = json.loads(args.against.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as error:
+                raise ValueError(f"--against {args.against}: not readable JSON: {error}") from None
+            check_matrix(old, f"--against {args.against}")
+    except (ValueError, MatrixError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+    if args.list:
+        for path in paths:
+            reason = unavailable_reason(path)
+            print(f"{path.key:<40} {'ready' if reason is None else 'unavailable: ' + reason}")
+        return 0
+
+    out: Path = args.out
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print(f"error: --out {out}: {error}", file=sys.stderr)
+        return 2
+    started = time.monotonic()
+    columns = []
+    for index, path in enumerate(paths, 1):
+        def progress(message: str, index: int = index) -> None:
+            say(f"[{index}/{len(paths)}] {message}")
+        columns.append(run_column(path, out, profile=args.profile, rules=rules, workers=args.workers,
+                                  timeout=args.timeout, progress=progress,
+                                  extra_pythonpath=[os.getcwd()] if path.key not in {p.key for p in SDK_PATHS}
+                                  and path is not REFERENCE else ()))
+    try:
+        document = combine(columns, profile=args.profile, selection=rules, triage=triage)
+        if old is not None:
+            document["changes"] = diff_matrices(old, document)
+        check_matrix(document)
+    except MatrixError as error:
+        print(f"error: {error} (each column's own report is in {out / 'reports'})", file=sys.stderr)
+        return 2
+    try:
+        write_outputs(document, out)
+    except OSError as error:
+        print(f"error: writing the matrix to {out}: {error}", file=sys.stderr)
+        return 2
+    say(f"wrote {out / 'matrix.json'}, {out / 'matrix.md'}, {out / 'matrix.html'} "
+        f"({time.monotonic() - started:.0f} s)")
+    if "changes" in document:
+        print("\n".join(changes_lines(document["changes"])))
+    if args.bench:
+        print(bench_table(document))
+    errored = [column for column in document["columns"] if column["status"] == "error"]
+    return 3 if errored else 0
+
+
+def bench_table(document: dict[str, Any]) -> str:
+    """Per column: wall time of its suite run, against the target."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    lines = [f"matrix benchmark: {document['profile']} profile, {len(document['rules'])} rules, "
+             f"{os.cpu_count()} CPUs, load average {load:.1f} (target: under {TARGET_S:.0f} s per SDK path)",
+             f"{'SDK path':<40} {'wall s':>8} {'CPU s':>8}  verdict"]
+    for column in document["columns"]:
+        if column["status"] == "unavailable":
+            verdict = f"not run: {column['reason']}"
+        elif column["status"] == "error":
+            verdict = f"error: {column['reason'][:80]}"
+        else:
+            verdict = "within target" if column["duration_s"] < TARGET_S else "OVER TARGET"
+        lines.append(f"{column['key']:<40} {column['duration_s']:>8.1f} {column.get('cpu_s', 0.0):>8.1f}  {verdict}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

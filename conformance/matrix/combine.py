@@ -1,0 +1,352 @@
+"""Combining per-SDK reports into one matrix document, joining triage, and diffing two matrices.
+
+The matrix document follows ``matrix.schema.json`` (beside this module, ``$id``
+``.../strictconformance-matrix/1``). Columns are SDK paths (the reference first); rows are the
+rules any column ran; a cell is the rule's outcome on that path with its distinct findings (one
+per finding key, with how many checks reported it).
+
+Pure functions on JSON data: no subprocess, no file system (the command lives in ``run``).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+__all__ = [
+    "MATRIX_SCHEMA",
+    "READABLE_REPORT_SCHEMAS",
+    "ColumnResult",
+    "MatrixError",
+    "annotate_triage",
+    "column_counts",
+    "combine",
+    "diff_matrices",
+    "load_matrix_schema",
+    "report_findings",
+]
+
+MATRIX_SCHEMA = "strictconformance-matrix/1"
+#: Report versions the matrix reads: v1 (``counterexamples``) and v2 (``findings``).
+READABLE_REPORT_SCHEMAS = ("strictconformance-report/1", "strictconformance-report/2")
+#: Outcomes of a cell with no report behind it.
+UNAVAILABLE, ERROR = "unavailable", "error"
+
+
+class MatrixError(ValueError):
+    """The reports cannot be combined (different kit versions or case sets, an unreadable report),
+    or a matrix document is not one: the message says which columns and why."""
+
+
+@dataclass
+class ColumnResult:
+    """What running one SDK path produced: its report, or why there is none."""
+
+    key: str
+    title: str
+    language: str = "python"
+    adapter: str | None = None
+    command: str | None = None
+    #: Installed version of each distribution (None: not installed).
+    versions: dict[str, str | None] = field(default_factory=dict)
+    #: ``ran`` (a report came back), ``unavailable`` (not runnable here, e.g. SDK not installed)
+    #: or ``error`` (the run crashed, hung, or wrote no usable report).
+    status: str = "ran"
+    reason: str = ""
+    duration_s: float = 0.0
+    #: CPU seconds of the column's processes (less sensitive to a loaded machine than wall time).
+    cpu_s: float = 0.0
+    report: Mapping[str, Any] | None = None
+    report_file: str | None = None
+    log_file: str | None = None
+
+
+def report_findings(rule_id: str, rule_data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The findings of one rule of a report: v2's ``findings``, or v1's ``counterexamples`` read as
+    findings (their key is the rule, kind and the check's function: v1 has no finding key)."""
+    if "findings" in rule_data:
+        return [dict(finding) for finding in rule_data["findings"]]
+    findings = []
+    for example in rule_data.get("counterexamples", []):
+        kind = example.get("kind") or "violation"
+        nodeid = example.get("nodeid") or ""
+        function = nodeid.rpartition("::")[2].partition("[")[0] or "check"
+        findings.append({
+            "rule": rule_id,
+            "kind": kind,
+            "key": f"{rule_id} {kind}: {function}",
+            "where": None,
+            "message": example.get("message", ""),
+            "counterexample": example.get("counterexample"),
+            "calls": example.get("calls", []),
+            "replay": example.get("replay", ""),
+            "reproducer": example.get("reproducer"),
+            "nodeid": nodeid,
+        })
+    return findings
+
+
+def _distinct(findings: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One finding per key (the first reported), with ``count``: how many checks reported it."""
+    by_key: dict[str, dict[str, Any]] = {}
+    for finding in findings:
+        key = str(finding.get("key") or f"{finding.get('rule')} {finding.get('kind')}")
+        if key in by_key:
+            by_key[key]["count"] += 1
+        else:
+            by_key[key] = {**finding, "key": key, "kind": str(finding.get("kind") or "violation"),
+                           "message": str(finding.get("message") or ""), "count": 1}
+    return list(by_key.values())
+
+
+def _case_set(report: Mapping[str, Any]) -> dict[str, Any]:
+    """What two reports must share to sit in one matrix: the rules, the profile, and the case
+    library when the report names one."""
+    case_set: dict[str, Any] = {"rules": sorted(report.get("rules", {})), "profile": report.get("profile")}
+    for name in ("cases", "case_set"):
+        value = report.get(name)
+        # the case library's identity only: per-run counts of cases would differ between any two SDKs
+        if isinstance(value, str):
+            case_set[name] = value
+        elif isinstance(value, Mapping):
+            identity = {part: value[part] for part in ("id", "version", "digest") if part in value}
+            if identity:
+                case_set[name] = identity
+    return case_set
+
+
+def _check_combinable(columns: Sequence[ColumnResult]) -> None:
+    ran = [column for column in columns if column.status == "ran" and column.report is not None]
+    for column in ran:
+        assert column.report is not None
+        schema = column.report.get("schema")
+        if schema not in READABLE_REPORT_SCHEMAS:
+            raise MatrixError(f"column {column.key}: its report is {schema!r}, not one of "
+                              f"{', '.join(READABLE_REPORT_SCHEMAS)}")
+    versions = {column.key: column.report.get("kit_version") for column in ran if column.report is not None}
+    if len(set(versions.values())) > 1:
+        listed = ", ".join(f"{key}: {version}" for key, version in versions.items())
+        raise MatrixError(f"refusing to combine reports of different kit versions ({listed}); "
+                          f"rebuild every column with one kit")
+    if not ran:
+        return
+    first = ran[0]
+    assert first.report is not None
+    expected = _case_set(first.report)
+    for column in ran[1:]:
+        assert column.report is not None
+        got = _case_set(column.report)
+        if got != expected:
+            what = []
+            for name in sorted(set(expected) | set(got)):
+                if expected.get(name) != got.get(name):
+                    if name == "rules":
+                        extra = sorted(set(got["rules"]) - set(expected["rules"]))
+                        missing = sorted(set(expected["rules"]) - set(got["rules"]))
+                        what.append(f"rules (+{', '.join(extra) or 'none'}; -{', '.join(missing) or 'none'})")
+                    else:
+                        what.append(f"{name} ({expected.get(name)!r} vs {got.get(name)!r})")
+            raise MatrixError(f"refusing to combine reports of different case sets: {first.key} and "
+                              f"{column.key} differ in {'; '.join(what)}")
+
+
+def combine(columns: Sequence[ColumnResult], *, profile: str, selection: Sequence[str] = (),
+            triage: Iterable[Any] = ()) -> dict[str, Any]:
+    """The matrix document of ``columns`` (in order). Raises :class:`MatrixError` when the
+    reports that came back differ in kit version or case set. ``triage``: entries of
+    :func:`strictconformance.sdks.triage.load_triage`, joined to the findings."""
+    from strictconformance._version import __version__
+    from strictconformance.spec import all_rules, rule_sort_key
+
+    _check_combinable(columns)
+    reports = [column.report for column in columns if column.status == "ran" and column.report is not None]
+    kit_version = reports[0].get("kit_version") if reports else __version__
+    spec = all_rules()
+
+    # Rows: every rule a column selected; with no report at all, the rules the selection names.
+    row_ids: set[str] = set()
+    for report in reports:
+        row_ids.update(rule_id for rule_id, data in report.get("rules", {}).items() if data.get("checks"))
+    if not reports:
+        row_ids = {rule_id for rule_id in spec
+                   if not selection or any(rule_id == t or rule_id.startswith(t + "-") for t in selection)}
+    titles: dict[str, dict[str, str]] = {}
+    for rule_id in sorted(row_ids, key=rule_sort_key):
+        data = next((r["rules"][rule_id] for r in reports if rule_id in r.get("rules", {})), None)
+        rule = spec.get(rule_id)
+        titles[rule_id] = {"title": (data or {}).get("title") or (rule.title if rule else ""),
+                           "section": (data or {}).get("section") or (rule.section if rule else "")}
+
+    document_columns: list[dict[str, Any]] = []
+    cells: dict[str, dict[str, Any]] = {}
+    for column in columns:
+        entry: dict[str, Any] = {"key": column.key, "title": column.title, "language": column.language,
+                                 "adapter": column.adapter, "command": column.command,
+                                 "versions": dict(column.versions), "status": column.status,
+                                 "reason": column.reason, "duration_s": round(column.duration_s, 1),
+                                 "cpu_s": round(column.cpu_s, 1)}
+        if column.report_file:
+            entry["report_file"] = column.report_file
+        if column.log_file:
+            entry["log_file"] = column.log_file
+        column_cells: dict[str, Any] = {}
+        if column.status == "ran" and column.report is not None:
+            entry["sdk"] = column.report.get("adapter", {}).get("sdk")
+            entry["summary"] = dict(column.report.get("summary", {}))
+            rules = column.report.get("rules", {})
+            for rule_id in titles:
+                data = rules.get(rule_id, {"outcome": "not run", "reasons": []})
+                findings = _distinct(report_findings(rule_id, data))
+                column_cells[rule_id] = {"outcome": data.get("outcome", "not run"),
+                                         "reasons": list(data.get("reasons", [])),
+                                         "findings": findings}
+        else:
+            for rule_id in titles:
+                column_cells[rule_id] = {"outcome": column.status, "reasons": [column.reason], "findings": []}
+        document_columns.append(entry)
+        cells[column.key] = column_cells
+
+    document: dict[str, Any] = {
+        "schema": MATRIX_SCHEMA,
+        "kit_version": kit_version,
+        "profile": profile,
+        "selection": list(selection),
+        "rules": titles,
+        "columns": document_columns,
+        "cells": cells,
+    }
+    return annotate_triage(document, triage)
+
+
+def annotate_triage(document: Mapping[str, Any], triage: Iterable[Any]) -> dict[str, Any]:
+    """A copy of ``document`` whose findings carry ``triage`` (the matching entry's verdict,
+    summary, evidence and version, or None) and ``confirmed`` (a ``confirmed`` entry matches).
+    Entries are matched by sdk_path (the column key) + rule + key."""
+    entries = list(triage)
+    by_key = {(entry.sdk_path, entry.rule, entry.key): entry for entry in entries}
+    annotated = copy.deepcopy(dict(document))
+    matched: set[tuple[str, str, str]] = set()
+    for column_key, column_cells in annotated["cells"].items():
+        for rule_id, cell in column_cells.items():
+            for finding in cell["findings"]:
+                entry = by_key.get((column_key, rule_id, finding["key"]))
+                if entry is not None:
+                    matched.add((column_key, rule_id, finding["key"]))
+                finding["triage"] = None if entry is None else {
+                    "verdict": entry.verdict, "summary": entry.summary, "evidence": entry.evidence,
+                    "version": entry.version, **({"upstream": entry.upstream} if entry.upstream else {})}
+                finding["confirmed"] = entry is not None and entry.verdict == "confirmed"
+    # Entries for a column that ran and a rule it ran, matching no finding: a stale key, or a bug fixed
+    ran = {column["key"] for column in annotated["columns"] if column["status"] == "ran"}
+    annotated["unmatched_triage"] = [
+        {"sdk_path": entry.sdk_path, "rule": entry.rule, "key": entry.key, "verdict": entry.verdict,
+         "version": entry.version}
+        for entry in entries
+        if entry.join_key not in matched and entry.sdk_path in ran and entry.rule in annotated["rules"]
+        and entry.verdict != "kit-bug-fixed"]
+    return annotated
+
+
+def column_counts(document: Mapping[str, Any], column_key: str) -> dict[str, int]:
+    """Per column: rules failed (failed or error), distinct findings, and how many of them no
+    confirmed triage entry covers."""
+    cells = document["cells"].get(column_key, {})
+    failed = sum(1 for cell in cells.values() if cell["outcome"] in ("failed", "error"))
+    findings = [finding for cell in cells.values() for finding in cell["findings"]]
+    return {"failed_rules": failed, "findings": len(findings),
+            "unconfirmed": sum(1 for finding in findings if not finding.get("confirmed"))}
+
+
+def diff_matrices(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """What changed from ``old`` to ``new``: findings new and fixed (by column, rule and key),
+    outcome changes, distribution versions that changed, columns added and removed."""
+    check_matrix(old, "the --against matrix")
+    check_matrix(new, "the new matrix")
+    old_columns = {column["key"]: column for column in old["columns"]}
+    new_columns = {column["key"]: column for column in new["columns"]}
+    changes: dict[str, Any] = {
+        "against": {"kit_version": old.get("kit_version"), "profile": old.get("profile")},
+        "new_findings": [], "fixed_findings": [], "outcomes": [], "versions": [],
+        "columns_added": sorted(set(new_columns) - set(old_columns)),
+        "columns_removed": sorted(set(old_columns) - set(new_columns)),
+    }
+    if old.get("kit_version") != new.get("kit_version"):
+        changes["kit_version"] = {"old": old.get("kit_version"), "new": new.get("kit_version")}
+    for key, column in new_columns.items():
+        before = old_columns.get(key)
+        if before is None:
+            continue
+        for name in sorted(set(before.get("versions", {})) | set(column.get("versions", {}))):
+            was, now = before.get("versions", {}).get(name), column.get("versions", {}).get(name)
+            if was != now:
+                changes["versions"].append({"column": key, "distribution": name, "old": was, "new": now})
+        old_cells, new_cells = old["cells"].get(key, {}), new["cells"].get(key, {})
+        # A column that could not run says nothing about its findings: no "fixed" from an error.
+        comparable = before["status"] == "ran" and column["status"] == "ran"
+        for rule_id in sorted(set(old_cells) | set(new_cells)):
+            old_cell, new_cell = old_cells.get(rule_id), new_cells.get(rule_id)
+            if old_cell is not None and new_cell is not None and old_cell["outcome"] != new_cell["outcome"]:
+                changes["outcomes"].append({"column": key, "rule": rule_id,
+                                            "old": old_cell["outcome"], "new": new_cell["outcome"]})
+            if not comparable or old_cell is None or new_cell is None:
+                continue
+            old_keys = {finding["key"]: finding for finding in old_cell["findings"]}
+            new_keys = {finding["key"]: finding for finding in new_cell["findings"]}
+            for finding_key in sorted(set(new_keys) - set(old_keys)):
+                changes["new_findings"].append({"column": key, "rule": rule_id, "key": finding_key,
+                                                "message": new_keys[finding_key].get("message", "")})
+            for finding_key in sorted(set(old_keys) - set(new_keys)):
+                changes["fixed_findings"].append({"column": key, "rule": rule_id, "key": finding_key,
+                                                  "message": old_keys[finding_key].get("message", "")})
+    return changes
+
+
+def changes_lines(changes: Mapping[str, Any]) -> list[str]:
+    """The changes as plain text lines (what ``--against`` prints)."""
+    lines: list[str] = []
+    against = changes.get("against", {})
+    lines.append(f"changes against the matrix of kit {against.get('kit_version')} ({against.get('profile')} profile):")
+    if "kit_version" in changes:
+        lines.append(f"  kit version: {changes['kit_version']['old']} -> {changes['kit_version']['new']}")
+    for version in changes["versions"]:
+        lines.append(f"  new version: {version['column']}: {version['distribution']} "
+                     f"{version['old'] or 'not installed'} -> {version['new'] or 'not installed'}")
+    for key in changes["columns_added"]:
+        lines.append(f"  column added: {key}")
+    for key in changes["columns_removed"]:
+        lines.append(f"  column removed: {key}")
+    for finding in changes["new_findings"]:
+        lines.append(f"  NEW finding: {finding['column']} {finding['rule']}: {finding['key']}")
+    for finding in changes["fixed_findings"]:
+        lines.append(f"  fixed: {finding['column']} {finding['rule']}: {finding['key']}")
+    for outcome in changes["outcomes"]:
+        lines.append(f"  outcome: {outcome['column']} {outcome['rule']}: {outcome['old']} -> {outcome['new']}")
+    if len(lines) == 1:
+        lines.append("  nothing changed")
+    return lines
+
+
+def load_matrix_schema() -> dict[str, Any]:
+    """The JSON Schema of the matrix document."""
+    text = resources.files("strictconformance.matrix").joinpath("matrix.schema.json").read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def check_matrix(document: Any, what: str = "the matrix") -> None:
+    """Raise :class:`MatrixError` naming the first problem when ``document`` is not a matrix
+    document of this version."""
+    import jsonschema  # type: ignore[import-untyped]
+
+    if not isinstance(document, Mapping) or document.get("schema") != MATRIX_SCHEMA:
+        found = document.get("schema") if isinstance(document, Mapping) else type(document).__name__
+        raise MatrixError(f"{what} is not a {MATRIX_SCHEMA} document (schema: {found!r})")
+    errors = sorted(jsonschema.Draft202012Validator(load_matrix_schema()).iter_errors(document),
+                    key=lambda e: list(e.absolute_path))
+    if errors:
+        where = "/" + "/".join(str(part) for part in errors[0].absolute_path)
+        raise MatrixError(f"{what} does not follow {MATRIX_SCHEMA}: at {where}: {errors[0].message}")

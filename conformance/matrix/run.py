@@ -1,0 +1,259 @@
+"""Running the suite against one SDK path in its own process, never letting it break the matrix.
+
+Each column is ``python -m pytest -p strictconformance --sc-adapter MOD:ATTR --sc-report FILE``
+(``--sc-adapter-cmd CMD`` from the kit's node harness folder for process harnesses), in its own
+working folder, with the matrix's profile, rule selection and ``-n``. Whatever happens to the
+process (it crashes, is killed by a signal, hangs past the timeout, writes no report or a report
+that is not JSON) the column comes back with status ``error`` and a reason naming what happened;
+a path that cannot run here (its SDK is not installed) comes back ``unavailable``, saying why.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.util
+import json
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from strictconformance.matrix.combine import ColumnResult
+from strictconformance.sdks import SdkPath, distribution_versions, missing_distributions
+
+__all__ = ["REFERENCE", "node_harness_dir", "pytest_command", "report_problem", "run_column", "safe_name",
+           "unavailable_reason"]
+
+#: The reference implementation: always the first column.
+REFERENCE = SdkPath(key="reference", title="strictconformance reference", distributions=("strictconformance",),
+                    adapter="strictconformance.reference:ReferenceAdapter")
+
+#: pytest's exit codes, for the reason of an errored column.
+_EXIT_CODES = {2: "interrupted", 3: "internal error", 4: "usage error", 5: "no tests collected"}
+#: Seconds between "still running" lines on stderr.
+HEARTBEAT_S = 60.0
+_PROGRESS = re.compile(r"\[\s*(\d{1,3})%\]\s*$")
+
+
+def safe_name(key: str) -> str:
+    """A file name for a column key (``anthropic/transform_schema`` -> ``anthropic__transform_schema``)."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", key.replace("/", "__"))
+
+
+def node_harness_dir() -> Path:
+    """The kit's node harness folder: where ``command=`` paths run."""
+    import strictconformance
+
+    try:
+        process = importlib.import_module("strictconformance.process")  # the process helper's, when shipped
+        folder = getattr(process, "HARNESS_DIR", None)
+        if folder is not None:
+            return Path(folder)
+    except ImportError:
+        pass
+    return Path(strictconformance.__file__).resolve().parent / "process" / "node"
+
+
+def unavailable_reason(path: SdkPath) -> str | None:
+    """Why ``path`` cannot run here (None: it can)."""
+    if path.command is not None:
+        if importlib.util.find_spec("strictconformance.process") is None:
+            return "this kit has no process adapters (--sc-adapter-cmd)"
+        if shutil.which("node") is None:
+            return "node is not installed"
+        folder = node_harness_dir()
+        if not folder.is_dir():
+            return f"the node harness folder {folder} is missing"
+        missing = [name for name in path.distributions if not (folder / "node_modules" / name).is_dir()]
+        if missing:
+            return f"not installed: {', '.join(missing)} (npm install in {folder})"
+        return None
+    missing = missing_distributions(path)
+    if missing:
+        return f"SDK not installed: {', '.join(missing)} (pip install \"strictconformance[sdks]\")"
+    return None
+
+
+def pytest_command(path: SdkPath, report: Path, *, profile: str, rules: Sequence[str], workers: str | None,
+                   python: str = sys.executable) -> list[str]:
+    """The command line that runs the suite on ``path``."""
+    words = [python, "-m", "pytest", "-p", "strictconformance"]
+    if path.command is not None:
+        words += ["--sc-adapter-cmd", path.command]
+    else:
+        assert path.adapter is not None
+        words += ["--sc-adapter", path.adapter]
+    words += ["--sc-report", str(report), "--sc-profile", profile, "-p", "no:cacheprovider", "-q",
+              "--color=no", "-o", "console_output_style=progress"]
+    for token in rules:
+        words += ["--sc-rule", token]
+    if workers is not None:
+        words += ["-n", workers]
+    return words
+
+
+def _signal_name(code: int) -> str:
+    try:
+        return signal.Signals(-code).name
+    except ValueError:
+        return f"signal {-code}"
+
+
+def _tail(log: Path, lines: int = 6) -> str:
+    try:
+        text = log.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    kept = [line.strip() for line in text.splitlines() if line.strip()][-lines:]
+    return " | ".join(kept)
+
+
+def _pump(stream: TextIO, log: TextIO, on_progress: Callable[[int], None]) -> None:
+    for line in stream:
+        log.write(line)
+        log.flush()
+        match = _PROGRESS.search(line)
+        if match:
+            on_progress(int(match.group(1)))
+
+
+def run_column(path: SdkPath, out_dir: Path, *, profile: str, rules: Sequence[str] = (), workers: str | None = None,
+               timeout: float = 1800.0, extra_pythonpath: Sequence[str] = (),
+               progress: Callable[[str], None] = lambda message: None) -> ColumnResult:
+    """Run the suite on ``path``; its report goes to ``out_dir/reports``, its output to
+    ``out_dir/logs``. Never raises for what the run does: a failed run is an ``error`` column."""
+    result = ColumnResult(key=path.key, title=path.title, language=path.language, adapter=path.adapter,
+                          command=path.command, versions=distribution_versions(path))
+    reason = unavailable_reason(path)
+    if reason is not None:
+        result.status, result.reason = "unavailable", reason
+        progress(f"{path.key}: unavailable ({reason})")
+        return result
+    name = safe_name(path.key)
+    report = (out_dir / "reports" / f"{name}.json").resolve()
+    log_path = (out_dir / "logs" / f"{name}.log").resolve()
+    work = (out_dir / "work" / name).resolve()
+    for folder in (report.parent, log_path.parent, work):
+        folder.mkdir(parents=True, exist_ok=True)
+    report.unlink(missing_ok=True)
+    result.report_file = os.path.relpath(report, out_dir.resolve())
+    result.log_file = os.path.relpath(log_path, out_dir.resolve())
+    command = pytest_command(path, report, profile=profile, rules=rules, workers=workers)
+    cwd = node_harness_dir() if path.command is not None else work
+    env = dict(os.environ, PYTHONUNBUFFERED="1")  # progress lines as they come, not when a pipe buffer fills
+    if extra_pythonpath:
+        env["PYTHONPATH"] = os.pathsep.join([*extra_pythonpath, *filter(None, [env.get("PYTHONPATH")])])
+    last = [-10]
+
+    def on_progress(percent: int) -> None:
+        if percent >= last[0] + 10 or percent == 100:
+            last[0] = percent
+            progress(f"{path.key}: {percent}% ({time.monotonic() - start:.0f} s)")
+
+    progress(f"{path.key}: running the suite on {path.adapter or path.command} (log: {log_path})")
+    start = time.monotonic()
+    children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    timed_out = False
+    with open(log_path, "w", encoding="utf-8") as log:
+        log.write("$ " + " ".join(command) + "\n")
+        log.flush()
+        try:
+            process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                       stdin=subprocess.DEVNULL, text=True, errors="replace", start_new_session=True)
+        except OSError as error:
+            result.status, result.reason = "error", f"could not start pytest: {error}"
+            progress(f"{path.key}: error ({result.reason})")
+            return result
+        assert process.stdout is not None
+        pump = threading.Thread(target=_pump, args=(process.stdout, log, on_progress), daemon=True)
+        pump.start()
+        deadline = start + timeout
+        while True:  # wait, saying every minute that the column is still running
+            try:
+                code = process.wait(timeout=max(0.0, min(HEARTBEAT_S, deadline - time.monotonic())))
+                break
+            except KeyboardInterrupt:  # Ctrl-C stops the column's whole process group, not just us
+                _kill_group(process)
+                raise
+            except subprocess.TimeoutExpired:
+                if time.monotonic() >= deadline:
+                    timed_out = True
+                    _kill_group(process)
+                    code = process.wait()
+                    break
+                progress(f"{path.key}: still running ({time.monotonic() - start:.0f} s, at {max(last[0], 0)}%)")
+        pump.join(timeout=10)
+    result.duration_s = time.monotonic() - start
+    children_after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the CPU of the waited-for pytest (xdist workers too)
+    result.cpu_s = (children_after.ru_utime - children_before.ru_utime) + (children_after.ru_stime - children_before.ru_stime)
+    if timed_out:
+        result.status = "error"
+        result.reason = f"timed out after {timeout:.0f} s (killed); last output: {_tail(log_path)}"
+    elif code < 0:
+        result.status = "error"
+        result.reason = f"pytest was killed by {_signal_name(code)}; last output: {_tail(log_path)}"
+    elif code not in (0, 1, 5):
+        result.status = "error"
+        result.reason = (f"pytest exited with code {code} ({_EXIT_CODES.get(code, 'unknown')}); "
+                         f"last output: {_tail(log_path)}")
+    elif not report.is_file():
+        result.status = "error"
+        result.reason = f"pytest wrote no report (exit code {code}); last output: {_tail(log_path)}"
+    else:
+        try:
+            data = json.loads(report.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            result.status, result.reason = "error", f"the report is not JSON: {error}"
+        else:
+            problem = report_problem(data)
+            if problem is not None:
+                result.status, result.reason = "error", problem
+            else:
+                result.report = data
+    if result.status == "error":
+        progress(f"{path.key}: ERROR after {result.duration_s:.0f} s: {result.reason}")
+    else:
+        summary = (result.report or {}).get("summary", {})
+        counts = ", ".join(f"{n} {outcome}" for outcome, n in summary.items() if n and outcome != "not run")
+        progress(f"{path.key}: done in {result.duration_s:.0f} s ({counts or 'no rule ran'})")
+    return result
+
+
+def report_problem(data: object) -> str | None:
+    """Why ``data`` is not a usable report (None: it is): not a report at all, or, when it is of the
+    version this kit writes, a report its own schema rejects."""
+    import jsonschema  # type: ignore[import-untyped]
+
+    from strictconformance.report import REPORT_SCHEMA, load_report_schema
+
+    if not isinstance(data, dict) or not isinstance(data.get("rules"), dict):
+        return "the report has no rules (not a strictconformance report)"
+    if data.get("schema") == REPORT_SCHEMA:
+        errors = sorted(jsonschema.Draft202012Validator(load_report_schema()).iter_errors(data),
+                        key=lambda e: list(e.absolute_path))
+        if errors:
+            where = "/" + "/".join(str(part) for part in errors[0].absolute_path)
+            return f"the report does not follow {REPORT_SCHEMA}: at {where}: {errors[0].message}"
+    return None
+
+
+def _kill_group(process: subprocess.Popen[str]) -> None:
+    """Stop the run and everything it started (xdist workers): TERM, then KILL."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)

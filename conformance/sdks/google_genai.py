@@ -1,0 +1,250 @@
+"""Adapters that point the suite at google-genai (``pip install google-genai``).
+
+Every capability calls google-genai's own code and nothing else; its client talks to an
+``httpx.MockTransport`` (no network). One adapter per path (the matrix's columns, ``SDK_PATHS``):
+
+* :class:`GoogleGenaiSchema` — ``strictify`` in the kit's ``google`` dialect: the OpenAPI-subset
+  mode of a function declaration, ``types.FunctionDeclaration(name=..., parameters=schema)``
+  (a dict ``parameters`` is validated into a ``types.Schema``, the only processing google-genai does
+  on it: no ``$defs`` inlining, no ``process_schema``). Its wire form (``model_dump`` by alias) is
+  read as the JSON Schema it means, mechanically, so the kit's JSON-Schema oracle can judge it
+  (``STRING`` is ``string``, ``nullable: true`` a ``null`` type, ``defs``/``ref`` ``$defs``/``$ref``);
+  not with the SDK's ``Schema.json_schema``, which turns ``nullable`` beside ``anyOf`` into
+  ``type: "null"`` (a bug of its own, triaged).
+  Losses are not reported: google-genai reports none. The client's processing of a dict
+  ``response_schema`` (``_transformers.t_schema``: ``process_schema`` inlines ``$defs`` and adds
+  ``propertyOrdering``) is a structured-output path, where a non-object root is allowed; the kit's
+  strictify judges tool parameter schemas (SM-01), so it is not covered here.
+* :class:`GoogleGenaiSchemaFromJsonSchema` — ``strictify`` in the ``google`` dialect with the SDK's
+  own converter from JSON Schema into that mode: ``types.Schema.from_json_schema(json_schema=
+  types.JSONSchema.model_validate(schema), api_option="GEMINI_API")``, read back the same way.
+  It converts type lists to ``nullable``/``anyOf`` and resolves ``$ref``; its docstring says
+  "Conversion of fields that are not included in the JSONSchema class are ignored".
+* ``encode`` / ``decode`` (both Schema adapters): the identity; google-genai has no wire encoding of
+  values.
+* The JSON-Schema mode (``parameters_json_schema``, ``response_json_schema``) is not covered as a
+  strictify: google-genai passes it through untouched (``_transformers.t_json_schema`` returns its
+  input), so there is no SDK processing to judge; the API itself ignores unsupported keywords. Its
+  SDK code is the function-declaration path below (``from_callable`` writes it).
+* :class:`GoogleGenaiResponses` — ``check_response`` / ``check_stream`` for
+  ``gemini.generate_content``: ``Client.models.generate_content`` (and ``generate_content_stream``,
+  read to the end, each chunk's ``candidates`` touched) on a client whose ``httpx_client`` answers
+  the payload. Drift errors: ``errors.UnknownApiResponseError`` (a body that is not JSON) and
+  pydantic's ``ValidationError`` (``GenerateContentResponse`` refusing a field); API errors:
+  ``errors.APIError`` (what the client raises for an error the provider sent).
+* :class:`GoogleGenaiFunctionDeclarations` — the tool layer where it maps:
+  ``types.FunctionDeclaration.from_callable(client=..., callable=fn)`` (what the client does with a
+  Python function in ``tools=[fn]``; ``use_json_schema=True`` as ``t_tool`` passes, giving
+  ``parameters_json_schema``) for a tool from type hints; ``describe_tool`` reads the declaration
+  (``parameters_json_schema``, or ``parameters`` read as above). Gemini has
+  no per-tool strict flag (schema adherence is a request mode): a declaration carries none, so a
+  definition's ``strict`` has nowhere to go: a definition that sets one is not covered (skipped,
+  named), so TL-7 is not covered. Tools from a pydantic model or a raw JSON Schema are not a google-genai concept
+  (``from_callable`` takes a function): only the ``signature`` source (``tool_layer_traits``).
+  Invocation (automatic function calling inside ``generate_content``) and direct calls are not
+  covered in this version: ``invoke_tool`` / ``call_tool`` are not implemented.
+* ``reproduce``: snippets for ``strictify``, ``check_response`` and ``check_stream``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import google.genai
+import httpx
+import pydantic
+from google.genai import errors, types
+
+from strictconformance import Adapter
+from strictconformance.drift.body import json_body
+from strictconformance.drift.sse import SSEEvent, format_sse
+from strictconformance.findings import not_covered
+from strictconformance.sdks._snippet import literal, snippet, sse_literal
+from strictconformance.tools import AdvertisedTool, ToolDefinition, ToolLayerTraits
+
+__all__ = [
+    "GoogleGenaiFunctionDeclarations",
+    "GoogleGenaiResponses",
+    "GoogleGenaiSchema",
+    "GoogleGenaiSchemaFromJsonSchema",
+]
+
+_API_KEY = "strictconformance-not-a-key"
+_MODEL = "gemini-2.5-flash"
+
+
+def _client(answer: httpx.Response) -> google.genai.Client:
+    http = httpx.Client(transport=httpx.MockTransport(lambda _request: answer))
+    return google.genai.Client(api_key=_API_KEY, http_options=types.HttpOptions(httpx_client=http))
+
+
+def _as_json_schema(schema: types.Schema) -> dict[str, Any]:
+    """The ``Schema`` as the wire carries it (``model_dump`` by alias: camelCase keys, ``STRING``
+    types), read as the JSON Schema it means, so the kit's oracle judges what Gemini receives."""
+    wire: dict[str, Any] = schema.model_dump(mode="json", exclude_none=True, by_alias=True)
+    read: dict[str, Any] = _openapi_node(wire)
+    return read
+
+
+def _openapi_node(node: Any) -> Any:
+    """One OpenAPI-subset ``Schema`` node as JSON Schema, mechanically: lower-case ``type``,
+    ``nullable: true`` as a ``null`` type (or a ``null`` branch beside ``anyOf``), ``defs``/``ref``
+    as ``$defs``/``$ref``, ``example`` as ``examples``; every other keyword has the same name and
+    meaning in both. Not ``Schema.json_schema``: that turns ``nullable`` beside ``anyOf`` into
+    ``type: "null"`` (only null), a bug of its own (triage: google-genai.json)."""
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "type":
+            out["type"] = value.lower() if isinstance(value, str) else value
+        elif key in ("properties", "defs"):
+            out["$defs" if key == "defs" else key] = {name: _openapi_node(sub) for name, sub in value.items()}
+        elif key in ("items", "additionalProperties"):
+            out[key] = _openapi_node(value)
+        elif key == "anyOf":
+            out[key] = [_openapi_node(sub) for sub in value]
+        elif key == "ref":
+            out["$ref"] = value.replace("#/defs/", "#/$defs/", 1) if isinstance(value, str) else value
+        elif key == "example":
+            out["examples"] = [value]
+        elif key != "nullable":
+            out[key] = value
+    if node.get("nullable") is True:
+        if isinstance(out.get("type"), str) and out["type"] != "null":
+            out["type"] = [out["type"], "null"]
+        elif "anyOf" in out and "type" not in out:
+            out["anyOf"] = [*out["anyOf"], {"type": "null"}]
+    return out
+
+
+class _GoogleGenaiAdapter(Adapter):
+    sdk = f"google-genai {google.genai.__version__}"
+
+    def reproduce(self, method: str, args: tuple[Any, ...]) -> str | None:
+        """A standalone snippet calling only google-genai for the adapter call ``method(*args)``."""
+        if method == "strictify":
+            schema, _dialect = args
+            return snippet(
+                "import json",
+                "from google.genai import types",
+                "",
+                f"schema = {literal(schema)}",
+                "declaration = types.FunctionDeclaration(name='answer', parameters=schema)",
+                "print(json.dumps(declaration.parameters.model_dump(mode='json', exclude_none=True, by_alias=True), indent=1))",
+            )
+        if method in ("check_response", "check_stream"):
+            _api, data = args
+            stream = method == "check_stream"
+            body = sse_literal(data) if stream else f"json.dumps({literal(data)})"
+            call = ("for chunk in client.models.generate_content_stream(model='gemini-2.5-flash', contents='hi'):\n"
+                    "        print(chunk)" if stream else
+                    "print(client.models.generate_content(model='gemini-2.5-flash', contents='hi'))")
+            return snippet(
+                "import json",
+                "import httpx",
+                "from google import genai",
+                "from google.genai import types",
+                "",
+                f"body = {body}",
+                f"answer = httpx.Response(200, content=body.encode(), headers={{'content-type': {'text/event-stream' if stream else 'application/json'!r}}})",
+                "http = httpx.Client(transport=httpx.MockTransport(lambda request: answer))",
+                "client = genai.Client(api_key='not-a-key', http_options=types.HttpOptions(httpx_client=http))",
+                "try:",
+                f"    {call}",
+                "except Exception as error:",
+                "    print('raised', type(error).__name__, error)",
+            )
+        return None
+
+
+class _SchemaCodec(_GoogleGenaiAdapter):
+    """google-genai has no wire encoding of values: a value travels as it is, both ways (so RT-4/RT-5
+    judge whether the converted schema still means what the original did)."""
+
+    def encode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+        return value
+
+    def decode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+        return value
+
+
+class GoogleGenaiSchema(_SchemaCodec):
+    """google-genai's OpenAPI-subset mode: a function declaration's ``parameters`` as a ``types.Schema``."""
+
+    name = "google-genai (Schema)"
+    strictify_dialects = ("google",)
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> dict[str, Any]:
+        declaration = types.FunctionDeclaration(name="answer", parameters=copy.deepcopy(dict(schema)))  # type: ignore[arg-type]  # validated into a Schema
+        assert declaration.parameters is not None  # a dict always gives a Schema
+        return _as_json_schema(declaration.parameters)
+
+
+class GoogleGenaiSchemaFromJsonSchema(_SchemaCodec):
+    """google-genai's converter from JSON Schema to its OpenAPI-subset ``Schema``."""
+
+    name = "google-genai (Schema.from_json_schema)"
+    strictify_dialects = ("google",)
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> dict[str, Any]:
+        json_schema = types.JSONSchema.model_validate(copy.deepcopy(dict(schema)))
+        return _as_json_schema(types.Schema.from_json_schema(json_schema=json_schema, api_option="GEMINI_API"))
+
+    def reproduce(self, method: str, args: tuple[Any, ...]) -> str | None:
+        if method != "strictify":
+            return super().reproduce(method, args)
+        schema, _dialect = args
+        return snippet(
+            "import json",
+            "from google.genai import types",
+            "",
+            f"schema = {literal(schema)}",
+            "converted = types.Schema.from_json_schema(json_schema=types.JSONSchema.model_validate(schema), api_option='GEMINI_API')",
+            "print(json.dumps(converted.model_dump(mode='json', exclude_none=True, by_alias=True), indent=1))",
+        )
+
+
+class GoogleGenaiResponses(_GoogleGenaiAdapter):
+    """google-genai's client reading ``generateContent`` answers."""
+
+    name = "google-genai (responses)"
+    drift_errors = (errors.UnknownApiResponseError, pydantic.ValidationError)
+    # What google-genai raises for an error the provider sent (an HTTP error status with its body).
+    api_errors = (errors.APIError,)
+    drift_apis = ("gemini.generate_content",)
+
+    def check_response(self, api: str, payload: Any) -> None:
+        answer = httpx.Response(200, content=json_body(payload), headers={"content-type": "application/json"})
+        response = _client(answer).models.generate_content(model=_MODEL, contents="hi")
+        _ = response.candidates
+
+    def check_stream(self, api: str, events: Sequence[SSEEvent]) -> None:
+        answer = httpx.Response(200, content=format_sse(events).encode(), headers={"content-type": "text/event-stream"})
+        for chunk in _client(answer).models.generate_content_stream(model=_MODEL, contents="hi"):
+            _ = chunk.candidates
+
+
+class GoogleGenaiFunctionDeclarations(_GoogleGenaiAdapter):
+    """google-genai's function declarations from Python functions (``from_callable``)."""
+
+    name = "google-genai (function declarations)"
+    tool_layer_traits = ToolLayerTraits(sources=frozenset({"signature"}), strict_convention="boolean")
+
+    def define_tool(self, definition: ToolDefinition) -> types.FunctionDeclaration:
+        if definition.context:
+            not_covered("google-genai's function declarations have no context parameter")
+        if definition.strict is not None:
+            not_covered("a Gemini function declaration has no strict setting (adherence is a request mode)")
+        client = _client(httpx.Response(500))._api_client
+        declaration = types.FunctionDeclaration.from_callable(client=client, callable=definition.callback, use_json_schema=True)
+        # from_callable takes the name and description from the function; the definition's are given to it
+        return declaration.model_copy(update={"name": definition.name, "description": definition.description})
+
+    def describe_tool(self, tool: Any) -> AdvertisedTool:
+        schema: Any = tool.parameters_json_schema
+        if schema is None:
+            schema = _as_json_schema(tool.parameters) if tool.parameters is not None else {"type": "object", "properties": {}}
+        return AdvertisedTool(tool.name or "", tool.description or "", schema, None)

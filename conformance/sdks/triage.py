@@ -1,0 +1,259 @@
+"""Triage files: the hand-checked findings of each SDK, and the README section made from them.
+
+``conformance/sdks/triage/<sdk>.json`` holds one entry per distinct finding the suite reports on
+one of the SDK's paths, checked by hand: the rule, the finding's key, a one-line summary, a
+standalone reproducer, the verdict (``confirmed``, ``disputed``, ``kit-bug-fixed``) and the
+evidence (provider documentation or the SDK's source line). The files follow
+``triage.schema.json`` (beside this module). The SDK matrix joins findings to entries by
+``sdk_path`` + ``rule`` + ``key`` and marks the findings no ``confirmed`` entry covers.
+
+``python -m strictconformance.sdks.triage check`` validates every file;
+``python -m strictconformance.sdks.triage readme --write README.md`` regenerates the README's
+"What it finds in real SDKs" block from the triage files and the committed matrix.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "README_END",
+    "README_START",
+    "TRIAGE_DIR",
+    "TriageEntry",
+    "TriageError",
+    "load_triage",
+    "load_triage_schema",
+    "readme_block",
+    "replace_readme_block",
+]
+
+#: The shipped triage folder (one JSON file per SDK).
+TRIAGE_DIR = Path(__file__).resolve().parent / "triage"
+VERDICTS = ("confirmed", "disputed", "kit-bug-fixed")
+README_START = "<!-- sdk-findings:start -->"
+README_END = "<!-- sdk-findings:end -->"
+REGENERATE = "python -m strictconformance.sdks.triage readme --write README.md"
+
+
+class TriageError(ValueError):
+    """A triage file is not valid: names the file and what is wrong."""
+
+
+@dataclass(frozen=True)
+class TriageEntry:
+    """One hand-checked finding."""
+
+    sdk_path: str
+    version: str
+    rule: str
+    key: str
+    summary: str
+    reproducer: str
+    verdict: str
+    evidence: str
+    language: str = "python"
+    upstream: str | None = None
+    #: The file the entry came from (not part of the JSON entry).
+    file: str = ""
+
+    @property
+    def join_key(self) -> tuple[str, str, str]:
+        """What the matrix matches a finding on."""
+        return (self.sdk_path, self.rule, self.key)
+
+    def as_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("file")
+        if data["upstream"] is None:
+            data.pop("upstream")
+        return data
+
+
+def load_triage_schema() -> dict[str, Any]:
+    """The JSON Schema of a triage file."""
+    text = resources.files("strictconformance.sdks").joinpath("triage.schema.json").read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def load_triage(folder: Path | None = None, *, known_paths: Iterable[str] | None = None) -> list[TriageEntry]:
+    """Every entry of every ``*.json`` file in ``folder`` (default: the shipped one), validated.
+
+    Raises :class:`TriageError` naming the file and the problem: JSON that does not parse, an
+    entry the schema rejects, an entry of another SDK than the file's name, a rule the spec does
+    not have, an ``sdk_path`` that is no shipped SDK path (``known_paths``; default
+    :data:`strictconformance.sdks.SDK_PATHS`; the reference has no triage: its findings are kit bugs, fixed), or the same finding twice.
+    """
+    import jsonschema  # type: ignore[import-untyped]
+
+    from strictconformance.sdks import SDK_PATHS
+    from strictconformance.spec import all_rules
+
+    folder = TRIAGE_DIR if folder is None else Path(folder)
+    known = set(known_paths) if known_paths is not None else {path.key for path in SDK_PATHS}
+    rules = all_rules()
+    validator = jsonschema.Draft202012Validator(load_triage_schema())
+    entries: list[TriageEntry] = []
+    seen: dict[tuple[str, str, str], str] = {}
+    if not folder.is_dir():
+        return entries
+    for file in sorted(folder.glob("*.json")):
+        name = file.name
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise TriageError(f"triage file {name}: not readable JSON: {error}") from None
+        problems = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+        if problems:
+            first = problems[0]
+            where = "/" + "/".join(str(part) for part in first.absolute_path)
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise TriageError(f"triage file {name}: at {where}: {first.message}{more}")
+        sdk = file.stem
+        for index, item in enumerate(data):
+            entry = TriageEntry(**item, file=name)
+            where = f"triage file {name}, entry {index} ({entry.rule} {entry.key!r})"
+            if entry.sdk_path.split("/", 1)[0] != sdk:
+                raise TriageError(f"{where}: sdk_path {entry.sdk_path!r} is not a path of {sdk!r} "
+                                  f"(the file of SDK X is X.json)")
+            if entry.sdk_path not in known:
+                raise TriageError(f"{where}: sdk_path {entry.sdk_path!r} is no shipped SDK path; "
+                                  f"known: {', '.join(sorted(known))}")
+            if entry.rule not in rules:
+                raise TriageError(f"{where}: no rule {entry.rule} in the spec")
+            if entry.join_key in seen:
+                raise TriageError(f"{where}: the same finding is triaged twice (also in {seen[entry.join_key]})")
+            seen[entry.join_key] = name
+            entries.append(entry)
+    return entries
+
+
+# -- The README block ------------------------------------------------------------------------
+
+def readme_block(entries: Sequence[TriageEntry], matrix: Mapping[str, Any] | None = None) -> str:
+    """The README's generated "What it finds in real SDKs" block (between the markers): a table
+    of the committed matrix's SDK columns (when there is one), then every triaged finding by SDK
+    path."""
+    lines: list[str] = [README_START, f"<!-- generated: edit conformance/sdks/triage/*.json, then run `{REGENERATE}` -->", ""]
+    if matrix is not None:
+        from strictconformance.matrix.combine import annotate_triage, column_counts
+
+        matrix = annotate_triage(matrix, entries)  # today's triage, not the one the matrix was built with
+
+        lines.append(f"The committed matrix (`matrix/matrix.md`, kit {matrix.get('kit_version')}, "
+                     f"`{matrix.get('profile')}` profile, {len(matrix.get('rules', {}))} rules), "
+                     f"rebuilt by `python -m strictconformance.matrix --out matrix`:")
+        lines.append("")
+        lines.append("| SDK path | versions | rules failed | distinct findings | unconfirmed |")
+        lines.append("|---|---|---|---|---|")
+        for column in matrix.get("columns", []):
+            counts = column_counts(matrix, column["key"])
+            versions = ", ".join(f"{name} {version or 'not installed'}"
+                                 for name, version in column.get("versions", {}).items()) or "-"
+            if column["status"] != "ran":
+                lines.append(f"| `{column['key']}` | {versions} | {column['status']}: "
+                             f"{_md(column.get('reason', ''))} | - | - |")
+                continue
+            lines.append(f"| `{column['key']}` | {versions} | {counts['failed_rules']} | "
+                         f"{counts['findings']} | {counts['unconfirmed']} |")
+        lines.append("")
+    if not entries:
+        lines.append("No finding is triaged yet.")
+    else:
+        lines.append("Every finding below was checked by hand against the SDK (its reproducer "
+                     "runs with only the SDK installed) and the provider's documentation:")
+        lines.append("")
+        by_path: dict[str, list[TriageEntry]] = {}
+        for entry in entries:
+            by_path.setdefault(entry.sdk_path, []).append(entry)
+        from strictconformance.spec import rule_sort_key
+
+        for sdk_path in sorted(by_path):
+            group = sorted(by_path[sdk_path], key=lambda e: (rule_sort_key(e.rule), e.key))
+            versions = ", ".join(sorted({e.version for e in group}))
+            lines.append(f"* **`{sdk_path}`** ({versions}):")
+            for entry in group:
+                verdict = "" if entry.verdict == "confirmed" else f" *({entry.verdict})*"
+                lines.append(f"  * **{entry.rule}** {_md(entry.summary)}{verdict} — evidence: {_md(entry.evidence)}")
+    lines.append("")
+    lines.append(README_END)
+    return "\n".join(lines)
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def replace_readme_block(readme: str, block: str) -> str:
+    """``readme`` with its generated block replaced by ``block``; raises :class:`TriageError` when
+    the markers are missing."""
+    start = readme.find(README_START)
+    end = readme.find(README_END)
+    if start < 0 or end < start:
+        raise TriageError(f"the README has no generated findings block (the markers {README_START!r} "
+                          f"and {README_END!r})")
+    return readme[:start] + block + readme[end + len(README_END):]
+
+
+def current_readme_block(readme: str) -> str:
+    """The generated block as it stands in ``readme`` (markers included)."""
+    start = readme.find(README_START)
+    end = readme.find(README_END)
+    if start < 0 or end < start:
+        raise TriageError("the README has no generated findings block")
+    return readme[start:end + len(README_END)]
+
+
+def load_matrix_file(path: Path) -> dict[str, Any] | None:
+    """The committed matrix at ``path``, or None when there is none."""
+    if not path.is_file():
+        return None
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m strictconformance.sdks.triage",
+                                     description="validate the triage files; regenerate the README's findings block")
+    sub = parser.add_subparsers(dest="command", required=True)
+    check = sub.add_parser("check", help="validate every triage file")
+    check.add_argument("--dir", type=Path, default=None, help="triage folder (default: the shipped one)")
+    readme = sub.add_parser("readme", help="print (or --write) the README's generated findings block")
+    readme.add_argument("--dir", type=Path, default=None, help="triage folder (default: the shipped one)")
+    readme.add_argument("--matrix", type=Path, default=Path("matrix/matrix.json"),
+                        help="the committed matrix JSON (default matrix/matrix.json; skipped when absent)")
+    readme.add_argument("--write", type=Path, default=None, metavar="README",
+                        help="replace the block in this README instead of printing it")
+    args = parser.parse_args(argv)
+    try:
+        entries = load_triage(args.dir)
+        if args.command == "check":
+            print(f"{len(entries)} triage entries, all valid")
+            return 0
+        block = readme_block(entries, load_matrix_file(args.matrix))
+        if args.write is None:
+            print(block)
+            return 0
+        text = args.write.read_text(encoding="utf-8")
+        updated = replace_readme_block(text, block)
+        if updated != text:
+            args.write.write_text(updated, encoding="utf-8")
+            print(f"{args.write}: findings block regenerated")
+        else:
+            print(f"{args.write}: findings block already up to date")
+        return 0
+    except (TriageError, ValueError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,34 @@
+"""Adapters that attack the run itself (issue 11.6): they end the process, wedge it in native code
+holding the GIL, or return a result too big to inspect. Each keeps the reference's behaviour
+elsewhere, so one rule shows the attack."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from strictconformance.reference import ReferenceAdapter
+
+
+class ExitsZero(ReferenceAdapter):
+    """An SDK that calls os._exit(0) (a process that 'succeeds' mid-run)."""
+
+    def build_request(self, request):
+        os._exit(0)
+
+
+class SpinsHoldingTheGil(ReferenceAdapter):
+    """A catastrophic regular expression: the C matcher never releases the GIL."""
+
+    def build_request(self, request):
+        re.match(r"(a+)+$", "a" * 64 + "b")
+        return super().build_request(request)
+
+
+class HugeResult(ReferenceAdapter):
+    """A result of 2,000,000 elements, built once: the kit must not spend minutes inspecting it."""
+
+    _huge = list(range(2_000_000))
+
+    def build_request(self, request):
+        return self._huge

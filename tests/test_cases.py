@@ -1,0 +1,202 @@
+"""The case library and the corpus: the data is valid against its schema, and the reference
+strictify passes every case and corpus schema in every shipped dialect (no crash, output valid by
+the kit's validator, idempotent, pure, RT-4 on listed values and RT-5 on drawn ones); regression
+tests for the reference bugs the corpus found (issue 10).
+
+The whole shared corpus (``../shared/corpus/jsonschemabench``, 6,070 schemas, when present) runs
+sampled by default (every 60th schema: about 100 schemas, well under a minute) and whole when
+``SC_FULL_CORPUS=1`` is set; the shipped subset always runs whole.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from strictconformance.cases import (
+    Case,
+    CaseLibraryError,
+    corpus_cases,
+    library,
+    load_cases,
+    shipped_corpus,
+)
+from strictconformance.dialects import SHIPPED, SchemaError, validate_strict
+from strictconformance.dialects.oracles import (
+    check_rt1_obeys_rules,
+    check_rt2_pure,
+    check_rt3_idempotent,
+    check_rt4_complete,
+    check_rt5_sound,
+    require,
+)
+from strictconformance.reference.strictify import strictify
+from strictconformance.strategies.instances import instances
+
+DIALECTS = sorted(SHIPPED)
+SHARED_CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "jsonschemabench"
+SHARED_STRIDE = 1 if os.environ.get("SC_FULL_CORPUS") == "1" else 60
+
+
+def _judge(case: Case, dialect: str, *, drawn: int = 0) -> None:
+    """Every RT rule the reference can be judged by on ``case`` in ``dialect``."""
+    original = copy.deepcopy(case.schema)
+
+    def bound(schema: Any) -> Any:
+        return strictify(schema, dialect).as_strictified()
+
+    try:
+        result = strictify(case.schema, dialect)
+    except SchemaError as refused:  # only for input that is not a usable schema, naming the place
+        assert refused.pointer is not None
+        return
+    assert case.schema == original, "strictify changed its input"
+    assert not validate_strict(result.schema, dialect), validate_strict(result.schema, dialect)[:3]
+    require(check_rt1_obeys_rules(case.schema, bound, dialect))
+    require(check_rt2_pure(case.schema, bound))
+    require(check_rt3_idempotent(case.schema, bound))
+    if not case.values_judged or dialect == "lenient":
+        return
+    strict = result.as_strictified()
+    for value in case.values:
+        require(check_rt4_complete(case.schema, strict, result.codec.encode, result.codec.decode, value))
+    if drawn:
+        @settings(max_examples=drawn, database=None, deadline=None, derandomize=True, phases=[Phase.generate],
+                  suppress_health_check=list(HealthCheck))
+        @given(st.data())
+        def sound(data: st.DataObject) -> None:
+            wire = data.draw(instances(strict.schema, engine="compiled"))
+            require(check_rt5_sound(case.schema, strict, result.codec.decode, wire))
+        sound()
+
+
+LIBRARY = library()
+
+
+def test_library_is_valid_and_covers_the_shapes_of_issue_10() -> None:
+    ids = {case.id for case in LIBRARY}
+    assert len(ids) == len(LIBRARY)
+    for shape in ("untyped-property", "null-branch-with-description", "const-string", "const-integer", "const-untyped",
+                  "record-of-schemas", "additional-properties-true", "pattern-properties", "empty-nested-object",
+                  "recursive-ref-with-siblings", "tuple-prefix-items", "tuple-draft7-items-list", "type-list-with-null",
+                  "type-list-without-null", "allof-of-objects", "allof-of-oneof-properties-only", "ref-into-non-keyword",
+                  "ref-definitions", "ref-draft4-id-anchor", "ref-with-id-base", "draft4-boolean-exclusive-minimum",
+                  "draft7-dependencies", "annotations-everywhere", "optional-recursive-property"):
+        assert shape in ids
+    assert {case.kind for case in LIBRARY} == {"trap", "known-bad", "shape", "regression"}
+
+
+def test_bad_library_documents_are_refused_naming_the_place(tmp_path: Path) -> None:
+    with pytest.raises(CaseLibraryError, match="/cases/0"):
+        load_cases({"cases": [{"id": "Bad Id", "kind": "shape", "exercises": "x", "source": "y", "dialects": ["*"], "schema": {}}]})
+    with pytest.raises(CaseLibraryError, match="used twice"):
+        load_cases({"cases": [{"id": "a", "kind": "shape", "exercises": "x", "source": "y", "dialects": ["*"], "schema": {}}] * 2})
+    (tmp_path / "broken.json").write_text("{", encoding="utf-8")
+    with pytest.raises(CaseLibraryError, match=r"broken\.json: not a JSON file"):
+        corpus_cases(tmp_path)
+    with pytest.raises(CaseLibraryError, match="not a directory"):
+        corpus_cases(tmp_path / "missing")
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize("case", [case for case in LIBRARY if case.kind != "known-bad"], ids=lambda case: case.id)
+def test_reference_passes_every_library_case(case: Case, dialect: str) -> None:
+    _judge(case, dialect, drawn=5)
+
+
+SHIPPED_CORPUS = shipped_corpus()
+
+
+def test_shipped_corpus_is_small_and_keeps_its_provenance() -> None:
+    folder = Path(__file__).resolve().parents[1] / "conformance" / "cases" / "corpus"
+    size = sum(path.stat().st_size for path in folder.rglob("*.json"))
+    assert size < 300_000
+    note = (folder / "README.md").read_text(encoding="utf-8")
+    assert "ba103c73756198dd9b149ddc7db7867da7a077f6" in note and "MIT" in note
+    assert len(SHIPPED_CORPUS) >= 90
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize("case", SHIPPED_CORPUS, ids=lambda case: case.id)
+def test_reference_passes_every_shipped_corpus_schema(case: Case, dialect: str) -> None:
+    _judge(case, dialect, drawn=2)
+
+
+def _shared_corpus() -> list[Path]:
+    return sorted(SHARED_CORPUS.rglob("*.json"))[::SHARED_STRIDE] if SHARED_CORPUS.is_dir() else []
+
+
+@pytest.mark.skipif(not SHARED_CORPUS.is_dir(), reason="the shared corpus (../shared/corpus/jsonschemabench) is not here")
+@pytest.mark.parametrize("path", _shared_corpus(), ids=lambda path: f"{path.parent.name}/{path.stem}")
+def test_reference_on_the_shared_corpus(path: Path) -> None:
+    """Sampled (every 60th) unless SC_FULL_CORPUS=1: no crash, valid, idempotent, pure, in every dialect."""
+    case = Case(path.stem, "corpus", "shared corpus", str(path), ("*",), json.loads(path.read_text(encoding="utf-8")))
+    for dialect in DIALECTS:
+        _judge(case, dialect)
+
+
+# -- regressions found by the corpus (issue 10) -------------------------------------------------------
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_ref_into_a_member_no_keyword_defines(dialect: str) -> None:
+    """Was KeyError: '' (the target's own $ref was never walked)."""
+    schema = {"type": "object", "properties": {"a": {"$ref": "#/standard"}}, "required": ["a"],
+              "standard": {"type": "object", "properties": {"b": {"$ref": "#/definitions/B"}}}, "definitions": {"B": {"type": "string"}}}
+    result = strictify(schema, dialect)
+    assert not validate_strict(result.schema, dialect)
+    assert result.codec.decode(result.codec.encode({"a": {"b": "x"}})) == {"a": {"b": "x"}}
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_prefix_items_false_ends_the_tuple(dialect: str) -> None:
+    """Was KeyError: '0'."""
+    result = strictify({"type": "object", "properties": {"t": {"type": "array", "prefixItems": [False]}}}, dialect)
+    assert not validate_strict(result.schema, dialect)
+    assert result.codec.decode(result.codec.encode({"t": []})) == {"t": []}
+
+
+def test_an_integer_python_cannot_write_is_a_schema_error_naming_the_pointer() -> None:
+    """Was a bare ValueError from json.dumps."""
+    with pytest.raises(SchemaError) as caught:
+        strictify({"type": "object", "properties": {"n": {"const": 10**5000}}}, "openai")
+    assert caught.value.pointer == "/properties/n/const"
+    assert strictify({"const": 10**4000}, "lenient").schema == {"const": 10**4000}  # below the limit: a value
+
+
+def test_properties_beside_branches_go_into_each_branch() -> None:
+    """allOf of a oneOf with a properties-only member: `c` stayed beside closed branches and could never appear."""
+    schema = {"type": "object", "properties": {"c": {"type": "string"}},
+              "allOf": [{"oneOf": [{"properties": {"a": {"type": "string"}}},
+                                   {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]}]}]}
+    for dialect in ("openai", "openai@2025-01", "anthropic"):
+        result = strictify(schema, dialect)
+        assert not validate_strict(result.schema, dialect)
+        require(check_rt4_complete(schema, result.as_strictified(), result.codec.encode, result.codec.decode, {"c": "x"}))
+        assert "c" in json.dumps(result.codec.encode({"c": "x"}))
+
+
+def test_draft_04_forms_are_written_in_2020_12() -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "number", "minimum": 0, "exclusiveMinimum": True},
+                                                "p": {"type": "array", "items": [{"type": "string"}], "additionalItems": False}},
+              "definitions": {"G": {"id": "#g", "type": "integer"}}, "required": ["n"]}
+    schema["properties"]["g"] = {"$ref": "#g"}
+    out = strictify(schema, "lenient").schema
+    assert out["properties"]["n"] == {"type": "number", "exclusiveMinimum": 0}
+    assert out["properties"]["p"] == {"type": "array", "prefixItems": [{"type": "string"}], "items": False}
+
+
+def test_mutual_recursion_is_unrolled_to_a_total_depth() -> None:
+    """A definition recursing through nine properties grew as 9^(3 per definition) and took minutes."""
+    expr: dict[str, Any] = {"anyOf": [{"type": "number"}, *({"type": "object", "properties": {name: {"$ref": "#/$defs/e"}},
+                                                             "required": [name], "additionalProperties": False} for name in "abc")]}
+    result = strictify({"$defs": {"e": expr}, "$ref": "#/$defs/e"}, "anthropic")
+    assert not validate_strict(result.schema, "anthropic")
+    assert len(json.dumps(result.schema)) < 50_000

@@ -1,0 +1,418 @@
+"""The SDK matrix: combining reports (and refusing to), Markdown, the diff, one real run of
+``python -m strictconformance.matrix`` with columns that crash, hang or write no report, and the
+HTML page as a reader sees it in headless Chromium."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from strictconformance.matrix import (
+    MatrixError,
+    combine,
+    diff_matrices,
+    render_html,
+    render_markdown,
+)
+from strictconformance.matrix.__main__ import main as matrix_main
+from strictconformance.matrix.combine import ColumnResult, changes_lines, check_matrix
+from strictconformance.matrix.render import cell_id
+from strictconformance.matrix.run import run_column
+from strictconformance.sdks import SdkPath
+from strictconformance.sdks.triage import TriageEntry
+from strictconformance.spec import all_rules
+
+RULES = ("SM-03", "TL-2")
+
+
+def _finding(rule: str, key: str, **extra: Any) -> dict[str, Any]:
+    return {"rule": rule, "kind": "violation", "key": key, "where": "/properties/a", "message": f"{key} message",
+            "counterexample": {"schema": {"type": "object"}}, "calls": [], "replay": "pytest ...",
+            "reproducer": "from sdk import f\nprint(f({'type': 'object'}))", "reproducer_language": "python",
+            "nodeid": f"test_x.py::test_{rule}[openai]", **extra}
+
+
+def _report(findings: dict[str, list[dict[str, Any]]] | None = None, *, kit: str = "0.1.0", profile: str = "ci",
+            v1: bool = False, rules: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """A synthetic report in which RULES ran: failed where ``findings`` has some, else passed."""
+    findings = findings or {}
+    data: dict[str, Any] = {}
+    for rule_id in rules if rules is not None else all_rules():
+        ran = rule_id in RULES
+        rule_findings = findings.get(rule_id, [])
+        rule: dict[str, Any] = {
+            "title": f"title of {rule_id}", "section": "", "source": "",
+            "outcome": ("failed" if rule_findings else "passed") if ran else "not run",
+            "examples": 3, "reasons": [],
+            "checks": [{"nodeid": f"test_x.py::test_{rule_id}", "outcome": "passed"}] if ran else []}
+        if v1:
+            rule["counterexamples"] = [{k: v for k, v in f.items() if k not in ("key", "rule", "where")}
+                                       for f in rule_findings]
+        else:
+            rule["findings"] = rule_findings
+        data[rule_id] = rule
+    return {"schema": "strictconformance-report/1" if v1 else "strictconformance-report/2", "kit_version": kit,
+            "adapter": {"sdk": "x 1.0"}, "profile": profile, "seed": None, "summary": {"passed": 1}, "rules": data}
+
+
+def _column(key: str, report: dict[str, Any] | None, status: str = "ran", reason: str = "") -> ColumnResult:
+    return ColumnResult(key=key, title=key.upper(), adapter="m:A", versions={"sdk": "1.0"}, status=status,
+                        reason=reason, report=report)
+
+
+# -- Combining ---------------------------------------------------------------------------------
+
+def test_combine_rows_cells_and_distinct_findings() -> None:
+    same = _finding("SM-03", "SM-03 violation: object inside prefixItems")
+    other = _finding("SM-03", "SM-03 violation: empty nested object")
+    document = combine([
+        _column("reference", _report()),
+        _column("acme/strictify", _report({"SM-03": [same, dict(same), other]})),
+        _column("acme/old", _report({"SM-03": [other]}, v1=True)),
+        _column("absent/path", None, "unavailable", "SDK not installed: absent"),
+        _column("broken/path", None, "error", "pytest was killed by SIGSEGV"),
+    ], profile="ci")
+    check_matrix(document)
+    assert list(document["rules"]) == ["SM-03", "TL-2"]  # only the rules a column ran, in SPEC order
+    assert [c["key"] for c in document["columns"]] == ["reference", "acme/strictify", "acme/old", "absent/path",
+                                                       "broken/path"]
+    cell = document["cells"]["acme/strictify"]["SM-03"]
+    assert cell["outcome"] == "failed"
+    assert [(f["key"], f["count"]) for f in cell["findings"]] == [
+        ("SM-03 violation: object inside prefixItems", 2), ("SM-03 violation: empty nested object", 1)]
+    # v1 reports: counterexamples read as findings, keyed by rule, kind and check
+    old = document["cells"]["acme/old"]["SM-03"]["findings"]
+    assert [f["key"] for f in old] == ["SM-03 violation: test_SM-03"]
+    assert old[0]["message"] == other["message"]
+    # columns that did not run: every cell says why
+    assert document["cells"]["absent/path"]["TL-2"] == {"outcome": "unavailable",
+                                                        "reasons": ["SDK not installed: absent"], "findings": []}
+    assert document["cells"]["broken/path"]["SM-03"]["outcome"] == "error"
+    assert document["columns"][4]["reason"] == "pytest was killed by SIGSEGV"
+
+
+def test_combine_refuses_different_kit_versions() -> None:
+    with pytest.raises(MatrixError, match=r"different kit versions \(reference: 0\.1\.0, acme/x: 0\.2\.0\)"):
+        combine([_column("reference", _report()), _column("acme/x", _report(kit="0.2.0"))], profile="ci")
+
+
+def test_combine_refuses_different_case_sets() -> None:
+    fewer = tuple(rule for rule in all_rules() if rule != "BUD-1")
+    with pytest.raises(MatrixError, match=r"different case sets: reference and acme/x differ in rules \(\+none; -BUD-1\)"):
+        combine([_column("reference", _report()), _column("acme/x", _report(rules=fewer))], profile="ci")
+    with pytest.raises(MatrixError, match=r"case sets: .* profile \('ci' vs 'nightly'\)"):
+        combine([_column("reference", _report()), _column("acme/x", _report(profile="nightly"))], profile="ci")
+    cases = _report()
+    cases["cases"] = {"digest": "abc"}
+    with pytest.raises(MatrixError, match=r"case sets: .* cases"):
+        combine([_column("reference", _report()), _column("acme/x", cases)], profile="ci")
+    counts = _report()
+    counts["cases"] = {"digest": "abc", "refused": 3}  # per-run counts are not the case set
+    other = _report()
+    other["cases"] = {"digest": "abc", "refused": 0}
+    combine([_column("reference", counts), _column("acme/x", other)], profile="ci")
+
+
+def test_combine_refuses_an_unknown_report_version() -> None:
+    report = _report()
+    report["schema"] = "strictconformance-report/9"
+    with pytest.raises(MatrixError, match=r"column reference: its report is 'strictconformance-report/9'"):
+        combine([_column("reference", report)], profile="ci")
+
+
+def test_errored_columns_only_still_make_a_matrix() -> None:
+    document = combine([_column("reference", None, "error", "wrote no report")], profile="ci", selection=["TL-2"])
+    check_matrix(document)
+    assert list(document["rules"]) == ["TL-2"]
+    assert document["cells"]["reference"]["TL-2"]["reasons"] == ["wrote no report"]
+
+
+def test_triage_join_marks_unconfirmed_findings() -> None:
+    keys = ["SM-03 violation: a", "SM-03 violation: b", "SM-03 violation: c"]
+    report = _report({"SM-03": [_finding("SM-03", key) for key in keys]})
+
+    def entry(key: str, verdict: str, path: str = "acme/x") -> TriageEntry:
+        return TriageEntry(sdk_path=path, version="1.0", rule="SM-03", key=key, summary="s", reproducer="r",
+                           verdict=verdict, evidence="acme/x.py:12")
+
+    document = combine([_column("acme/x", report)], profile="ci",
+                       triage=[entry(keys[0], "confirmed"), entry(keys[1], "disputed"),
+                               entry(keys[2], "confirmed", path="acme/other")])
+    findings = document["cells"]["acme/x"]["SM-03"]["findings"]
+    assert [f["confirmed"] for f in findings] == [True, False, False]
+    assert findings[0]["triage"]["evidence"] == "acme/x.py:12"
+    assert findings[1]["triage"]["verdict"] == "disputed"
+    assert findings[2]["triage"] is None  # triaged for another path: not this one
+    # an entry for a column and rule that ran, matching no finding, is listed
+    assert [(e["sdk_path"], e["key"]) for e in combine(
+        [_column("acme/x", report)], profile="ci",
+        triage=[entry("SM-03 violation: gone", "confirmed")])["unmatched_triage"]] == [("acme/x", "SM-03 violation: gone")]
+    assert document["unmatched_triage"] == []  # acme/other did not run here: nothing said about it
+    markdown = render_markdown(document)
+    assert "failed: 3 findings (2 unconfirmed)" in markdown
+    assert "**SM-03** SM-03 violation: a (confirmed;" in markdown
+    assert "SM-03 violation: b (disputed;" in markdown
+    assert "SM-03 violation: c (**unconfirmed**;" in markdown
+    stale = combine([_column("acme/x", report)], profile="ci", triage=[entry("SM-03 violation: gone", "confirmed")])
+    assert "* `acme/x` **SM-03** SM-03 violation: gone (confirmed, 1.0)" in render_markdown(stale)
+    assert "SM-03 violation: gone (confirmed, 1.0)</li>" in render_html(stale)
+
+
+def test_markdown_rules_as_rows_sdk_paths_as_columns() -> None:
+    document = combine([
+        _column("reference", _report()),
+        _column("acme/x", _report({"TL-2": [_finding("TL-2", "TL-2 crash: ValueError")]})),
+        _column("absent/y", None, "unavailable", "SDK not installed: absent"),
+    ], profile="ci", selection=["SM-03", "TL"])
+    lines = render_markdown(document).splitlines()
+    assert "kit 0.1.0, `ci` profile, 2 rules x 3 SDK paths, rules selected: SM-03, TL" in lines
+    assert "| rule | title | `reference` | `acme/x` | `absent/y` |" in lines
+    assert "| SM-03 | title of SM-03 | ✅ passed | ✅ passed | 🚫 unavailable |" in lines
+    assert "| TL-2 | title of TL-2 | ✅ passed | ❌ failed: 1 finding (1 unconfirmed) | 🚫 unavailable |" in lines
+    assert "| `absent/y` | sdk 1.0 | **unavailable**: SDK not installed: absent | 0 s |" in lines
+
+
+def test_diff_new_fixed_versions_and_outcomes() -> None:
+    old = combine([_column("reference", _report()),
+                   _column("acme/x", _report({"SM-03": [_finding("SM-03", "SM-03 violation: a")]})),
+                   _column("gone/z", _report())], profile="ci")
+    new_column = _column("acme/x", _report({"TL-2": [_finding("TL-2", "TL-2 crash: ValueError")]}))
+    new_column.versions = {"sdk": "1.1"}
+    new = combine([_column("reference", _report()), new_column, _column("added/w", _report())], profile="ci")
+    changes = diff_matrices(old, new)
+    assert [(c["column"], c["rule"], c["key"]) for c in changes["new_findings"]] == [("acme/x", "TL-2", "TL-2 crash: ValueError")]
+    assert [(c["column"], c["rule"], c["key"]) for c in changes["fixed_findings"]] == [("acme/x", "SM-03", "SM-03 violation: a")]
+    assert changes["versions"] == [{"column": "acme/x", "distribution": "sdk", "old": "1.0", "new": "1.1"}]
+    assert {(c["rule"], c["old"], c["new"]) for c in changes["outcomes"]} == {("SM-03", "failed", "passed"),
+                                                                               ("TL-2", "passed", "failed")}
+    assert (changes["columns_added"], changes["columns_removed"]) == (["added/w"], ["gone/z"])
+    text = "\n".join(changes_lines(changes))
+    assert "NEW finding: acme/x TL-2: TL-2 crash: ValueError" in text
+    assert "fixed: acme/x SM-03: SM-03 violation: a" in text
+    assert "new version: acme/x: sdk 1.0 -> 1.1" in text
+    new["changes"] = changes
+    check_matrix(new)
+    assert "* NEW finding: acme/x TL-2: TL-2 crash: ValueError" in render_markdown(new)
+    page = render_html(new)
+    assert page.count('<span class="new-badge">') == 1
+    assert '<h4>TL-2 crash: ValueError &mdash; <span class="unconfirmed">unconfirmed</span> (no triage entry) <span class="new-badge">' in page
+
+
+def test_diff_says_nothing_about_findings_of_a_column_that_errored() -> None:
+    old = combine([_column("acme/x", _report({"SM-03": [_finding("SM-03", "SM-03 violation: a")]}))], profile="ci")
+    new = combine([_column("acme/x", None, "error", "timed out")], profile="ci")
+    changes = diff_matrices(old, new)
+    assert changes["fixed_findings"] == []  # an error is not a fix
+    assert ("SM-03", "failed", "error") in {(c["rule"], c["old"], c["new"]) for c in changes["outcomes"]}
+
+
+def test_check_matrix_names_the_problem() -> None:
+    with pytest.raises(MatrixError, match=r"not a strictconformance-matrix/1 document \(schema: 'strictconformance-report/2'\)"):
+        check_matrix(_report())
+    document = combine([_column("reference", _report())], profile="ci")
+    broken = copy.deepcopy(document)
+    broken["columns"][0]["status"] = "fine"
+    with pytest.raises(MatrixError, match=r"at /columns/0/status: 'fine' is not one of"):
+        check_matrix(broken)
+
+
+# -- One real run ------------------------------------------------------------------------------
+
+_CRASHES = "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n"
+_HANGS = "import time\ntime.sleep(600)\n"
+
+
+def test_real_run_reference_and_columns_that_fail_to_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """The command as a user runs it, on the reference with one rule, beside a column whose process
+    is killed and one whose adapter does not load: both are error columns naming why, the matrix is
+    still written (exit status 3), and --against prints what changed."""
+    (tmp_path / "crashes.py").write_text(_CRASHES)
+    monkeypatch.chdir(tmp_path)
+    old = combine([_column("reference", _report({"SM-03": [_finding("SM-03", "SM-03 violation: old bug")]}))],
+                  profile="ci")
+    old["kit_version"] = "0.0.9"
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    code = matrix_main(["--rules", "SM-03", "--profile", "ci", "--out", "out", "--against", "old.json",
+                        "--adapter", "crash=crashes:Adapter", "--adapter", "missing=crashes_not_here:Adapter", "--bench"])
+    captured = capsys.readouterr()
+    assert code == 3, captured.err
+    assert "[1/3] reference: done in" in captured.err
+    document = json.loads((tmp_path / "out" / "matrix.json").read_text())
+    check_matrix(document)
+    columns = {c["key"]: c for c in document["columns"]}
+    assert columns["reference"]["status"] == "ran"
+    assert document["cells"]["reference"]["SM-03"]["outcome"] == "passed"
+    assert columns["reference"]["versions"]["strictconformance"] == document["kit_version"]
+    assert columns["crash"]["status"] == "error"
+    assert "killed by SIGKILL" in columns["crash"]["reason"]
+    assert columns["missing"]["status"] == "error"
+    assert "exited with code 4 (usage error)" in columns["missing"]["reason"]
+    assert "crashes_not_here" in columns["missing"]["reason"]
+    assert (tmp_path / "out" / columns["reference"]["report_file"]).is_file()
+    assert "fixed: reference SM-03: SM-03 violation: old bug" in captured.out
+    assert "kit version: 0.0.9 -> " in captured.out
+    bench = captured.out[captured.out.index("matrix benchmark: ci profile, 1 rules"):]
+    assert re.search(r"\nreference +\d+\.\d +\d+\.\d  within target\n", bench), bench
+    assert re.search(r"\ncrash +\d+\.\d +\d+\.\d  error: pytest was killed by SIGKILL", bench), bench
+    markdown = (tmp_path / "out" / "matrix.md").read_text()
+    assert "| `crash` | - | **error**: pytest was killed by SIGKILL" in markdown
+    assert "* fixed: reference SM-03: SM-03 violation: old bug" in markdown
+    assert "fixed: reference SM-03" in (tmp_path / "out" / "matrix.html").read_text()
+
+
+def test_a_hanging_column_is_stopped_and_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "hangs.py").write_text(_HANGS)
+    monkeypatch.setattr("strictconformance.matrix.run.HEARTBEAT_S", 1.0)
+    messages: list[str] = []
+    result = run_column(SdkPath(key="hang", title="hang", distributions=(), adapter="hangs:Adapter"), tmp_path / "out",
+                        profile="ci", rules=["SM-03"], timeout=4, extra_pythonpath=[str(tmp_path)],
+                        progress=messages.append)
+    assert result.status == "error"
+    assert result.reason.startswith("timed out after 4 s (killed)")
+    assert result.report is None
+    assert any("ERROR after" in message for message in messages)
+    assert any(message.startswith("hang: still running (") for message in messages), messages
+
+
+def test_unavailable_sdk_and_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    absent = SdkPath(key="absent/path", title="absent", distributions=("no-such-distribution-sc",), adapter="x:Y")
+    result = run_column(absent, tmp_path, profile="ci")
+    assert (result.status, result.reason) == (
+        "unavailable", 'SDK not installed: no-such-distribution-sc (pip install "strictconformance[sdks]")')
+    assert result.versions == {"no-such-distribution-sc": None}
+    assert matrix_main(["--rules", "NOPE-1", "--out", str(tmp_path)]) == 2
+    assert "--rules 'NOPE-1' matches no rule" in capsys.readouterr().err
+    assert matrix_main(["--paths", "nosuchsdk", "--out", str(tmp_path)]) == 2
+    assert "--paths 'nosuchsdk' matches no SDK path" in capsys.readouterr().err
+    (tmp_path / "file").write_text("")
+    assert matrix_main(["--out", str(tmp_path / "file" / "out")]) == 2
+    assert "error: --out " in capsys.readouterr().err
+    (tmp_path / "old.json").write_text(json.dumps(_report()))
+    assert matrix_main(["--against", str(tmp_path / "old.json"), "--out", str(tmp_path)]) == 2
+    assert "is not a strictconformance-matrix/1 document" in capsys.readouterr().err
+
+
+# -- The page, in headless Chromium --------------------------------------------------------------
+
+def _chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    pytest.skip("headless Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it "
+                "where apt-get is available): the HTML page of the matrix is not checked in a browser")
+
+
+def _browse(page: Path, fragment: str, tmp_path: Path, *extra: str) -> str:
+    profile = tmp_path / f"chromium-profile-{len(list(tmp_path.iterdir()))}"
+    command = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync",
+               f"--user-data-dir={profile}", "--window-size=1200,1000", *extra, f"{page.as_uri()}#{fragment}"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def _page_document() -> dict[str, Any]:
+    reproducer = "from acme import strictify\nprint(strictify({'prefixItems': [{'type': 'object'}]}))"
+    return combine([
+        _column("reference", _report()),
+        _column("acme/strictify", _report({"SM-03": [_finding("SM-03", "SM-03 violation: object inside prefixItems",
+                                                              reproducer=reproducer)]})),
+        _column("absent/path", None, "unavailable", "SDK not installed: absent"),
+    ], profile="ci")
+
+
+def test_html_page_in_headless_chromium(tmp_path: Path) -> None:
+    page = tmp_path / "matrix.html"
+    page.write_text(render_html(_page_document()))
+    opened = cell_id("acme/strictify", "SM-03")
+    dom = _browse(page, f"open={opened}", tmp_path, "--dump-dom")
+    # the matrix: a row per rule, a column per SDK path, each cell its outcome and findings
+    assert '<tr data-area="SM" id="row-SM-03">' in dom
+    assert ">failed: 1 finding (1 unconfirmed)</a>" in dom
+    assert 'data-cell="cell-absent_path--TL-2"><span title="SDK not installed: absent">unavailable</span></td>' in dom
+    # the finding opened by the script: its section is open, with the reproducer, the counterexample and the mark
+    start = dom.index(f'<section class="cell-findings open" id="{opened}"')
+    section = dom[start:dom.index("</section>", start)]
+    assert "from acme import strictify\nprint(strictify({'prefixItems': [{'type': 'object'}]}))" in section.replace("&#x27;", "'")
+    assert 'class="counterexample"' in section
+    assert '<span class="unconfirmed">unconfirmed</span>' in section
+    assert f'<td class="cell o-failed selected" data-col="acme/strictify" data-cell="{opened}">' in dom
+    assert 'id="panel-title">SM-03 on acme/strictify: failed: 1 finding (1 unconfirmed)<' in dom
+    # filters: area TL only, one SDK column
+    dom = _browse(page, "area=TL&sdk=reference", tmp_path, "--dump-dom")
+    assert '<tr data-area="SM" id="row-SM-03" class="hidden">' in dom
+    assert '<tr data-area="TL" id="row-TL-2">' in dom
+    assert '<th data-col="acme/strictify" title="ACME/STRICTIFY" class="hidden">' in dom
+    assert '<th data-col="reference" title="REFERENCE">' in dom
+    # and a screenshot a person can look at
+    shot = tmp_path / "matrix.png"
+    _browse(page, f"open={opened}", tmp_path, f"--screenshot={shot}")
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+    if os.environ.get("SC_MATRIX_SCREENSHOT"):  # keep it for a person to look at
+        shutil.copy(shot, os.environ["SC_MATRIX_SCREENSHOT"])
+
+
+def test_html_page_is_self_contained() -> None:
+    page = render_html(_page_document())
+    for external in ("src=", "<link", "@import", "url(", 'href="http', "fetch(", "XMLHttpRequest"):
+        assert external not in page, external
+    assert page.count("<script>") == 1
+
+
+def test_matrix_is_a_python_module_entry_point() -> None:
+    done = subprocess.run([sys.executable, "-m", "strictconformance.matrix", "--help"], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert "--against OLD.json" in done.stdout and "--bench" in done.stdout
+
+
+def test_column_command_lines(tmp_path: Path) -> None:
+    from strictconformance.matrix.run import pytest_command, unavailable_reason
+
+    python_path = SdkPath(key="acme/x", title="x", distributions=("pytest",), adapter="acme.adapter:X")
+    words = pytest_command(python_path, tmp_path / "r.json", profile="ci", rules=["SM", "TL-2"], workers="2",
+                           python="py")
+    assert words[:7] == ["py", "-m", "pytest", "-p", "strictconformance", "--sc-adapter", "acme.adapter:X"]
+    assert words[words.index("--sc-report") + 1] == str(tmp_path / "r.json")
+    assert words[words.index("--sc-profile") + 1] == "ci"
+    assert " ".join(words).endswith("--sc-rule SM --sc-rule TL-2 -n 2")
+    node_path = SdkPath(key="vercel/ai", title="ai", distributions=("ai",), command="node harness.mjs", language="node")
+    words = pytest_command(node_path, tmp_path / "r.json", profile="ci", rules=[], workers=None, python="py")
+    assert words[5:7] == ["--sc-adapter-cmd", "node harness.mjs"] and "-n" not in words
+    assert unavailable_reason(python_path) is None
+    assert unavailable_reason(node_path) is not None  # no process adapters, no node or no harness packages here
+
+
+def test_the_committed_matrix_is_valid_and_has_every_registered_sdk_path() -> None:
+    from strictconformance.sdks import SDK_PATHS
+
+    committed = Path(__file__).resolve().parent.parent / "matrix" / "matrix.json"
+    document = json.loads(committed.read_text(encoding="utf-8"))
+    check_matrix(document, "matrix/matrix.json")
+    assert [column["key"] for column in document["columns"]] == ["reference", *(path.key for path in SDK_PATHS)], (
+        "matrix/matrix.json does not have a column per registered SDK path (strictconformance.sdks.SDK_PATHS); "
+        "rebuild it from the repository root with the SDK extra installed: "
+        "pip install -e '.[sdks]' && python -m strictconformance.matrix --out matrix && "
+        "python -m strictconformance.sdks.triage readme --write README.md")
+    assert document["profile"] == "ci" and document["selection"] == []
+
+
+def test_a_report_that_is_not_one_is_an_error_column(tmp_path: Path) -> None:
+    from strictconformance.matrix.run import report_problem
+    from strictconformance.report import REPORT_SCHEMA
+
+    assert report_problem([]) == "the report has no rules (not a strictconformance report)"
+    assert report_problem({"schema": REPORT_SCHEMA, "rules": []}) is not None
+    broken = {"schema": REPORT_SCHEMA, "rules": {}, "kit_version": 3}
+    assert (report_problem(broken) or "").startswith(f"the report does not follow {REPORT_SCHEMA}: at ")

@@ -1,0 +1,305 @@
+"""Process harnesses (strictconformance-process/1): faults of deliberately broken harnesses (a
+Python one and a Node one) are named faults, the run continues, nothing hangs; every message a run
+exchanges is valid against the protocol's schemas; check_harness; the plugin's --sc-adapter-cmd."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from strictconformance.adapter import read_declarations
+from strictconformance.process import (
+    HarnessFault,
+    ProcessAdapter,
+    check_harness,
+    message_problem,
+    node_folder,
+)
+from strictconformance.process.protocol import HARNESS_MESSAGES, KIT_MESSAGES, message_schema
+from strictconformance.wire import ToolSpec, ToolsRequest
+
+HERE = Path(__file__).parent
+PYTHON_HARNESS = [sys.executable, str(HERE / "harnesses" / "python_harness.py")]
+NODE = shutil.which("node")
+NODE_DIR = Path(node_folder())
+needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
+needs_node_modules = pytest.mark.skipif(
+    NODE is None or not (NODE_DIR / "node_modules" / "ai").is_dir(),
+    reason=f"the Node harnesses' packages are not installed: run `npm ci` in {NODE_DIR}")
+
+TOOL = ToolSpec("get_weather", {"type": "object", "properties": {}, "required": [], "additionalProperties": False}, None)
+GOOD = ToolsRequest("openai", "gpt-4o", True, (TOOL,))
+FAULTS = {
+    "malformed": "not a JSON message",
+    "wrong-type": "not an answer to a build_request call|invalid message",
+    "crash": "before answering (a crash or an exit)",
+    "hang": "no answer within 1 s; the kit killed the process",
+    "huge": "longer than 1048576 bytes",
+    "stdout-junk": "not a JSON message",
+}
+
+
+class _Quick(ProcessAdapter):
+    process_timeout = 1.0
+    max_message_bytes = 1024 * 1024
+
+
+def _fault_request(fault: str) -> ToolsRequest:
+    return ToolsRequest("openai", f"fault:{fault}", True, ())
+
+
+def _harnesses() -> list[object]:
+    node = [NODE or "node", str(NODE_DIR / "harnesses" / "broken.mjs")]
+    return [pytest.param(PYTHON_HARNESS, id="python"), pytest.param(node, id="node", marks=needs_node)]
+
+
+@pytest.mark.parametrize("command", _harnesses())
+def test_every_fault_is_named_and_the_harness_recovers(command: list[str]) -> None:
+    """Each fault names the harness, the call and what happened; the next call works (a new process)."""
+    adapter = _Quick(command)
+    try:
+        assert adapter.build_request(GOOD).tools[0].strict is True
+        for fault, expected in FAULTS.items():
+            began = time.monotonic()
+            with pytest.raises(HarnessFault) as raised:
+                adapter.build_request(_fault_request(fault))
+            message = str(raised.value)
+            assert "build_request" in message and "call #" in message and command[-1] in message, message
+            assert any(part in message for part in expected.split("|")), (fault, message)
+            assert time.monotonic() - began < 30, fault  # generous: the bound is 1 s
+            assert adapter.build_request(GOOD).tools[0].strict is True, f"no recovery after {fault}"
+        assert adapter.harness.restarts == len(FAULTS)
+    finally:
+        adapter.close()
+
+
+def test_crash_fault_shows_stderr_and_exit_code() -> None:
+    adapter = _Quick(PYTHON_HARNESS)
+    try:
+        with pytest.raises(HarnessFault, match=r"(?s)exited with code 3.*crashing on purpose"):
+            adapter.build_request(_fault_request("crash"))
+    finally:
+        adapter.close()
+
+
+def test_declarations_capabilities_and_errors_come_from_the_handshake() -> None:
+    adapter = ProcessAdapter(PYTHON_HARNESS)
+    try:
+        declarations = read_declarations(adapter, "harness")
+        assert declarations.capabilities == {"build_request", "check_response", "define_tool", "describe_tool"}
+        assert [error.__name__ for error in declarations.drift_errors] == ["DriftError"]
+        with pytest.raises(declarations.drift_errors) as raised:
+            adapter.check_response("openai.chat", {"choices": None})
+        assert adapter.drift_error_path(raised.value) == "choices"
+        assert declarations.tool_layer_traits.sources == {"json_schema"}
+        snippet = adapter.reproduce("build_request", (GOOD,))
+        assert snippet is not None and "python_harness.py" in snippet and "build_request" in snippet
+        assert adapter.reproduce("check_response", ("openai.chat", {})) is None
+    finally:
+        adapter.close()
+
+
+def test_a_bad_handshake_is_a_usage_error_naming_the_problem() -> None:
+    from strictconformance.adapter import AdapterContractError
+
+    with pytest.raises(AdapterContractError, match=r"started message breaks schemas/started\.json"):
+        _Quick([*PYTHON_HARNESS, "bad-handshake"])
+    with pytest.raises(AdapterContractError, match=r"not a JSON message: b'hello from the harness"):
+        _Quick([*PYTHON_HARNESS, "startup-junk"])
+    with pytest.raises(AdapterContractError, match="could not be started"):
+        _Quick(["/nonexistent/harness"])
+
+
+def test_schemas_are_valid_and_reject_junk() -> None:
+    from jsonschema import Draft202012Validator
+
+    for kind in KIT_MESSAGES + HARNESS_MESSAGES:
+        Draft202012Validator.check_schema(message_schema(kind))
+    assert message_problem({"type": "result", "id": 1, "value": None}, "harness") is None
+    assert "not one a harness sends" in (message_problem({"type": "call", "id": 1, "method": "encode", "args": {}}, "harness") or "")
+    assert "/id" in (message_problem({"type": "result", "id": "1", "value": None}, "harness") or "")
+    assert message_problem({"type": "result", "id": 1}, "harness") is not None
+
+
+def test_check_harness_passes_a_conforming_harness_and_fails_a_broken_one() -> None:
+    verdict = check_harness(PYTHON_HARNESS)
+    assert verdict.ok, verdict.render()
+    assert len(verdict.messages) >= 8
+    broken = check_harness([*PYTHON_HARNESS, "malformed"], timeout=2)
+    assert not broken.ok
+    assert any("not a JSON message" in problem for problem in broken.problems), broken.render()
+
+
+def test_a_run_through_the_plugin_continues_past_faults_and_every_message_is_valid(pytester: pytest.Pytester) -> None:
+    """The suite against the Python harness through --sc-adapter-cmd: RES rules run and report;
+    a recording adapter validates every message the run exchanged against the schemas."""
+    record = pytester.path / "messages.jsonl"
+    pytester.makepyfile(recording_adapter=f'''
+import json
+from strictconformance.process import ProcessAdapter
+
+class Recording(ProcessAdapter):
+    command = {PYTHON_HARNESS!r}
+
+    def __new__(cls):
+        record = []
+        self = super().__new__(cls, record=record)
+        import atexit
+        import os
+        path = {str(record)!r} + "." + str(os.getpid())  # each process its own (supervisor, workers)
+        atexit.register(lambda: open(path, "w").write("\\n".join(json.dumps([s, m]) for s, m in record)))
+        return self
+''')
+    result = pytester.runpytest_subprocess("-p", "strictconformance", "--sc-adapter", "recording_adapter:Recording",
+                                           "--sc-rule", "RES-1,RES-2", "--sc-profile", "ci", "-p", "no:cacheprovider")
+    text = result.stdout.str()
+    assert "RES-1" in text and "python-test-harness" in text, text
+    lines = [json.loads(line) for part in sorted(record.parent.glob(record.name + ".*"))
+             for line in part.read_text().splitlines()]
+    assert len(lines) > 20
+    kinds = {message["type"] for _, message in lines}
+    assert {"start", "started", "call", "result"} <= kinds
+    for sender, message in lines:
+        assert message_problem(message, sender) is None, (sender, message)
+
+
+def test_sc_adapter_cmd_under_xdist_names_the_harness_in_faults_report_and_replay(pytester: pytest.Pytester) -> None:
+    """--sc-adapter-cmd with two xdist workers (a harness process each) and a harness that crashes
+    on every call: each check fails with a fault naming the harness, the call and the exit code,
+    the run finishes with its report, and the replay command names the harness command."""
+    command = " ".join([*PYTHON_HARNESS, "crash"])
+    result = pytester.runpytest_subprocess("-p", "strictconformance", "--sc-adapter-cmd", command, "-n", "2",
+                                           "--sc-rule", "RES-1,RES-2", "-k", "seed_table",  # explicit cases: no shrinking
+                                           "--sc-profile", "ci", "-p", "no:cacheprovider")
+    text = result.stdout.str()
+    assert f"adapter  {command}" in text, text
+    assert "RES-1   failed" in text and "RES-2   failed" in text, text
+    assert "exited with code 3 before answering" in text and "call #1 build_request" in text, text
+    assert "replay: pytest -p strictconformance --sc-adapter-cmd" in text, text
+
+
+@needs_node_modules
+def test_vercel_ai_harness_speaks_the_protocol() -> None:
+    verdict = check_harness(["node", "harnesses/vercel-ai.mjs"], cwd=str(NODE_DIR), timeout=30)
+    assert verdict.ok, verdict.render()
+    assert verdict.implementation["name"] == "vercel-ai-sdk"
+
+
+def test_unset_and_auto_gemini_modes_are_the_same() -> None:
+    from strictconformance.checks._support import same_gemini_mode
+
+    assert same_gemini_mode("AUTO", None) and same_gemini_mode(None, "AUTO") and not same_gemini_mode("ANY", None)
+    assert same_gemini_mode("VALIDATED", "VALIDATED") and not same_gemini_mode("VALIDATED", None)
+
+
+def test_false_alarms_met_on_real_sdks_stay_fixed(pytester: pytest.Pytester) -> None:
+    """One run, three behaviours of real TypeScript SDKs that conform (each failed the kit before):
+    * Gemini's unset function-calling mode spelled out as AUTO (Vercel AI SDK; the API's default),
+      RES-2 and RES-6;
+    * structured-output support read from the model id (Effect, Vercel): RES-3's seed row without
+      support names a model without it (it named claude-sonnet-4-5);
+    * every input of a check refused (a harness without response formats): RES-4 is not covered
+      with the reason, not a FailedHealthCheck;
+    * no function-calling mode sent for a Gemini request without tools (Vercel AI SDK): RES-6."""
+    pytester.makepyfile(ts_like="""
+import dataclasses
+from hypothesis.errors import UnsatisfiedAssumption
+from strictconformance.reference import ReferenceAdapter
+
+class TypeScriptLike(ReferenceAdapter):
+    def build_request(self, request):
+        if request.response_schema is not None:
+            raise UnsatisfiedAssumption("no response formats here")
+        if request.provider == "anthropic":
+            request = dataclasses.replace(request, supports_structured_outputs=not request.model.startswith("claude-3"))
+        wire = super().build_request(request)
+        if request.provider == "google" and wire.function_calling_mode is None:
+            wire = dataclasses.replace(wire, function_calling_mode="AUTO")
+        if request.provider == "google" and not request.tools:  # no declarations: no toolConfig
+            wire = dataclasses.replace(wire, function_calling_mode=None)
+        return wire
+""")
+    result = pytester.runpytest_subprocess("-p", "strictconformance", "--sc-adapter", "ts_like:TypeScriptLike",
+                                           "--sc-rule", "RES-2,RES-3,RES-4,RES-6", "--sc-profile", "ci", "-p", "no:cacheprovider")
+    text = result.stdout.str()
+    for rule in ("RES-2", "RES-3", "RES-6"):
+        assert f"{rule}   passed" in text, text
+    assert "not covered: RES-4" in text and "no response formats here" in text, text
+    assert "FailedHealthCheck" not in text, text
+
+
+def test_deep_and_huge_values_cross_the_boundary() -> None:
+    """The drift fuzz sends arrays nested thousands deep and integers past Python's 4300-digit
+    text limit; the kit's encoding must carry them to the harness, not raise (DR-6 false alarms)."""
+    import subprocess
+
+    from strictconformance.process.protocol import _dumps_deep, dumps, encode_args
+
+    sample = {"a": [1, {"b": [2.5, None, "x"], "c": True}], "z": "é"}
+    assert _dumps_deep(sample) == json.dumps(sample, ensure_ascii=False, separators=(",", ":"))
+    deep: list[object] = []
+    node = deep
+    for _ in range(20_000):
+        node.append([])
+        node = node[0]  # type: ignore[assignment]
+    message = {"type": "call", "id": 1, "method": "check_response", "args": encode_args("check_response", ("openai.chat", deep))}
+    line = dumps(message)
+    assert line.startswith(b'{"type":"call","id":1,"method":"check_response","args":{"api":"openai.chat","payload":[[[')
+    assert line.count(b"[") == 20_001 and line.endswith(b"]}}\n")
+    huge = dumps({"type": "result", "id": 1, "value": 10**5000})
+    assert huge.startswith(b'{"type":"result","id":1,"value":1000') and len(huge) > 5000
+    if NODE is not None:  # the Node kit parses both and writes the deep one back
+        script = ('import("./harness-kit.mjs").then(({stringifyDeep}) => { let s = ""; process.stdin.on("data", (d) => s += d);'
+                  'process.stdin.on("end", () => process.stdout.write(stringifyDeep(JSON.parse(s)))); })')
+        echoed = subprocess.run([NODE, "-e", script], input=line, capture_output=True, cwd=NODE_DIR, timeout=60, check=True)
+        assert echoed.stdout == line.rstrip(b"\n")
+
+
+def test_to_json_keeps_key_order() -> None:
+    from strictconformance.process.protocol import to_json
+
+    schema = {"type": "object", "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}},
+              "required": ["query", "limit"]}
+    converted = to_json(schema)
+    assert list(converted) == ["type", "properties", "required"]
+    assert list(converted["properties"]) == ["query", "limit"]
+
+
+def test_node_doubles_past_2_53_read_back_as_floats() -> None:
+    """JavaScript prints the double 7.165124718205338e16 as 71651247182053380; from a Node harness
+    that is the double again (an int would differ from the value sent), from others an int."""
+    from strictconformance.process.client import HarnessProcess
+
+    process = HarnessProcess(["unused"])
+    process.started = {"implementation": {"language": "node"}}
+    assert process._parse_int("71651247182053380") == 7.165124718205338e16
+    assert isinstance(process._parse_int("12"), int)
+    process.started = {"implementation": {"language": "python"}}
+    assert process._parse_int("71651247182053380") == 71651247182053380
+
+
+@needs_node_modules
+@pytest.mark.parametrize("harness", ["effect-ai", "strands"])
+def test_shipped_harnesses_speak_the_protocol(harness: str) -> None:
+    verdict = check_harness(["node", f"harnesses/{harness}.mjs"], cwd=str(NODE_DIR), timeout=30)
+    assert verdict.ok, verdict.render()
+
+
+def test_an_input_json_cannot_carry_is_refused_not_a_fault() -> None:
+    """NaN or infinity in a call's arguments never reaches the harness: the input is refused (the
+    example discarded, an explicit case not covered), not answered by a fault whose message a
+    check could read as the SDK's rejection (TL-7's NaN strict 'passed' that way)."""
+    from hypothesis.errors import UnsatisfiedAssumption
+
+    adapter = ProcessAdapter(PYTHON_HARNESS)
+    try:
+        with pytest.raises(UnsatisfiedAssumption, match="strict: nan has no JSON form"):
+            adapter.build_request(ToolsRequest("openai", "gpt-4o", True, (ToolSpec("t", {"type": "object"}, float("nan")),)))
+        assert adapter.harness.generation == 1
+    finally:
+        adapter.close()

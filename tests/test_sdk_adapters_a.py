@@ -1,0 +1,195 @@
+"""The shipped adapters for openai-python, openai-agents and anthropic (``strictconformance.sdks``):
+their declarations load, a small selection of the suite finds what was confirmed by hand, failures
+carry a reproducer that runs on its own, and every triage entry's reproducer shows its bug.
+
+An SDK that is not installed skips its tests with the reason. When a release fixes or changes a
+finding, its test fails and names it: re-check the finding, then update the test and the triage file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.metadata
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import SuiteRun
+from strictconformance.adapter import load_adapter, read_declarations
+from strictconformance.sdks import SDK_PATHS, missing_distributions
+
+# Imported here, outside the suite's in-process runs (see tests/test_real_sdks.py for why).
+for _module in ("yaml", "pydantic.main", "strictconformance.drift.cassettes", "openai", "anthropic", "agents",
+                "strictconformance.sdks.openai_python", "strictconformance.sdks.anthropic", "strictconformance.sdks.openai_agents"):
+    with contextlib.suppress(ImportError):
+        importlib.import_module(_module)
+
+TRIAGE = Path(importlib.import_module("strictconformance.sdks").__file__).parent / "triage"  # type: ignore[arg-type]
+#: The triage files of this file's SDKs, and the distribution each one is about.
+TRIAGED = {"openai-python": "openai", "anthropic": "anthropic", "openai-agents": "openai-agents"}
+MINE = [path for path in SDK_PATHS if path.key.split("/")[0] in TRIAGED]
+
+
+def _need(distribution: str) -> None:
+    try:
+        importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip(f'{distribution} is not installed (pip install "strictconformance[sdks]")')
+
+
+def _failed(run: SuiteRun) -> set[str]:
+    return run.rules_with("failed") | run.rules_with("error")
+
+
+def _failures(run: SuiteRun, rule_id: str) -> list[dict[str, Any]]:
+    assert run.report is not None, run.output
+    return [check["failure"] for check in run.report["rules"][rule_id]["checks"] if check.get("failure")]
+
+
+def _messages(run: SuiteRun, rule_id: str) -> str:
+    return "\n".join(failure["message"] for failure in _failures(run, rule_id))
+
+
+@pytest.mark.parametrize("path", MINE, ids=[path.key for path in MINE])
+def test_declarations_load_and_name_the_installed_version(path: Any) -> None:
+    missing = missing_distributions(path)
+    if missing:
+        pytest.skip(f"{', '.join(missing)} not installed")
+    assert path.adapter is not None
+    declarations = read_declarations(load_adapter(path.adapter), path.adapter)
+    (distribution,) = path.distributions
+    assert importlib.metadata.version(distribution) in declarations.sdk
+    assert declarations.capabilities
+
+
+def test_anthropic_transform_schema(run_suite: Callable[..., SuiteRun]) -> None:
+    """``transform_schema`` keeps recursive, allOf-with-$ref and external references, and crashes
+    on a type list; each failure carries a reproducer that shows the same output on its own."""
+    _need("anthropic")
+    run = run_suite("strictconformance.sdks.anthropic:AnthropicTransformSchema", "--sc-rule", "SM-34,SM-40,SM-41,RT-1",
+                    "-k", "fixed_cases or traps")
+    assert _failed(run) == {"SM-34", "SM-40", "SM-41", "RT-1"}, run.output
+    assert "Expected code to be unreachable" in _messages(run, "RT-1")
+    (failure, *_) = _failures(run, "SM-40")
+    assert failure["reproducer_language"] == "python"
+    assert "from anthropic import transform_schema" in failure["reproducer"]
+    assert "reproducer (python, the SDK alone):\nimport json" in run.output
+    shown = subprocess.run([sys.executable, "-c", failure["reproducer"]], capture_output=True, text=True, timeout=120, check=True)
+    assert json.loads(shown.stdout)["properties"]["a"]["allOf"] == [{"$ref": "#/$defs/s"}]
+
+
+def test_anthropic_tools(run_suite: Callable[..., SuiteRun]) -> None:
+    """``beta_tool``: a raw input_schema is never validated, a direct call validates nothing,
+    ``strict`` is stored unchecked."""
+    _need("anthropic")
+    run = run_suite("strictconformance.sdks.anthropic:AnthropicTools", "--sc-rule", "TL-2,TL-6,TL-7",
+                    "-k", "known_inputs or direct_call or spec_strict_values", "-W", "ignore::DeprecationWarning")
+    assert _failed(run) == {"TL-2", "TL-6", "TL-7"}, run.output
+    assert "reached the callback" in _messages(run, "TL-2")
+    assert "the error result does not name the failing field" in _messages(run, "TL-2")
+    assert "passed invalid input to the callback" in _messages(run, "TL-6")
+    assert "accepted at definition time" in _messages(run, "TL-7")
+
+
+def test_anthropic_client(run_suite: Callable[..., SuiteRun]) -> None:
+    """As users get it the client validates nothing (the seeds/004 cases pass silently); with
+    ``_strict_response_validation=True`` those are caught, but additive change is rejected."""
+    _need("anthropic")
+    run = run_suite("strictconformance.sdks.anthropic:AnthropicClient", "--sc-rule", "DR-3,DR-4,DR-5", "-k", "seed")
+    assert _failed(run) == {"DR-3", "DR-5"}, run.output
+    assert "rename variant 'tool_use' to 'function_call'" in _messages(run, "DR-5")
+    assert "client.messages.create(" in _failures(run, "DR-5")[0]["reproducer"]
+    run = run_suite("strictconformance.sdks.anthropic:AnthropicClientValidating", "--sc-rule", "DR-3,DR-4,DR-5", "-k", "seed")
+    assert _failed(run) == {"DR-4"}, run.output
+    assert run.outcome("DR-3") == run.outcome("DR-5") == "passed"  # the actual value is read along __cause__
+    assert "fancy_new_block" in _messages(run, "DR-4")
+
+
+def test_openai_agents(run_suite: Callable[..., SuiteRun]) -> None:
+    """``ensure_strict_json_schema`` keeps keywords strict mode rejects; ``function_tool`` takes
+    any ``strict_mode``."""
+    _need("openai-agents")
+    run = run_suite("strictconformance.sdks.openai_agents:OpenAIAgentsStrictSchema", "--sc-rule", "SM-28,SM-32,SM-33",
+                    "-k", "fixed_cases and openai")
+    assert _failed(run) == {"SM-28", "SM-32", "SM-33"}, run.output
+    assert "from agents.strict_schema import ensure_strict_json_schema" in _failures(run, "SM-33")[0]["reproducer"]
+    run = run_suite("strictconformance.sdks.openai_agents:OpenAIAgentsFunctionTool", "--sc-rule", "TL-7", "-k", "spec_strict_values")
+    assert _failed(run) == {"TL-7"}, run.output
+    assert "accepted at definition time" in _messages(run, "TL-7")
+
+
+def test_openai_python_reproducer_runs_standalone(run_suite: Callable[..., SuiteRun]) -> None:
+    _need("openai")
+    run = run_suite("strictconformance.sdks.openai_python:OpenAIPython", "--sc-rule", "SM-27", "-k", "fixed_cases")
+    (failure, *_) = _failures(run, "SM-27")
+    shown = subprocess.run([sys.executable, "-c", failure["reproducer"]], capture_output=True, text=True, timeout=120, check=True)
+    assert "oneOf" in json.loads(shown.stdout)["properties"]["a"]
+
+
+_FIELDS = {"sdk_path", "version", "rule", "key", "summary", "reproducer", "verdict", "evidence"}
+_ENTRIES = [(name, index, entry) for name in TRIAGED
+            for index, entry in enumerate(json.loads((TRIAGE / f"{name}.json").read_text(encoding="utf-8")))]
+
+
+def test_triage_entries_are_well_formed() -> None:
+    keys = {path.key for path in SDK_PATHS}
+    from strictconformance.spec import all_rules
+
+    seen: set[tuple[str, str]] = set()
+    for name, index, entry in _ENTRIES:
+        where = f"{name}.json[{index}]"
+        assert set(entry) == _FIELDS, where
+        assert entry["sdk_path"] in keys and entry["sdk_path"].startswith(name + "/"), where
+        assert entry["rule"] in all_rules(), where
+        assert entry["verdict"] in ("confirmed", "disputed", "kit-bug-fixed"), where
+        assert entry["evidence"] and entry["summary"] and entry["reproducer"], where
+        assert (entry["sdk_path"], entry["key"]) not in seen, f"{where}: a second entry for one finding"
+        seen.add((entry["sdk_path"], entry["key"]))
+
+
+#: Runs every reproducer of one triage file in one process (the SDK imported once: a fresh process per
+#: snippet costs seconds each on a loaded CI machine), each with its own globals, and prints what each printed.
+_RUN_ALL = """
+import contextlib, io, json, sys, traceback
+shown = []
+for snippet in json.load(sys.stdin):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            exec(compile(snippet, "<reproducer>", "exec"), {"__name__": "__main__"})
+        except BaseException:
+            print("RAISED:", traceback.format_exc())
+    shown.append(out.getvalue())
+print(json.dumps(shown))
+"""
+
+
+@pytest.mark.parametrize("name", list(TRIAGED))
+def test_triage_reproducers_show_their_bugs(name: str) -> None:
+    """Each reproducer runs with only the SDK imported (in a fresh namespace) and prints ``BUG:``
+    while the bug is there, without raising (a ``kit-bug-fixed`` entry's shows the SDK was right)."""
+    distribution = TRIAGED[name]
+    _need(distribution)
+    installed = importlib.metadata.version(distribution)
+    entries = [entry for entry_name, _index, entry in _ENTRIES if entry_name == name]
+    assert all("strictconformance" not in entry["reproducer"] for entry in entries)
+    done = subprocess.run([sys.executable, "-c", _RUN_ALL], input=json.dumps([entry["reproducer"] for entry in entries]),
+                          capture_output=True, text=True, timeout=300, cwd=TRIAGE)
+    assert done.returncode == 0, done.stderr[-2000:]
+    shown = json.loads(done.stdout.splitlines()[-1])
+    stale = []
+    for entry, output in zip(entries, shown, strict=True):
+        assert "RAISED:" not in output, (entry["key"], output[-2000:])
+        if entry["verdict"] == "kit-bug-fixed":  # the SDK was right: its reproducer shows what it does, no bug
+            assert "BUG:" not in output, (entry["key"], output[-2000:])
+        elif "BUG:" not in output:
+            stale.append(entry["key"])
+    if stale and installed != entries[0]["version"]:
+        pytest.skip(f"{distribution} {installed} no longer shows {stale} (triaged on {entries[0]['version']}): re-check them")
+    assert not stale, f"these reproducers no longer show their bug: {stale}"

@@ -1,0 +1,210 @@
+"""The shipped adapters for pydantic-ai, langchain-core and google-genai (``strictconformance.sdks``).
+
+Each adapter loads with valid declarations and names its SDK's installed version; a small selection
+of the suite runs on each (``selftest`` profile) and the findings confirmed by hand are asserted;
+``reproduce`` gives snippets that run on their own; every reproducer in the triage files of these
+SDKs (``conformance/sdks/triage/<sdk>.json``) runs in a fresh interpreter and shows its bug
+(prints ``BUG:``). Tests of an SDK that is not installed are skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.metadata
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import SuiteRun
+from strictconformance.adapter import load_adapter, read_declarations
+from strictconformance.drift.body import json_body
+from strictconformance.sdks import SDK_PATHS, SdkPath, missing_distributions
+
+# Imported outside the suite's in-process runs (see tests/test_real_sdks.py: some modules do not
+# survive a second import in one process).
+for _module in ("yaml", "pydantic.main", "strictconformance.drift.cassettes", "pydantic_ai", "langchain_core",
+                "google.genai", "strictconformance.sdks.pydantic_ai", "strictconformance.sdks.langchain_core",
+                "strictconformance.sdks.google_genai"):
+    with contextlib.suppress(ImportError):
+        importlib.import_module(_module)
+
+TRIAGE = Path(__file__).resolve().parent.parent / "conformance" / "sdks" / "triage"
+#: The SDK paths of this file, by the distribution that names them.
+MINE = {"pydantic-ai": "pydantic-ai-slim", "langchain-core": "langchain-core", "google-genai": "google-genai"}
+
+
+def _paths(sdk: str) -> list[SdkPath]:
+    return [path for path in SDK_PATHS if path.key.split("/")[0] == sdk]
+
+
+def _need(path: SdkPath) -> None:
+    missing = missing_distributions(path)
+    if missing:
+        pytest.skip(f"{path.key}: not installed: {', '.join(missing)}")
+
+
+def _failed(run: SuiteRun) -> set[str]:
+    return run.rules_with("failed") | run.rules_with("error")
+
+
+def _messages(run: SuiteRun, rule_id: str) -> str:
+    assert run.report is not None, run.output
+    checks: list[dict[str, Any]] = run.report["rules"][rule_id]["checks"]
+    return "\n".join(str((check.get("failure") or {}).get("message") or "") for check in checks if check["outcome"] in ("failed", "error"))
+
+
+# -- Declarations ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", [path for sdk in MINE for path in _paths(sdk)], ids=lambda path: path.key)
+def test_adapter_loads_with_valid_declarations(path: SdkPath) -> None:
+    _need(path)
+    assert path.adapter is not None
+    declarations = read_declarations(load_adapter(path.adapter))
+    distribution = MINE[path.key.split("/")[0]]
+    assert declarations.sdk.endswith(importlib.metadata.version(distribution)), declarations.sdk
+    assert declarations.capabilities, f"{path.key} implements no capability"
+
+
+def test_every_sdk_of_this_file_has_paths() -> None:
+    keys = {path.key for path in SDK_PATHS}
+    assert {"pydantic-ai/openai-transformer", "pydantic-ai/anthropic-transformer", "pydantic-ai/google-transformer",
+            "pydantic-ai/tools", "pydantic-ai/responses", "langchain-core/convert_to_openai_tool", "langchain-core/tools",
+            "google-genai/schema", "google-genai/schema-from-json-schema", "google-genai/responses",
+            "google-genai/function-declarations"} <= keys
+
+
+# -- The suite on each path: the findings confirmed by hand --------------------------------------------
+
+
+def _path(key: str) -> SdkPath:
+    path = next(path for path in SDK_PATHS if path.key == key)
+    _need(path)
+    return path
+
+
+def test_langchain_convert_to_openai_tool(run_suite: Callable[..., SuiteRun]) -> None:
+    """strict=True only closes objects and requires every property: oneOf, default... are kept."""
+    path = _path("langchain-core/convert_to_openai_tool")
+    run = run_suite(path.adapter, "--sc-rule", "SM-27,SM-33,SM-03", "-k", "openai")
+    assert _failed(run) == {"SM-27", "SM-33", "SM-03"}, run.output
+    assert "BannedOneOf" in _messages(run, "SM-27")
+
+
+def test_langchain_tools(run_suite: Callable[..., SuiteRun]) -> None:
+    """A dict args_schema is not validated, exceptions escape tool.invoke, strict is stored unchecked."""
+    path = _path("langchain-core/tools")
+    run = run_suite(path.adapter, "--sc-rule", "TL-2,TL-3,TL-7", "-k", "input_is_validated or exceptions_become or kept_or_rejected")
+    assert _failed(run) == {"TL-2", "TL-3", "TL-7"}, run.output
+    assert "reached the callback" in _messages(run, "TL-2")
+    assert "escaped the tool-use path" in _messages(run, "TL-3")
+
+
+def test_google_genai_schema(run_suite: Callable[..., SuiteRun]) -> None:
+    """FunctionDeclaration(parameters=...) keeps an array root (SM-01)."""
+    path = _path("google-genai/schema")
+    run = run_suite(path.adapter, "--sc-rule", "SM-01", "-k", "fixed_cases")
+    assert _failed(run) == {"SM-01"}, run.output
+
+
+def test_google_genai_responses(run_suite: Callable[..., SuiteRun]) -> None:
+    """The response converter crashes with TypeError on a non-object body, and an over-long
+    integer escapes json.loads as ValueError (DR-6): which one the search meets first varies."""
+    path = _path("google-genai/responses")
+    run = run_suite(path.adapter, "--sc-rule", "DR-6", "-k", "any_payload")
+    assert _failed(run) == {"DR-6"}, run.output
+    messages = _messages(run, "DR-6")
+    assert "raised TypeError" in messages or "raised ValueError: Exceeds the limit" in messages, messages
+
+
+def test_pydantic_ai_transformer_paths(run_suite: Callable[..., SuiteRun]) -> None:
+    """Each transformer path runs in its own dialect only: the OpenAI one keeps `not` (SM-20)."""
+    path = _path("pydantic-ai/openai-transformer")
+    run = run_suite(path.adapter, "--sc-rule", "SM-20")
+    assert _failed(run) == {"SM-20"}, run.output
+    assert "anthropic" not in _messages(run, "SM-20")
+
+
+# -- Reproducers -------------------------------------------------------------------------------------
+
+
+def _python(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_reproduce_snippets_run_on_their_own() -> None:
+    """A strictify snippet of each SDK prints what the SDK returns; an unknown call gives None."""
+    cases: list[tuple[str, str, tuple[Any, ...], str]] = [
+        ("strictconformance.sdks.langchain_core:LangchainConvertToOpenAITool", "strictify",
+         ({"type": "object", "properties": {"a": {"oneOf": [{"type": "string"}]}}}, "openai"), '"oneOf"'),
+        ("strictconformance.sdks.google_genai:GoogleGenaiSchemaFromJsonSchema", "strictify",
+         ({"type": "object", "properties": {"a": {"type": ["string", "null"]}}}, "google"), "nullable"),
+        ("strictconformance.sdks.google_genai:GoogleGenaiResponses", "check_response",
+         ("gemini.generate_content", True), "raised TypeError"),
+        ("strictconformance.sdks.pydantic_ai:PydanticAIOpenAITransformer", "strictify",
+         ({"type": "object", "properties": {"a": {"not": {"type": "null"}}}}, "openai"), '"not"'),
+    ]
+    for spec, method, args, shown in cases:
+        module = spec.split(":")[0]
+        pytest.importorskip(module, reason=f"{module}'s SDK is not installed")
+        adapter: Any = load_adapter(spec)
+        code = adapter.reproduce(method, args)
+        assert isinstance(code, str) and "strictconformance" not in code, code
+        run = _python(code)
+        assert run.returncode == 0 and shown in run.stdout, (spec, code, run.stdout, run.stderr)
+        assert adapter.reproduce("plan_request", ()) is None
+
+
+def _triage_entries() -> list[tuple[str, dict[str, Any]]]:
+    entries = []
+    for sdk in MINE:
+        path = TRIAGE / f"{sdk}.json"
+        entries += [(sdk, entry) for entry in json.loads(path.read_text())] if path.exists() else []
+    return entries
+
+
+def test_triage_entries_name_registered_paths() -> None:
+    keys = {path.key for path in SDK_PATHS}
+    required = {"sdk_path", "version", "rule", "key", "summary", "reproducer", "verdict", "evidence"}
+    entries = _triage_entries()
+    assert {sdk for sdk, _ in entries} == set(MINE)
+    for _sdk, entry in entries:
+        assert set(entry) == required, entry
+        assert entry["sdk_path"] in keys and entry["verdict"] in ("confirmed", "disputed", "kit-bug-fixed"), entry
+    assert len({(entry["sdk_path"], entry["key"]) for _, entry in entries}) == len(entries), "duplicate triage keys"
+
+
+@pytest.mark.parametrize(("sdk", "entry"), _triage_entries(), ids=lambda value: value["key"] if isinstance(value, dict) else value)
+def test_triage_reproducer_shows_the_bug(sdk: str, entry: dict[str, Any]) -> None:
+    """Each reproducer runs alone (only the SDK imported) and prints BUG: while the bug is there.
+    With another SDK version installed, a reproducer that no longer shows it fails by name: re-triage."""
+    pytest.importorskip(MINE[sdk].replace("-slim", "").replace("-", "_").replace("google_genai", "google.genai"),
+                        reason=f"{sdk} is not installed")
+    assert "strictconformance" not in entry["reproducer"]
+    run = _python(entry["reproducer"])
+    assert "BUG:" in run.stdout, (entry["key"], run.stdout, run.stderr)
+
+
+# -- drift.body (a kit fix found on these SDKs) --------------------------------------------------------
+
+
+def test_json_body_encodes_what_json_dumps_cannot() -> None:
+    """DR-6 sends payloads nested 10,000 deep and integers past the digit limit; json.dumps raised
+    RecursionError / ValueError in the adapters, which the check blamed on the SDK."""
+    deep: list[Any] = []
+    node = deep
+    for _ in range(10_000):
+        node.append([])
+        node = node[0]
+    assert json_body(deep) == b"[" * 10_001 + b"]" * 10_001
+    assert json_body({"n": 10**5000}).startswith(b'{"n": 1000')
+    for value in ({"a": [1, 2.5, None, True, "é\""], "b": {}}, [[], {}], "x", 0):
+        assert json_body(value) == json.dumps(value, ensure_ascii=False).encode()
+    with pytest.raises(TypeError, match="not a JSON value"):
+        json_body({"a": {1, 2}})

