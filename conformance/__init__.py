@@ -21,7 +21,9 @@ if TYPE_CHECKING:
     from strictconformance.adapter import Adapter, AdapterContractError
     from strictconformance.dialects import Loss, Strictified
     from strictconformance.drift.errors import SchemaDriftError
+    from strictconformance.drift.fidelity import ParsedResponse, ParsedToolCall
     from strictconformance.drift.sse import SSEEvent
+    from strictconformance.findings import Finding, NotCovered, not_covered
     from strictconformance.spec.resolution import Budget
     from strictconformance.tools import (
         AdvertisedTool,
@@ -54,6 +56,9 @@ _EXPORTS = {
     "Strictified": "strictconformance.dialects",
     "SchemaDriftError": "strictconformance.drift.errors",
     "SSEEvent": "strictconformance.drift.sse",
+    "ParsedResponse": "strictconformance.drift.fidelity",
+    "ParsedToolCall": "strictconformance.drift.fidelity",
+    **dict.fromkeys(("Finding", "NotCovered", "not_covered"), "strictconformance.findings"),
     "Budget": "strictconformance.spec.resolution",
     **dict.fromkeys(("AdvertisedTool", "Tool", "ToolContext", "ToolDefinition", "ToolInvocation",
                      "ToolLayerTraits", "ToolResult", "ToolReturn", "tool"), "strictconformance.tools"),
@@ -80,8 +85,12 @@ __all__ = [
     "AdapterContractError",
     "AdvertisedTool",
     "Budget",
+    "Finding",
     "Loss",
     "ModelSpec",
+    "NotCovered",
+    "ParsedResponse",
+    "ParsedToolCall",
     "Plan",
     "PlanRequest",
     "SSEEvent",
@@ -100,6 +109,7 @@ __all__ = [
     "WireRequest",
     "WireTool",
     "__version__",
+    "not_covered",
     "read_wire_request",
     "tool",
 ]
