@@ -517,10 +517,12 @@ class Harness:
         self.notes = {}
         self.refused = None
 
-    def count_strictify(self, error: BaseException | None = None, *, declared: bool = False) -> None:
-        """Count one strictify call of the current check: an output (``error`` None), a declared
-        refusal, or a crash (an undeclared exception); the report says how many of each."""
+    def count_strictify(self, error: BaseException | None = None, *, declared: bool = False, dialect: str | None = None) -> None:
+        """Count one strictify call of the current check (in ``dialect``): an output (``error``
+        None), a declared refusal, or a crash (an undeclared exception); the report says how many of each."""
         counts = self.strictify_outcomes.setdefault(self.current_nodeid, {"outputs": 0, "refused": {}, "crashed": {}})
+        if dialect is not None:
+            counts["dialect"] = dialect
         if error is None:
             counts["outputs"] += 1
         else:

@@ -60,7 +60,10 @@ class CheckResult:
 
     @property
     def dialect(self) -> str | None:
-        """The dialect of a check parametrized by one (its node ID ends in ``[name]``)."""
+        """The dialect of the check's strictify calls (else of a check parametrized by one: its node
+        ID ends in ``[name]``)."""
+        if self.strictify and isinstance(self.strictify.get("dialect"), str):
+            return str(self.strictify["dialect"])
         return self.nodeid.rpartition("[")[2].rstrip("]") if self.nodeid.endswith("]") else None
 
 
@@ -199,7 +202,8 @@ class ConformanceReport:
                 parts = [f"refused {counts['refused']} of {counts['calls']} schemas"
                          + (f" ({_by_type(counts['refused_by'])})" if counts["refused"] else "")]
                 if counts["crashed"]:
-                    parts.append(f"crashed on {counts['crashed']} ({_by_type(counts['crashed_by'])})")
+                    parts.append(f"raised an undeclared exception on {counts['crashed']} ({_by_type(counts['crashed_by'])}; "
+                                 "RT-1 judges each: a crash on a valid schema fails it)")
                 yield f"strictify {dialect or '?'}: {', '.join(parts)}"
         not_covered: dict[str, list[str]] = {}
         for rule_id, data in outcomes.items():

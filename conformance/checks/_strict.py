@@ -202,9 +202,9 @@ class StrictImplementation:
         attempt = self._through(lambda: self.strictconformance_harness.attempt("strictify", schema, self.dialect.name, allowed=(Exception,)))
         if attempt.error is not None:
             declared = isinstance(attempt.error, self.strictconformance_harness.declarations.strictify_refusals)
-            self.strictconformance_harness.count_strictify(attempt.error, declared=declared)
+            self.strictconformance_harness.count_strictify(attempt.error, declared=declared, dialect=self.dialect.name)
             raise Refused(attempt.error, schema, self.dialect, declared=declared)
-        self.strictconformance_harness.count_strictify()
+        self.strictconformance_harness.count_strictify(dialect=self.dialect.name)
         try:
             result = Strictified.coerce(attempt.value)
             problem = _schema_problem(result.schema)
