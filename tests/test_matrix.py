@@ -151,10 +151,17 @@ def test_triage_join_marks_unconfirmed_findings() -> None:
     assert [f["confirmed"] for f in findings] == [True, False, False]
     assert findings[0]["triage"]["evidence"] == "acme/x.py:12"
     assert findings[1]["triage"]["verdict"] == "disputed"
-    assert findings[2]["triage"] is None  # triaged for another path: not this one
+    # c: the entry naming its key is another path's; this path's hand-written entries of the rule
+    # are shown on it (matched by rule), but confirm nothing beside two other findings
+    assert findings[2]["triage"]["matched_by"] == "rule" and findings[0]["triage"]["matched_by"] == "key"
+    # a hand-written entry (its key a description) confirms the one finding of its column and rule
+    single = combine([_column("acme/x", _report({"SM-03": [_finding("SM-03", keys[0])]}))], profile="ci",
+                     triage=[entry("keeps oneOf", "confirmed")])
+    assert [f["confirmed"] for f in single["cells"]["acme/x"]["SM-03"]["findings"]] == [True]
     # an entry for a column and rule that ran, matching no finding, is listed
+    passed = _report({"SM-03": []})
     assert [(e["sdk_path"], e["key"]) for e in combine(
-        [_column("acme/x", report)], profile="ci",
+        [_column("acme/x", passed)], profile="ci",
         triage=[entry("SM-03 violation: gone", "confirmed")])["unmatched_triage"]] == [("acme/x", "SM-03 violation: gone")]
     assert document["unmatched_triage"] == []  # acme/other did not run here: nothing said about it
     markdown = render_markdown(document)
@@ -162,7 +169,7 @@ def test_triage_join_marks_unconfirmed_findings() -> None:
     assert "**SM-03** SM-03 violation: a (confirmed;" in markdown
     assert "SM-03 violation: b (disputed;" in markdown
     assert "SM-03 violation: c (**unconfirmed**;" in markdown
-    stale = combine([_column("acme/x", report)], profile="ci", triage=[entry("SM-03 violation: gone", "confirmed")])
+    stale = combine([_column("acme/x", passed)], profile="ci", triage=[entry("SM-03 violation: gone", "confirmed")])
     assert "* `acme/x` **SM-03** SM-03 violation: gone (confirmed, 1.0)" in render_markdown(stale)
     assert "SM-03 violation: gone (confirmed, 1.0)</li>" in render_html(stale)
 

@@ -225,21 +225,35 @@ def combine(columns: Sequence[ColumnResult], *, profile: str, selection: Sequenc
 def annotate_triage(document: Mapping[str, Any], triage: Iterable[Any]) -> dict[str, Any]:
     """A copy of ``document`` whose findings carry ``triage`` (the matching entry's verdict,
     summary, evidence and version, or None) and ``confirmed`` (a ``confirmed`` entry matches).
-    Entries are matched by sdk_path (the column key) + rule + key."""
+
+    An entry matches a finding of its column and rule by ``key`` (the finding's grouping key, as
+    the report writes it). Failing that, an entry written by hand (its key a description) matches
+    by column and rule alone (``matched_by: "rule"``), and confirms the finding only when it is the
+    cell's one finding: a second distinct finding of the rule stays unconfirmed until triaged."""
     entries = list(triage)
     by_key = {(entry.sdk_path, entry.rule, entry.key): entry for entry in entries}
+    by_rule: dict[tuple[str, str], list[Any]] = {}
+    for entry in entries:
+        by_rule.setdefault((entry.sdk_path, entry.rule), []).append(entry)
     annotated = copy.deepcopy(dict(document))
     matched: set[tuple[str, str, str]] = set()
     for column_key, column_cells in annotated["cells"].items():
         for rule_id, cell in column_cells.items():
             for finding in cell["findings"]:
                 entry = by_key.get((column_key, rule_id, finding["key"]))
+                matched_by = "key"
+                if entry is None:
+                    candidates = sorted(by_rule.get((column_key, rule_id), []), key=lambda e: e.verdict != "confirmed")
+                    entry = candidates[0] if candidates else None
+                    matched_by = "rule"
                 if entry is not None:
-                    matched.add((column_key, rule_id, finding["key"]))
+                    matched.add(entry.join_key)
                 finding["triage"] = None if entry is None else {
                     "verdict": entry.verdict, "summary": entry.summary, "evidence": entry.evidence,
-                    "version": entry.version, **({"upstream": entry.upstream} if entry.upstream else {})}
-                finding["confirmed"] = entry is not None and entry.verdict == "confirmed"
+                    "version": entry.version, "matched_by": matched_by,
+                    **({"upstream": entry.upstream} if entry.upstream else {})}
+                finding["confirmed"] = (entry is not None and entry.verdict == "confirmed"
+                                        and (matched_by == "key" or len(cell["findings"]) == 1))
     # Entries for a column that ran and a rule it ran, matching no finding: a stale key, or a bug fixed
     ran = {column["key"] for column in annotated["columns"] if column["status"] == "ran"}
     annotated["unmatched_triage"] = [

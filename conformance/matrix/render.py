@@ -78,8 +78,14 @@ def render_markdown(document: Mapping[str, Any]) -> str:
         lines.append("")
         for column_key, rule_id, finding in findings:
             triage = finding.get("triage")
-            mark = "confirmed" if finding.get("confirmed") else (
-                f"{triage['verdict']}" if triage else "**unconfirmed**")
+            if finding.get("confirmed"):
+                mark = "confirmed"
+            elif triage and triage.get("matched_by") != "rule":
+                mark = f"{triage['verdict']}"
+            elif triage:
+                mark = f"**unconfirmed**; its rule has a {triage['verdict']} entry"
+            else:
+                mark = "**unconfirmed**"
             lines.append(f"* `{column_key}` **{rule_id}** {_md(finding['key'])} ({mark}; reported by "
                          f"{finding['count']} check{'s' if finding['count'] != 1 else ''})")
         lines.append("")
@@ -179,8 +185,10 @@ def _finding_html(finding: Mapping[str, Any], *, new: bool = False) -> str:
     triage = finding.get("triage")
     if finding.get("confirmed"):
         mark = '<span class="confirmed">confirmed</span>'
-    elif triage:
+    elif triage and triage.get("matched_by") != "rule":
         mark = f'<span class="unconfirmed">{_e(triage["verdict"])}</span>'
+    elif triage:
+        mark = f'<span class="unconfirmed">unconfirmed</span> (its rule has a {_e(triage["verdict"])} entry)'
     else:
         mark = '<span class="unconfirmed">unconfirmed</span> (no triage entry)'
     badge = ' <span class="new-badge">new since the previous matrix</span>' if new else ""
