@@ -50,6 +50,8 @@ class Finding:
     replay: str = ""
     reproducer: str | None = None
     reproducer_language: str | None = None
+    #: why there is no reproducer when the adapter's reproduce() failed (raised, hung, returned junk)
+    reproducer_error: str | None = None
     nodeid: str = ""
     #: the check's own text for the terminal (counterexample, calls, Hypothesis notes), when it has one
     text: str = field(default="", compare=False)
@@ -67,6 +69,8 @@ class Finding:
         }
         if self.reproducer is not None:
             data["reproducer_language"] = self.reproducer_language or "python"
+        elif self.reproducer_error is not None:
+            data["reproducer_error"] = self.reproducer_error
         return data
 
     @classmethod
@@ -76,7 +80,7 @@ class Finding:
                    where=data.get("where"), counterexample=data.get("counterexample"),
                    calls=tuple(data.get("calls") or ()), replay=str(data.get("replay") or ""),
                    reproducer=data.get("reproducer"), reproducer_language=data.get("reproducer_language"),
-                   nodeid=str(data.get("nodeid") or ""))
+                   reproducer_error=data.get("reproducer_error"), nodeid=str(data.get("nodeid") or ""))
 
     def render(self) -> str:
         """The finding as the terminal shows it (the check's own text when it has one)."""
@@ -87,6 +91,8 @@ class Finding:
             lines += ["counterexample (JSON):", json.dumps(self.counterexample, indent=2, sort_keys=True, ensure_ascii=False)]
         if self.reproducer:
             lines += ["reproducer:", self.reproducer]
+        elif self.reproducer_error:
+            lines.append(f"reproducer unavailable: {self.reproducer_error}")
         if self.replay:
             lines.append(f"replay: {self.replay}")
         return "\n".join(lines)

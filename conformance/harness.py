@@ -197,7 +197,8 @@ class ConformanceFailure(AssertionError):
         return Finding(rule=self.rule_id or "?", kind=self.kind, key=self.key, message=self.message, where=self.where,
                        counterexample=self.counterexample, calls=tuple(record.as_json() for record in self.calls[-3:]),
                        replay=replay, nodeid=nodeid, text=text, reproducer=self.reproducer,
-                       reproducer_language=self.reproducer_language if self.reproducer is not None else None)
+                       reproducer_language=self.reproducer_language if self.reproducer is not None else None,
+                       reproducer_error=self.reproducer_problem if self.reproducer is None else None)
 
     @property
     def counterexample(self) -> Any:

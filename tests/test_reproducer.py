@@ -78,7 +78,8 @@ def run_res_2(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> 
 def _failure(run: SuiteRun) -> dict[str, Any]:
     assert run.report is not None, run.output
     (check,) = [check for check in run.report["rules"]["RES-2"]["checks"] if check["outcome"] == "failed"]
-    failure: dict[str, Any] = check["failure"]
+    (failure,) = check["findings"]  # report schema v2: a check's findings replaced its "failure"
+    assert isinstance(failure, dict)
     return failure
 
 
@@ -96,7 +97,7 @@ def test_the_reproducer_of_the_failing_call_is_shown_and_reported(run_res_2: Cal
     assert "mutated" not in str(failure["calls"][-1]["args"])
     assert "mutated" not in run.output.split("reproducer (python")[0]
     assert run.report is not None
-    assert run.report["rules"]["RES-2"]["counterexamples"][0]["reproducer"] == snippet
+    assert run.report["rules"]["RES-2"]["findings"][0]["reproducer"] == snippet
 
 
 def test_the_reproducer_language_comes_from_the_adapter(run_res_2: Callable[..., SuiteRun]) -> None:
