@@ -53,7 +53,7 @@ def _messages(run: SuiteRun, rule_id: str) -> str:
     """Every failure message of ``rule_id``'s checks, one per line."""
     assert run.report is not None, run.output
     checks: list[dict[str, Any]] = run.report["rules"][rule_id]["checks"]
-    return "\n".join(f"{check['nodeid']}: {(check.get('failure') or {}).get('message') or check.get('reason', '')}"
+    return "\n".join(f"{check['nodeid']}: {'; '.join(finding['message'] for finding in check['findings']) or check.get('reason', '')}"
                      for check in checks if check["outcome"] in ("failed", "error"))
 
 

@@ -49,7 +49,7 @@ def _failed(run: SuiteRun) -> set[str]:
 
 def _failures(run: SuiteRun, rule_id: str) -> list[dict[str, Any]]:
     assert run.report is not None, run.output
-    return [check["failure"] for check in run.report["rules"][rule_id]["checks"] if check.get("failure")]
+    return [finding for check in run.report["rules"][rule_id]["checks"] for finding in check["findings"]]
 
 
 def _messages(run: SuiteRun, rule_id: str) -> str:
