@@ -70,7 +70,7 @@ def test_a_two_million_element_result_fails_fast_naming_its_size(run_suite: Call
     run = run_suite("hostile:HugeResult", *_ONE_CHECK)
     assert run.outcome("RES-1") == "failed", run.output
     [check] = _checks(run)
-    assert f"returned a result of more than {MAX_RESULT_ELEMENTS:,} elements (one container holds 2,000,000)" in check["failure"]["message"]
+    assert f"returned a result of more than {MAX_RESULT_ELEMENTS:,} elements (one container holds 2,000,000)" in check["findings"][0]["message"]
     assert check["duration_s"] < 30, check  # inspecting it deeply took minutes, at every shrink step
 
 
@@ -126,7 +126,7 @@ def test_a_random_run_records_its_seed_and_replays_with_it(run_suite: Callable[.
     assert run.report is not None, run.output
     seed = run.report["seed"]
     assert seed is not None and seed.isdigit(), run.report["seed"]
-    failures = [check for check in _checks(run) if check.get("failure")]
+    failures = [check for check in _checks(run) if check.get("findings")]
     assert failures and all(f"--hypothesis-seed={seed}" in check["replay"] for check in failures)
     derandomized = run_suite(None, "--sc-rule", "RES-13")
     assert derandomized.report is not None and derandomized.report["seed"] is None  # the selftest profile
@@ -143,7 +143,7 @@ def test_collect_only_reports_no_rule_as_not_run(pytester: pytest.Pytester) -> N
 
 def _examples(run: SuiteRun) -> dict[str, tuple[str, int, object]]:
     assert run.report is not None, run.output
-    return {check["nodeid"]: (check["outcome"], check["examples"], (check.get("failure") or {}).get("counterexample"))
+    return {check["nodeid"]: (check["outcome"], check["examples"], (check.get("findings") or [{}])[0].get("counterexample"))
             for rule in run.report["rules"].values() for check in rule["checks"] if check["outcome"] != "not run"}
 
 

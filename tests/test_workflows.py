@@ -79,7 +79,18 @@ def test_ci_runs_the_readme_test_command_and_it_collects() -> None:
     command = _step("ci.yml", "test")["run"].strip()
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"```sh\n{command}\n```" in readme  # the README's test command, exactly
-    assert command.split(" && ", 2)[2] in (ROOT / ".ci" / "run").read_text(encoding="utf-8")  # and .ci/run's
+    # .ci/run runs the same install and pytest (in that order, not in one && chain since it also installs
+    # Chromium and runs npm ci for the Node harnesses between them; the README says so) ...
+    ci_run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    install, _, tests_command = command.split(" && ", 2)[2].partition(" && ")
+    lines = [line.strip() for line in ci_run.splitlines()]
+    assert install in lines and tests_command in lines and lines.index(install) < lines.index(tests_command), ci_run
+    assert "npm ci" in ci_run and "apt-get install" in ci_run and "chromium" in ci_run
+    assert "`npm ci`" in readme and "Chromium" in readme  # ... the README names both extras
+    # ... and the workflow runs npm ci for the Node harnesses before the test step, as .ci/run does
+    steps = _steps("ci.yml")
+    names = [step.get("id") for step in steps]
+    assert "npm ci" in _step("ci.yml", "node")["run"] and names.index("node") < names.index("test")
     pytest_part = command.split(" && ")[-1]
     assert pytest_part == "python -m pytest -n auto tests"
     result = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "tests/test_workflows.py"],
