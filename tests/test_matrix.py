@@ -384,7 +384,8 @@ def test_matrix_is_a_python_module_entry_point() -> None:
     assert "--against OLD.json" in done.stdout and "--bench" in done.stdout
 
 
-def test_column_command_lines(tmp_path: Path) -> None:
+def test_column_command_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from strictconformance.matrix import run as matrix_run
     from strictconformance.matrix.run import pytest_command, unavailable_reason
 
     python_path = SdkPath(key="acme/x", title="x", distributions=("pytest",), adapter="acme.adapter:X")
@@ -398,7 +399,16 @@ def test_column_command_lines(tmp_path: Path) -> None:
     words = pytest_command(node_path, tmp_path / "r.json", profile="ci", rules=[], workers=None, python="py")
     assert words[5:7] == ["--sc-adapter-cmd", "node harness.mjs"] and "-n" not in words
     assert unavailable_reason(python_path) is None
-    assert unavailable_reason(node_path) is not None  # no process adapters, no node or no harness packages here
+    # whether node and the harness packages are installed depends on the machine: make each missing in turn
+    monkeypatch.setattr(matrix_run, "node_harness_dir", lambda: tmp_path / "harness")
+    assert unavailable_reason(node_path) == f"the node harness folder {tmp_path / 'harness'} is missing"
+    (tmp_path / "harness" / "node_modules").mkdir(parents=True)
+    assert unavailable_reason(node_path) == f"not installed: ai (npm install in {tmp_path / 'harness'})"
+    (tmp_path / "harness" / "node_modules" / "ai").mkdir()
+    monkeypatch.setattr(matrix_run.shutil, "which", lambda name: None)
+    assert unavailable_reason(node_path) == "node is not installed"
+    monkeypatch.setattr(matrix_run.shutil, "which", lambda name: "/usr/bin/" + name)
+    assert unavailable_reason(node_path) is None
 
 
 def test_the_committed_matrix_is_valid_and_has_every_registered_sdk_path() -> None:
