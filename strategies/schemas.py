@@ -434,6 +434,7 @@ RULE_FEATURES: Mapping[str, frozenset[str]] = MappingProxyType({
     "multipleOf": frozenset({"number", "numeric-constraints"}),
     "minLength": frozenset({"string-constraints", "allOf", "ref-siblings", "type-list"}),
     "maxLength": frozenset({"string-constraints", "allOf", "ref-siblings", "type-list"}),
+    "minItems": frozenset({"array", "array-constraints", "tuple", "contains"}),
     "maxItems": frozenset({"array", "array-constraints", "tuple", "$ref", "recursion"}),
 })
 _SIZE_KINDS = frozenset({"max_total_properties", "max_enum_values", "max_total_string_length", "large_enum_string_length"})

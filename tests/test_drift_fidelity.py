@@ -122,4 +122,5 @@ def test_dr7_is_not_covered_without_the_declaration(run_suite: Callable[..., Sui
 def test_a_parse_that_is_not_one_is_an_adapter_fault(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite("fidelity_adapters:ReturnsText", "--sc-rule", "DR-1")
     assert run.rules_with("failed") | run.rules_with("error") == {"DR-1"}, run.output
-    assert "adapter fault" in run.output and "expected None or a strictconformance.drift.ParsedResponse" in run.output
+    assert "DR-1 fault:" in run.output and "expected None or a strictconformance.drift.ParsedResponse" in run.output
+    assert {finding["kind"] for finding in run.report["rules"]["DR-1"]["findings"]} == {"fault"}, run.output  # type: ignore[index]
