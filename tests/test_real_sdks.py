@@ -143,6 +143,16 @@ def test_openai_validating_client_rejects_real_and_additive_responses(run_suite:
 # -- pydantic-ai -----------------------------------------------------------------------------------
 
 
+
+def _finding_messages(run: SuiteRun, rule_id: str) -> str:
+    """Every finding message of ``rule_id``'s failed checks, one per line (report schema v2: a check
+    lists ``findings``; the v1 ``failure`` is gone), else the check's reason."""
+    assert run.report is not None, run.output
+    checks: list[dict[str, Any]] = run.report["rules"][rule_id]["checks"]
+    return "\n".join(f"{check['nodeid']}: {finding.get('message') or ''}" for check in checks
+                     if check["outcome"] in ("failed", "error")
+                     for finding in check.get("findings") or [{"message": check.get("reason", "")}])
+
 def test_pydantic_ai_tool_layer(run_suite: Callable[..., SuiteRun]) -> None:
     """``Tool.from_schema`` skips argument validation (documented in tools.py); a tool's exception
     propagates out of the run (only ModelRetry/ToolFailed become results); generator tools are not
@@ -152,11 +162,11 @@ def test_pydantic_ai_tool_layer(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite(PYDANTIC_AI, "--sc-rule", "TL")
     assert _failed(run) == {"TL-2", "TL-3", "TL-4", "TL-6", "TL-7"}, run.output
     assert run.outcome("TL-1") == "passed"
-    assert "reached the callback" in _messages(run, "TL-2")
-    assert "escaped the tool-use path" in _messages(run, "TL-3")
-    assert "PydanticSerializationError" in _messages(run, "TL-4")
-    assert "returned null instead of raising" in _messages(run, "TL-6")
-    assert "accepted at definition time" in _messages(run, "TL-7")
+    assert "reached the callback" in _finding_messages(run, "TL-2")
+    assert "escaped the tool-use path" in _finding_messages(run, "TL-3")
+    assert "PydanticSerializationError" in _finding_messages(run, "TL-4")
+    assert "returned null instead of raising" in _finding_messages(run, "TL-6")
+    assert "accepted at definition time" in _finding_messages(run, "TL-7")
 
 
 def test_pydantic_ai_anthropic_response_processing(run_suite: Callable[..., SuiteRun]) -> None:
@@ -167,9 +177,9 @@ def test_pydantic_ai_anthropic_response_processing(run_suite: Callable[..., Suit
     _need_pydantic_ai()
     run = run_suite(PYDANTIC_AI, "--sc-rule", "DR-3,DR-5,DR-6", "-k", "seed or dr_6")
     assert _failed(run) == {"DR-3", "DR-5", "DR-6"}, run.output
-    assert "missed breaking drift (move_field: move content[1].id" in _messages(run, "DR-3")
-    assert "rename variant 'tool_use' to 'function_call'" in _messages(run, "DR-5")
-    assert "AttributeError" in _messages(run, "DR-6")
+    assert "missed breaking drift (move_field: move content[1].id" in _finding_messages(run, "DR-3")
+    assert "rename variant 'tool_use' to 'function_call'" in _finding_messages(run, "DR-5")
+    assert "AttributeError" in _finding_messages(run, "DR-6")
 
 
 def test_pydantic_ai_strict_transformers(run_suite: Callable[..., SuiteRun]) -> None:
@@ -179,9 +189,9 @@ def test_pydantic_ai_strict_transformers(run_suite: Callable[..., SuiteRun]) -> 
     _need_pydantic_ai()
     run = run_suite(PYDANTIC_AI, "--sc-rule", "SM-17,SM-20,RT-1", "-k", "openai or anthropic")
     assert _failed(run) == {"SM-17", "SM-20", "RT-1"}, run.output
-    assert "openai: the strict schema breaks SM-17" in _messages(run, "SM-17")
-    assert "openai: the strict schema breaks SM-20" in _messages(run, "SM-20")
-    assert "Expected code to be unreachable" in _messages(run, "RT-1")
+    assert "openai: the strict schema breaks SM-17" in _finding_messages(run, "SM-17")
+    assert "openai: the strict schema breaks SM-20" in _finding_messages(run, "SM-20")
+    assert "Expected code to be unreachable" in _finding_messages(run, "RT-1")
 
 
 def test_pydantic_ai_sends_strict_true_with_schemas_openai_rejects() -> None:

@@ -56,7 +56,9 @@ def _failed(run: SuiteRun) -> set[str]:
 def _messages(run: SuiteRun, rule_id: str) -> str:
     assert run.report is not None, run.output
     checks: list[dict[str, Any]] = run.report["rules"][rule_id]["checks"]
-    return "\n".join(str((check.get("failure") or {}).get("message") or "") for check in checks if check["outcome"] in ("failed", "error"))
+    # report schema v2: each check lists its findings (the v1 single ``failure`` is gone)
+    return "\n".join(str(finding.get("message") or "") for check in checks if check["outcome"] in ("failed", "error")
+                     for finding in check.get("findings") or ())
 
 
 # -- Declarations ----------------------------------------------------------------------------------
