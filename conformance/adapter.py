@@ -383,11 +383,20 @@ MAX_RESULT_STRING = 10_000_000
 def result_size_problem(value: Any, *, limit: int = MAX_RESULT_ELEMENTS) -> str | None:
     """Why ``value`` is too big for the suite to inspect, or None. Cheap: it stops counting at
     ``limit`` (a container's ``len`` first), so a 2,000,000-element list fails at once, before
-    the deep validation of the result (which would take minutes, again at every shrink step)."""
+    the deep validation of the result (which would take minutes, again at every shrink step).
+
+    A container met again below itself (a cycle) counts once and is not walked again: the
+    capability's own check names the cycle. Shared containers that are no cycle count at every
+    place they occur (the deep validation walks them there too)."""
     count = 0
-    stack: list[Any] = [value]
+    on_path: set[int] = set()
+    # (item, leaving): ``leaving`` takes a container off the path once its items are counted
+    stack: list[tuple[Any, bool]] = [(value, False)]
     while stack:
-        item = stack.pop()
+        item, leaving = stack.pop()
+        if leaving:
+            on_path.discard(id(item))
+            continue
         count += 1
         if isinstance(item, (str, bytes)):
             if len(item) > MAX_RESULT_STRING:
@@ -401,6 +410,8 @@ def result_size_problem(value: Any, *, limit: int = MAX_RESULT_ELEMENTS) -> str 
             size = len(dataclasses.fields(item))
         else:
             continue
+        if id(item) in on_path:  # a cycle: the result contains itself here
+            continue
         if count + size > limit:
             held = f" (one container holds {size:,})" if size > limit // 2 else ""
             return f"returned a result of more than {limit:,} elements{held}; the suite inspects results of at most {limit:,}"
@@ -410,7 +421,9 @@ def result_size_problem(value: Any, *, limit: int = MAX_RESULT_ELEMENTS) -> str 
             children = item
         else:
             children = [getattr(item, f.name, None) for f in dataclasses.fields(item)]
-        stack.extend(children)
+        on_path.add(id(item))
+        stack.append((item, True))
+        stack.extend((child, False) for child in children)
     return None
 
 

@@ -13,6 +13,7 @@ plugin reads the exception's type, never its text.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import re
@@ -179,6 +180,25 @@ def not_covered(reason: str) -> NoReturn:
     """End the check as not covered, for ``reason`` (say what the adapter lacks)."""
     __tracebackhide__ = True
     raise NotCovered(reason)
+
+
+@functools.cache
+def refusal_type() -> type[BaseException]:
+    """The exception of a refused input: a process harness's ``refusal`` answer (or an input JSON
+    cannot carry to it). A subclass of Hypothesis's UnsatisfiedAssumption, so the harness discards
+    the example as ``assume(False)`` would (an explicit case is not covered, with the reason). Only
+    this type is a refusal: ``hypothesis.assume()`` (a plain UnsatisfiedAssumption) raised inside an
+    adapter is a fault, like ``pytest.skip()``. Built on first use (the plugin imports Hypothesis
+    only when the suite runs)."""
+    from hypothesis.errors import UnsatisfiedAssumption
+
+    return type("HarnessRefused", (UnsatisfiedAssumption,), {"__module__": __name__, "__doc__": refusal_type.__doc__})
+
+
+def refuse(reason: str) -> NoReturn:
+    """Refuse the input of the current adapter call, for ``reason`` (see :func:`refusal_type`)."""
+    __tracebackhide__ = True
+    raise refusal_type()(reason)
 
 
 def distinct(findings: Sequence[Finding], bound: int) -> list[Finding]:

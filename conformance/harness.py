@@ -420,11 +420,12 @@ _REFUSALS_BEFORE_SKIP = 10
 
 
 def _is_refusal(error: BaseException) -> bool:
-    """An adapter's refusal of one input: Hypothesis's UnsatisfiedAssumption (what
-    ``strictconformance.process.ProcessAdapter`` raises for a harness's ``refusal`` answer)."""
-    from hypothesis.errors import UnsatisfiedAssumption
+    """An adapter's refusal of one input: :func:`strictconformance.findings.refusal_type` (what
+    ``strictconformance.process.ProcessAdapter`` raises for a harness's ``refusal`` answer). A plain
+    UnsatisfiedAssumption (``hypothesis.assume()`` inside the adapter) is not one: it is a fault."""
+    from strictconformance.findings import refusal_type
 
-    return isinstance(error, UnsatisfiedAssumption)
+    return isinstance(error, refusal_type())
 
 
 class _Worker:

@@ -6,6 +6,7 @@ strict-capable; the curated table (RES-14) is checked on its own.
 
 from __future__ import annotations
 
+import dataclasses
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -62,8 +63,20 @@ def test_res_10_required_strict_filters_or_fails(strictconformance_harness: Harn
             f"mode={outcome.request.function_calling_mode!r})"))
 
 
+@st.composite
+def _with_a_false_tool(draw: st.DrawFn) -> PlanRequest:
+    """A priority request in which at least one tool says strict=false: RES-11 judges those tools
+    alone, so a request without one would test nothing."""
+    request = draw(plan_requests(strict=strict_settings("priority"), min_tools=1, max_tools=6, schema=_SMALL))
+    if any(tool.strict is False for tool in request.tools):
+        return request
+    index = draw(st.integers(0, len(request.tools) - 1))
+    tools = tuple(dataclasses.replace(tool, strict=False) if i == index else tool for i, tool in enumerate(request.tools))
+    return dataclasses.replace(request, tools=tools)
+
+
 @check("RES-11")
-@given(request=plan_requests(strict=strict_settings("priority"), max_tools=6, schema=_SMALL))
+@given(request=_with_a_false_tool())
 def test_res_11_false_is_never_strict(strictconformance_harness: Harness, request: PlanRequest) -> None:
     outcome = _plan(strictconformance_harness, request)
     if not isinstance(outcome, Plan):

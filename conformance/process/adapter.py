@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from strictconformance.adapter import Adapter, AdapterContractError, error_text
-from strictconformance.findings import not_covered
+from strictconformance.findings import not_covered, refuse
 from strictconformance.process.client import (
     DEFAULT_MAX_MESSAGE_BYTES,
     HarnessCallError,
@@ -242,9 +242,7 @@ def _refuse(reason: str) -> None:
     """A refusal: the SDK cannot express this input. The harness (strictconformance.harness)
     discards it inside a Hypothesis example (as ``assume(False)``: the check goes on with inputs
     the SDK can express) and skips an explicit case as not covered, with the reason."""
-    from hypothesis.errors import UnsatisfiedAssumption
-
-    raise type("HarnessRefused", (UnsatisfiedAssumption,), {})(reason)
+    refuse(reason)
 
 
 def _capability(method: str) -> Callable[..., Any]:
