@@ -7,6 +7,7 @@ strict-capable; the curated table (RES-14) is checked on its own.
 from __future__ import annotations
 
 import dataclasses
+
 from hypothesis import given
 from hypothesis import strategies as st
 
