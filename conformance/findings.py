@@ -204,7 +204,7 @@ def refuse(reason: str) -> NoReturn:
 def distinct(findings: Sequence[Finding], bound: int) -> list[Finding]:
     """``findings`` less repeats of a key (the first, the smallest, is kept), at most ``bound``."""
     seen: set[str] = set()
-    kept = []
+    kept: list[Finding] = []
     for finding in findings:
         if finding.key not in seen and len(kept) < bound:
             seen.add(finding.key)

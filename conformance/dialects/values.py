@@ -88,7 +88,7 @@ def locate_json_problem(value: Any, *, max_depth: int | None = None,
         if isinstance(item, _LEAVES):
             if isinstance(item, float) and not math.isfinite(item):
                 return pointer, f"{item!r} is not a JSON number"
-            if _too_long_integer(item):
+            if isinstance(item, int) and _too_long_integer(item):
                 return pointer, (f"an integer of {item.bit_length()} bits has more than {_MAX_INT_DIGITS} digits: "
                                  "Python's json cannot write or read it (sys.set_int_max_str_digits)")
             continue
