@@ -43,10 +43,10 @@ import pydantic
 from anthropic import beta_tool, transform_schema
 
 from strictconformance import Adapter, ToolsRequest, WireRequest, read_wire_request
+from strictconformance.drift.body import json_body
 from strictconformance.drift.paths import format_path
 from strictconformance.drift.sse import SSEEvent, format_sse
 from strictconformance.findings import not_covered
-from strictconformance.sdks._body import json_body
 from strictconformance.sdks._snippets import python_literal, snippet
 from strictconformance.tools.contract import AdvertisedTool, ToolDefinition, ToolLayerTraits
 from strictconformance.tools.results import ToolContext, ToolInvocation, ToolResult, result_content

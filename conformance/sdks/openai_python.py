@@ -50,10 +50,10 @@ from openai.lib._pydantic import _ensure_strict_json_schema
 from openai.types.chat.chat_completion_message_function_tool_call import Function
 
 from strictconformance import Adapter, ToolsRequest, WireRequest, read_wire_request
+from strictconformance.drift.body import json_body
 from strictconformance.drift.paths import format_path
 from strictconformance.drift.sse import SSEEvent, format_sse
 from strictconformance.findings import not_covered
-from strictconformance.sdks._body import json_body
 from strictconformance.sdks._snippets import python_literal, snippet
 
 __all__ = ["OpenAIPython", "OpenAIPythonValidating"]
