@@ -24,7 +24,6 @@ const NOT_COVERED = {
   "plan_request": "the AI SDK has no model selection among candidates (priority convention)",
   "strict_support": "no public API resolves a model's strict format",
   "strictify/encode/decode": "the AI SDK sends tool schemas as given (no strictify)",
-  "check_stream": "not implemented in this harness",
   "tools": "tool layer not implemented in this harness",
 };
 
@@ -83,28 +82,116 @@ async function buildRequest({ request }) {
   return { api: API[request.provider], body: captured.body, headers: captured.headers };
 }
 
-// The response path of the provider package alone: LanguageModel.doGenerate() fetches (mocked:
-// the recorded body), parses it with the provider's response schema and maps it to content.
-// generateText() would also run tool-call handling, which is not response parsing.
-async function checkResponse({ api, payload }) {
-  const provider = Object.keys(API).find((key) => API[key] === api);
-  if (!provider) throw new Refusal(`this harness parses ${Object.values(API).join(", ")} responses only`);
-  const fetch = async () => new Response(stringifyDeep(payload), { status: 200, headers: { "content-type": "application/json" } });
-  const modelId = { openai: "gpt-4o", anthropic: "claude-sonnet-4-5", google: "gemini-2.5-flash" }[provider];
-  const model = providerModel(provider, modelId, fetch);
-  try {
-    await model.doGenerate({ prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }] });
-  } catch (error) {
-    // A body the provider's response schema rejects: AI_APICallError "Invalid JSON response" whose
-    // cause is the AI_TypeValidationError with the zod issues (their path is the drift path).
-    const cause = error?.cause;
-    const issue = cause?.cause?.issues?.[0] ?? cause?.issues?.[0] ?? error?.issues?.[0];
-    const parts = issue ? deepestPath(issue) : null;
-    const path = parts ? parts.map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`)).join("").replace(/^\./, "") : null;
-    const detail = cause?.message ? `: ${cause.message}` : "";
-    throw new DeclaredError(error?.name ?? "Error", `${String(error?.message ?? error)}${detail}`.slice(0, 4000), { path });
+// The response path of the provider package alone: LanguageModel.doGenerate() / doStream() fetch
+// (mocked: the recorded body or event stream), parse it with the provider's response schemas and
+// map it to content parts. generateText() would also run tool-call handling, which is not parsing.
+const RESPONSE_APIS = { "openai.chat": "openai", "openai.responses": "openai", "anthropic.messages": "anthropic", "gemini.generate_content": "google" };
+const RESPONSE_MODELS = { openai: "gpt-4o", anthropic: "claude-sonnet-4-5", google: "gemini-2.5-flash" };
+// The id the provider packages make up for a tool call the response gives none (Gemini calls
+// often have none): read back as "no id", what the payload holds.
+const MADE_UP_ID = "strictconformance-generated-id";
+
+function responseModel(api, fetch) {
+  const provider = RESPONSE_APIS[api];
+  if (!provider) throw new Refusal(`this harness parses ${Object.keys(RESPONSE_APIS).join(", ")} responses only`);
+  const common = { apiKey: "sk-strictconformance-not-a-key", fetch };
+  const modelId = RESPONSE_MODELS[provider];
+  if (api === "openai.responses") return createOpenAI(common).responses(modelId);
+  if (api === "openai.chat") return createOpenAI(common).chat(modelId);
+  if (provider === "anthropic") return createAnthropic(common)(modelId);
+  return createGoogleGenerativeAI({ ...common, generateId: () => MADE_UP_ID })(modelId);
+}
+
+const PROMPT = [{ role: "user", content: [{ type: "text", text: "hi" }] }];
+
+// A provider-package error as the kit's drift error: AI_APICallError "Invalid JSON response"
+// (or a stream's error part) whose cause is the AI_TypeValidationError with the zod issues
+// (their path is the drift path).
+function driftError(error) {
+  const cause = error?.cause;
+  const issue = cause?.cause?.issues?.[0] ?? cause?.issues?.[0] ?? error?.issues?.[0];
+  const parts = issue ? deepestPath(issue) : null;
+  const path = parts ? parts.map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`)).join("").replace(/^\./, "") : null;
+  const detail = cause?.message ? `: ${cause.message}` : "";
+  if (!(error instanceof Error) && error && typeof error === "object" && "statusCode" in error && "data" in error) {
+    // a stream's error event, as the provider packages normalize it (createProviderStreamError)
+    return new DeclaredError("AI_ProviderStreamError", String(error.message ?? JSON.stringify(error.data)).slice(0, 4000));
   }
-  return null;
+  const name = error instanceof Error ? error.name : "AI_StreamError";
+  const message = error instanceof Error ? String(error.message) : JSON.stringify(error);
+  return new DeclaredError(name, `${message}${detail}`.slice(0, 4000), { path });
+}
+
+function parsedArguments(input) {
+  if (typeof input !== "string") return input ?? {};
+  if (!input.trim()) return {};
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input; // not JSON: the kit shows the text the SDK kept
+  }
+}
+
+// What the SDK read, in the kit's normalized form (strictconformance.drift.fidelity.ParsedResponse):
+// the text parts joined, the calls the user runs (not provider-executed ones), the provider's raw
+// stop reason (finishReason.raw), and the token counts the provider wrote where the SDK keeps
+// them unchanged (chat/Responses: totals; Anthropic: input without cache, its output; Gemini:
+// candidatesTokenCount as outputTokens.text; Gemini's input total adds tool-use prompt tokens).
+function normalized(api, text, calls, finishReason, usage) {
+  const out = { text, tool_calls: calls.filter((call) => !call.providerExecuted).map((call) => ({
+    name: call.toolName, arguments: parsedArguments(call.input), id: call.toolCallId === MADE_UP_ID ? null : call.toolCallId ?? null,
+  })) };
+  if (typeof finishReason?.raw === "string") out.stop_reason = finishReason.raw;
+  const counts = {};
+  const input = api === "anthropic.messages" ? usage?.inputTokens?.noCache : api === "gemini.generate_content" ? undefined : usage?.inputTokens?.total;
+  const output = api === "gemini.generate_content" ? usage?.outputTokens?.text : usage?.outputTokens?.total;
+  // (safe integers only: a count past 2^53 is not the integer the provider wrote)
+  if (Number.isSafeInteger(input) && usage?.raw != null) counts.input_tokens = input;
+  if (Number.isSafeInteger(output) && usage?.raw != null) counts.output_tokens = output;
+  if (Object.keys(counts).length) out.usage = counts;
+  return out;
+}
+
+async function checkResponse({ api, payload }) {
+  const fetch = async () => new Response(stringifyDeep(payload), { status: 200, headers: { "content-type": "application/json" } });
+  let result;
+  try {
+    result = await responseModel(api, fetch).doGenerate({ prompt: PROMPT });
+  } catch (error) {
+    throw driftError(error);
+  }
+  const text = result.content.filter((part) => part.type === "text").map((part) => part.text).join("");
+  return normalized(api, text, result.content.filter((part) => part.type === "tool-call"), result.finishReason, result.usage);
+}
+
+function sseText(events) {
+  let out = "";
+  for (const event of events) {
+    if (event.event != null) out += `event: ${event.event}\n`;
+    if (event.id != null) out += `id: ${event.id}\n`;
+    for (const line of String(event.data).split("\n")) out += `data: ${line}\n`;
+    out += "\n";
+  }
+  return out;
+}
+
+async function checkStream({ api, events }) {
+  const fetch = async () => new Response(sseText(events), { status: 200, headers: { "content-type": "text/event-stream" } });
+  const texts = [];
+  const calls = [];
+  let finish = null;
+  try {
+    const { stream } = await responseModel(api, fetch).doStream({ prompt: PROMPT });
+    for await (const part of stream) {
+      if (part.type === "error") throw part.error;
+      if (part.type === "text-delta") texts.push(part.delta);
+      else if (part.type === "tool-call") calls.push(part);
+      else if (part.type === "finish") finish = part;
+    }
+  } catch (error) {
+    throw driftError(error);
+  }
+  return normalized(api, texts.join(""), calls, finish?.finishReason, finish?.usage);
 }
 
 // A zod issue's path; for a union that no branch accepts, zod keeps each branch's issues under
@@ -138,16 +225,55 @@ ${tools}
 `;
 }
 
+function responseModelSource(api) {
+  const provider = RESPONSE_APIS[api];
+  const [factory, pkg] = { openai: ["createOpenAI", "@ai-sdk/openai"], anthropic: ["createAnthropic", "@ai-sdk/anthropic"], google: ["createGoogleGenerativeAI", "@ai-sdk/google"] }[provider];
+  const suffix = api === "openai.responses" ? ".responses" : api === "openai.chat" ? ".chat" : "";
+  return { factory, pkg, model: `${factory}({ apiKey: "test", fetch })${suffix}(${JSON.stringify(RESPONSE_MODELS[provider])})` };
+}
+
+function reproduceCheckResponse({ api, payload }) {
+  if (!RESPONSE_APIS[api]) return null;
+  const { factory, pkg, model } = responseModelSource(api);
+  return `// npm install ${pkg}@${versions[pkg]}
+import { ${factory} } from "${pkg}";
+// the recorded (or mutated) response body the provider package parses
+const body = ${stringifyDeep(payload)};
+const fetch = async () => new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
+const model = ${model};
+const result = await model.doGenerate({ prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }] })
+  .catch((error) => { console.log(error.name, error.message, error.cause?.message); process.exit(1); });
+console.log(JSON.stringify({ content: result.content, finishReason: result.finishReason, usage: result.usage }, null, 2));
+`;
+}
+
+function reproduceCheckStream({ api, events }) {
+  if (!RESPONSE_APIS[api]) return null;
+  const { factory, pkg, model } = responseModelSource(api);
+  return `// npm install ${pkg}@${versions[pkg]}
+import { ${factory} } from "${pkg}";
+// the recorded (or mutated) server-sent events the provider package parses
+const sse = ${JSON.stringify(sseText(events))};
+const fetch = async () => new Response(sse, { headers: { "content-type": "text/event-stream" } });
+const model = ${model};
+const { stream } = await model.doStream({ prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }] });
+for await (const part of stream) console.log(JSON.stringify(part));
+`;
+}
+
 serve({
   implementation: { name: "vercel-ai-sdk", version: versions.ai, homepage: "https://ai-sdk.dev", sdk: versions },
   declarations: {
     // Unset strict is omitted on every provider (the AI SDK dropped its default in Dec 2025).
     strict_defaults: { openai: null, anthropic: null, google: null },
     providers: ["openai", "anthropic", "google"],
+    api_errors: ["AI_ProviderStreamError"],
     drift_errors: ["AI_TypeValidationError", "AI_APICallError", "AI_JSONParseError", "AI_NoContentGeneratedError", "AI_InvalidResponseDataError"],
-    drift_apis: ["openai.chat", "anthropic.messages", "gemini.generate_content"],
+    drift_apis: Object.keys(RESPONSE_APIS),
+    // check_response / check_stream return what doGenerate() / doStream() parsed (DR-7).
+    parse_fidelity: true,
   },
   notCovered: NOT_COVERED,
-  capabilities: { build_request: buildRequest, check_response: checkResponse },
-  reproducers: { build_request: reproduceBuildRequest },
+  capabilities: { build_request: buildRequest, check_response: checkResponse, check_stream: checkStream },
+  reproducers: { build_request: reproduceBuildRequest, check_response: reproduceCheckResponse, check_stream: reproduceCheckStream },
 });
