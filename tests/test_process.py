@@ -303,3 +303,15 @@ def test_an_input_json_cannot_carry_is_refused_not_a_fault() -> None:
         assert adapter.harness.generation == 1
     finally:
         adapter.close()
+
+
+def test_a_check_result_with_a_big_negative_integer_crosses_to_the_xdist_controller() -> None:
+    # execnet's serializer fails on an int below -2**31 (struct.error: an INTERNALERROR that lost
+    # the run); a Zod tool advertises integers with minimum -(2**53 - 1), so a TL-1 finding holds one.
+    execnet = pytest.importorskip("execnet.gateway_base")
+    from strictconformance.plugin import worker_property
+
+    value = {"rule_id": "TL-1", "outcome": "failed", "findings": [{"counterexample": {"minimum": -(2**53 - 1), "big": 10**40}}]}
+    carried = worker_property(value)
+    execnet.dumps_internal(("testreport", {"user_properties": [("strictconformance", carried)]}))
+    assert isinstance(carried, str) and json.loads(carried) == value

@@ -5,13 +5,18 @@
 //
 // Not covered (declared in not_covered, never faked): see NOT_COVERED below.
 
-import { generateText, jsonSchema, tool, Output } from "ai";
+import { generateText, streamText, jsonSchema, asSchema, tool, Output } from "ai";
+import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
+import { z } from "zod";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { serve, Refusal, DeclaredError, packageVersion, stringifyDeep } from "../harness-kit.mjs";
 
-const PACKAGES = ["ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/google"];
+// `--zod`: the tool layer defines tools with a Zod schema (zod's own z.fromJSONSchema of the
+// kit's JSON Schema) instead of jsonSchema().
+const ZOD = process.argv.includes("--zod");
+const PACKAGES = ["ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/google", ...(ZOD ? ["zod"] : [])];
 const versions = Object.fromEntries(await Promise.all(PACKAGES.map(async (name) => [name, await packageVersion(name)])));
 
 const API = { openai: "openai.chat", anthropic: "anthropic.messages", google: "gemini.generate_content" };
@@ -24,7 +29,8 @@ const NOT_COVERED = {
   "plan_request": "the AI SDK has no model selection among candidates (priority convention)",
   "strict_support": "no public API resolves a model's strict format",
   "strictify/encode/decode": "the AI SDK sends tool schemas as given (no strictify)",
-  "tools": "tool layer not implemented in this harness",
+  "call_tool": "the AI SDK's tool object has no direct call of its own: tool.execute is the caller's function, run as given (TL-6's direct call is not covered; its tool-use path is)",
+  "sources": "tools from type hints or Python models cannot cross the process boundary; `--zod` defines them with a Zod schema converted by z.fromJSONSchema",
 };
 
 class CaptureDone extends Error {}
@@ -214,7 +220,9 @@ function reproduceBuildRequest({ request }) {
   if (request.response_schema !== null) extra.push(`output: Output.object({ schema: jsonSchema(${JSON.stringify(request.response_schema)}) }),`);
   if (request.function_calling_mode in TOOL_CHOICE) extra.push(`toolChoice: ${JSON.stringify(TOOL_CHOICE[request.function_calling_mode])},`);
   return `// npm install ai@${versions.ai} ${factory[1]}@${versions[factory[1]]}
-import { generateText, jsonSchema, tool, Output } from "ai";
+import { generateText, streamText, jsonSchema, asSchema, tool, Output } from "ai";
+import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
+import { z } from "zod";
 import { ${factory[0]} } from "${factory[1]}";
 // prints the request body the SDK would send, then stops
 const fetch = async (url, init) => { console.log(init.headers, init.body); throw new Error("captured"); };
@@ -223,6 +231,111 @@ await generateText({ model, prompt: "hi", maxRetries: 0, tools: {
 ${tools}
 }, ${extra.join(" ")} }).catch(() => {});
 `;
+}
+
+// -- the tool layer: tool({ inputSchema: jsonSchema(...) | zod, execute }) -----------------------
+// invoke_tool is the tool-use path of streamText(): a model (the SDK's own MockLanguageModelV4)
+// calls the tool with the given input; the SDK validates it against the tool's schema, runs
+// execute, and streams preliminary results (each item of a generator) then the tool-result or
+// tool-error part. The callback runs in the kit (callback messages).
+const tools = new Map();
+const current = { ctx: null, plainValue: false };
+
+function fromKit(answer) {
+  if (answer && typeof answer === "object" && answer.generator && Object.keys(answer).length === 1) {
+    const { items, raise: error } = answer.generator;
+    return (async function* stream() {
+      for (const item of items) yield item;
+      if (error) throw new DeclaredError(error.type, error.message);
+    })();
+  }
+  return answer;
+}
+
+async function defineTool({ definition }) {
+  if (definition.input_schema === null) throw new Refusal("this harness defines tools from a JSON Schema only");
+  let inputSchema;
+  try {
+    inputSchema = ZOD ? z.fromJSONSchema(definition.input_schema) : jsonSchema(definition.input_schema);
+  } catch (error) {
+    throw new Refusal(`zod cannot convert this JSON Schema: ${String(error?.message ?? error).slice(0, 300)}`);
+  }
+  const handle = `tool-${tools.size + 1}`;
+  const execute = (input, options) => {
+    const args = definition.context ? [input, { tool_use_id: options.toolCallId, tool_name: definition.name, invocation_state: options.context ?? {} }] : [input];
+    return current.ctx.callback(definition.callback, args).then(fromKit);
+  };
+  // The SDK tells a streaming execute (an async iterable) from a plain one when execute returns,
+  // before the kit has said which its callback is: the bridge is always a generator, and a plain
+  // callback's value is marked so invokeTool drops the one preliminary result the bridge made
+  // (a plain async execute gives only the final result).
+  const made = tool({ description: definition.description, inputSchema, execute: async function* (input, options) {
+    const outcome = await execute(input, options);
+    if (outcome && typeof outcome === "object" && Symbol.asyncIterator in outcome) {
+      yield* outcome;
+      return;
+    }
+    current.plainValue = true;
+    yield outcome;
+  }, ...(definition.strict !== null ? { strict: definition.strict } : {}) });
+  tools.set(handle, { tool: made, definition });
+  return { tool: handle };
+}
+
+function entry(handle) {
+  const found = tools.get(handle);
+  if (!found) throw new Error(`unknown tool handle ${handle}`);
+  return found;
+}
+
+async function describeTool({ tool: handle }) {
+  const { tool: made, definition } = entry(handle);
+  const schema = await asSchema(made.inputSchema).jsonSchema;
+  return { name: definition.name, description: made.description ?? "", input_schema: schema, strict: made.strict ?? null };
+}
+
+// A zod issue path as a JSON pointer.
+function pointer(parts) {
+  return parts.length ? "/" + parts.map((part) => String(part).replaceAll("~", "~0").replaceAll("/", "~1")).join("/") : "";
+}
+
+async function invokeTool({ tool: handle, tool_use_id, tool_input, invocation_state }, ctx) {
+  const { tool: made, definition } = entry(handle);
+  current.ctx = ctx;
+  current.plainValue = false;
+  const model = new MockLanguageModelV4({ doStream: async () => ({ stream: convertArrayToReadableStream([
+    { type: "stream-start", warnings: [] },
+    { type: "tool-call", toolCallId: tool_use_id, toolName: definition.name, input: stringifyDeep(tool_input) },
+    { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } } },
+  ]) }) });
+  const outputs = [];
+  let invalid = null;
+  const result = streamText({ model, prompt: "hi", maxRetries: 0, tools: { [definition.name]: made },
+                              toolsContext: { [definition.name]: invocation_state } });
+  for await (const part of result.fullStream) {
+    if (part.type === "tool-call" && part.invalid) invalid = part.error;
+    else if (part.type === "tool-result" && part.preliminary) {
+      outputs.push({ kind: "event", tool_use_id: part.toolCallId, index: outputs.length, data: part.output ?? null });
+    } else if (part.type === "tool-result") {
+      // The SDK's final output is its last preliminary result ("the last value yielded"): that
+      // preliminary is the final result previewed, not a progress event of its own.
+      const last = outputs[outputs.length - 1];
+      if (last?.kind === "event" && last.data === (part.output ?? null)) outputs.pop();
+      const value = part.output === undefined ? null : part.output;
+      outputs.push({ kind: "result", tool_use_id: part.toolCallId, status: "success", content: typeof value === "string" ? value : stringifyDeep(value), value });
+    } else if (part.type === "tool-error") {
+      const error = invalid ?? part.error;
+      const issue = invalid?.cause?.cause?.issues?.[0] ?? invalid?.cause?.issues?.[0];
+      const type = error instanceof Error ? error.name : "Error";
+      const message = error instanceof Error ? error.message : String(error);
+      outputs.push({ kind: "result", tool_use_id: part.toolCallId, status: "error", content: `${type}: ${message}`, value: null,
+                     error_type: type, error_message: message, error_field: issue ? pointer(deepestPath(issue)) : null });
+    } else if (part.type === "error") {
+      throw part.error instanceof Error ? part.error : new Error(String(part.error));
+    }
+  }
+  if (current.plainValue) return { outputs: outputs.filter((output) => output.kind !== "event") };
+  return { outputs };
 }
 
 function responseModelSource(api) {
@@ -262,7 +375,7 @@ for await (const part of stream) console.log(JSON.stringify(part));
 }
 
 serve({
-  implementation: { name: "vercel-ai-sdk", version: versions.ai, homepage: "https://ai-sdk.dev", sdk: versions },
+  implementation: { name: ZOD ? "vercel-ai-sdk (zod tools)" : "vercel-ai-sdk", version: versions.ai, homepage: "https://ai-sdk.dev", sdk: versions },
   declarations: {
     // Unset strict is omitted on every provider (the AI SDK dropped its default in Dec 2025).
     strict_defaults: { openai: null, anthropic: null, google: null },
@@ -272,8 +385,12 @@ serve({
     drift_apis: Object.keys(RESPONSE_APIS),
     // check_response / check_stream return what doGenerate() / doStream() parsed (DR-7).
     parse_fidelity: true,
+    // tool(): strict is a boolean; a generator's last item is the final output ("the last value
+    // yielded"), none at all gives an undefined output.
+    tool_layer_traits: { sources: ["json_schema"], strict_convention: "boolean", final_value: "last_item", empty_generator_value: null },
   },
   notCovered: NOT_COVERED,
-  capabilities: { build_request: buildRequest, check_response: checkResponse, check_stream: checkStream },
+  capabilities: { build_request: buildRequest, check_response: checkResponse, check_stream: checkStream,
+                  define_tool: defineTool, describe_tool: describeTool, invoke_tool: invokeTool },
   reproducers: { build_request: reproduceBuildRequest, check_response: reproduceCheckResponse, check_stream: reproduceCheckStream },
 });
