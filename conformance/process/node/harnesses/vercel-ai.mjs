@@ -1,7 +1,10 @@
 // strictconformance harness for the Vercel AI SDK (`ai` with @ai-sdk/openai, @ai-sdk/anthropic,
 // @ai-sdk/google). Calls only the SDK's own code: generateText() with a custom fetch that captures
-// the HTTP request the provider package builds (build_request), and that answers a recorded
-// response body so the provider's own response schemas parse it (check_response).
+// the HTTP request the provider package builds (build_request); each provider model's doGenerate()
+// and doStream() on a recorded body or event stream answered by a mocked fetch, so the provider's
+// own response schemas parse it, returning what they parsed (check_response / check_stream, DR-7);
+// and the tool layer, tool() with jsonSchema() (or a Zod schema with `--zod`) run through
+// streamText()'s tool-use path (define/describe/invoke_tool).
 //
 // Not covered (declared in not_covered, never faked): see NOT_COVERED below.
 
