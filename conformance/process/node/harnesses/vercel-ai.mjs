@@ -341,6 +341,41 @@ async function invokeTool({ tool: handle, tool_use_id, tool_input, invocation_st
   return { outputs };
 }
 
+function toolSource(definition) {
+  const schema = ZOD ? `z.fromJSONSchema(${JSON.stringify(definition.input_schema)})` : `jsonSchema(${JSON.stringify(definition.input_schema)})`;
+  const strict = definition.strict !== null ? `, strict: ${JSON.stringify(definition.strict)}` : "";
+  return `tool({ description: ${JSON.stringify(definition.description)}, inputSchema: ${schema}${strict},
+  execute: async (input, options) => { console.log("execute received", JSON.stringify(input), options.toolCallId); return "ok"; } })`;
+}
+
+function reproduceDefineTool({ definition }) {
+  return `// npm install ai@${versions.ai}${ZOD ? ` zod@${versions.zod}` : ""}
+import { tool, jsonSchema, asSchema } from "ai";${ZOD ? '\nimport { z } from "zod";' : ""}
+// tool() keeps what it is given: the strict setting and the schema the providers will send
+const t = ${toolSource(definition)};
+console.log("strict:", JSON.stringify(t.strict), "schema:", JSON.stringify(await asSchema(t.inputSchema).jsonSchema));
+`;
+}
+
+function reproduceInvokeTool({ tool: handle, tool_use_id, tool_input }) {
+  const found = tools.get(handle);
+  if (!found) return null;
+  const name = JSON.stringify(found.definition.name);
+  return `// npm install ai@${versions.ai}${ZOD ? ` zod@${versions.zod}` : ""}
+import { streamText, tool, jsonSchema } from "ai";
+import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";${ZOD ? '\nimport { z } from "zod";' : ""}
+// a model calls the tool with this input; the SDK validates it and runs execute (or not)
+const model = new MockLanguageModelV4({ doStream: async () => ({ stream: convertArrayToReadableStream([
+  { type: "tool-call", toolCallId: ${JSON.stringify(tool_use_id)}, toolName: ${name}, input: ${JSON.stringify(stringifyDeep(tool_input))} },
+  { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } } },
+]) }) });
+const tools = { [${name}]: ${toolSource(found.definition)} };
+for await (const part of streamText({ model, prompt: "hi", tools }).fullStream) {
+  if (part.type.startsWith("tool-")) console.log(part.type, JSON.stringify(part.output ?? part.error?.message ?? part.error ?? null));
+}
+`;
+}
+
 function responseModelSource(api) {
   const provider = RESPONSE_APIS[api];
   const [factory, pkg] = { openai: ["createOpenAI", "@ai-sdk/openai"], anthropic: ["createAnthropic", "@ai-sdk/anthropic"], google: ["createGoogleGenerativeAI", "@ai-sdk/google"] }[provider];
@@ -395,5 +430,6 @@ serve({
   notCovered: NOT_COVERED,
   capabilities: { build_request: buildRequest, check_response: checkResponse, check_stream: checkStream,
                   define_tool: defineTool, describe_tool: describeTool, invoke_tool: invokeTool },
-  reproducers: { build_request: reproduceBuildRequest, check_response: reproduceCheckResponse, check_stream: reproduceCheckStream },
+  reproducers: { build_request: reproduceBuildRequest, check_response: reproduceCheckResponse, check_stream: reproduceCheckStream,
+                 define_tool: reproduceDefineTool, invoke_tool: reproduceInvokeTool },
 });
