@@ -150,7 +150,9 @@ function normalized(api, text, calls, finishReason, usage) {
   const out = { text, tool_calls: calls.filter((call) => !call.providerExecuted).map((call) => ({
     name: call.toolName, arguments: parsedArguments(call.input), id: call.toolCallId === MADE_UP_ID ? null : call.toolCallId ?? null,
   })) };
-  if (typeof finishReason?.raw === "string") out.stop_reason = finishReason.raw;
+  // (Responses: the SDK's raw reason is incomplete_details.reason, not the response's status, the
+  // stop reason the kit reads: not comparable, so not reported)
+  if (typeof finishReason?.raw === "string" && api !== "openai.responses") out.stop_reason = finishReason.raw;
   const counts = {};
   const input = api === "anthropic.messages" ? usage?.inputTokens?.noCache : api === "gemini.generate_content" ? undefined : usage?.inputTokens?.total;
   const output = api === "gemini.generate_content" ? usage?.outputTokens?.text : usage?.outputTokens?.total;
