@@ -16,7 +16,8 @@ _GOOGLE_BARE_ROOT = dataclasses.replace(GOOGLE, encoding=dataclasses.replace(GOO
 #: Gemini JSON-Schema mode keeping every format, as the Schema mode may.
 _GOOGLE_EVERY_FORMAT = dataclasses.replace(GOOGLE, encoding=dataclasses.replace(GOOGLE.encoding, formats=None))
 #: Gemini Schema mode keeping prefixItems, as the JSON-Schema mode may.
-_GOOGLE_SCHEMA_TUPLES = dataclasses.replace(GOOGLE_SCHEMA, encoding=dataclasses.replace(GOOGLE_SCHEMA.encoding, tuples="native"))
+_GOOGLE_SCHEMA_TUPLES = dataclasses.replace(GOOGLE_SCHEMA, encoding=dataclasses.replace(
+    GOOGLE_SCHEMA.encoding, tuples="native", keywords=GOOGLE.encoding.keywords))
 
 
 class _Replaced(ReferenceAdapter):
