@@ -173,3 +173,40 @@ def test_gemini_json_schema_mode_keeps_prefix_items_the_schema_mode_bans(run_sui
     fine = run_suite(f"{_MODULE}:GeminiJsonSchemaModeKeepsPrefixItems", "--sc-rule", "SM-28", *STRICT_CHECKS)
     assert fine.result.ret == pytest.ExitCode.OK, fine.output
     assert "SM-28" in fine.rules_with("not covered")
+
+
+# -- the shipped SDK adapters declare the context and mode their SDK path serves -----------------
+
+def test_google_genai_schema_paths_are_judged_in_the_schema_mode() -> None:
+    """FunctionDeclaration(parameters=...) and Schema.from_json_schema keep any format, as Gemini's
+    Schema object allows: no SM-31 in google-schema (in google, the JSON-Schema mode, both failed it)."""
+    pytest.importorskip("google.genai")
+    from strictconformance.sdks.google_genai import (
+        GoogleGenaiSchema,
+        GoogleGenaiSchemaFromJsonSchema,
+    )
+
+    schema = {"type": "object", "properties": {"e": {"type": "string", "format": "email"},
+                                               "n": {"type": "integer", "format": "int64"}}, "required": ["e"]}
+    for adapter in (GoogleGenaiSchema(), GoogleGenaiSchemaFromJsonSchema()):
+        declared = read_declarations(adapter)
+        assert declared.strictify_dialects == ("google-schema",)
+        strict = adapter.strictify(schema, "google-schema")
+        assert strict["properties"]["e"]["format"] == "email"
+        assert not validate_strict(strict, declared.dialect_registry["google-schema"])
+        assert {v.rule_id for v in validate_strict(strict, GOOGLE)} == {"SM-31"}
+
+
+def test_anthropic_transform_schema_is_judged_as_an_output_schema() -> None:
+    """transform_schema serves output_format schemas and keeps an array root there (the SDK's
+    parse(output_format=list[int]) sends one): no SM-01 finding, which the tool context would give."""
+    pytest.importorskip("anthropic")
+    from strictconformance.sdks.anthropic import AnthropicTransformSchema
+
+    adapter = AnthropicTransformSchema()
+    declared = read_declarations(adapter)
+    assert declared.strictify_contexts == {"anthropic": "output"}
+    strict = adapter.strictify({"type": "array", "items": {"type": "string"}}, "anthropic")
+    assert strict["type"] == "array"
+    assert not validate_strict(strict, declared.dialect_registry["anthropic"])
+    assert {v.rule_id for v in validate_strict(strict, SHIPPED["anthropic"])} == {"SM-01"}
