@@ -95,8 +95,11 @@ def test_context_data_is_checked() -> None:
         ContextRules("output", waived={"SM-01": " "})
     with pytest.raises(ValueError, match="both waives and keeps"):
         ContextRules("output", waived={"SM-01": "x"}, kept={"SM-01": "y"})
-    with pytest.raises(ValueError, match="names rules it does not have"):
-        Dialect("d", "", (rule("SM-03"),), ValueEncoding(), contexts=(ContextRules("output", waived={"SM-01": "why"}),))
+    with pytest.raises(ValueError, match="not SM rule IDs"):
+        Dialect("d", "", (rule("SM-03"),), ValueEncoding(), contexts=(ContextRules("output", waived={"RT-1": "why"}),))
+    # a derived dialect without a rule its contexts name keeps them: the rule is passed over
+    fewer = Dialect("d", "", (rule("SM-03"),), ValueEncoding(), contexts=(ContextRules("output", waived={"SM-01": "why"}),))
+    assert fewer.in_context("output").rule_ids == ("SM-03",) and not any("SM-01" in n for n in fewer.in_context("output").notes)
     with pytest.raises(ValueError, match="described twice"):
         Dialect("d", "", (rule("SM-01"),), ValueEncoding(), contexts=(ContextRules("tool_input"),))
     with pytest.raises(ValueError, match="unknown context"):

@@ -220,9 +220,11 @@ class Dialect:
                 raise TypeError(f"dialect {self.name!r}: contexts holds {change!r}, expected ContextRules")
             if change.context == self.context or described.count(change.context) > 1:
                 raise ValueError(f"dialect {self.name!r}: context {change.context!r} described twice (or is its own)")
-            unknown = sorted((set(change.waived) | set(change.kept)) - seen)
-            if unknown:
-                raise ValueError(f"dialect {self.name!r}: context {change.context!r} names rules it does not have: {unknown}")
+            # a rule the dialect does not apply is passed over (a dialect derived from a shipped one
+            # with fewer rules keeps its contexts); a name that is no rule ID is an error
+            wrong = sorted(rule_id for rule_id in (*change.waived, *change.kept) if not str(rule_id).startswith("SM-"))
+            if wrong:
+                raise ValueError(f"dialect {self.name!r}: context {change.context!r} names {wrong}, which are not SM rule IDs")
 
     def in_context(self, context: str) -> Dialect:
         """This dialect for the schemas of ``context``: the same name, encoding and limits, without
@@ -235,11 +237,12 @@ class Dialect:
         if change is None:
             notes = (f"No difference documented for {context} schemas: the {self.context} rules apply.",)
             return replace(self, context=context, contexts=(), notes=(*self.notes, *notes))
+        seen = set(self.rule_ids)
         rules = tuple(
             replace(rule, note=f"{rule.note} In {context} schemas: {change.kept[rule.id]}".strip()) if rule.id in change.kept else rule
             for rule in self.rules if rule.id not in change.waived
         )
-        waived = tuple(f"{rule_id} not applied to {context} schemas: {why}" for rule_id, why in change.waived.items())
+        waived = tuple(f"{rule_id} not applied to {context} schemas: {why}" for rule_id, why in change.waived.items() if rule_id in seen)
         return replace(self, rules=rules, context=context, contexts=(), notes=(*self.notes, *waived))
 
     def rule(self, rule_id: str) -> StrictRule:
