@@ -904,9 +904,9 @@ def description_cases(draw: st.DrawFn) -> DescriptionCase:
     return description_case(shape, name=draw(tool_names()), paragraphs=paragraphs, returns=returns)
 
 
-def extra_keys_case(shape: ObjectShape, valid_input: Mapping[str, JSONValue], *, name: str) -> ExtraKeysCase:
-    """TL-9: a recording function over the closed ``shape``, an input valid under it, and the key
-    (:data:`UNEXPECTED_PROPERTY`) to add."""
+def extra_keys_case(shape: ObjectShape, valid_input: Mapping[str, JSONValue], *, name: str, strict: bool | None = None) -> ExtraKeysCase:
+    """TL-9: a recording function over the closed ``shape`` (defined with ``strict``), an input
+    valid under it, and the key (:data:`UNEXPECTED_PROPERTY`) to add."""
     log = CallLog()
 
     def body(kwargs: dict[str, Any], ctx: ToolContext | None) -> JSONValue:
@@ -914,14 +914,16 @@ def extra_keys_case(shape: ObjectShape, valid_input: Mapping[str, JSONValue], *,
         return "ok"
 
     function = signature_callback(replace(shape, closed=True), body, name=name, summary=f"Tool {name} for tests.")
-    return ExtraKeysCase(function, shape, log, dict(valid_input), UNEXPECTED_PROPERTY)
+    return ExtraKeysCase(function, shape, log, dict(valid_input), UNEXPECTED_PROPERTY, strict)
 
 
 @st.composite
 def extra_keys_cases(draw: st.DrawFn) -> ExtraKeysCase:
-    """TL-9: a function tool and a valid input to add an undeclared key to."""
+    """TL-9: a function tool, strict unset or true (strict modes close schemas), and a valid input
+    to add an undeclared key to."""
     shape = draw(input_shapes(closed=True, depth=1))
-    return extra_keys_case(shape, draw(valid_inputs(shape), label="valid input"), name=draw(tool_names()))
+    strict = draw(st.sampled_from((None, True)), label="strict")
+    return extra_keys_case(shape, draw(valid_inputs(shape), label="valid input"), name=draw(tool_names()), strict=strict)
 
 
 #: A defaulted field added to a drawn shape that has none (TL-10 needs one to judge).

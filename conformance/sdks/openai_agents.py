@@ -15,7 +15,10 @@
   parameter of the function (its schema is nested under the parameter's name): only the
   ``signature`` source is covered. The SDK's context (``RunContextWrapper``) is not the kit's: a
   definition asking for context is not covered. A ``FunctionTool`` is not callable directly:
-  ``call_tool`` is not covered.
+  ``call_tool`` is not covered. ``define_tool_from_function`` is ``function_tool(function)`` alone
+  (``strict_mode`` only when set): name, description and schema from the function and its
+  Google-style docstring (griffe). In strict mode ``ensure_strict_json_schema`` drops ``default: null``
+  (agents/strict_schema.py), so ``advertised_defaults`` is ``"dropped_when_strict"``.
 
 Not covered, never faked: requests (``build_request``: the SDK's Responses model sends through
 openai-python, covered by ``strictconformance.sdks.openai_python``), response parsing, plan_request,
@@ -29,7 +32,7 @@ import copy
 import importlib.metadata
 import inspect
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from agents import FunctionTool, function_tool
@@ -75,7 +78,8 @@ class OpenAIAgentsFunctionTool(Adapter):
     sdk = _SDK
     tool_layer_traits = ToolLayerTraits(final_value="none", empty_generator_value=None,
                                         sources=frozenset({"signature"}), strict_convention="boolean",
-                                        strict_default=True)  # FunctionTool.strict_json_schema: documented default True
+                                        strict_default=True,  # FunctionTool.strict_json_schema: documented default True
+                                        advertised_defaults="dropped_when_strict")
 
     def define_tool(self, definition: ToolDefinition) -> FunctionTool:
         if definition.context:
@@ -86,6 +90,9 @@ class OpenAIAgentsFunctionTool(Adapter):
         if definition.strict is not None:
             options["strict_mode"] = definition.strict
         return function_tool(definition.callback, **options)
+
+    def define_tool_from_function(self, function: Callable[..., Any], strict: bool | None) -> FunctionTool:
+        return function_tool(function) if strict is None else function_tool(function, strict_mode=strict)
 
     def describe_tool(self, tool: Any) -> AdvertisedTool:
         return AdvertisedTool(tool.name, tool.description, tool.params_json_schema, tool.strict_json_schema)

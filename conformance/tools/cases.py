@@ -156,13 +156,15 @@ class DescriptionCase:
 
 @dataclass(frozen=True)
 class ExtraKeysCase:
-    """TL-9: a recording function tool, a valid input, and an undeclared key to add to it."""
+    """TL-9: a recording function tool (defined with ``strict``), a valid input, and an undeclared
+    key to add to it."""
 
     function: Callable[..., Any]
     shape: ObjectShape
     log: CallLog
     valid_input: Mapping[str, JSONValue]
     extra_key: str
+    strict: bool | None = None
 
 
 @dataclass(frozen=True)

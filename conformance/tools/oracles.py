@@ -770,10 +770,11 @@ def check_tl9(layer: FunctionToolLayer, case: ExtraKeysCase) -> list[Violation]:
     warning or log record naming it, or the key passed on to the callback), never dropped silently.
     An open advertised schema may drop it: nothing to judge."""
     extra = {**case.valid_input, case.extra_key: 7}
-    example: dict[str, Any] = {"definition": _function_json(case.function), "input": extra, "undeclared_key": case.extra_key}
+    example: dict[str, Any] = {"definition": _function_json(case.function), "strict": case.strict, "input": extra,
+                               "undeclared_key": case.extra_key}
 
     def run() -> list[Violation]:
-        handle = _define_function("TL-9", layer, case.function, None, example)
+        handle = _define_function("TL-9", layer, case.function, case.strict, example)
         advertised = _attempt("TL-9", _call("describe_tool", "handle"), example, lambda: layer.describe_tool(handle), "describe_tool")
         if advertised.input_schema.get("additionalProperties") is not False:
             return []
