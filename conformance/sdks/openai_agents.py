@@ -9,7 +9,10 @@
   strict_mode=...)`` from type hints (``strict_mode`` passed only when the definition sets it: the
   documented default is ``True``). ``describe_tool`` reads the ``FunctionTool`` (``params_json_schema``,
   ``strict_json_schema``). ``invoke_tool`` is ``FunctionTool.on_invoke_tool(ToolContext, arguments_json)``,
-  the call the runner makes for a model's tool call, with the SDK's default failure handling.
+  the call the runner makes for a model's tool call, with the SDK's default failure handling:
+  ``default_tool_error_function`` answers every failure (invalid arguments, an exception) with one
+  fixed text, documented as not exposing the exception to the model (agents/tool.py); that text is
+  an error result here, and ``tool_layer_traits.error_text`` declares it (TL-3).
   A raw JSON Schema tool is a hand-built ``FunctionTool`` whose ``on_invoke_tool`` parses the
   arguments itself (the SDK validates nothing there, by design), and a pydantic model is a
   parameter of the function (its schema is nested under the parameter's name): only the
@@ -37,6 +40,7 @@ from typing import Any
 
 from agents import FunctionTool, function_tool
 from agents.strict_schema import ensure_strict_json_schema
+from agents.tool import default_tool_error_function
 from agents.tool_context import ToolContext as AgentsToolContext
 
 from strictconformance import Adapter
@@ -48,6 +52,9 @@ from strictconformance.tools.results import ToolInvocation, ToolResult, result_c
 __all__ = ["OpenAIAgentsFunctionTool", "OpenAIAgentsStrictSchema"]
 
 _SDK = f"openai-agents {importlib.metadata.version('openai-agents')}"
+
+#: What the default failure handler answers for any failure: a constant (it reads neither argument).
+_FAILURE_TEXT: str = default_tool_error_function(None, RuntimeError())  # type: ignore[arg-type]
 
 
 class OpenAIAgentsStrictSchema(Adapter):
@@ -79,7 +86,7 @@ class OpenAIAgentsFunctionTool(Adapter):
     tool_layer_traits = ToolLayerTraits(final_value="none", empty_generator_value=None,
                                         sources=frozenset({"signature"}), strict_convention="boolean",
                                         strict_default=True,  # FunctionTool.strict_json_schema: documented default True
-                                        advertised_defaults="dropped_when_strict")
+                                        advertised_defaults="dropped_when_strict", error_text=_FAILURE_TEXT)
 
     def define_tool(self, definition: ToolDefinition) -> FunctionTool:
         if definition.context:
@@ -108,6 +115,8 @@ class OpenAIAgentsFunctionTool(Adapter):
             text = str(error)
             return ToolInvocation(outputs=(ToolResult(tool_use_id, "error", f"{type(error).__qualname__}: {text}",
                                                       error_type=type(error).__qualname__, error_message=text, exception=error),))
+        if output == _FAILURE_TEXT:  # the default failure handler's answer: the SDK's error result
+            return ToolInvocation(outputs=(ToolResult(tool_use_id, "error", output, error_message=output),))
         return ToolInvocation(outputs=(_success(tool_use_id, output),))
 
     def reproduce(self, method: str, args: tuple[Any, ...]) -> str | None:
