@@ -888,8 +888,6 @@ def description_case(shape: ObjectShape, *, name: str, paragraphs: tuple[str, ..
 
     described = describe_function(function, shape, name=name, summary=summary, sections=sections)
     texts = ["Args:", *(field.description or "" for _, field in shape.fields)]
-    if returns:
-        texts += ["Returns:", returns]
     return DescriptionCase(described, summary, paragraphs[0], tuple(text for text in texts if text))
 
 
@@ -954,17 +952,17 @@ def defaults_cases(draw: st.DrawFn) -> DefaultsCase:
     return defaults_case(shape, name=draw(tool_names()), strict=strict)
 
 
-_SECTION_HEADERS = ("Args:", "Arguments:", "Returns:", "Raises:", "Yields:", "Examples:", "Note:")
+_ARGS_HEADERS = ("Args:", "Arguments:", "Parameters:")
 
 
 def documented_function_case(function: Callable[..., Any]) -> DescriptionCase:
-    """TL-8 for a function written by hand: its summary and the texts only its sections hold, as
-    the kit's docstring reader (:func:`~strictconformance.tools.docstrings.parse_docstring`) sees them."""
+    """TL-8 for a function written by hand: its summary and the texts only its ``Args:`` section
+    holds, as the kit's docstring reader (:func:`~strictconformance.tools.docstrings.parse_docstring`) sees them."""
     doc = inspect.getdoc(function) or ""
     parsed = parse_docstring(doc)
     if not parsed.description:
         raise ValueError(f"{function.__name__} has no docstring summary to judge")
-    texts = [*parsed.params.values(), *(header for header in _SECTION_HEADERS if header in doc)]
+    texts = [*parsed.params.values(), *(header for header in _ARGS_HEADERS if header in doc)]
     return DescriptionCase(function, parsed.description, parsed.description.split("\n\n")[0], tuple(texts))
 
 

@@ -58,9 +58,10 @@ RULES: tuple[Rule, ...] = (
          "unset or a finite number > 0 is kept as given; anything else is a clear error at definition "
          "time, never a silent default.", _SPEC1, _DEFINE),
     Rule("TL-8", "a function's tool is described by its docstring's summary, not its Args section",
-         "A tool defined from a documented function is named after the function and described by the "
-         "docstring's summary (the text before its sections); its Args:, Returns: and other sections "
-         "never become the description.", _SEED_FUNCTION, _FROM_FUNCTION),
+         "A tool defined from a documented function is named after the function and its description holds "
+         "the docstring's summary (the text before its sections), never its Args: section, whose parameter "
+         "descriptions belong to the parameters; other sections may follow the summary.",
+         _SEED_FUNCTION, _FROM_FUNCTION),
     Rule("TL-9", "extra input keys on a closed schema are rejected or reported, never dropped silently",
          "When the advertised input schema is closed (additionalProperties: false), an input with an "
          "undeclared key is rejected with an error result, or the key is reported (a warning, a log "

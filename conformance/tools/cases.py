@@ -144,14 +144,14 @@ class StrictCase:
 
 @dataclass(frozen=True)
 class DescriptionCase:
-    """TL-8: a documented function; its tool's description is the docstring's summary
-    (``summary``, paragraphs joined; at least ``first_paragraph``), never text only its sections
-    hold (``section_texts``: the ``Args:`` entries, the ``Returns:`` text, the headers)."""
+    """TL-8: a documented function; its tool's description holds the docstring's summary
+    (``summary``, paragraphs joined; at least ``first_paragraph``), never text only its ``Args:``
+    section holds (``args_texts``: the header and the parameters' descriptions)."""
 
     function: Callable[..., Any]
     summary: str
     first_paragraph: str
-    section_texts: tuple[str, ...]
+    args_texts: tuple[str, ...]
 
 
 @dataclass(frozen=True)
