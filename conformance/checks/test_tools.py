@@ -150,7 +150,7 @@ def _case_json(value: Any) -> Any:
     return value
 
 
-def _judge(strictconformance_harness: Harness, layer: _AdapterToolLayer, rule_id: str, case: Any) -> None:
+def _judge(strictconformance_harness: Harness, layer: _AdapterToolLayer | FromFunction, rule_id: str, case: Any) -> None:
     """Run ``rule_id``'s oracle on ``case``; its first violation fails the check (the others are
     listed). The counterexample is the violation's own; after an adapter fault, the whole case."""
     __tracebackhide__ = True

@@ -858,8 +858,8 @@ def check_tl10(layer: FunctionToolLayer, case: DefaultsCase) -> list[Violation]:
 
     return _checked("TL-10", run)
 
-#: Rule ID -> its check. The plugin pairs each with the strategy of the same case type.
-CHECKS: Mapping[str, Callable[[ToolLayer, Any], list[Violation]]] = {
+#: Rule ID -> its check (TL-8..TL-10 take a FunctionToolLayer). The plugin pairs each with the strategy of the same case type.
+CHECKS: Mapping[str, Callable[[Any, Any], list[Violation]]] = {
     "TL-1": check_tl1,
     "TL-2": check_tl2,
     "TL-3": check_tl3,
