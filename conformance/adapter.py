@@ -233,6 +233,15 @@ class Adapter:
         SDK's tool object. Raise on an invalid definition (TL-7: a bad strict value)."""
         raise _not_implemented("define_tool", "tool definition (TL-*)")
 
+    def define_tool_from_function(self, function: Callable[..., Any], strict: bool | None) -> Any:
+        """Optional: define a tool from ``function`` alone, the way your users do with your SDK's
+        decorator (``@function_tool``, ``@tool``, ``Tool(fn)``): its ``__name__`` is the name, its type
+        hints the input, its Google-style docstring the description and the parameters'
+        descriptions. Pass ``strict`` only when it is not ``None``. Return your SDK's tool object
+        (describe_tool, invoke_tool and call_tool take it). TL-2..TL-4 and TL-6 then also run on such
+        tools, and TL-8..TL-10 (description, extra keys, defaults) need it."""
+        raise _not_implemented("define_tool_from_function", "tools defined from a function (TL-8..TL-10)")
+
     def describe_tool(self, tool: Any) -> AdvertisedTool:
         """What your SDK advertises for ``tool`` (from define_tool): name, description, input schema, strict."""
         raise _not_implemented("describe_tool", "advertised tool schemas (TL-1, TL-5, TL-7)")
@@ -244,7 +253,10 @@ class Adapter:
         raise _not_implemented("invoke_tool", "tool invocation (TL-2..TL-6)")
 
     def call_tool(self, tool: Any, tool_input: Mapping[str, Any], context: ToolContext | None) -> Any:
-        """Call ``tool`` directly, as a user calls the function (TL-6: validates and raises)."""
+        """Call ``tool`` directly, as a user calls the function (TL-6: validates and raises).
+        Optional: when your SDK's tool object cannot be called (it wraps the function), call what a
+        user can (``tool.invoke(args)``, the function it keeps), or leave this out or call
+        :func:`strictconformance.findings.not_covered` for such a tool: TL-6 is then not covered."""
         raise _not_implemented("call_tool", "direct tool calls (TL-6)")
 
     # -- Not a capability: reproducers for failures ---------------------------------------------
@@ -457,6 +469,7 @@ CAPABILITIES: Mapping[str, Capability] = {
         Capability("check_response", "response drift detection", _parsed_problem),
         Capability("check_stream", "stream drift detection", _parsed_problem),
         Capability("define_tool", "tool definition"),
+        Capability("define_tool_from_function", "tool definition from a function alone"),
         Capability("describe_tool", "advertised tool", _advertised_tool_problem),
         Capability("invoke_tool", "tool invocation", _tool_invocation_problem),
         Capability("call_tool", "direct tool call"),
@@ -530,6 +543,8 @@ class Declarations:
                 "final_value": self.tool_layer_traits.final_value,
                 "strict_convention": self.tool_layer_traits.strict_convention,
                 "strict_default": self.tool_layer_traits.strict_default,
+                "error_text": self.tool_layer_traits.error_text,
+                "advertised_defaults": self.tool_layer_traits.advertised_defaults,
                 "empty_generator_value": repr(self.tool_layer_traits.empty_generator_value),
                 "sources": sorted(self.tool_layer_traits.sources),
             },
@@ -735,7 +750,7 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
             registry = registry.with_dialect(registry[dialect_name].in_context(context), replace=True)
 
     traits = None
-    if capabilities & {"define_tool", "describe_tool", "invoke_tool", "call_tool"}:
+    if capabilities & {"define_tool", "define_tool_from_function", "describe_tool", "invoke_tool", "call_tool"}:
         from strictconformance.tools.contract import ToolLayerTraits, validated_traits
 
         traits = adapter.tool_layer_traits if adapter.tool_layer_traits is not None else ToolLayerTraits()

@@ -17,6 +17,7 @@
   ``to_dict()`` (what goes in ``tools[]``). ``invoke_tool`` runs ``client.beta.messages.tool_runner``
   end to end over a mock transport: the first answer asks for the tool, the ``tool_result`` the
   runner sends next is the result. ``call_tool`` calls the tool object as a user calls the function.
+  ``define_tool_from_function`` is ``@beta_tool`` on the function alone (``strict`` only when set).
   ``strict`` is a ``bool | None`` (``strict_convention="boolean"``).
 * :class:`AnthropicClient` (``:AnthropicClient``): the client as users get it. ``build_request`` is
   the body ``client.messages.create(tools=[...])`` sends (a tool's ``strict`` goes on the wire as
@@ -136,6 +137,11 @@ class AnthropicTools(Adapter):
             not_covered("beta_tool has no model source (a model input_schema is advertised, "
                         "but the function is called with the input's keys as keywords)")
         return beta_tool(definition.callback, name=definition.name, description=definition.description, strict=strict)
+
+    def define_tool_from_function(self, function: Callable[..., Any], strict: bool | None) -> Any:
+        if inspect.iscoroutinefunction(function) or inspect.isasyncgenfunction(function):
+            not_covered("async tools need beta_async_tool and the async runner (this adapter runs the sync one)")
+        return beta_tool(function) if strict is None else beta_tool(function, strict=strict)
 
     def describe_tool(self, tool: Any) -> AdvertisedTool:
         param = tool.to_dict()
