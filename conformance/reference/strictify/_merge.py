@@ -12,6 +12,7 @@ from typing import Any
 
 from strictconformance.dialects.values import canonical
 from strictconformance.reference.strictify._schema import MARK, Node, type_set
+from strictconformance.spec.keywords import ANNOTATION_KEYWORDS
 
 __all__ = ["MAX_CROSS_PRODUCT", "canonical", "merge_schemas"]
 
@@ -19,7 +20,7 @@ MAX_CROSS_PRODUCT = 16
 
 _LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
 _UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
-_ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"})
+_ANNOTATIONS = ANNOTATION_KEYWORDS | {"$comment"}
 
 #: report(keyword, detail): called where the merge had to loosen.
 Report = Callable[[str, str], None]

@@ -36,13 +36,14 @@ from strictconformance.reference.strictify._schema import (
     origin,
     type_set,
 )
+from strictconformance.spec.keywords import ANNOTATION_KEYWORDS
 
 __all__ = ["PASSES", "Pass", "State"]
 
-#: Keywords that change no validation outcome: dropping them is not a loss.
-ANNOTATIONS = frozenset({
-    "title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly",
-    "$schema", "$id", "$anchor", "$dynamicAnchor", "contentEncoding", "contentMediaType", "contentSchema",
+#: Keywords that change no validation outcome: dropping them is not a loss (the meta-data
+#: annotations, and comments, identifiers and content annotations).
+ANNOTATIONS = ANNOTATION_KEYWORDS | frozenset({
+    "$comment", "$schema", "$id", "$anchor", "$dynamicAnchor", "contentEncoding", "contentMediaType", "contentSchema",
     "$vocabulary",
 })
 _BY_TYPE: dict[str, frozenset[str]] = {
