@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
 from strictconformance.dialects.values import canonical
+from strictconformance.spec.keywords import ANNOTATION_KEYWORDS, SCHEMA_MAP_KEYWORDS
 
 __all__ = ["MAX_UNROLL", "compile_instances", "instances", "json_values", "uses_only_constructive_keywords"]
 
@@ -330,7 +331,7 @@ def _conjoin(a: dict[str, Any], b: Any) -> dict[str, Any] | None:
                 merged[key] = {**merged[key], **value}
             elif key == "required":
                 merged[key] = list(dict.fromkeys([*merged[key], *value]))
-            elif key in ("title", "description", "default", "examples", "$comment"):
+            elif key in ANNOTATION_KEYWORDS or key == "$comment":
                 continue
             else:
                 return None
@@ -346,7 +347,9 @@ def uses_only_constructive_keywords(schema: Any) -> bool:
         node = stack.pop()
         if isinstance(node, dict):
             for key, value in node.items():
-                if key in ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas") and isinstance(value, dict):
+                if key in SCHEMA_MAP_KEYWORDS and isinstance(value, dict):
+                    if key not in _CONSTRUCTIVE:  # `dependentSchemas` is filtered, `dependencies` not compiled
+                        return False
                     stack.extend(value.values())
                 elif key in ("enum", "const", "default", "examples", "required", "dependentRequired", "propertyOrdering"):
                     continue

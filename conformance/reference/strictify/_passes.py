@@ -36,7 +36,7 @@ from strictconformance.reference.strictify._schema import (
     origin,
     type_set,
 )
-from strictconformance.spec.keywords import ANNOTATION_KEYWORDS
+from strictconformance.spec.keywords import ANNOTATION_KEYWORDS, DEFINITION_KEYWORDS
 
 __all__ = ["PASSES", "Pass", "State"]
 
@@ -743,7 +743,7 @@ def truncate_depth(state: State) -> None:
         if (depth >= limit and _has_nested_schema(node)) or (pairs and depth + 2 > limit):
             state.lose(origin(node), "truncated", "", f"nesting beyond depth {limit} travels as JSON text")
             return opaque(origin(node), replacing=node)
-        return map_children(node, lambda sub, keyword, key: sub if keyword in ("$defs", "definitions")
+        return map_children(node, lambda sub, keyword, key: sub if keyword in DEFINITION_KEYWORDS
                             else cut(sub, depth + 1 if keyword in DATA_EDGES else depth))
 
     root = cut(state.schema, 0)
