@@ -128,3 +128,105 @@ def test_applicator_classes() -> None:
     }
     assert kw.holds("items", [{}]) == "schema-array" and kw.holds("items", {}) == "schema"
     assert kw.holds("prefixItems", [{}]) == "schema-array" and kw.holds("type", "string") is None
+
+
+# --- every walker of the kit reads the table alike ---------------------------------------------
+
+def _leaf() -> dict[str, Any]:
+    return {"type": "object", "properties": {"o": {"type": "string"}}}  # one optional parameter
+
+
+def _every_subschema_position(draft: kw.Draft) -> tuple[dict[str, Any], set[str]]:
+    """A schema with a leaf under every subschema keyword of ``draft`` (2020-12: the current ones;
+    draft-07: the ones 2020-12 dropped, and array ``items``), and the leaves' pointers."""
+    schema: dict[str, Any] = {"type": "object", "properties": {}, "required": []}
+    pointers: set[str] = set()
+    for entry in kw.SUBSCHEMAS.values():
+        if draft == "2020-12" and ("2020-12" not in entry.drafts or "2020-12" in entry.deprecated):
+            continue
+        if draft == "draft-07" and not (entry.keyword in kw.OLD_DRAFT_SUBSCHEMA_KEYWORDS | {"definitions"} or entry.array_form):
+            continue
+        holds = "schema-array" if draft in entry.array_form else entry.holds
+        if holds == "schema":
+            schema[entry.keyword] = _leaf()
+            pointers.add(f"/{entry.keyword}")
+        elif holds == "schema-array":
+            schema[entry.keyword] = [_leaf()]
+            pointers.add(f"/{entry.keyword}/0")
+        else:
+            schema[entry.keyword] = {**schema.get(entry.keyword, {}), "n": _leaf()}
+            pointers.add(f"/{entry.keyword}/n")
+            if entry.string_array_members:
+                schema[entry.keyword]["m"] = ["n"]  # property names, not a schema
+    schema["required"] = ["n"] if "n" in schema["properties"] else []
+    return schema, pointers
+
+
+def _schema_walk_pointers(schema: Any, at: str = "") -> set[str]:
+    from strictconformance.dialects.pointers import join_pointer
+    from strictconformance.tools.schema_walk import iter_subschemas
+
+    found: set[str] = set()
+    for sub in iter_subschemas(schema):
+        pointer = join_pointer(at, *sub.path)
+        found.add(pointer)
+        if isinstance(sub.schema, dict):
+            found |= _schema_walk_pointers(sub.schema, pointer)
+    return found
+
+
+@pytest.mark.parametrize("draft", ["2020-12", "draft-07"])
+def test_every_walker_reaches_the_subschemas_the_table_names(draft: kw.Draft) -> None:
+    """The validator, strictify's input walk, the tool layer's walker and the budget counter
+    reach every subschema the table names, except where a walker leaves a keyword out on purpose
+    (none walks the annotation ``contentSchema`` but the tool layer's copier; strictify keeps
+    draft-07 ``dependencies`` whole)."""
+    from strictconformance.dialects.validator import iter_schema_nodes
+    from strictconformance.reference.strictify._input import _walk
+    from strictconformance.spec.resolution import schema_cost
+
+    schema, leaves = _every_subschema_position(draft)
+    everything = leaves | {leaf + "/properties/o" for leaf in leaves}  # each leaf's own property
+    annotation = {p for p in everything if p.startswith("/contentSchema")}
+    dependencies = {p for p in everything if p.startswith("/dependencies")}
+    assert {node.pointer for node in iter_schema_nodes(schema)} - {""} == everything - annotation
+    assert _schema_walk_pointers(schema) == everything
+    assert {pointer for pointer, _ in _walk(schema)} - {""} == everything - annotation - dependencies
+    assert schema_cost(schema).optional_params == len(leaves - annotation)
+
+
+_LOOP_THROUGH_DEPENDENT_SCHEMAS = {
+    "type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"], "additionalProperties": False,
+    "$ref": "#/$defs/A", "$defs": {"A": {"dependentSchemas": {"x": {"$ref": "#/$defs/A"}}}},
+}
+
+
+def test_a_ref_loop_through_dependent_schemas_is_a_cycle_for_every_walker() -> None:
+    """``dependentSchemas`` applies to the same object, so ``A = {dependentSchemas: {x: A}}`` never
+    ends on an object with ``x``. The tool layer rejected it; the validator (SM-41) and strictify,
+    which called ``dependentSchemas`` a value edge, let it through (strictify's lenient output kept
+    the loop, and jsonschema recursed until RecursionError on ``{"x": "a"}``)."""
+    from strictconformance.dialects.model import SchemaError
+    from strictconformance.dialects.validator import validate_strict
+    from strictconformance.reference.strictify import strictify
+    from strictconformance.tools.canonical import canonical_input_schema
+    from strictconformance.tools.errors import ToolDefinitionError
+
+    with pytest.raises(ToolDefinitionError, match="never descends"):
+        canonical_input_schema(_LOOP_THROUGH_DEPENDENT_SCHEMAS)
+    found = [(v.rule_id, v.pointer) for v in validate_strict(_LOOP_THROUGH_DEPENDENT_SCHEMAS, "google")]
+    assert ("SM-41", "/$defs/A/dependentSchemas/x/$ref") in found
+    with pytest.raises(SchemaError, match="cyclic definition"):
+        strictify(_LOOP_THROUGH_DEPENDENT_SCHEMAS, "lenient")
+
+
+def test_a_ref_loop_through_a_child_applicator_is_recursion_for_every_walker() -> None:
+    """The counterpart: through ``properties`` the loop consumes the value, and all accept it."""
+    from strictconformance.dialects.validator import validate_strict
+    from strictconformance.reference.strictify import strictify
+    from strictconformance.tools.canonical import canonical_input_schema
+
+    schema = {"$ref": "#/$defs/A", "$defs": {"A": {"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}}}}}
+    canonical_input_schema(schema)
+    assert "SM-41" not in {v.rule_id for v in validate_strict(schema, "google")}
+    assert strictify(schema, "lenient").schema == schema
