@@ -31,7 +31,8 @@ MAX_UNROLL = 3
 _DEFAULT_MAX_ITEMS = 3
 _NUMBER_RANGE = 10**6
 
-# keywords the compiler builds values for without any filter
+# keywords the compiler builds values for without any filter (and below, those it filters for): a
+# property of this compiler, not keyword facts (those are in strictconformance.spec.keywords)
 _CONSTRUCTIVE = frozenset({
     "type", "enum", "const", "properties", "required", "additionalProperties", "items", "prefixItems",
     "minItems", "maxItems", "minLength", "maxLength", "pattern", "format", "minimum", "maximum",

@@ -9,6 +9,10 @@ the schema holding them (in-place applicators: ``allOf``, ``if``, ``dependentSch
 annotate. The validator, strictify, the tool layer, the budget counter and the strategies keep
 their own walkers (the oracle must not share the code it judges); they share these facts.
 
+Not here, on purpose: what a dialect allows or bans (``dialects/shipped.py``, ``catalogue.py``:
+provider facts), SM-21's depth edges (a provider's notion of nesting), how strictify merges or
+the instance compiler builds each keyword (their own logic).
+
 Sources: the meta-schemas and specifications of each draft (draft-04 ``schema``; draft-06 and
 draft-07 ``schema``; 2019-09 and 2020-12 ``meta/core``, ``meta/applicator``, ``meta/validation``,
 ``meta/meta-data``, ``meta/format``/``meta/format-annotation``, ``meta/content``,

@@ -93,6 +93,8 @@ def _merge_keyword(keyword: str, ours: Any, theirs: Any, a: Node, b: Node, repor
             return common_values
         report("enum", "allOf of disjoint enums accepts nothing; kept the first")
         return ours
+    # single-schema child keywords whose two schemas merge into one (not `contains`: two
+    # witnesses need not be one item; not `additionalItems`: it depends on the sibling `items`)
     if keyword in ("items", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties"):
         return merge_schemas(ours, theirs, report)
     if keyword == "not":

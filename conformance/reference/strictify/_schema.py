@@ -46,7 +46,8 @@ SUBSCHEMA_KEYWORDS: dict[str, str] = {
     if not SUBSCHEMAS[keyword].string_array_members
 }
 
-#: Edges that nest a value one level deeper (the depth SM-21 counts).
+#: Edges that nest a value one level deeper (the depth SM-21 counts): the providers' notion of
+#: depth (members and items), not a keyword fact; the child applicators are in spec.keywords.
 DATA_EDGES = frozenset({"properties", "items", "additionalProperties", "prefixItems"})
 
 
