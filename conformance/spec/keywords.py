@@ -94,7 +94,7 @@ class Subschema:
     deprecated: frozenset[Draft] = frozenset()
 
 
-_DRAFT4_BOOLEAN = frozenset({"draft-04"})
+_DRAFT4_BOOLEAN: frozenset[Draft] = frozenset({"draft-04"})
 
 _TABLE: tuple[Subschema, ...] = (
     # in place: the subschemas judge the very instance their parent judges (Core 2020-12 §10.2)
