@@ -135,6 +135,13 @@ class Adapter:
     #: refusal is counted and reported ("refused 37 of 400 schemas"), never judged as a pass; any
     #: other exception strictify raises is a crash (RT-1).
     strictify_refusals: ClassVar[tuple[type[BaseException], ...]] = ()
+    #: What your strictify's schemas are for (SPEC.md §3, contexts): ``"tool_input"`` (function
+    #: parameters, the default) or ``"output"`` (a structured-output schema: ``response_format``,
+    #: ``responseSchema``, ``output_config.format``), for every dialect, or per dialect as a mapping
+    #: (``{"google": "output"}``; a dialect not named stays ``"tool_input"``). The SM and RT checks
+    #: then judge with that context's rules (``Dialect.in_context``): e.g. an array root is fine for
+    #: Gemini output schemas but not for tool parameters. A strictify serving both: one adapter each.
+    strictify_context: ClassVar[str | Mapping[str, str]] = "tool_input"
     #: Your own strict dialects (:class:`strictconformance.dialects.Dialect`), e.g. a provider the kit
     #: does not ship, built from catalogue rules (``strictconformance.dialects.catalogue.rule``) with
     #: your own parameters and ``Limits``. Each needs a name no shipped dialect has and must be listed
@@ -495,6 +502,8 @@ class Declarations:
     dialect_registry: DialectRegistry = field(default_factory=DialectRegistry)
     #: Exceptions strictify raises to refuse a schema (declared refusals, not crashes).
     strictify_refusals: tuple[type[BaseException], ...] = ()
+    #: The context of each dialect in ``strictify_dialects`` (``Adapter.strictify_context``).
+    strictify_contexts: Mapping[str, str] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -512,6 +521,7 @@ class Declarations:
             "rejection_errors": [_qualname(error) for error in self.rejection_errors],
             "strictify_dialects": list(self.strictify_dialects),
             "strictify_refusals": [_qualname(error) for error in self.strictify_refusals],
+            "strictify_contexts": dict(self.strictify_contexts),
             "drift_errors": [_qualname(error) for error in self.drift_errors],
             "api_errors": [_qualname(error) for error in self.api_errors],
             "parse_fidelity": self.parse_fidelity,
@@ -579,7 +589,7 @@ def _drift_apis(owner: str, value: object) -> tuple[str, ...]:
 _DECLARATIONS = ("name", "sdk", "conventions", "strict_defaults", "providers", "allocation_policy", "budgets",
                  "curated_model_table", "rejection_errors", "strictify_dialects", "dialects", "drift_errors",
                  "api_errors", "parse_fidelity", "drift_apis", "tool_layer_traits", "expected_failures",
-                 "reproducer_language", "strictify_refusals")
+                 "reproducer_language", "strictify_refusals", "strictify_context")
 
 #: The languages a reproducer may be written in (``Adapter.reproducer_language``).
 REPRODUCER_LANGUAGES = ("python", "node")
@@ -719,6 +729,10 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
             f"{owner}.dialects declares {unused} but strictify_dialects does not list them: add them there "
             "(a dialect's checks run only for the dialects strictify_dialects lists) or drop them from dialects"
         )
+    contexts = _strictify_contexts(owner, getattr(adapter, "strictify_context", "tool_input"), tuple(dialects))
+    for dialect_name, context in contexts.items():
+        if context != "tool_input":  # the checks read the dialect by name: the context's rules replace its own
+            registry = registry.with_dialect(registry[dialect_name].in_context(context), replace=True)
 
     traits = None
     if capabilities & {"define_tool", "describe_tool", "invoke_tool", "call_tool"}:
@@ -765,9 +779,30 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
         dialects=own_dialects,
         dialect_registry=registry,
         strictify_refusals=strictify_refusals,
+        strictify_contexts=contexts,
         api_errors=api_errors,
         parse_fidelity=_parse_fidelity(owner, adapter.parse_fidelity, capabilities),
     )
+
+
+def _strictify_contexts(owner: str, value: object, dialects: tuple[str, ...]) -> dict[str, str]:
+    """``Adapter.strictify_context`` as the context of each declared dialect."""
+    from strictconformance.dialects.model import CONTEXTS
+
+    example = f"e.g. strictify_context = 'output' or {{'google': 'output'}}; contexts: {', '.join(CONTEXTS)}"
+    if isinstance(value, str):
+        if value not in CONTEXTS:
+            raise AdapterContractError(f"{owner}.strictify_context: unknown context {value!r}; {example}")
+        return {name: value for name in dialects}
+    if not isinstance(value, Mapping):
+        raise AdapterContractError(f"{owner}.strictify_context must be a context name or a mapping of dialect names to contexts, got {value!r}; {example}")
+    wrong = {name: context for name, context in value.items() if context not in CONTEXTS}
+    if wrong:
+        raise AdapterContractError(f"{owner}.strictify_context: unknown contexts {wrong}; {example}")
+    undeclared = [name for name in value if name not in dialects]
+    if undeclared:
+        raise AdapterContractError(f"{owner}.strictify_context names dialects {undeclared} that strictify_dialects does not list: {list(dialects)}")
+    return {name: str(value.get(name, "tool_input")) for name in dialects}
 
 
 def _own_dialects(owner: str, value: object) -> tuple[tuple[Dialect, ...], DialectRegistry]:

@@ -3,7 +3,10 @@
 * :class:`AnthropicTransformSchema` (``strictconformance.sdks.anthropic:AnthropicTransformSchema``):
   ``strictify`` is ``anthropic.transform_schema`` (anthropic/lib/_parse/_transform.py), the
   function the SDK runs on ``output_format`` models and that pydantic-ai and others call for
-  Anthropic strict tools. Only the ``anthropic`` dialect. There is no value codec (the SDK sends and
+  Anthropic strict tools. Only the ``anthropic`` dialect, in the output context
+  (``strictify_context = "output"``): the SDK's own callers are the ``output_format`` /
+  ``output_config.format`` paths of ``messages.create``/``parse``, which keep a non-object root
+  (``parse(output_format=list[int])`` sends ``{"type": "array", ...}``). There is no value codec (the SDK sends and
   reads values as they are): ``encode``/``decode`` are left out (RT-4..RT-7 not covered).
 * :class:`AnthropicTools` (``:AnthropicTools``): the tool helpers. ``define_tool`` is ``beta_tool``
   (anthropic/lib/tools/_beta_functions.py): from type hints, or from a raw ``input_schema`` with a
@@ -86,6 +89,7 @@ class AnthropicTransformSchema(Adapter):
     name = "anthropic (transform_schema)"
     sdk = _SDK
     strictify_dialects = ("anthropic",)
+    strictify_context = "output"  # what the SDK runs it on: output_format schemas
 
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> dict[str, Any]:
         return transform_schema(dict(schema))
