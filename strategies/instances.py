@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
 from strictconformance.dialects.values import canonical
+from strictconformance.spec.keywords import ANNOTATION_KEYWORDS, SCHEMA_MAP_KEYWORDS
 
 __all__ = ["MAX_UNROLL", "compile_instances", "instances", "json_values", "uses_only_constructive_keywords"]
 
@@ -30,7 +31,8 @@ MAX_UNROLL = 3
 _DEFAULT_MAX_ITEMS = 3
 _NUMBER_RANGE = 10**6
 
-# keywords the compiler builds values for without any filter
+# keywords the compiler builds values for without any filter (and below, those it filters for): a
+# property of this compiler, not keyword facts (those are in strictconformance.spec.keywords)
 _CONSTRUCTIVE = frozenset({
     "type", "enum", "const", "properties", "required", "additionalProperties", "items", "prefixItems",
     "minItems", "maxItems", "minLength", "maxLength", "pattern", "format", "minimum", "maximum",
@@ -334,7 +336,7 @@ def _conjoin(a: dict[str, Any], b: Any) -> dict[str, Any] | None:
                                                  else {"allOf": [merged[key][name], sub]} for name, sub in value.items()}}
             elif key == "required":
                 merged[key] = list(dict.fromkeys([*merged[key], *value]))
-            elif key in ("title", "description", "default", "examples", "$comment"):
+            elif key in ANNOTATION_KEYWORDS or key == "$comment":
                 continue
             else:
                 return None
@@ -350,7 +352,9 @@ def uses_only_constructive_keywords(schema: Any) -> bool:
         node = stack.pop()
         if isinstance(node, dict):
             for key, value in node.items():
-                if key in ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas") and isinstance(value, dict):
+                if key in SCHEMA_MAP_KEYWORDS and isinstance(value, dict):
+                    if key not in _CONSTRUCTIVE:  # `dependentSchemas` is filtered, `dependencies` not compiled
+                        return False
                     stack.extend(value.values())
                 elif key in ("enum", "const", "default", "examples", "required", "dependentRequired", "propertyOrdering"):
                     continue

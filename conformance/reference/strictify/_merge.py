@@ -12,6 +12,7 @@ from typing import Any
 
 from strictconformance.dialects.values import canonical
 from strictconformance.reference.strictify._schema import MARK, Node, type_set
+from strictconformance.spec.keywords import ANNOTATION_KEYWORDS
 
 __all__ = ["MAX_CROSS_PRODUCT", "canonical", "merge_schemas"]
 
@@ -19,7 +20,7 @@ MAX_CROSS_PRODUCT = 16
 
 _LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
 _UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
-_ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"})
+_ANNOTATIONS = ANNOTATION_KEYWORDS | {"$comment"}
 
 #: report(keyword, detail): called where the merge had to loosen.
 Report = Callable[[str, str], None]
@@ -117,6 +118,8 @@ def _merge_keyword(keyword: str, ours: Any, theirs: Any, a: Node, b: Node, repor
             return common_values
         report("enum", "allOf of disjoint enums accepts nothing; kept the first")
         return ours
+    # single-schema child keywords whose two schemas merge into one (not `contains`: two
+    # witnesses need not be one item; not `additionalItems`: it depends on the sibling `items`)
     if keyword in ("items", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties"):
         return merge_schemas(ours, theirs, report)
     if keyword == "not":

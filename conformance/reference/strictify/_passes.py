@@ -36,13 +36,14 @@ from strictconformance.reference.strictify._schema import (
     origin,
     type_set,
 )
+from strictconformance.spec.keywords import ANNOTATION_KEYWORDS, DEFINITION_KEYWORDS
 
 __all__ = ["PASSES", "Pass", "State"]
 
-#: Keywords that change no validation outcome: dropping them is not a loss.
-ANNOTATIONS = frozenset({
-    "title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly",
-    "$schema", "$id", "$anchor", "$dynamicAnchor", "contentEncoding", "contentMediaType", "contentSchema",
+#: Keywords that change no validation outcome: dropping them is not a loss (the meta-data
+#: annotations, and comments, identifiers and content annotations).
+ANNOTATIONS = ANNOTATION_KEYWORDS | frozenset({
+    "$comment", "$schema", "$id", "$anchor", "$dynamicAnchor", "contentEncoding", "contentMediaType", "contentSchema",
     "$vocabulary",
 })
 _BY_TYPE: dict[str, frozenset[str]] = {
@@ -745,7 +746,7 @@ def truncate_depth(state: State) -> None:
         if (depth >= limit and _has_nested_schema(node)) or (pairs and depth + 2 > limit):
             state.lose(origin(node), "truncated", "", f"nesting beyond depth {limit} travels as JSON text")
             return opaque(origin(node), replacing=node)
-        return map_children(node, lambda sub, keyword, key: sub if keyword in ("$defs", "definitions")
+        return map_children(node, lambda sub, keyword, key: sub if keyword in DEFINITION_KEYWORDS
                             else cut(sub, depth + 1 if keyword in DATA_EDGES else depth))
 
     root = cut(state.schema, 0)
