@@ -52,11 +52,6 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 from strictconformance.dialects.pointers import pointer_from_path
-from strictconformance.reference.resolution import (
-    InvalidStrictSetting,
-    StrictSetting,
-    validate_strict_setting,
-)
 from strictconformance.tools.canonical import canonical_input_schema
 from strictconformance.tools.docstrings import parse_docstring
 from strictconformance.tools.errors import (
@@ -78,6 +73,7 @@ from strictconformance.tools.results import (
     ToolReturn,
     result_content,
 )
+from strictconformance.wire import InvalidStrictSetting, StrictSetting, validate_strict_setting
 
 __all__ = ["TOOL_NAME_PATTERN", "InputSource", "Tool", "tool"]
 
