@@ -39,7 +39,7 @@ from strictconformance.wire import (
 )
 
 if TYPE_CHECKING:
-    from strictconformance.dialects import Strictified
+    from strictconformance.dialects.model import Strictified
     from strictconformance.drift.fidelity import ParsedResponse
     from strictconformance.drift.sse import SSEEvent
     from strictconformance.tools.contract import AdvertisedTool, ToolDefinition, ToolLayerTraits
