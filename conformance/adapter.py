@@ -19,7 +19,8 @@ import importlib
 import inspect
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from strictconformance.dialects.catalogue import CATALOGUE
 from strictconformance.dialects.model import Dialect
@@ -39,7 +40,7 @@ from strictconformance.wire import (
 )
 
 if TYPE_CHECKING:
-    from strictconformance.dialects import Strictified
+    from strictconformance.dialects.model import Strictified
     from strictconformance.drift.fidelity import ParsedResponse
     from strictconformance.drift.sse import SSEEvent
     from strictconformance.tools.contract import AdvertisedTool, ToolDefinition, ToolLayerTraits
@@ -47,10 +48,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CAPABILITIES",
+    "DECLARATION_RULES",
     "REPRODUCER_LANGUAGES",
     "Adapter",
     "AdapterContractError",
     "Capability",
+    "DeclarationRule",
     "Declarations",
     "error_text",
     "implemented_capabilities",
@@ -579,44 +582,267 @@ def _qualname(kind: type) -> str:
     return f"{kind.__module__}.{kind.__qualname__}"
 
 
-def _exception_types(owner: str, attribute: str, value: object) -> tuple[type[BaseException], ...]:
+# -- Declarations, validated from a table -----------------------------------------------------
+
+
+@dataclass
+class _Reading:
+    """What :func:`read_declarations` knows while it reads the table: who, which capabilities it
+    overrides, and the declarations read so far (by name, as the suite will see them)."""
+
+    owner: str
+    capabilities: frozenset[str]
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def fail(self, message: str) -> NoReturn:
+        raise AdapterContractError(message)
+
+    def overrides(self, capabilities: Collection[str]) -> bool:
+        return bool(self.capabilities & set(capabilities))
+
+
+@dataclass(frozen=True)
+class DeclarationRule:
+    """One adapter declaration as :func:`read_declarations` checks it.
+
+    ``valid`` tests the value's type and shape; a value it refuses stops the run with ``message``.
+    ``allowed`` lists the values the declaration (or each item or key of it) may take, or gives
+    them from what was read before; an unknown one stops the run with ``unknown``. The messages
+    are format strings over ``owner`` (the adapter class), ``name``, ``value``, ``choices``
+    (``allowed``), ``unknown`` (the offending items) and ``known`` (the allowed ones, joined).
+    """
+
+    name: str
+    valid: Callable[[Any], bool]
+    message: str
+    #: Values it (or each item or key) may take; a function of the reading when they depend on it.
+    allowed: Collection[str] | Callable[[_Reading], Collection[str]] | None = None
+    unknown: str = "{owner}.{name}: unknown {unknown}; known: {known}"
+    #: What ``None`` stands for (None: ``None`` is an ordinary value, judged by ``valid``).
+    when_none: Callable[[_Reading], Any] | None = None
+    #: Read only when the adapter overrides one of these capabilities; else the suite sees ``absent``.
+    needs: frozenset[str] = frozenset()
+    absent: Any = None
+    #: Overriding one of these capabilities with the declaration left empty stops the run with ``required``.
+    required_by: frozenset[str] = frozenset()
+    required: str = ""
+    #: The checked value as the suite sees it (cross-checks against the capabilities live here).
+    read: Callable[[Any, _Reading], Any] = lambda value, reading: value
+
+    def choices(self, reading: _Reading) -> Collection[str] | None:
+        return self.allowed(reading) if callable(self.allowed) else self.allowed
+
+    def check(self, value: Any, reading: _Reading) -> Any:
+        """``value`` checked against this row; the declaration as the suite sees it."""
+        if self.needs and not reading.overrides(self.needs):
+            return self.absent
+        if value is None and self.when_none is not None:
+            value = self.when_none(reading)
+        else:
+            words = {"owner": reading.owner, "name": self.name, "value": value}
+            choices = self.choices(reading)
+            if not self.valid(value):
+                reading.fail(self.message.format(**words, choices=tuple(choices or ())))
+            if choices is not None and value is not None:
+                items = [value] if isinstance(value, str) else list(value)
+                unknown = [item for item in dict.fromkeys(items) if item not in choices]
+                if unknown:
+                    reading.fail(self.unknown.format(**words, unknown=unknown, known=", ".join(choices)))
+        if self.required_by and reading.overrides(self.required_by) and not value:
+            reading.fail(self.required.format(owner=reading.owner, name=self.name))
+        return self.read(value, reading)
+
+
+def _names(value: object) -> bool:
+    """A collection of strings (a string itself is not one)."""
+    return not isinstance(value, str) and isinstance(value, Collection) and all(isinstance(item, str) for item in value)
+
+
+def _exceptions(value: object) -> bool:
+    """An exception class, or a tuple or list of them."""
     items = value if isinstance(value, (tuple, list)) else (value,)
-    for item in items:
-        if not (isinstance(item, type) and issubclass(item, BaseException)):
-            raise AdapterContractError(f"{owner}.{attribute} must be a tuple of exception classes; {item!r} is not one")
-    return tuple(items)
+    return all(isinstance(item, type) and issubclass(item, BaseException) for item in items)
 
 
-def _drift_apis(owner: str, value: object) -> tuple[str, ...]:
+def _exception_tuple(value: Any, reading: _Reading) -> tuple[type[BaseException], ...]:
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
+def _exception_rule(name: str, required_by: Collection[str] = (), required: str = "") -> DeclarationRule:
+    return DeclarationRule(name, _exceptions, "{owner}.{name} must be a tuple of exception classes, e.g. (MySDKError,); got {value!r}",
+                           required_by=frozenset(required_by), required=required, read=_exception_tuple)
+
+
+def _conventions(value: Any, reading: _Reading) -> frozenset[str]:
+    derived = frozenset(convention for convention, method in _CONVENTIONS.items() if method in reading.capabilities)
+    conventions = frozenset(value) if value is not None else derived
+    for convention in sorted(conventions - derived):
+        reading.fail(f"{reading.owner} declares the {convention!r} convention but does not override "
+                     f"{_CONVENTIONS[convention]}(); implement it or drop {convention!r} from conventions")
+    for convention in sorted(derived - conventions):
+        reading.fail(f"{reading.owner} overrides {_CONVENTIONS[convention]}() but conventions does not list {convention!r}; "
+                     "add it (or set conventions = None to derive them)")
+    return conventions
+
+
+def _strict_defaults(value: Mapping[str, Any], reading: _Reading) -> dict[str, bool | None]:
+    providers = reading.values["providers"]
+    missing = [provider for provider in providers if provider not in value]
+    unknown = [provider for provider in value if provider not in PROVIDERS]
+    bad = {provider: setting for provider, setting in value.items() if setting is not None and not isinstance(setting, bool)}
+    if missing or unknown or bad:
+        reading.fail(f"{reading.owner}.strict_defaults must give True, False or None (omitted) for each of its providers "
+                     f"{', '.join(providers)}; missing {missing}, unknown {unknown}, not a bool or None {bad}")
+    return dict(value)
+
+
+def _budgets(value: Mapping[str, Budget], reading: _Reading) -> dict[str, Budget]:
+    for family, budget in value.items():
+        for limit_name in ("max_strict_tools", "max_optional_params", "max_union_params"):
+            limit: Any = getattr(budget, limit_name)
+            if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+                reading.fail(
+                    f"{reading.owner}.budgets[{family!r}].{limit_name} is {limit!r} ({type(limit).__name__}); each limit is a "
+                    "whole number of 0 or more, or None for no limit, e.g. strictconformance.Budget(max_strict_tools=20, "
+                    "max_optional_params=24, max_union_params=16)")
+    return dict(value)
+
+
+def _api_ids(reading: _Reading | None = None) -> tuple[str, ...]:
     from strictconformance.drift.shapes import API_IDS
 
-    if value is None:
-        return API_IDS
-    if isinstance(value, str) or not isinstance(value, Collection) or not all(isinstance(api, str) for api in value):
-        raise AdapterContractError(f"{owner}.drift_apis must be a collection of API names, e.g. ('openai.chat',), or None; got {value!r}")
-    unknown = sorted(set(value) - set(API_IDS))
-    if unknown:
-        raise AdapterContractError(f"{owner}.drift_apis: unknown {unknown}; known: {', '.join(API_IDS)}")
-    return tuple(api for api in API_IDS if api in value)
+    return API_IDS
 
 
-#: The class attributes read_declarations reads (besides the capability methods).
-_DECLARATIONS = ("name", "sdk", "conventions", "strict_defaults", "providers", "allocation_policy", "budgets",
-                 "curated_model_table", "rejection_errors", "strictify_dialects", "dialects", "drift_errors",
-                 "api_errors", "parse_fidelity", "drift_apis", "tool_layer_traits", "expected_failures",
-                 "reproducer_language", "strictify_refusals", "strictify_context")
+def _drift_apis(value: Collection[str], reading: _Reading) -> tuple[str, ...]:
+    if not reading.overrides(_RESPONSE_CHECKS):
+        return ()  # no response handling to check: the report lists none
+    return tuple(api for api in _api_ids() if api in value)
 
+
+def _registry(own: Collection[Dialect], contexts: Mapping[str, str] | None = None) -> DialectRegistry:
+    registry = DialectRegistry()
+    for dialect in own:
+        registry = registry.with_dialect(dialect)
+    for dialect_name, context in (contexts or {}).items():
+        if context != "tool_input":  # the checks read the dialect by name: the context's rules replace its own
+            registry = registry.with_dialect(registry[dialect_name].in_context(context), replace=True)
+    return registry
+
+
+def _strictify_dialects(value: Collection[str], reading: _Reading) -> tuple[str, ...]:
+    unused = [dialect.name for dialect in reading.values["dialects"] if dialect.name not in value]
+    if unused:
+        reading.fail(f"{reading.owner}.dialects declares {unused} but strictify_dialects does not list them: add them there "
+                     "(a dialect's checks run only for the dialects strictify_dialects lists) or drop them from dialects")
+    return tuple(value)
+
+
+def _is_traits(value: object) -> bool:
+    from strictconformance.tools.contract import ToolLayerTraits
+
+    return isinstance(value, ToolLayerTraits)
+
+
+def _default_traits(reading: _Reading) -> Any:
+    from strictconformance.tools.contract import ToolLayerTraits
+
+    return ToolLayerTraits()
+
+
+def _traits(value: Any, reading: _Reading) -> Any:
+    from strictconformance.tools.contract import validated_traits
+
+    try:
+        traits = validated_traits(value)
+    except ValueError as exc:
+        reading.fail(f"{reading.owner}.tool_layer_traits: {exc}")
+    if "define_tool" not in reading.capabilities:
+        reading.fail(f"{reading.owner} overrides tool-layer methods but not define_tool(), which every TL check needs first")
+    return traits
+
+
+def _parse_fidelity(value: bool, reading: _Reading) -> bool:
+    if value and not reading.overrides(_RESPONSE_CHECKS):
+        reading.fail(f"{reading.owner}.parse_fidelity is True but the adapter overrides neither check_response() "
+                     "nor check_stream(), which return what the SDK parsed")
+    return value
+
+
+_RESPONSE_CHECKS = frozenset({"check_response", "check_stream"})
+_TOOL_LAYER = frozenset({"define_tool", "define_tool_from_function", "describe_tool", "invoke_tool", "call_tool"})
 #: The languages a reproducer may be written in (``Adapter.reproducer_language``).
 REPRODUCER_LANGUAGES = ("python", "node")
 
-
-def _parse_fidelity(owner: str, value: object, capabilities: frozenset[str]) -> bool:
-    if not isinstance(value, bool):
-        raise AdapterContractError(f"{owner}.parse_fidelity must be True or False, not {value!r}")
-    if value and not capabilities & {"check_response", "check_stream"}:
-        raise AdapterContractError(f"{owner}.parse_fidelity is True but the adapter overrides neither check_response() "
-                                   "nor check_stream(), which return what the SDK parsed")
-    return value
+#: Every declaration an adapter can make, in the order read (a row may use the rows above it).
+DECLARATION_RULES: tuple[DeclarationRule, ...] = (
+    DeclarationRule("name", lambda value: value is None or isinstance(value, str),
+                    "{owner}.name must be a string, the adapter's name in the report, or None for the class's name; got {value!r}",
+                    read=lambda value, reading: value or reading.owner),
+    DeclarationRule("sdk", lambda value: isinstance(value, str),
+                    "{owner}.sdk must be a string naming the SDK and its version, e.g. 'openai-python 3.54.0'; got {value!r}"),
+    DeclarationRule("conventions", lambda value: value is None or _names(value),
+                    "{owner}.conventions must be a collection of names, e.g. ('boolean',), or None to derive them; got {value!r}",
+                    allowed=lambda reading: tuple(_CONVENTIONS), read=_conventions),
+    DeclarationRule("providers", lambda value: _names(value) and bool(value),
+                    "{owner}.providers must be a non-empty collection such as ('openai',), or None; got {value!r}",
+                    allowed=PROVIDERS, when_none=lambda reading: PROVIDERS,
+                    read=lambda value, reading: tuple(provider for provider in PROVIDERS if provider in value)),
+    DeclarationRule("strict_defaults", lambda value: isinstance(value, Mapping),
+                    "{owner} overrides build_request() and must declare strict_defaults, the wire strict of an "
+                    "unset tool under an unset config per provider (RES-2), e.g. "
+                    "strict_defaults = {{'openai': True, 'anthropic': True, 'google': None}}",
+                    needs=frozenset({"build_request"}), absent=MappingProxyType({}), read=_strict_defaults),
+    DeclarationRule("allocation_policy", lambda value: isinstance(value, str) and value in _POLICIES,
+                    "{owner}.allocation_policy must be one of {choices}, got {value!r}", allowed=_POLICIES),
+    DeclarationRule("budgets", lambda value: isinstance(value, Mapping) and all(
+                        family in FAMILIES and isinstance(budget, Budget) for family, budget in value.items()),
+                    "{owner}.budgets must map dialect families {choices} to strictconformance.Budget, got {value!r}",
+                    allowed=FAMILIES, read=_budgets),
+    DeclarationRule("curated_model_table", lambda value: isinstance(value, bool),
+                    "{owner}.curated_model_table must be True or False, got {value!r}"),
+    _exception_rule("rejection_errors", {"plan_request"},
+                    "{owner} overrides plan_request() and must declare rejection_errors, the exception types it "
+                    "raises to refuse a request (RES-10, BUD-5), e.g. rejection_errors = (MySDKError,)"),
+    _exception_rule("drift_errors", _RESPONSE_CHECKS,
+                    "{owner} overrides check_response()/check_stream() and must declare drift_errors, the exception "
+                    "types your SDK raises on drift, e.g. drift_errors = (MySDKResponseError,)"),
+    _exception_rule("strictify_refusals"),
+    _exception_rule("api_errors"),
+    DeclarationRule("drift_apis", _names,
+                    "{owner}.drift_apis must be a collection of API names, e.g. ('openai.chat',), or None; got {value!r}",
+                    allowed=_api_ids, when_none=_api_ids, read=_drift_apis),
+    DeclarationRule("dialects", lambda value: not isinstance(value, (str, Dialect)) and isinstance(value, Collection),
+                    "{owner}.dialects must be a collection of strictconformance.dialects.Dialect objects, "
+                    "e.g. dialects = (MY_DIALECT,); got {value!r}",
+                    read=lambda value, reading: _own_dialects(reading.owner, value)[0]),
+    DeclarationRule("strictify_dialects", _names,
+                    "{owner}.strictify_dialects must be a collection of dialect names, got {value!r}",
+                    allowed=lambda reading: tuple(_registry(reading.values["dialects"])),
+                    unknown="{owner}.strictify_dialects names unknown dialects {unknown}; known: {known}. "
+                            "Declare a dialect of your own as a strictconformance.dialects.Dialect in dialects = (...)",
+                    required_by=frozenset({"strictify", "encode", "decode"}),
+                    required="{owner} overrides strictify/encode/decode and must declare strictify_dialects, the dialects they "
+                             "support, e.g. strictify_dialects = ('openai',)",
+                    read=_strictify_dialects),
+    DeclarationRule("strictify_context", lambda value: isinstance(value, (str, Mapping)),
+                    "{owner}.strictify_context must be a context name or a mapping of dialect names to contexts, got {value!r}; "
+                    "e.g. strictify_context = 'output' or {{'google': 'output'}}",
+                    read=lambda value, reading: _strictify_contexts(reading.owner, value, reading.values["strictify_dialects"])),
+    DeclarationRule("tool_layer_traits", _is_traits,
+                    "{owner}.tool_layer_traits must be a strictconformance.tools.ToolLayerTraits, got {value!r}",
+                    needs=_TOOL_LAYER, when_none=_default_traits, read=_traits),
+    DeclarationRule("reproducer_language", lambda value: isinstance(value, str) and value in REPRODUCER_LANGUAGES,
+                    "{owner}.reproducer_language must be one of {choices}, got {value!r}", allowed=REPRODUCER_LANGUAGES),
+    DeclarationRule("expected_failures", lambda value: isinstance(value, Mapping) and all(
+                        isinstance(key, str) and isinstance(reason, str) for key, reason in value.items()),
+                    "{owner}.expected_failures must map rule IDs to reasons, got {value!r}",
+                    allowed=lambda reading: tuple(all_rules()),
+                    unknown="{owner}.expected_failures names unknown rules {unknown}; known: {known}",
+                    read=lambda value, reading: dict(value)),
+    DeclarationRule("parse_fidelity", lambda value: isinstance(value, bool),
+                    "{owner}.parse_fidelity must be True or False, not {value!r}", read=_parse_fidelity),
+)
 
 
 def _read_attribute(adapter: Adapter, owner: str, name: str, hint: str) -> Any:
@@ -631,8 +857,8 @@ def _read_attribute(adapter: Adapter, owner: str, name: str, hint: str) -> Any:
 
 
 def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
-    """Validate ``adapter``'s declarations against its capabilities; raise
-    :class:`AdapterContractError` saying what to write when something is off."""
+    """Validate ``adapter``'s declarations (:data:`DECLARATION_RULES`, in order) against its
+    capabilities; raise :class:`AdapterContractError` saying what to write when something is off."""
     kind = type(adapter)
     owner = kind.__qualname__
     capabilities = implemented_capabilities(adapter)
@@ -640,163 +866,35 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
         bound = _read_attribute(adapter, owner, method, f"a capability is a plain method: def {method}(self, ...)")
         if not callable(bound):
             raise AdapterContractError(f"{owner}.{method} is not callable")
-    for declaration in _DECLARATIONS:
-        _read_attribute(adapter, owner, declaration, "a declaration is plain data, e.g. a class attribute")
-
-    derived = frozenset(convention for convention, method in _CONVENTIONS.items() if method in capabilities)
-    if adapter.conventions is None:
-        conventions = derived
-    else:
-        if isinstance(adapter.conventions, str) or not all(isinstance(c, str) for c in adapter.conventions):
-            raise AdapterContractError(f"{owner}.conventions must be a collection of names, e.g. ('boolean',); got {adapter.conventions!r}")
-        conventions = frozenset(adapter.conventions)
-        unknown = conventions - set(_CONVENTIONS)
-        if unknown:
-            raise AdapterContractError(f"{owner}.conventions: unknown {sorted(unknown)}; known: {sorted(_CONVENTIONS)}")
-        for convention in sorted(conventions - derived):
-            raise AdapterContractError(
-                f"{owner} declares the {convention!r} convention but does not override "
-                f"{_CONVENTIONS[convention]}(); implement it or drop {convention!r} from conventions"
-            )
-        for convention in sorted(derived - conventions):
-            raise AdapterContractError(
-                f"{owner} overrides {_CONVENTIONS[convention]}() but conventions does not list {convention!r}; "
-                "add it (or set conventions = None to derive them)"
-            )
-
-    defaults: Mapping[str, bool | None] = {}
-    providers = PROVIDERS if adapter.providers is None else adapter.providers
-    if isinstance(providers, str) or not all(isinstance(p, str) for p in providers) or not providers:
-        raise AdapterContractError(f"{owner}.providers must be a non-empty collection such as ('openai',), or None; got {providers!r}")
-    unknown_declared = sorted(set(providers) - set(PROVIDERS))
-    if unknown_declared:
-        raise AdapterContractError(f"{owner}.providers: unknown {unknown_declared}; known: {', '.join(PROVIDERS)}")
-    providers = tuple(p for p in PROVIDERS if p in providers)
-    if "build_request" in capabilities:
-        if not isinstance(adapter.strict_defaults, Mapping):
-            raise AdapterContractError(
-                f"{owner} overrides build_request() and must declare strict_defaults, the wire strict of an "
-                "unset tool under an unset config per provider (RES-2), e.g. "
-                "strict_defaults = {'openai': True, 'anthropic': True, 'google': None}"
-            )
-        missing = [provider for provider in providers if provider not in adapter.strict_defaults]
-        unknown_providers = [provider for provider in adapter.strict_defaults if provider not in PROVIDERS]
-        bad = {p: v for p, v in adapter.strict_defaults.items() if v is not None and not isinstance(v, bool)}
-        if missing or unknown_providers or bad:
-            raise AdapterContractError(
-                f"{owner}.strict_defaults must give True, False or None (omitted) for each of its providers "
-                f"{', '.join(providers)}; missing {missing}, unknown {unknown_providers}, not a bool or None {bad}"
-            )
-        defaults = dict(adapter.strict_defaults)
-
-    if adapter.allocation_policy not in _POLICIES:
-        raise AdapterContractError(f"{owner}.allocation_policy must be one of {_POLICIES}, got {adapter.allocation_policy!r}")
-    if not isinstance(adapter.budgets, Mapping) or not all(
-        family in FAMILIES and isinstance(budget, Budget) for family, budget in adapter.budgets.items()
-    ):
-        raise AdapterContractError(f"{owner}.budgets must map dialect families {FAMILIES} to strictconformance.Budget, got {adapter.budgets!r}")
-    for family, budget in adapter.budgets.items():
-        for limit_name in ("max_strict_tools", "max_optional_params", "max_union_params"):
-            limit: Any = getattr(budget, limit_name)
-            if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-                raise AdapterContractError(
-                    f"{owner}.budgets[{family!r}].{limit_name} is {limit!r} ({type(limit).__name__}); each limit is a "
-                    "whole number of 0 or more, or None for no limit, e.g. strictconformance.Budget(max_strict_tools=20, "
-                    "max_optional_params=24, max_union_params=16)")
-    if not isinstance(adapter.curated_model_table, bool):
-        raise AdapterContractError(f"{owner}.curated_model_table must be True or False")
-
-    rejection_errors = _exception_types(owner, "rejection_errors", adapter.rejection_errors)
-    if "plan_request" in capabilities and not rejection_errors:
-        raise AdapterContractError(
-            f"{owner} overrides plan_request() and must declare rejection_errors, the exception types it "
-            "raises to refuse a request (RES-10, BUD-5), e.g. rejection_errors = (MySDKError,)"
-        )
-    drift_errors = _exception_types(owner, "drift_errors", adapter.drift_errors)
-    strictify_refusals = _exception_types(owner, "strictify_refusals", getattr(adapter, "strictify_refusals", ()))
-    if capabilities & {"check_response", "check_stream"} and not drift_errors:
-        raise AdapterContractError(
-            f"{owner} overrides check_response()/check_stream() and must declare drift_errors, the exception "
-            "types your SDK raises on drift, e.g. drift_errors = (MySDKResponseError,)"
-        )
-    api_errors = _exception_types(owner, "api_errors", adapter.api_errors)
-    drift_apis = _drift_apis(owner, adapter.drift_apis)
-    if not capabilities & {"check_response", "check_stream"}:
-        drift_apis = ()  # no response handling to check: the report lists none
-    own_dialects, registry = _own_dialects(owner, adapter.dialects)
-    dialects = adapter.strictify_dialects
-    if isinstance(dialects, str) or not isinstance(dialects, Collection) or not all(isinstance(d, str) for d in dialects):
-        raise AdapterContractError(f"{owner}.strictify_dialects must be a collection of dialect names, got {dialects!r}")
-    if capabilities & {"strictify", "encode", "decode"} and not dialects:
-        raise AdapterContractError(
-            f"{owner} overrides strictify/encode/decode and must declare strictify_dialects, the dialects they "
-            "support, e.g. strictify_dialects = ('openai',)"
-        )
-    unknown_dialects = [name for name in dialects if name not in registry]
-    if unknown_dialects:
-        raise AdapterContractError(
-            f"{owner}.strictify_dialects names unknown dialects {unknown_dialects}; known: {', '.join(registry)}. "
-            "Declare a dialect of your own as a strictconformance.dialects.Dialect in dialects = (...)"
-        )
-    unused = [dialect.name for dialect in own_dialects if dialect.name not in dialects]
-    if unused:
-        raise AdapterContractError(
-            f"{owner}.dialects declares {unused} but strictify_dialects does not list them: add them there "
-            "(a dialect's checks run only for the dialects strictify_dialects lists) or drop them from dialects"
-        )
-    contexts = _strictify_contexts(owner, getattr(adapter, "strictify_context", "tool_input"), tuple(dialects))
-    for dialect_name, context in contexts.items():
-        if context != "tool_input":  # the checks read the dialect by name: the context's rules replace its own
-            registry = registry.with_dialect(registry[dialect_name].in_context(context), replace=True)
-
-    traits = None
-    if capabilities & {"define_tool", "define_tool_from_function", "describe_tool", "invoke_tool", "call_tool"}:
-        from strictconformance.tools.contract import ToolLayerTraits, validated_traits
-
-        traits = adapter.tool_layer_traits if adapter.tool_layer_traits is not None else ToolLayerTraits()
-        if not isinstance(traits, ToolLayerTraits):
-            raise AdapterContractError(f"{owner}.tool_layer_traits must be a strictconformance.tools.ToolLayerTraits, got {traits!r}")
-        try:
-            traits = validated_traits(traits)
-        except ValueError as exc:
-            raise AdapterContractError(f"{owner}.tool_layer_traits: {exc}") from None
-        if "define_tool" not in capabilities:
-            raise AdapterContractError(f"{owner} overrides tool-layer methods but not define_tool(), which every TL check needs first")
-
-    if adapter.reproducer_language not in REPRODUCER_LANGUAGES:
-        raise AdapterContractError(f"{owner}.reproducer_language must be one of {REPRODUCER_LANGUAGES}, "
-                                   f"got {adapter.reproducer_language!r}")
-    expected = adapter.expected_failures
-    if not isinstance(expected, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in expected.items()):
-        raise AdapterContractError(f"{owner}.expected_failures must map rule IDs to reasons, got {expected!r}")
-    unknown_rules = [rule_id for rule_id in expected if rule_id not in all_rules()]
-    if unknown_rules:
-        raise AdapterContractError(f"{owner}.expected_failures names unknown rules {unknown_rules}; known: {', '.join(all_rules())}")
-
-    name = adapter.name if isinstance(adapter.name, str) and adapter.name else owner
+    declared = {rule.name: _read_attribute(adapter, owner, rule.name, "a declaration is plain data, e.g. a class attribute")
+                for rule in DECLARATION_RULES}
+    reading = _Reading(owner, capabilities)
+    for rule in DECLARATION_RULES:
+        reading.values[rule.name] = rule.check(declared[rule.name], reading)
+    values = reading.values
     return Declarations(
         adapter=adapter_path or f"{kind.__module__}:{owner}",
-        name=name,
-        sdk=str(adapter.sdk),
+        name=values["name"],
+        sdk=values["sdk"],
         capabilities=capabilities,
-        conventions=conventions,
-        strict_defaults=defaults,
-        providers=providers,
-        allocation_policy=adapter.allocation_policy,
-        budgets=dict(adapter.budgets),
-        curated_model_table=adapter.curated_model_table,
-        rejection_errors=rejection_errors,
-        strictify_dialects=tuple(dialects),
-        drift_errors=drift_errors,
-        drift_apis=drift_apis,
-        tool_layer_traits=traits,
-        expected_failures=dict(expected),
-        dialects=own_dialects,
-        dialect_registry=registry,
-        strictify_refusals=strictify_refusals,
-        strictify_contexts=contexts,
-        api_errors=api_errors,
-        parse_fidelity=_parse_fidelity(owner, adapter.parse_fidelity, capabilities),
+        conventions=values["conventions"],
+        strict_defaults=values["strict_defaults"],
+        providers=values["providers"],
+        allocation_policy=values["allocation_policy"],
+        budgets=values["budgets"],
+        curated_model_table=values["curated_model_table"],
+        rejection_errors=values["rejection_errors"],
+        strictify_dialects=values["strictify_dialects"],
+        drift_errors=values["drift_errors"],
+        drift_apis=values["drift_apis"],
+        tool_layer_traits=values["tool_layer_traits"],
+        expected_failures=values["expected_failures"],
+        dialects=values["dialects"],
+        dialect_registry=_registry(values["dialects"], values["strictify_context"]),
+        strictify_contexts=values["strictify_context"],
+        strictify_refusals=values["strictify_refusals"],
+        api_errors=values["api_errors"],
+        parse_fidelity=values["parse_fidelity"],
     )
 
 

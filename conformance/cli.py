@@ -100,13 +100,13 @@ def _cmd_strictify(args: argparse.Namespace) -> int:
     if problem:
         raise _UsageError(f"schema {args.file}: {problem}")
     # the reference implementation is the kit's answer to "what should the strict schema be"
-    from strictconformance.reference.strictify import strictify
+    from strictconformance.baseline import baseline_strictify
 
     try:
-        result = strictify(schema, dialect[0])
+        result = baseline_strictify(schema, dialect[0])
     except SchemaError as error:
         raise _UsageError(f"schema {args.file}: {error}") from None
-    document = {"dialect": result.dialect, "schema": result.schema, "losses": [loss.as_json() for loss in result.losses]}
+    document = {"dialect": dialect[0].name, "schema": result.schema, "losses": [loss.as_json() for loss in result.losses]}
     _write(json.dumps(document, indent=2, ensure_ascii=False) + "\n", args.output)
     return EXIT_OK
 

@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 
 import pytest
 
-__all__ = ["FINDING_KINDS", "SHOWN_BYTES", "Finding", "NotCovered", "bounded", "not_covered"]
+__all__ = ["FINDING_KINDS", "SHOWN_BYTES", "CheckFailure", "Finding", "NotCovered", "bounded", "not_covered"]
 
 #: A counterexample (or an adapter call's arguments or result) whose JSON is bigger than this is
 #: summarised in the report and the terminal, and written whole to a file the summary names.
@@ -167,6 +167,13 @@ def old_report_findings(rule: Mapping[str, Any]) -> list[Finding]:
                              counterexample=item.get("counterexample"), calls=tuple(item.get("calls") or ()),
                              replay=str(item.get("replay") or ""), nodeid=str(item.get("nodeid") or "")))
     return found
+
+
+class CheckFailure(AssertionError):
+    """A failure the suite's harness raised inside a check (a violation, or an adapter call that hung,
+    returned junk or mutated its input): it already carries its verdict, so an oracle that turns the
+    exceptions of the code it judges into violations lets it through. Its one kind is the harness's
+    :class:`~strictconformance.harness.ConformanceFailure`; the oracles, below the harness, name this base."""
 
 
 class NotCovered(pytest.skip.Exception):  # type: ignore[misc,name-defined]

@@ -32,19 +32,21 @@ from strictconformance.adapter import (
     result_problem,
     safe_repr,
 )
-from strictconformance.findings import Finding, NotCovered
+from strictconformance.findings import CheckFailure, Finding, NotCovered
 from strictconformance.watchdog import Beacon
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup, ExceptionGroup
 
 __all__ = [
+    "ACTIVE_HARNESS",
     "AdapterFault",
     "Attempt",
     "CallRecord",
     "ConformanceFailure",
     "Harness",
     "RuleViolation",
+    "active_declarations",
     "check",
     "iter_failures",
     "to_jsonable",
@@ -168,7 +170,7 @@ class CallRecord:
         return record
 
 
-class ConformanceFailure(AssertionError):
+class ConformanceFailure(CheckFailure):
     """Base of the failures a check raises; carries everything its :class:`Finding` needs."""
 
     kind = "violation"
@@ -301,6 +303,18 @@ def _key_orders(value: Any) -> list[tuple[Any, ...]]:
 
 class _CallTimeout(BaseException):
     """Internal: an adapter call outlived the timeout (a BaseException so adapters can't swallow it)."""
+
+
+#: The run's harness, in the pytest config's stash while the suite is active (the plugin puts it
+#: there when it activates the suite, in each xdist worker too).
+ACTIVE_HARNESS = pytest.StashKey["Harness"]()
+
+
+def active_declarations(config: pytest.Config) -> Declarations | None:
+    """The validated declarations of this run's adapter, or None when the suite is not active.
+    For the checks' collection hooks, which run before any fixture gives them the harness."""
+    harness = config.stash.get(ACTIVE_HARNESS, None)
+    return None if harness is None else harness.declarations
 
 
 def iter_failures(error: BaseException) -> Iterator[ConformanceFailure]:

@@ -108,8 +108,9 @@ _STATE = pytest.StashKey[_State]()
 
 
 def active_declarations(config: pytest.Config) -> Declarations | None:
-    """The validated declarations of this run's adapter, or None when the suite is not active.
-    For collection hooks of the checks (in each xdist worker too: each loads the adapter itself)."""
+    """The validated declarations of this run's adapter, or None when the suite is not active
+    (in each xdist worker too: each loads the adapter itself). The checks read the same through
+    :func:`strictconformance.harness.active_declarations`: they sit below the plugin."""
     state = config.stash.get(_STATE, None)
     return None if state is None else state.harness.declarations
 
@@ -196,7 +197,7 @@ def pytest_configure(config: pytest.Config) -> None:
     from hypothesis import settings
 
     from strictconformance.adapter import AdapterContractError, error_text, read_declarations
-    from strictconformance.harness import Harness
+    from strictconformance.harness import ACTIVE_HARNESS, Harness
     from strictconformance.profiles import PROFILE_NAMES, register_profiles
     from strictconformance.report import ConformanceReport
 
@@ -268,6 +269,7 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     state.seed_chosen = seed_chosen
     config.stash[_STATE] = state
+    config.stash[ACTIVE_HARNESS] = harness  # the checks' collection hooks read it (harness.active_declarations)
     state.supervised = supervised
     if supervised:
         config.pluginmanager.register(_QuietWorker(), "strictconformance-quiet-worker")

@@ -13,28 +13,32 @@ An adapter that captures the real HTTP body its SDK would send can turn it into 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
-if TYPE_CHECKING:
-    from strictconformance.reference.resolution import StrictSetting
+from strictconformance._text import int_text
 
 __all__ = [
     "ANTHROPIC_STRUCTURED_OUTPUTS_BETA",
     "FAMILIES",
     "PROVIDERS",
     "WIRE_APIS",
+    "InvalidStrictSetting",
     "ModelSpec",
     "Plan",
     "PlanRequest",
+    "StrictSetting",
     "StrictSupport",
     "ToolSpec",
     "ToolsRequest",
     "WireFormatError",
     "WireRequest",
     "WireTool",
+    "priority_of",
     "read_wire_request",
+    "validate_strict_setting",
 ]
 
 #: Providers of the boolean convention (SPEC §1, RES-1..RES-6).
@@ -48,6 +52,56 @@ WIRE_APIS: tuple[str, ...] = ("openai.chat", "openai.responses", "anthropic.mess
 
 JSONSchema = Mapping[str, Any]
 StrictFormat = Literal["openai", "anthropic", "google", "none"]
+
+#: A tool's strict setting: ``True``/``False``/``None`` (unset) in the boolean convention, plus a
+#: positive number (a priority) in the priority convention.
+StrictSetting = bool | int | float | None
+
+
+class InvalidStrictSetting(ValueError):
+    """A strict setting that is neither a bool, None, nor a finite number > 0."""
+
+
+def validate_strict_setting(value: object, *, tool_name: str | None = None, allow_priority: bool = True) -> StrictSetting:
+    """Return ``value`` if it is a valid strict setting, else raise :class:`InvalidStrictSetting`.
+
+    Valid: ``True``, ``False``, ``None`` and, when ``allow_priority``, any finite real number > 0.
+    Strings, zero, negative numbers, NaN and infinities are rejected with a message naming the
+    tool, at definition time, never replaced by a default.
+    """
+    where = f"tool {tool_name!r}: " if tool_name else ""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        if not allow_priority:
+            raise InvalidStrictSetting(
+                f"{where}strict must be True, False or None in the boolean convention, got {value!r}"
+            )
+        try:
+            finite = math.isfinite(float(value))
+        except OverflowError:  # an int beyond float range (10**400): no usable priority
+            finite = False
+        if not finite or value <= 0:
+            shown = repr(value) if isinstance(value, float) else int_text(value)
+            raise InvalidStrictSetting(
+                f"{where}strict priority must be a finite number > 0, got {shown}"
+            )
+        return value
+    raise InvalidStrictSetting(
+        f"{where}strict must be True, False, None or a number > 0, got {type(value).__name__} {value!r}"
+    )
+
+
+def priority_of(setting: StrictSetting) -> float | None:
+    """A tool's claim on strict in the priority convention (RES-10, BUD-1): ``inf`` for ``True``,
+    ``None`` (no claim) for ``False``, 1 when unset, else the number itself."""
+    if setting is True:
+        return math.inf
+    if setting is False:
+        return None
+    if setting is None:
+        return 1.0
+    return float(setting)
 
 
 @dataclass(frozen=True)

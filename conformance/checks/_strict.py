@@ -27,14 +27,13 @@ from hypothesis import Phase, settings
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
 
+from strictconformance.baseline import baseline_strictify
 from strictconformance.dialects import Dialect, DialectRegistry, SchemaError, Strictified
 from strictconformance.dialects.pointers import pointer_from_path
 from strictconformance.dialects.validator import iter_schema_nodes
 from strictconformance.findings import Finding, not_covered
-from strictconformance.harness import ConformanceFailure, Harness
-from strictconformance.plugin import active_declarations
+from strictconformance.harness import ConformanceFailure, Harness, active_declarations
 from strictconformance.profiles import scaled
-from strictconformance.reference.strictify import reference_strictify
 
 __all__ = [
     "Refused",
@@ -288,7 +287,7 @@ def _schema_problem(schema: Any, *, against_meta_schema: bool = False) -> str | 
 
 def _reference_refuses(schema: Mapping[str, Any], dialect: Dialect) -> bool:
     try:
-        reference_strictify(schema, dialect)
+        baseline_strictify(schema, dialect)
     except SchemaError:
         return True
     return False

@@ -14,7 +14,6 @@ from hypothesis import given
 from strictconformance.adapter import Declarations
 from strictconformance.checks._support import cost_on_wire, wire_tools
 from strictconformance.harness import Harness, check
-from strictconformance.reference.resolution import priority_of
 from strictconformance.spec.resolution import Budget, SchemaCost, schema_cost
 from strictconformance.strategies.requests import (
     ANTHROPIC_STRICT_MODEL,
@@ -23,7 +22,7 @@ from strictconformance.strategies.requests import (
     over_budget_requests,
     uniform_cost_requests,
 )
-from strictconformance.wire import Plan, PlanRequest, ToolSpec
+from strictconformance.wire import Plan, PlanRequest, ToolSpec, priority_of
 
 
 def _one(cost: SchemaCost) -> int:

@@ -2,7 +2,7 @@
 right path, and tolerate additive change?
 
 The adapter's ``check_response`` / ``check_stream`` are reached only through the harness
-(:meth:`DriftChecker.from_harness`) and judged by :mod:`strictconformance.drift.oracles`:
+(:func:`adapter_checker`) and judged by :mod:`strictconformance.drift.oracles`:
 
 * DR-1: every shipped cassette, one check each (its counterexample names the cassette and its
   provenance), and recorded streams with their deltas re-split into other chunks.
@@ -61,7 +61,7 @@ from strictconformance.drift.shapes import get_shape
 from strictconformance.drift.shapes.model import Arr
 from strictconformance.drift.sse import SSEEvent
 from strictconformance.findings import not_covered
-from strictconformance.harness import Harness, check
+from strictconformance.harness import ConformanceFailure, Harness, check
 from strictconformance.profiles import scaled
 from strictconformance.strategies.responses import (
     drift_mutations,
@@ -90,6 +90,47 @@ _MUTATION_SCALE = 2
 
 
 # -- what the adapter covers ------------------------------------------------------------------------
+
+
+def adapter_checker(strictconformance_harness: Harness, *, judge_other_errors: bool = False) -> DriftChecker:
+    """The adapter behind the ``strictconformance_harness`` fixture as a :class:`DriftChecker`, called only through the harness.
+
+    Every call goes through :meth:`Harness.attempt`, so timeouts, mutation checks, junk
+    results and the call transcript work as for any check, and the harness's failures
+    (:class:`~strictconformance.harness.ConformanceFailure`) and pytest's outcomes propagate
+    out of the judges. Declared drift errors come back to the judge. Any other exception is an
+    adapter fault raised by the harness, unless ``judge_other_errors`` (DR-6, whose rule is
+    precisely which exceptions may escape): then the judge sees it and words the violation.
+    """
+    harness = strictconformance_harness
+    drift_errors = tuple(harness.declarations.drift_errors)
+    api_errors = tuple(getattr(harness.declarations, "api_errors", ()))
+    allowed: tuple[type[BaseException], ...] = (
+        (*drift_errors, *api_errors, Exception) if judge_other_errors else (*drift_errors, *api_errors))
+
+    def through_harness(method: str) -> Any:
+        if not harness.has(method):
+            return None
+
+        def call(api: str, argument: Any) -> Any:
+            __tracebackhide__ = True
+            attempt = harness.attempt(method, api, argument, allowed=allowed)
+            if attempt.error is not None:
+                raise attempt.error
+            return attempt.value
+
+        return call
+
+    return DriftChecker(
+        check_response=through_harness("check_response"),
+        check_stream=through_harness("check_stream"),
+        error_types=drift_errors,
+        read_path=harness.adapter.drift_error_path,
+        name="adapter",
+        propagate=(ConformanceFailure, pytest.skip.Exception, pytest.fail.Exception),
+        not_implemented_is_missing=False,
+        api_error_types=api_errors,
+    )
 
 
 def _streams(declarations: Declarations) -> bool | None:
@@ -183,7 +224,7 @@ def _judge_change(strictconformance_harness: Harness, mutation: DriftMutation, *
         checked="the unmutated response (it must pass before the change is judged)",
         **_subject_notes(mutation.original),
     )
-    checker = DriftChecker.from_harness(strictconformance_harness)
+    checker = adapter_checker(strictconformance_harness)
     before = judge_recorded(checker, mutation.original, label=mutation.original.source or "")
     if before.failed:
         # The verdict would not be about the change; DR-1 reports the rejection itself.
@@ -252,7 +293,7 @@ def test_dr_1_recorded_cassette_passes(strictconformance_harness: Harness, casse
     usable = _usable_responses(strictconformance_harness, cassette)
     loaded = load_cassette(cassette)
     provenance = loaded.provenance
-    checker = DriftChecker.from_harness(strictconformance_harness)
+    checker = adapter_checker(strictconformance_harness)
     for response in usable:
         strictconformance_harness.note(
             response=response.label,
@@ -347,7 +388,7 @@ def test_dr_7_recorded_response_is_parsed_as_it_holds(strictconformance_harness:
     """Every response of the cassette (bodies and streams) is parsed into what it holds; every
     difference of every response is reported."""
     usable = _usable_responses(strictconformance_harness, cassette)
-    checker = DriftChecker.from_harness(strictconformance_harness)
+    checker = adapter_checker(strictconformance_harness)
     failures: list[str] = []
     judged = 0
     for response in usable:
@@ -377,7 +418,7 @@ def test_dr_7_additive_change_is_parsed_as_it_holds(strictconformance_harness: H
     strictconformance_harness.note(api=mutation.api, mutated_from=mutation.original.source or "generated",
             mutation={"kind": mutation.kind, "path": mutation.path, "change": mutation.description},
             **_subject_notes(mutation.subject))
-    verdict = judge_fidelity(DriftChecker.from_harness(strictconformance_harness), mutation.subject)
+    verdict = judge_fidelity(adapter_checker(strictconformance_harness), mutation.subject)
     if verdict.status != "skip":
         strictconformance_harness.expect(verdict.passed, verdict.message)
 
@@ -433,7 +474,7 @@ def test_dr_6_any_payload_raises_only_drift_errors(strictconformance_harness: Ha
     api = data.draw(st.sampled_from(strictconformance_harness.declarations.drift_apis), label="api")
     payload = data.draw(_any_payload(api), label="payload").value
     strictconformance_harness.note(api=api, payload=_shown(payload))
-    checker = DriftChecker.from_harness(strictconformance_harness, judge_other_errors=True)
+    checker = adapter_checker(strictconformance_harness, judge_other_errors=True)
     _settle(strictconformance_harness, judge_total(checker, api, payload))
 
 
@@ -443,7 +484,7 @@ def test_dr_6_any_stream_raises_only_drift_errors(strictconformance_harness: Har
     api = data.draw(st.sampled_from(strictconformance_harness.declarations.drift_apis), label="api")
     events = data.draw(_any_events(api), label="events").value
     strictconformance_harness.note(api=api, events=_shown(_events_json(events)))
-    checker = DriftChecker.from_harness(strictconformance_harness, judge_other_errors=True)
+    checker = adapter_checker(strictconformance_harness, judge_other_errors=True)
     _settle(strictconformance_harness, judge_total(checker, api, events, stream=True))
 
 
@@ -472,7 +513,7 @@ def test_dr_6_provider_errors_raise_only_declared_errors(strictconformance_harne
     """Each declared API gets the error its provider sends (an error body; with check_stream, a
     recorded stream's first event then the error frame): raising a declared API error or a drift
     error for it is right, and so is returning; anything else fails DR-6."""
-    checker = DriftChecker.from_harness(strictconformance_harness, judge_other_errors=True)
+    checker = adapter_checker(strictconformance_harness, judge_other_errors=True)
     for api in strictconformance_harness.declarations.drift_apis:
         body, frame = _PROVIDER_ERRORS[api]
         if strictconformance_harness.has("check_response"):
@@ -521,7 +562,7 @@ def test_dr_6_payloads_nested_past_the_recursion_limit(strictconformance_harness
     """Every declared API gets bodies (and, with check_stream, an event) nested 10,000 deep, far
     past Python's recursion limit: an SDK that walks or converts them recursively raises
     RecursionError (not a drift error), as it would on such a response."""
-    checker = DriftChecker.from_harness(strictconformance_harness, judge_other_errors=True)
+    checker = adapter_checker(strictconformance_harness, judge_other_errors=True)
     for api in strictconformance_harness.declarations.drift_apis:
         if strictconformance_harness.has("check_response"):
             for name, payload in _deep_payloads(api):
@@ -606,7 +647,7 @@ def test_dr_7_seed_unknown_block_is_not_text(strictconformance_harness: Harness)
     mutation = _seed_case(_ANTHROPIC_TOOL_USE, _add_unknown_block, kind="add_unknown_variant", breaking=False, rule_id="DR-4")
     strictconformance_harness.note(api=mutation.api, mutation={"kind": mutation.kind, "path": mutation.path, "change": mutation.description},
             **_subject_notes(mutation.subject))
-    verdict = judge_fidelity(DriftChecker.from_harness(strictconformance_harness), mutation.subject)
+    verdict = judge_fidelity(adapter_checker(strictconformance_harness), mutation.subject)
     if verdict.status == "skip":
         pytest.skip(f"not judged: {verdict.message}")
     strictconformance_harness.expect(verdict.passed, verdict.message)

@@ -13,11 +13,10 @@ from hypothesis import strategies as st
 
 from strictconformance.checks._support import ships_strict, wire_tool
 from strictconformance.harness import Harness, check
-from strictconformance.reference.resolution import priority_of
 from strictconformance.strategies.models import expected_support
 from strictconformance.strategies.requests import plan_requests
 from strictconformance.strategies.tools import strict_settings, tool_schemas
-from strictconformance.wire import Plan, PlanRequest, StrictSupport
+from strictconformance.wire import Plan, PlanRequest, StrictSupport, priority_of
 
 # Small tools, at most a few required ones: budgets (BUD-*) never decide these checks.
 _SMALL = tool_schemas(max_properties=2, max_depth=0, optional=False, unions=False)

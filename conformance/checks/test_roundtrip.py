@@ -30,6 +30,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
+from strictconformance.baseline import baseline_encode, baseline_strictify
 from strictconformance.checks._strict import (
     Refused,
     StrictImplementation,
@@ -52,7 +53,6 @@ from strictconformance.dialects.oracles import (
 from strictconformance.dialects.traps import Trap, traps
 from strictconformance.findings import Finding, not_covered
 from strictconformance.harness import Harness, check
-from strictconformance.reference.strictify import reference_encode, reference_strictify
 from strictconformance.strategies.instances import instances
 from strictconformance.strategies.schemas import json_schemas, near_limit_schemas
 
@@ -138,7 +138,7 @@ def _strict_for_codec(strictconformance_harness: Harness, implementation: Strict
             return None
         source = "adapter.strictify"
     else:
-        strict = reference_strictify(schema, implementation.dialect)
+        strict = baseline_strictify(schema, implementation.dialect)
         source = "the reference strictify (the adapter has no strictify())"
     strictconformance_harness.note(strict=show(strict.schema), losses=[loss.as_json() for loss in strict.losses], strict_from=source)
     return strict
@@ -352,7 +352,7 @@ def _rt7(strictconformance_harness: Harness, dialect: Dialect, schema: dict[str,
             return  # RT-4's business
         wire, source = encoded.value, "adapter.encode"
     else:
-        wire, source = reference_encode(schema, dialect, value), "the dialect's wire shape (the adapter has no encode())"
+        wire, source = baseline_encode(schema, dialect, value), "the dialect's wire shape (the adapter has no encode())"
     strictconformance_harness.note(wire=show(wire), wire_from=source)
     decode = implementation.decode_fn(schema)
 

@@ -5,7 +5,8 @@ Each judge takes the check as a :class:`DriftChecker` (the adapter's ``check_res
 response, and returns a :class:`Verdict` naming the rule, the call, what was expected and found,
 and the counterexample as JSON. Judges never raise for anything the check does, except the
 exception types the checker says to let through (``propagate``): the suite's harness failures
-when the checker comes from :meth:`DriftChecker.from_harness`.
+when the checker is the adapter called through the harness (the checks build it, in
+``strictconformance.checks.test_drift``: the judges know nothing of the harness).
 
 =========== ===============================================================================
 DR-1        a recorded real response (also re-split into other chunks) raises nothing
@@ -28,7 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from strictconformance.drift.errors import SchemaDriftError, describe_type
 from strictconformance.drift.fidelity import expected_parse, parse_differences
@@ -36,9 +37,6 @@ from strictconformance.drift.mutations import DriftMutation, ResponseSubject
 from strictconformance.drift.paths import PathLike, format_path, parse_path, paths_match
 from strictconformance.drift.provider_errors import carried_error, exception_chain
 from strictconformance.drift.sse import SSEEvent
-
-if TYPE_CHECKING:
-    from strictconformance.harness import Harness
 
 __all__ = [
     "DriftChecker",
@@ -84,50 +82,6 @@ class DriftChecker:
         from strictconformance.drift.validator import check_response, check_stream
 
         return cls(check_response, check_stream, (SchemaDriftError,), _path_attribute, "reference")
-
-    @classmethod
-    def from_harness(cls, harness: Harness, *, judge_other_errors: bool = False) -> DriftChecker:
-        """The adapter behind the suite's ``strictconformance_harness`` fixture, called only through the harness.
-
-        Every call goes through :meth:`Harness.attempt`, so timeouts, mutation checks, junk
-        results and the call transcript work as for any check, and the harness's failures
-        (:class:`~strictconformance.harness.ConformanceFailure`) and pytest's outcomes propagate
-        out of the judges. Declared drift errors come back to the judge. Any other exception is an
-        adapter fault raised by the harness, unless ``judge_other_errors`` (DR-6, whose rule is
-        precisely which exceptions may escape): then the judge sees it and words the violation.
-        """
-        import pytest
-
-        from strictconformance.harness import ConformanceFailure
-
-        drift_errors = tuple(harness.declarations.drift_errors)
-        api_errors = tuple(getattr(harness.declarations, "api_errors", ()))
-        allowed: tuple[type[BaseException], ...] = (
-            (*drift_errors, *api_errors, Exception) if judge_other_errors else (*drift_errors, *api_errors))
-
-        def through_harness(method: str) -> Any:
-            if not harness.has(method):
-                return None
-
-            def call(api: str, argument: Any) -> Any:
-                __tracebackhide__ = True
-                attempt = harness.attempt(method, api, argument, allowed=allowed)
-                if attempt.error is not None:
-                    raise attempt.error
-                return attempt.value
-
-            return call
-
-        return cls(
-            check_response=through_harness("check_response"),
-            check_stream=through_harness("check_stream"),
-            error_types=drift_errors,
-            read_path=harness.adapter.drift_error_path,
-            name="adapter",
-            propagate=(ConformanceFailure, pytest.skip.Exception, pytest.fail.Exception),
-            not_implemented_is_missing=False,
-            api_error_types=api_errors,
-        )
 
     @classmethod
     def from_adapter(cls, adapter: Any) -> DriftChecker:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+# The contract's (strictconformance.wire): the tool helper and the checks read strict settings too.
+from strictconformance.wire import InvalidStrictSetting
+
 __all__ = ["InvalidStrictSetting", "StrictPlanError", "StrictSelectionError"]
-
-
-class InvalidStrictSetting(ValueError):
-    """A strict setting that is neither a bool, None, nor a finite number > 0."""
 
 
 class StrictPlanError(ValueError):

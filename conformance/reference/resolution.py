@@ -7,31 +7,29 @@ for a whole request. Priority convention (seeds/001): :func:`resolve_strict_supp
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from strictconformance._text import int_text
 from strictconformance.reference.budgets import StrictCandidate, allocate_strict
-from strictconformance.reference.errors import (
-    InvalidStrictSetting,
-    StrictPlanError,
-    StrictSelectionError,
-)
+from strictconformance.reference.errors import StrictPlanError, StrictSelectionError
 from strictconformance.reference.models import CURATED_STRICT_MODELS, CuratedEntry, match_curated
 from strictconformance.spec.resolution import PUBLISHED_BUDGETS, Budget, schema_cost
 from strictconformance.wire import (
     ANTHROPIC_STRUCTURED_OUTPUTS_BETA,
     FAMILIES,
     PROVIDERS,
+    InvalidStrictSetting,
     ModelSpec,
     Plan,
     PlanRequest,
+    StrictSetting,
     StrictSupport,
     ToolSpec,
     ToolsRequest,
     WireRequest,
     WireTool,
+    priority_of,
+    validate_strict_setting,
 )
 
 __all__ = [
@@ -48,42 +46,8 @@ __all__ = [
     "validate_strict_setting",
 ]
 
-#: A tool's strict setting: ``True``/``False``/``None`` (unset) in the boolean convention, plus a
-#: positive number (a priority) in the priority convention.
-StrictSetting = bool | int | float | None
-
 #: The seed's provider defaults (RES-2): what an unset tool under an unset config resolves to.
 REFERENCE_DEFAULTS: Mapping[str, bool | None] = {"openai": True, "anthropic": True, "google": None}
-
-
-def validate_strict_setting(value: object, *, tool_name: str | None = None, allow_priority: bool = True) -> StrictSetting:
-    """Return ``value`` if it is a valid strict setting, else raise :class:`InvalidStrictSetting`.
-
-    Valid: ``True``, ``False``, ``None`` and, when ``allow_priority``, any finite real number > 0.
-    Strings, zero, negative numbers, NaN and infinities are rejected with a message naming the
-    tool, at definition time, never replaced by a default.
-    """
-    where = f"tool {tool_name!r}: " if tool_name else ""
-    if value is None or isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)):
-        if not allow_priority:
-            raise InvalidStrictSetting(
-                f"{where}strict must be True, False or None in the boolean convention, got {value!r}"
-            )
-        try:
-            finite = math.isfinite(float(value))
-        except OverflowError:  # an int beyond float range (10**400): no usable priority
-            finite = False
-        if not finite or value <= 0:
-            shown = repr(value) if isinstance(value, float) else int_text(value)
-            raise InvalidStrictSetting(
-                f"{where}strict priority must be a finite number > 0, got {shown}"
-            )
-        return value
-    raise InvalidStrictSetting(
-        f"{where}strict must be True, False, None or a number > 0, got {type(value).__name__} {value!r}"
-    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -151,17 +115,6 @@ def _response_format(request: ToolsRequest) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------------------------
 # Priority convention
-
-
-def priority_of(setting: StrictSetting) -> float | None:
-    """A tool's claim on strict: ``inf`` for ``True``, ``None`` for ``False``, 1 when unset."""
-    if setting is True:
-        return math.inf
-    if setting is False:
-        return None
-    if setting is None:
-        return 1.0
-    return float(setting)
 
 
 def resolve_strict_support(model: ModelSpec, *, table: Sequence[CuratedEntry] = CURATED_STRICT_MODELS) -> StrictSupport:

@@ -32,7 +32,6 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol, get_args, runtime_checkable
 
-from strictconformance.tools.helper import InputSource
 from strictconformance.tools.jsonvalue import MAX_INPUT_DEPTH, json_value_problem
 from strictconformance.tools.results import ToolContext, ToolInvocation
 
@@ -41,12 +40,16 @@ __all__ = [
     "DefaultsConvention",
     "FinalValueConvention",
     "FunctionToolLayer",
+    "InputSource",
     "StrictConvention",
     "ToolDefinition",
     "ToolLayer",
     "ToolLayerTraits",
     "validated_traits",
 ]
+
+#: Where a tool's input schema came from.
+InputSource = Literal["signature", "model", "json_schema"]
 
 #: How a generator callback gives its final value in a tool layer:
 #: ``"tool_return"`` - the kit's: ``yield ToolReturn(value)`` last (a sync generator may also

@@ -44,7 +44,7 @@ import json
 import re
 import typing
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping
-from typing import Annotated, Any, Generic, Literal, ParamSpec, TypeVar, overload
+from typing import Annotated, Any, Generic, ParamSpec, TypeVar, overload
 
 import jsonschema  # type: ignore[import-untyped]
 import pydantic
@@ -52,12 +52,8 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 from strictconformance.dialects.pointers import pointer_from_path
-from strictconformance.reference.resolution import (
-    InvalidStrictSetting,
-    StrictSetting,
-    validate_strict_setting,
-)
 from strictconformance.tools.canonical import canonical_input_schema
+from strictconformance.tools.contract import InputSource
 from strictconformance.tools.docstrings import parse_docstring
 from strictconformance.tools.errors import (
     InputProblem,
@@ -78,6 +74,7 @@ from strictconformance.tools.results import (
     ToolReturn,
     result_content,
 )
+from strictconformance.wire import InvalidStrictSetting, StrictSetting, validate_strict_setting
 
 __all__ = ["TOOL_NAME_PATTERN", "InputSource", "Tool", "tool"]
 
@@ -89,9 +86,6 @@ T = TypeVar("T")
 #: and dashes, with a maximum length of 64" (platform.openai.com/docs/api-reference/chat/create,
 #: tools[].function.name); Anthropic's tool names follow the same pattern.
 TOOL_NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-
-#: Where a tool's input schema came from.
-InputSource = Literal["signature", "model", "json_schema"]
 
 #: A final value may nest this deep once converted to JSON.
 MAX_OUTPUT_DEPTH = 128

@@ -5,7 +5,7 @@ Each ``check_tl*`` drives a :class:`ToolLayer` through one case and returns the 
 what went wrong in a sentence a maintainer can act on, shows the adapter call that produced it
 and a JSON counterexample. Nothing the layer raises escapes a check: an unexpected exception is
 itself reported against the rule being checked — except the harness's own failures
-(:class:`~strictconformance.harness.ConformanceFailure`: a call that hung, returned junk or
+(:class:`~strictconformance.findings.CheckFailure`, the harness's ConformanceFailure: a call that hung, returned junk or
 mutated its input, when the layer is an adapter driven through the ``strictconformance_harness`` fixture), which
 propagate as they are. :func:`assert_conforms` turns violations into one ``AssertionError`` for
 Hypothesis to shrink.
@@ -38,7 +38,7 @@ from typing import Any, TypeVar
 from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 from strictconformance.dialects.pointers import split_pointer
-from strictconformance.harness import ConformanceFailure
+from strictconformance.findings import CheckFailure
 from strictconformance.tools.canonical import canonical_input_schema
 from strictconformance.tools.cases import (
     CallLog,
@@ -144,7 +144,7 @@ class _Escaped(Exception):
 def _attempt(rule_id: str, call: str, example: Mapping[str, Any], action: Callable[[], T], what: str) -> T:
     try:
         return action()
-    except ConformanceFailure:
+    except CheckFailure:
         raise
     except Exception as exc:
         raise _Escaped(Violation(rule_id, f"{what} raised {type(exc).__qualname__}: {exc}", call, example)) from exc
@@ -425,7 +425,7 @@ def check_tl3(layer: ToolLayer, case: RaisingCase) -> list[Violation]:
         call = _call("invoke_tool", "handle", "toolu_raise", case.input, {})
         try:
             invocation = layer.invoke_tool(handle, "toolu_raise", case.input, {})
-        except ConformanceFailure:
+        except CheckFailure:
             raise
         except Exception as exc:
             return [Violation("TL-3", f"the callback's {type(exc).__qualname__} escaped the tool-use path", call, example)]
@@ -593,7 +593,7 @@ def check_tl6(layer: ToolLayer, case: DirectCallCase) -> list[Violation]:
         invalid_example = {**example, "input": recording.invalid_input, "invalid_at": recording.invalid_field}
         try:
             returned = layer.call_tool(handle, recording.invalid_input, None)
-        except ConformanceFailure:
+        except CheckFailure:
             raise
         except Exception:
             pass
@@ -604,7 +604,7 @@ def check_tl6(layer: ToolLayer, case: DirectCallCase) -> list[Violation]:
         call = _call("invoke_tool", "handle", "toolu_direct", recording.invalid_input, {})
         try:
             invocation = layer.invoke_tool(handle, "toolu_direct", recording.invalid_input, {})
-        except ConformanceFailure:
+        except CheckFailure:
             raise
         except Exception as exc:
             violations.append(Violation("TL-6", f"the tool-use path raised {type(exc).__qualname__} for invalid input instead of returning an error result", call, invalid_example))
@@ -622,7 +622,7 @@ def check_tl6(layer: ToolLayer, case: DirectCallCase) -> list[Violation]:
                 returned = layer.call_tool(raising_handle, raising.input, None)
             except raising.exception_type:
                 pass
-            except ConformanceFailure:
+            except CheckFailure:
                 raise
             except Exception as exc:
                 violations.append(Violation("TL-6", f"a direct call raised {type(exc).__qualname__} instead of the callback's {raising.exception_type.__qualname__}", call, raising_example))
@@ -643,7 +643,7 @@ def check_tl7(layer: ToolLayer, case: StrictCase) -> list[Violation]:
     call = _call("define_tool", case.definition.as_json())
     try:
         handle = layer.define_tool(case.definition)
-    except ConformanceFailure:
+    except CheckFailure:
         raise
     except Exception as exc:
         if case.valid:
