@@ -39,6 +39,7 @@ BAD: dict[str, Any] = {
     "drift_apis": "openai.chat",
     "dialects": "openai",
     "strictify_dialects": "openai",
+    "strictify_context": 42,
     "tool_layer_traits": {"final_value": "tool_return"},
     "reproducer_language": "ruby",
     "expected_failures": {"RES-1": 3},
