@@ -864,6 +864,7 @@ def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None
             # finding separately and reports them all (report_multiple_bugs).
             raise failure
 
+        run_example.strictconformance_check = True  # type: ignore[attr-defined]  # shrinking.MARK: the ci shrink budget applies
         if inner is not None:
             test.hypothesis.inner_test = run_example  # type: ignore[attr-defined]
             wrapped: Any = test

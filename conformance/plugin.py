@@ -217,6 +217,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
     # Profiles: ours are registered before Hypothesis's plugin reads --hypothesis-profile.
     previous_profile = settings.get_current_profile_name()
+    from strictconformance import shrinking
+
+    shrinking.install()  # a deterministic shrink budget for the checks under `ci` (see the module)
     try:
         register_profiles()
     except ValueError as error:  # a bad $STRICTCONFORMANCE_NIGHTLY_EXAMPLES

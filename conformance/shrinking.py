@@ -1,0 +1,77 @@
+"""A deterministic budget for shrinking the kit's checks under the ``ci`` profile.
+
+Hypothesis shrinks every distinct failure of a test (``report_multiple_bugs``), and a finding key
+met while shrinking is shrunk too; it stops only after five minutes of *wall-clock* time. On an
+SDK whose strictify breaks a rule in many places, a single SM check found 20 and more keys and
+spent its whole five minutes shrinking (5,465 calls of the check on openai-python), and where it
+stopped depended on the machine's load: a ``ci`` run neither fast nor reproducible.
+
+Under the ``ci`` profile each finding of a kit check is shrunk for at most
+:data:`CALLS_PER_FINDING` calls of the check, and at most :data:`MAX_FINDINGS` findings (the number
+the report keeps) are shrunk; later ones keep the example they were found with. Counted in calls,
+never in seconds, so a run gives the same counterexamples on any machine and with any ``-n``.
+Shrinking mostly happens in its first calls (the big cuts); the tail is fine-tuning of examples
+that are already small. Other profiles, and tests that are not the kit's checks, shrink as
+Hypothesis does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["CALLS_PER_FINDING", "MAX_FINDINGS", "install"]
+
+#: Calls of a check spent shrinking one finding (``ci`` profile).
+CALLS_PER_FINDING = 150
+#: Findings shrunk per check (``ci`` profile): the report keeps this many (report.MAX_FINDINGS).
+MAX_FINDINGS = 20
+#: The attribute marking a kit check's per-example function (set by ``harness.check``).
+MARK = "strictconformance_check"
+
+_installed = False
+
+
+def _budgeted(runner: Any) -> bool:
+    """Whether ``runner`` runs a kit check under the ``ci`` profile."""
+    from hypothesis import settings
+
+    if settings.get_current_profile_name() != "ci":
+        return False
+    state = getattr(runner._test_function, "__self__", None)  # StateForActualGivenExecution
+    return bool(getattr(getattr(state, "test", None), MARK, False))
+
+
+def install() -> None:
+    """Wrap Hypothesis's engine once so kit checks under ``ci`` shrink within the budget."""
+    global _installed
+    if _installed:
+        return
+    from hypothesis.internal.conjecture import engine
+    from hypothesis.internal.conjecture.shrinker import StopShrinking
+
+    runner_type = engine.ConjectureRunner
+    shrink = runner_type.shrink
+    test_function = runner_type.test_function
+
+    def budgeted_shrink(self: Any, example: Any, predicate: Any = None, allow_transition: Any = None) -> Any:
+        if not _budgeted(self):
+            return shrink(self, example, predicate, allow_transition)
+        shrunk = getattr(self, "_strictconformance_shrunk", 0)
+        if shrunk >= MAX_FINDINGS:
+            self.exit_with(engine.ExitReason.max_shrinks)  # the rest keep the example they were found with
+        self._strictconformance_shrunk = shrunk + 1
+        self._strictconformance_stop_at = self.call_count + CALLS_PER_FINDING
+        try:
+            return shrink(self, example, predicate, allow_transition)
+        finally:
+            self._strictconformance_stop_at = None
+
+    def budgeted_test_function(self: Any, data: Any) -> None:
+        stop_at = getattr(self, "_strictconformance_stop_at", None)
+        if stop_at is not None and self.call_count >= stop_at:
+            raise StopShrinking  # caught by the shrinker: this finding keeps its smallest example so far
+        test_function(self, data)
+
+    runner_type.shrink = budgeted_shrink  # type: ignore[method-assign]
+    runner_type.test_function = budgeted_test_function  # type: ignore[method-assign]
+    _installed = True

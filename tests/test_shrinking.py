@@ -1,0 +1,56 @@
+"""The ci shrink budget (strictconformance.shrinking): a kit check shrinks each finding within a
+number of calls, never a number of seconds; other tests shrink as Hypothesis does."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import HypothesisException
+
+from strictconformance import shrinking
+from strictconformance.profiles import register_profiles
+
+
+@pytest.fixture
+def ci_profile() -> Iterator[None]:
+    previous = settings.get_current_profile_name()
+    register_profiles()
+    settings.load_profile("ci")
+    shrinking.install()
+    yield
+    settings.load_profile(previous)
+
+
+def _calls_of_failing_test(*, kit_check: bool) -> tuple[int, list[int]]:
+    """Calls of a test whose failure takes many shrinks to minimise, and its reported example."""
+    calls = 0
+    seen: list[list[int]] = []
+
+    @settings(max_examples=30)
+    @given(st.lists(st.integers(0, 10_000), min_size=5, max_size=60))
+    def failing(values: list[int]) -> None:
+        nonlocal calls
+        calls += 1
+        seen.append(values)
+        if sum(values) > 20_000:
+            raise ValueError("too big")
+
+    if kit_check:
+        failing.hypothesis.inner_test.strictconformance_check = True  # type: ignore[attr-defined]
+    with pytest.raises((ValueError, HypothesisException)):
+        failing()
+    return calls, seen[-1]
+
+
+def test_a_kit_check_under_ci_shrinks_within_the_budget(ci_profile: None) -> None:
+    plain_calls, _ = _calls_of_failing_test(kit_check=False)
+    budgeted_calls, example = _calls_of_failing_test(kit_check=True)
+    # 30 generated examples at most, one finding shrunk for CALLS_PER_FINDING calls, its replays
+    assert budgeted_calls <= 30 + shrinking.CALLS_PER_FINDING + 5
+    assert plain_calls > budgeted_calls, "the unbudgeted shrink should need more calls than the budget"
+    assert sum(example) > 20_000  # still a failing example
+    # deterministic: the same calls and the same counterexample again
+    assert _calls_of_failing_test(kit_check=True) == (budgeted_calls, example)
