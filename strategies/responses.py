@@ -36,7 +36,7 @@ from strictconformance.drift.mutations import (
     candidate_label,
     mutation_candidates,
 )
-from strictconformance.drift.paths import ANY_INDEX, PathPart, parse_path
+from strictconformance.drift.paths import ANY_INDEX, PathPart, parse_path, resolve_path
 from strictconformance.drift.shapes import API_IDS, get_shape
 from strictconformance.drift.shapes.model import (
     AnyJson,
@@ -51,7 +51,7 @@ from strictconformance.drift.shapes.model import (
     shape_at,
 )
 from strictconformance.drift.sse import SSEEvent, format_sse
-from strictconformance.drift.validator import violated_invariants
+from strictconformance.drift.validator import violated_invariants, violated_relations
 
 __all__ = [
     "additive_mutations",
@@ -256,6 +256,27 @@ def _satisfy_invariants(draw: st.DrawFn, shape: ApiShape, payload: dict[str, Any
     return payload
 
 
+def _satisfy_relations(shape: ApiShape, payload: dict[str, Any]) -> dict[str, Any]:
+    """Repair what breaks a relation: an id used twice gets a suffix, a total becomes the sum of its parts."""
+    for _ in range(20):
+        breaches = violated_relations(shape.relations, payload)
+        if not breaches:
+            return payload
+        for breach in breaches:
+            container: Any = payload
+            for part in breach.path[:-1]:
+                container = container[part]
+            if breach.relation.kind == "unique":
+                container[breach.path[-1]] = f"{breach.value}_{len(breach.path)}{breach.path[-2]}"
+            elif breach.relation.kind == "sum":
+                scope: Any = payload
+                for part in breach.path[: len(breach.path) - len(parse_path(breach.relation.values))]:
+                    scope = scope[part]
+                container[breach.path[-1]] = sum(value for part in breach.relation.parts for _, value in resolve_path(scope, parse_path(part)))
+            event(f"{shape.api}: relation {breach.relation.id} satisfied by construction")
+    return payload
+
+
 def elements(api: str, path: str) -> st.SearchStrategy[Any]:
     """One element of the array at ``path`` in ``api``'s response (``content``, ``choices[*].message.tool_calls``)."""
     shape = get_shape(api)
@@ -268,7 +289,8 @@ def elements(api: str, path: str) -> st.SearchStrategy[Any]:
 def responses(api: str) -> st.SearchStrategy[Any]:
     """Response bodies of ``api`` built from its shape; every draw passes the reference check."""
     shape = get_shape(api)
-    return _response_strategy(shape).map(copy.deepcopy).flatmap(lambda payload: _satisfy_invariants(shape, payload))
+    return (_response_strategy(shape).map(copy.deepcopy).flatmap(lambda payload: _satisfy_invariants(shape, payload))
+            .map(lambda payload: _satisfy_relations(shape, payload)))
 
 
 # -- recorded responses and mutations -----------------------------------------------------------------
