@@ -30,7 +30,12 @@ from strictconformance.drift.mutations import (
 )
 from strictconformance.drift.paths import format_path
 from strictconformance.drift.shapes import API_IDS, get_shape
-from strictconformance.drift.validator import stream_document, validate_response, validate_stream, violated_relations
+from strictconformance.drift.validator import (
+    stream_document,
+    validate_response,
+    validate_stream,
+    violated_relations,
+)
 from strictconformance.strategies.responses import drift_mutations, responses
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
