@@ -396,6 +396,22 @@ def _mutable(
     return tuple(found)
 
 
+@cache
+def _mutable_by_family(
+    apis: tuple[str, ...] | None,
+    kinds: tuple[MutationKind, ...] | None,
+    breaking: bool | None,
+    rule_id: str | None,
+    streams: bool | None,
+) -> dict[str, tuple[tuple[ResponseSubject, tuple[Candidate, ...]], ...]]:
+    """The recorded subjects admitting each family of mutation, with those candidates only."""
+    grouped: dict[str, list[tuple[ResponseSubject, tuple[Candidate, ...]]]] = {}
+    for subject, candidates in _mutable(apis, kinds, breaking, rule_id, streams):
+        for family in dict.fromkeys(c.family for c in candidates):
+            grouped.setdefault(family, []).append((subject, tuple(c for c in candidates if c.family == family)))
+    return {family: tuple(items) for family, items in grouped.items()}
+
+
 def mutable_recorded(
     api: ApiFilter = None,
     *,
@@ -429,6 +445,8 @@ def drift_mutations(
     """
     wanted = tuple(kinds) if kinds is not None else None
     sources = _mutable(_api_tuple(api), wanted, breaking, rule_id, streams)
+    by_family = _mutable_by_family(_api_tuple(api), wanted, breaking, rule_id, streams)
+    families = tuple(sorted(by_family))
     if not sources:
         raise ValueError(
             f"no recorded {'stream' if streams else 'response' if streams is False else 'response or stream'} of "
@@ -437,12 +455,15 @@ def drift_mutations(
 
     @st.composite
     def mutations(draw: st.DrawFn) -> DriftMutation:
+        # the family first (drop_field, empty_field, break_relation:sum ...), so every family is
+        # reached however few places admit it: an even draw over places would rarely empty a field
+        family = draw(st.sampled_from(families), label="family")
         candidates: tuple[Candidate, ...] = ()
         if base is not None:
             subject = draw(base)
-            candidates = tuple(_labelled(subject, wanted, breaking, rule_id))
+            candidates = tuple(c for c in _labelled(subject, wanted, breaking, rule_id) if c.family == family)
         if not candidates:
-            recorded, candidates = draw(st.sampled_from(sources))
+            recorded, candidates = draw(st.sampled_from(by_family[family]))
             subject = _fresh(recorded)
         candidate = draw(st.sampled_from(candidates))
         choice = draw(st.sampled_from(candidate.choices))

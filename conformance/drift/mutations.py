@@ -219,6 +219,13 @@ class Candidate:
     event_index: int | None
     choices: tuple[Any, ...]
     split: SplitRule | None = None
+    #: A finer family than the kind, when one kind covers several things (``break_relation:sum``).
+    variety: str = ""
+
+    @property
+    def family(self) -> str:
+        """What strategies spread their draws over: the kind, or the kind and its variety."""
+        return f"{self.kind}:{self.variety}" if self.variety else self.kind
 
 
 # -- helpers ------------------------------------------------------------------------------------------
@@ -390,7 +397,8 @@ def _relation_candidates(shape: ApiShape, subject: ResponseSubject) -> list[Cand
         for scope_path, scope_value in resolve_path(document, scope):
             choices = _relation_choices(relation, scope_value, stream=subject.is_stream)
             if choices:
-                out.append(Candidate("break_relation", None, None, tuple((number, scope_path, how) for how in choices)))
+                out.append(Candidate("break_relation", None, None, tuple((number, scope_path, how) for how in choices),
+                                     variety=relation.kind))
     return out
 
 
