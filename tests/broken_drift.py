@@ -16,7 +16,12 @@ from strictconformance.adapter import Adapter
 from strictconformance.drift.errors import DriftReport, SchemaDriftError
 from strictconformance.drift.paths import format_path, parse_path
 from strictconformance.drift.shapes import get_shape
-from strictconformance.drift.validator import stream_document, validate_response, validate_stream, violated_relations
+from strictconformance.drift.validator import (
+    stream_document,
+    validate_response,
+    validate_stream,
+    violated_relations,
+)
 
 
 class SDKResponseError(Exception):

@@ -17,7 +17,12 @@ import pytest
 
 from conftest import SuiteRun
 from strictconformance.drift.cassettes import load_cassette
-from strictconformance.drift.mutations import ResponseSubject, apply_mutation, candidate_label, mutation_candidates
+from strictconformance.drift.mutations import (
+    ResponseSubject,
+    apply_mutation,
+    candidate_label,
+    mutation_candidates,
+)
 from strictconformance.drift.shapes import get_shape
 from strictconformance.drift.validator import stream_document, validate_response, validate_stream
 from strictconformance.strategies.responses import responses
