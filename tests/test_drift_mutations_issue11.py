@@ -3,8 +3,8 @@ JSON type swaps a Python check misses (``True`` for an integer, ``1`` for a bool
 ids unique within a response (chat ``tool_calls[].id``, Anthropic ``tool_use.id``, Responses
 ``call_id``), usage totals where the API documents them (chat and Responses; Anthropic has no
 total), and a Responses stream's ``sequence_number`` typed and increasing. Each is judged by the
-reference, labelled right by the mutations, and reached by the ``ci`` profile: a broken adapter
-that misses only it fails its rule (and only it) in a ``CI=true`` run."""
+reference, labelled right by the mutations, drawn by the strategies under the ``ci`` profile, and
+a broken adapter that misses only it fails its rule (and only it) through the plugin."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import pytest
 from conftest import SuiteRun
 from strictconformance.drift.cassettes import load_cassette
 from strictconformance.drift.mutations import (
+    DriftMutation,
     ResponseSubject,
     apply_mutation,
     candidate_label,
@@ -25,7 +26,7 @@ from strictconformance.drift.mutations import (
 )
 from strictconformance.drift.shapes import get_shape
 from strictconformance.drift.validator import stream_document, validate_response, validate_stream
-from strictconformance.strategies.responses import responses
+from strictconformance.strategies.responses import drift_mutations, responses
 
 
 def _body(location: str, index: int = 0) -> Any:
@@ -155,13 +156,18 @@ def test_emptied_fields_are_labelled_by_the_shape() -> None:
 
 
 def test_type_changes_try_the_near_misses_first() -> None:
+    """The swap Python blurs (a bool for an int, an int for a bool) is a family of its own, so the
+    strategies reach it as often as any kind; then the numeric string lax validation coerces."""
     subject = ResponseSubject("openai.chat", payload=_body("openai/chat/tool_call.yaml"))
-    by_path = {c.site.path: c.choices for c in mutation_candidates(subject) if c.kind == "change_type" and c.site is not None}
-    assert by_path[("usage", "prompt_tokens")][:2] == (True, "7")
-    assert by_path[("id",)][:2] == (7, 0.5)
+    by_family = {(c.site.path, c.family): c.choices for c in mutation_candidates(subject) if c.kind == "change_type" and c.site is not None}
+    assert by_family[(("usage", "prompt_tokens"), "change_type:bool_int")] == (True,)
+    assert by_family[(("usage", "prompt_tokens"), "change_type")][0] == "7"
+    assert by_family[(("id",), "change_type")][:2] == (7, 0.5)
+    assert (("id",), "change_type:bool_int") not in by_family
     gemini = ResponseSubject("gemini.generate_content", payload=_body("gemini/generate_content/thinking_function_call.yaml"))
-    thought = next(c.choices for c in mutation_candidates(gemini) if c.kind == "change_type" and c.site is not None and c.site.path[-1] == "thought")
-    assert thought[0] == 1 and type(thought[0]) is int
+    thought = next(c.choices for c in mutation_candidates(gemini)
+                   if c.family == "change_type:bool_int" and c.site is not None and c.site.path[-1] == "thought")
+    assert thought == (1,) and type(thought[0]) is int
 
 
 def test_every_relation_has_a_breaking_mutation_on_a_recording() -> None:
@@ -198,18 +204,62 @@ def test_generated_responses_keep_their_relations(api: str) -> None:
 # -- the ci profile reaches them: an adapter missing only one fails its rule --------------------------
 
 
-@pytest.mark.parametrize(("adapter", "rule_id", "shown"), [
-    ("broken_drift:EmptyValuesPass", "DR-2", "empty_field"),
-    ("broken_drift:EmptyValuesPass", "DR-3", "empty_field"),
+#: The families each new mutation belongs to, and the rule whose check draws them.
+_NEW_FAMILIES = {
+    "DR-2": ("empty_field", "change_type:bool_int"),
+    "DR-3": ("empty_field", "change_type:bool_int"),
+    "DR-5": ("empty_field", "break_relation:unique", "break_relation:sum", "break_relation:increasing"),
+}
+
+
+@pytest.mark.parametrize("rule_id", sorted(_NEW_FAMILIES))
+def test_the_ci_profile_draws_every_new_family(rule_id: str) -> None:
+    """What the DR-2/3/5 checks draw (the same strategy, every API, the ci profile's examples and
+    scale) holds every new family: the strategies spread draws over families, not places."""
+    from hypothesis import given, settings
+
+    from strictconformance.profiles import profile_settings
+
+    ci = profile_settings()["ci"]
+    seen: set[str] = set()
+
+    @settings(ci, max_examples=ci.max_examples * 2)
+    @given(drift_mutations(breaking=True, rule_id=rule_id))
+    def run(mutation: DriftMutation) -> None:
+        seen.add(mutation.kind if mutation.kind != "break_relation" else "break_relation:" + _relation_kind(mutation))
+        if mutation.kind == "change_type" and (type(_changed(mutation)) is bool or type(_changed(mutation)) is int):
+            seen.add("change_type:bool_int")
+
+    run()
+    assert set(_NEW_FAMILIES[rule_id]) <= seen, seen
+
+
+def _relation_kind(mutation: DriftMutation) -> str:
+    text = mutation.description
+    return "unique" if "used twice" in text or "the id" in text else "sum" if "total" in text else "increasing"
+
+
+def _changed(mutation: DriftMutation) -> Any:
+    from strictconformance.drift.paths import parse_path, resolve_path
+
+    document = (stream_document(mutation.api, mutation.subject.events) if mutation.subject.events is not None
+                else mutation.subject.payload)
+    found = resolve_path(document, parse_path(mutation.path))
+    return found[0][1] if found else None
+
+
+@pytest.mark.parametrize(("adapter", "rules", "shown"), [
+    ("broken_drift:EmptyValuesPass", "DR-2,DR-3", "empty_field"),
     ("broken_drift:BoolIsAnInt", "DR-2", "to true"),
     ("broken_drift:DuplicateIdsPass", "DR-5", "used twice"),
     ("broken_drift:UsageTotalUnchecked", "DR-5", "usage_total"),
     ("broken_drift:SequenceUnchecked", "DR-5", "sequence_number"),
 ])
-def test_the_ci_profile_fails_an_adapter_that_misses_only_it(run_suite: Callable[..., SuiteRun], adapter: str, rule_id: str,
-                                                             shown: str) -> None:
-    run = run_suite(adapter, "--sc-rule", rule_id, profile="ci")
-    assert run.rules_with("failed") == {rule_id}, run.output
+def test_an_adapter_that_misses_only_it_fails_exactly_its_rule(run_suite: Callable[..., SuiteRun], adapter: str, rules: str,
+                                                                shown: str) -> None:
+    run = run_suite(adapter, "--sc-rule", rules)
+    assert run.rules_with("failed") == set(rules.split(",")), run.output
     assert run.report is not None
-    messages = " ".join(finding["message"] for finding in run.report["rules"][rule_id]["findings"])
-    assert shown in messages, messages
+    for rule_id in rules.split(","):
+        messages = " ".join(finding["message"] for finding in run.report["rules"][rule_id]["findings"])
+        assert shown in messages, messages

@@ -312,6 +312,14 @@ def _type_changes(accepted: frozenset[str]) -> tuple[object, ...]:
     return tuple(kept.values())
 
 
+def _python_blurs(value: object, accepted: frozenset[str]) -> bool:
+    """Whether ``value`` swaps booleans and integers, which Python equates (``True == 1`` and
+    ``isinstance(True, int)``), for a field of the ``accepted`` types."""
+    if type(value) is bool:
+        return bool(accepted & {"integer", "number"})
+    return type(value) is int and value in (0, 1) and "boolean" in accepted
+
+
 def _serialize(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
@@ -338,9 +346,15 @@ def mutation_candidates(subject: ResponseSubject) -> list[Candidate]:
                 if apply_mutation(subject, drop, None).breaking:  # only when an invariant then fails
                     out.append(drop)
             if not isinstance(field.shape, AnyJson):
-                replacements = _type_changes(accepted_types(field.shape))
-                if replacements:
-                    out.append(Candidate("change_type", site, None, replacements))
+                accepted = accepted_types(field.shape)
+                replacements = _type_changes(accepted)
+                # the swap Python itself blurs (bool is an int subclass) is a family of its own
+                traps = tuple(value for value in replacements if _python_blurs(value, accepted))
+                if traps:
+                    out.append(Candidate("change_type", site, None, traps, variety="bool_int"))
+                rest = tuple(value for value in replacements if not _python_blurs(value, accepted))
+                if rest:
+                    out.append(Candidate("change_type", site, None, rest))
             if not field.nullable:
                 out.append(Candidate("null_field", site, None, (None,)))
             empty = _empty_candidate(subject, site)
