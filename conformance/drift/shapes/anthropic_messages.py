@@ -185,8 +185,9 @@ _DELTA = Tagged(
     "type",
     {
         "text_delta": Obj((req("text", STRING, STREAM),)),
-        "input_json_delta": Obj((req("partial_json", STRING, STREAM, note='the first one is often ""',
-                                     empty_documented='response_shapes.md §3 Stream: the first input_json_delta is often ""'),)),
+        # an empty piece is documented ('the first one is often ""'), but emptying one that holds
+        # JSON changes the tool's input: not an additive change, so not declared empty_documented
+        "input_json_delta": Obj((req("partial_json", STRING, STREAM, note='the first one is often ""'),)),
         "thinking_delta": Obj((req("thinking", STRING, STREAM),)),
         "signature_delta": Obj((req("signature", STRING, STREAM),)),
         "citations_delta": Obj((req("citation", OBJECT, STREAM),)),
