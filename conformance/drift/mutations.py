@@ -416,14 +416,19 @@ def _relation_candidates(shape: ApiShape, subject: ResponseSubject) -> list[Cand
     return out
 
 
+def _related_values(relation: Relation, scope_value: Any) -> list[tuple[tuple[PathPart, ...], Any]]:
+    """The values a unique (strings) or increasing (integers) relation compares, as the validator counts them."""
+    wanted = str if relation.kind == "unique" else int
+    return [(where, value) for where, value in resolve_path(scope_value, parse_path(relation.values)) if type(value) is wanted]
+
+
 def _relation_choices(relation: Relation, scope_value: Any, *, stream: bool) -> list[Any]:
     if relation.kind == "sum":
         total = resolve_path(scope_value, parse_path(relation.values))
         addends = [resolve_path(scope_value, parse_path(part)) for part in relation.parts]
         ints = [found[0][1] if len(found) == 1 and type(found[0][1]) is int else None for found in (total, *addends)]
         return [1, -1] if None not in ints else []
-    found = [(where, value) for where, value in resolve_path(scope_value, parse_path(relation.values))
-             if (type(value) is str) == (relation.kind == "unique") and type(value) in (str, int)]
+    found = _related_values(relation, scope_value)
     if relation.kind == "increasing":
         return [("repeat", position) for position in dict.fromkeys((1, len(found) // 2, len(found) - 1)) if position >= 1]
     choices: list[Any] = [("copy", position) for position in range(1, min(len(found), 3))]
@@ -451,8 +456,7 @@ def _break_relation(subject: ResponseSubject, choice: Any) -> DriftMutation:
         where = (*scope_path, *total_path)
         description = (f"set {format_path(where)} to {container[key]}, not {' + '.join(relation.parts)} = {addends}")
     else:
-        found = [(w, v) for w, v in resolve_path(scope_value, parse_path(relation.values))
-                 if (type(v) is str) == (relation.kind == "unique") and type(v) in (str, int)]
+        found = _related_values(relation, scope_value)
         action, position = how
         if action == "duplicate":
             parts = parse_path(relation.values)
