@@ -272,7 +272,9 @@ def _satisfy_relations(shape: ApiShape, payload: dict[str, Any]) -> dict[str, An
                 scope: Any = payload
                 for part in breach.path[: len(breach.path) - len(parse_path(breach.relation.values))]:
                     scope = scope[part]
-                container[breach.path[-1]] = sum(value for part in breach.relation.parts for _, value in resolve_path(scope, parse_path(part)))
+                counts: list[int] = [value for part in breach.relation.parts for _, value in resolve_path(scope, parse_path(part))
+                                     if type(value) is int]
+                container[breach.path[-1]] = sum(counts)
             event(f"{shape.api}: relation {breach.relation.id} satisfied by construction")
     return payload
 
