@@ -288,6 +288,8 @@ def chat_api(
         source=d.stream_source,
         framing="data",
         terminator=d.terminator,
+        # tool-call ids are not related in streams: only the first fragment of a call carries its id,
+        # and some endpoints repeat it on every fragment (the same call, not a second one)
         relations=(_usage_total(api, "events[*].data.usage", True),) if d.usage_total else (),
         invariants=(
             Invariant(
