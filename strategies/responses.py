@@ -441,8 +441,9 @@ def drift_mutations(
     or only non-breaking ones, of given kinds, of one rule (``DR-2`` ...), of streams or bodies
     only, of one API or several.
 
-    With ``base``, a drawn subject that admits no such mutation is replaced by a recorded one
-    that does (constructive: nothing is rejected). ``ValueError`` at once when no recorded
+    Draws pick the family first (the kind, or a relation's kind: every family is reached), then
+    the place. With ``base``, a drawn subject that admits no mutation of that family is replaced
+    by a recorded one that does (constructive: nothing is rejected). ``ValueError`` at once when no recorded
     response admits such a mutation (see :func:`mutable_recorded`).
     """
     wanted = tuple(kinds) if kinds is not None else None

@@ -168,6 +168,8 @@ def test_generated_responses_pass_and_their_mutations_are_labelled_right(api: st
     @settings(max_examples=15, deadline=None, suppress_health_check=_QUIET, database=None)
     @given(drift_mutations(api, base=responses(api).map(lambda p: ResponseSubject(api, payload=p))))
     def run(mutation: DriftMutation) -> None:
+        if mutation.original.source is not None:
+            return  # a recorded stand-in: the generated body admits no mutation of the family drawn (judged by the sweep)
         assert _report(mutation.original).ok
         assert validator.is_valid(mutation.original.payload)
         report = _report(mutation.subject)
