@@ -36,7 +36,7 @@ from strictconformance.drift.mutations import (
     candidate_label,
     mutation_candidates,
 )
-from strictconformance.drift.paths import ANY_INDEX, PathPart, parse_path
+from strictconformance.drift.paths import ANY_INDEX, PathPart, parse_path, resolve_path
 from strictconformance.drift.shapes import API_IDS, get_shape
 from strictconformance.drift.shapes.model import (
     AnyJson,
@@ -51,7 +51,7 @@ from strictconformance.drift.shapes.model import (
     shape_at,
 )
 from strictconformance.drift.sse import SSEEvent, format_sse
-from strictconformance.drift.validator import violated_invariants
+from strictconformance.drift.validator import violated_invariants, violated_relations
 
 __all__ = [
     "additive_mutations",
@@ -256,6 +256,29 @@ def _satisfy_invariants(draw: st.DrawFn, shape: ApiShape, payload: dict[str, Any
     return payload
 
 
+def _satisfy_relations(shape: ApiShape, payload: dict[str, Any]) -> dict[str, Any]:
+    """Repair what breaks a relation: an id used twice gets a suffix, a total becomes the sum of its parts."""
+    for _ in range(20):
+        breaches = violated_relations(shape.relations, payload)
+        if not breaches:
+            return payload
+        for breach in breaches:
+            container: Any = payload
+            for part in breach.path[:-1]:
+                container = container[part]
+            if breach.relation.kind == "unique":
+                container[breach.path[-1]] = f"{breach.value}_{len(breach.path)}{breach.path[-2]}"
+            elif breach.relation.kind == "sum":
+                scope: Any = payload
+                for part in breach.path[: len(breach.path) - len(parse_path(breach.relation.values))]:
+                    scope = scope[part]
+                counts: list[int] = [value for part in breach.relation.parts for _, value in resolve_path(scope, parse_path(part))
+                                     if type(value) is int]
+                container[breach.path[-1]] = sum(counts)
+            event(f"{shape.api}: relation {breach.relation.id} satisfied by construction")
+    return payload
+
+
 def elements(api: str, path: str) -> st.SearchStrategy[Any]:
     """One element of the array at ``path`` in ``api``'s response (``content``, ``choices[*].message.tool_calls``)."""
     shape = get_shape(api)
@@ -268,7 +291,8 @@ def elements(api: str, path: str) -> st.SearchStrategy[Any]:
 def responses(api: str) -> st.SearchStrategy[Any]:
     """Response bodies of ``api`` built from its shape; every draw passes the reference check."""
     shape = get_shape(api)
-    return _response_strategy(shape).map(copy.deepcopy).flatmap(lambda payload: _satisfy_invariants(shape, payload))
+    return (_response_strategy(shape).map(copy.deepcopy).flatmap(lambda payload: _satisfy_invariants(shape, payload))
+            .map(lambda payload: _satisfy_relations(shape, payload)))
 
 
 # -- recorded responses and mutations -----------------------------------------------------------------
@@ -374,6 +398,22 @@ def _mutable(
     return tuple(found)
 
 
+@cache
+def _mutable_by_family(
+    apis: tuple[str, ...] | None,
+    kinds: tuple[MutationKind, ...] | None,
+    breaking: bool | None,
+    rule_id: str | None,
+    streams: bool | None,
+) -> dict[str, tuple[tuple[ResponseSubject, tuple[Candidate, ...]], ...]]:
+    """The recorded subjects admitting each family of mutation, with those candidates only."""
+    grouped: dict[str, list[tuple[ResponseSubject, tuple[Candidate, ...]]]] = {}
+    for subject, candidates in _mutable(apis, kinds, breaking, rule_id, streams):
+        for family in dict.fromkeys(c.family for c in candidates):
+            grouped.setdefault(family, []).append((subject, tuple(c for c in candidates if c.family == family)))
+    return {family: tuple(items) for family, items in grouped.items()}
+
+
 def mutable_recorded(
     api: ApiFilter = None,
     *,
@@ -401,12 +441,15 @@ def drift_mutations(
     or only non-breaking ones, of given kinds, of one rule (``DR-2`` ...), of streams or bodies
     only, of one API or several.
 
-    With ``base``, a drawn subject that admits no such mutation is replaced by a recorded one
-    that does (constructive: nothing is rejected). ``ValueError`` at once when no recorded
+    Draws pick the family first (the kind, or a relation's kind: every family is reached), then
+    the place. With ``base``, a drawn subject that admits no mutation of that family is replaced
+    by a recorded one that does (constructive: nothing is rejected). ``ValueError`` at once when no recorded
     response admits such a mutation (see :func:`mutable_recorded`).
     """
     wanted = tuple(kinds) if kinds is not None else None
     sources = _mutable(_api_tuple(api), wanted, breaking, rule_id, streams)
+    by_family = _mutable_by_family(_api_tuple(api), wanted, breaking, rule_id, streams)
+    families = tuple(sorted(by_family))
     if not sources:
         raise ValueError(
             f"no recorded {'stream' if streams else 'response' if streams is False else 'response or stream'} of "
@@ -415,12 +458,15 @@ def drift_mutations(
 
     @st.composite
     def mutations(draw: st.DrawFn) -> DriftMutation:
+        # the family first (drop_field, empty_field, break_relation:sum ...), so every family is
+        # reached however few places admit it: an even draw over places would rarely empty a field
+        family = draw(st.sampled_from(families), label="family")
         candidates: tuple[Candidate, ...] = ()
         if base is not None:
             subject = draw(base)
-            candidates = tuple(_labelled(subject, wanted, breaking, rule_id))
+            candidates = tuple(c for c in _labelled(subject, wanted, breaking, rule_id) if c.family == family)
         if not candidates:
-            recorded, candidates = draw(st.sampled_from(sources))
+            recorded, candidates = draw(st.sampled_from(by_family[family]))
             subject = _fresh(recorded)
         candidate = draw(st.sampled_from(candidates))
         choice = draw(st.sampled_from(candidate.choices))

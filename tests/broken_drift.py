@@ -14,8 +14,14 @@ from typing import Any
 
 from strictconformance.adapter import Adapter
 from strictconformance.drift.errors import DriftReport, SchemaDriftError
-from strictconformance.drift.paths import parse_path
-from strictconformance.drift.validator import validate_response, validate_stream
+from strictconformance.drift.paths import format_path, parse_path
+from strictconformance.drift.shapes import get_shape
+from strictconformance.drift.validator import (
+    stream_document,
+    validate_response,
+    validate_stream,
+    violated_relations,
+)
 
 
 class SDKResponseError(Exception):
@@ -153,6 +159,70 @@ class CrashesOnOddInput(ReferenceLike):
         model = payload.get("modelVersion" if api == "gemini.generate_content" else "model")  # AttributeError on a list
         del model
         super().check_response(api, payload)
+
+
+class EmptyValuesPass(ReferenceLike):
+    """DR-2/DR-3 (extra): checks ids and names with ``is not None``, so ``id: ""``, a tool name
+    ``""`` or ``choices: []`` pass where the API declares them non-empty."""
+
+    name = "empty-values-pass"
+
+    def keep(self, error: SchemaDriftError) -> bool:
+        return not error.actual_type.startswith("empty ")
+
+
+class BoolIsAnInt(ReferenceLike):
+    """DR-2 (extra): types counts with ``isinstance(x, int)``, which ``True`` passes (a bool is an
+    int in Python): ``usage.total_tokens: true`` is read as 1."""
+
+    name = "bool-is-an-int"
+
+    def keep(self, error: SchemaDriftError) -> bool:
+        return not (error.actual_type == "boolean" and ("integer" in error.expected or "number" in error.expected))
+
+
+class _SkipsRelations(ReferenceLike):
+    """The reference without the relations of the kinds in ``skipped`` (unique, sum, increasing)."""
+
+    skipped: tuple[str, ...] = ()
+
+    def _without(self, report: DriftReport, relations: Sequence[Any], document: Any) -> DriftReport:
+        paths = {format_path(breach.path) for breach in violated_relations(relations, document) if breach.relation.kind in self.skipped}
+        kept = tuple(error for error in report.errors if not (error.rule_id == "DR-5" and error.path in paths))
+        return DriftReport(report.api, kept, report.notices, report.notices_dropped, report.fields_checked)
+
+    def report(self, api: str, payload: Any) -> DriftReport:
+        return self._without(validate_response(api, payload), get_shape(api).relations, payload)
+
+    def stream_report(self, api: str, events: Sequence[Any]) -> DriftReport:
+        report = validate_stream(api, events)
+        try:
+            document = stream_document(api, events)
+        except Exception:  # events that are not SSE events: the reference reports them itself
+            return report
+        return self._without(report, get_shape(api).stream.relations, document)
+
+
+class DuplicateIdsPass(_SkipsRelations):
+    """DR-5 (extra): keeps tool calls in a dict by id without noticing two calls share one (the
+    second silently replaces the first)."""
+
+    name = "duplicate-ids-pass"
+    skipped = ("unique",)
+
+
+class UsageTotalUnchecked(_SkipsRelations):
+    """DR-5 (extra): reads usage.total_tokens as sent, never against input + output."""
+
+    name = "usage-total-unchecked"
+    skipped = ("sum",)
+
+
+class SequenceUnchecked(_SkipsRelations):
+    """DR-5 (extra): processes Responses stream events as they come, never looking at sequence_number's order."""
+
+    name = "sequence-unchecked"
+    skipped = ("increasing",)
 
 
 def _to_model(value: Any) -> Any:

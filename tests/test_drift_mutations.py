@@ -28,8 +28,14 @@ from strictconformance.drift.mutations import (
     candidate_label,
     mutation_candidates,
 )
-from strictconformance.drift.shapes import API_IDS
-from strictconformance.drift.validator import stream_document, validate_response, validate_stream
+from strictconformance.drift.paths import format_path
+from strictconformance.drift.shapes import API_IDS, get_shape
+from strictconformance.drift.validator import (
+    stream_document,
+    validate_response,
+    validate_stream,
+    violated_relations,
+)
 from strictconformance.strategies.responses import drift_mutations, responses
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
@@ -138,9 +144,21 @@ def test_the_json_schema_export_agrees_with_the_validator_everywhere() -> None:
             theirs = stream_validator.is_valid(stream_document(subject.api, subject.events))
         else:
             theirs = payload_validator.is_valid(subject.payload)
-        if theirs != _report(subject).ok:
+        if theirs != _ok_but_relations(subject):
             disagreements.append(label)
     assert not disagreements, disagreements[:10]
+
+
+def _ok_but_relations(subject: ResponseSubject) -> bool:
+    """The reference's verdict without its relation breaches (unique ids, totals, increasing
+    counters), which Draft 2020-12 cannot express and the export leaves out."""
+    shape = get_shape(subject.api)
+    if subject.events is not None:
+        breaches = violated_relations(shape.stream.relations, stream_document(subject.api, subject.events))
+    else:
+        breaches = violated_relations(shape.relations, subject.payload)
+    relation_paths = {format_path(breach.path) for breach in breaches}
+    return not [error for error in _report(subject).errors if not (error.rule_id == "DR-5" and error.path in relation_paths)]
 
 
 @pytest.mark.parametrize("api", API_IDS)
@@ -150,6 +168,8 @@ def test_generated_responses_pass_and_their_mutations_are_labelled_right(api: st
     @settings(max_examples=15, deadline=None, suppress_health_check=_QUIET, database=None)
     @given(drift_mutations(api, base=responses(api).map(lambda p: ResponseSubject(api, payload=p))))
     def run(mutation: DriftMutation) -> None:
+        if mutation.original.source is not None:
+            return  # a recorded stand-in: the generated body admits no mutation of the family drawn (judged by the sweep)
         assert _report(mutation.original).ok
         assert validator.is_valid(mutation.original.payload)
         report = _report(mutation.subject)
@@ -158,7 +178,7 @@ def test_generated_responses_pass_and_their_mutations_are_labelled_right(api: st
             assert paths_match(report.errors[0].path, mutation.path), (mutation.description, report.errors[0])
         else:
             assert report.ok, (mutation.description, report.errors)
-        assert validator.is_valid(mutation.subject.payload) == report.ok
+        assert validator.is_valid(mutation.subject.payload) == _ok_but_relations(mutation.subject)
 
     run()
 

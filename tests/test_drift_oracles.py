@@ -127,11 +127,11 @@ class _NoGeminiInvariants(ReferenceLike):
 
 
 def test_gemini_renames_are_missed_without_the_gemini_invariants() -> None:
-    """The Gemini DR-5 mutations (candidates/content/parts dropped as a rename leaves them, a
-    part's functionCall renamed) fail a check without the Gemini invariants, and pass the reference."""
+    """The Gemini DR-5 mutations (candidates/content/parts dropped or emptied as a rename leaves
+    them, a part's functionCall renamed) fail a check without the Gemini invariants, and pass the reference."""
     mutations = [m for label, subject in _recorded() if subject.api == "gemini.generate_content"
                  for m in all_mutations(subject) if m.rule_id == "DR-5"]
-    assert {m.kind for m in mutations} == {"drop_field", "rename_discriminator"}
+    assert {m.kind for m in mutations} == {"drop_field", "empty_field", "rename_discriminator"}
     old = DriftChecker.from_adapter(_NoGeminiInvariants())
     for mutation in mutations:
         verdict = judge_mutation(old, mutation)

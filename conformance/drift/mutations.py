@@ -11,6 +11,15 @@ kind                     change                                               la
 ``move_field``           move it under a new key (``tool.metadata.id``)       breaking, DR-2/3
 ``change_type``          give a field an unaccepted JSON type                 breaking, DR-2/3
 ``null_field``           set a non-nullable field to ``null``                 breaking, DR-2/3
+``empty_field``          empty a string, array or object: ``id: ""``,         breaking, DR-2/3 where
+                         ``choices: []``, ``content: []``                     declared non-empty;
+                                                                              DR-5 when an invariant
+                                                                              then fails; additive
+                                                                              (DR-4) where the
+                                                                              provider documents it
+``break_relation``       break a relation between values: a tool-call id      breaking, DR-5
+                         used twice, ``usage.total_tokens`` off by one, a
+                         stream ``sequence_number`` not above the last one
 ``rename_discriminator`` rename a variant (``tool_use`` -> ``function_call``; breaking (DR-5) when
                          a Gemini part's ``functionCall`` key likewise)       an invariant then
                                                                               fails, else additive
@@ -18,6 +27,11 @@ kind                     change                                               la
 ``add_unknown_field``    add an undeclared key to an object                   additive, DR-4
 ``resplit_stream``       split one delta event in two, or merge two           not breaking, DR-1
 ======================== ==================================================== ====================
+
+``change_type`` tries the near misses first: a boolean for an integer or a number (``True`` is an
+``int`` in Python, so a check written ``isinstance(x, int)`` lets it by), an integer for a boolean
+(``1 == True``), a numeric string for a number (lax validation coerces it), a number for a string,
+an array for an object and the reverse.
 
 DR-3 replaces DR-2 when the site lies inside an element of a discriminated union. Labels come
 from the shape's declarations (required, nullable, accepted types) and, for renames, from the
@@ -37,8 +51,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal, get_args
 
-from strictconformance.drift.errors import bounded_json
+from strictconformance.drift.errors import bounded_json, json_type
 from strictconformance.drift.paths import (
+    ANY_INDEX,
     PathPart,
     format_path,
     parse_path,
@@ -53,6 +68,7 @@ from strictconformance.drift.shapes.model import (
     Field,
     Keyed,
     Obj,
+    Relation,
     SplitRule,
     Tagged,
     Value,
@@ -67,6 +83,7 @@ from strictconformance.drift.validator import (
     ObjectSite,
     Site,
     UnionSite,
+    invariant_blame,
     load_json_text,
     response_sites,
     stream_document,
@@ -92,6 +109,8 @@ MutationKind = Literal[
     "move_field",
     "change_type",
     "null_field",
+    "empty_field",
+    "break_relation",
     "rename_discriminator",
     "add_unknown_variant",
     "add_unknown_field",
@@ -99,7 +118,7 @@ MutationKind = Literal[
 ]
 MUTATION_KINDS: tuple[MutationKind, ...] = get_args(MutationKind)
 #: Kinds that are always breaking (a rename is breaking only when an invariant fails).
-BREAKING_KINDS: frozenset[str] = frozenset({"drop_field", "move_field", "change_type", "null_field"})
+BREAKING_KINDS: frozenset[str] = frozenset({"drop_field", "move_field", "change_type", "null_field", "break_relation"})
 
 #: Replacement values by JSON type, for change_type.
 _REPLACEMENTS: dict[str, object] = {
@@ -110,6 +129,17 @@ _REPLACEMENTS: dict[str, object] = {
     "object": {"drift": 1},
     "array": ["drift"],
 }
+#: The near misses of each accepted type, tried first: values a lax or Python-typed check takes
+#: for that type (``isinstance(True, int)``; ``1 == True``; pydantic's lax mode reads ``"7"`` as 7).
+_NEAR_MISSES: dict[str, tuple[object, ...]] = {
+    "integer": (True, "7"),
+    "number": (True, "0.5"),
+    "boolean": (1, "true"),
+    "string": (7, 0.5),
+    "object": (["drift"],),
+    "array": ({"drift": 1},),
+}
+_EMPTY: dict[str, object] = {"string": "", "array": [], "object": {}}
 #: New field names: synthetic on purpose. A realistic name (``moderation``, ``obfuscation``,
 #: ``caller``...) may already be a typed field the SDK under test knows at that place, where the
 #: kit's shapes do not list it (openai-python 3.54 types ``moderation`` on chat chunks): adding it
@@ -189,6 +219,13 @@ class Candidate:
     event_index: int | None
     choices: tuple[Any, ...]
     split: SplitRule | None = None
+    #: A finer family than the kind, when one kind covers several things (``break_relation:sum``).
+    variety: str = ""
+
+    @property
+    def family(self) -> str:
+        """What strategies spread their draws over: the kind, or the kind and its variety."""
+        return f"{self.kind}:{self.variety}" if self.variety else self.kind
 
 
 # -- helpers ------------------------------------------------------------------------------------------
@@ -261,6 +298,28 @@ def _expected_types(field: Field) -> str:
     return " or ".join(sorted(accepted_types(field.shape)))
 
 
+def _type_changes(accepted: frozenset[str]) -> tuple[object, ...]:
+    """Values of a JSON type outside ``accepted``: each accepted type's near misses, then one of
+    every other type."""
+    out: list[object] = []
+    for name in sorted(accepted):
+        out.extend(_NEAR_MISSES.get(name, ()))
+    out.extend(_REPLACEMENTS.values())
+    kept: dict[str, object] = {}
+    for value in out:
+        if json_type(value) not in accepted:
+            kept.setdefault(f"{type(value).__name__}:{value!r}", value)
+    return tuple(kept.values())
+
+
+def _python_blurs(value: object, accepted: frozenset[str]) -> bool:
+    """Whether ``value`` swaps booleans and integers, which Python equates (``True == 1`` and
+    ``isinstance(True, int)``), for a field of the ``accepted`` types."""
+    if type(value) is bool:
+        return bool(accepted & {"integer", "number"})
+    return type(value) is int and value in (0, 1) and "boolean" in accepted
+
+
 def _serialize(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
@@ -288,11 +347,19 @@ def mutation_candidates(subject: ResponseSubject) -> list[Candidate]:
                     out.append(drop)
             if not isinstance(field.shape, AnyJson):
                 accepted = accepted_types(field.shape)
-                replacements = tuple(value for name, value in _REPLACEMENTS.items() if name not in accepted)
-                if replacements:
-                    out.append(Candidate("change_type", site, None, replacements))
+                replacements = _type_changes(accepted)
+                # the swap Python itself blurs (bool is an int subclass) is a family of its own
+                traps = tuple(value for value in replacements if _python_blurs(value, accepted))
+                if traps:
+                    out.append(Candidate("change_type", site, None, traps, variety="bool_int"))
+                rest = tuple(value for value in replacements if not _python_blurs(value, accepted))
+                if rest:
+                    out.append(Candidate("change_type", site, None, rest))
             if not field.nullable:
                 out.append(Candidate("null_field", site, None, (None,)))
+            empty = _empty_candidate(subject, site)
+            if empty is not None:
+                out.append(empty)
         elif isinstance(site, UnionSite):
             if isinstance(site.union, Tagged):
                 if site.reads:
@@ -310,7 +377,115 @@ def mutation_candidates(subject: ResponseSubject) -> list[Candidate]:
             out.append(Candidate("add_unknown_field", site, None, _fresh(FRESH_FIELDS, site.known)))
     if subject.events is not None:
         out.extend(_stream_candidates(shape, subject.events))
+    out.extend(_relation_candidates(shape, subject))
     return out
+
+
+def _empty_candidate(subject: ResponseSubject, site: FieldSite) -> Candidate | None:
+    """Empty the field's value, when that is drift (declared non-empty, or an invariant then
+    fails) or documented as possible (additive); else no candidate: the kit does not guess."""
+    field = site.field
+    kind = json_type(site.value)
+    if kind not in _EMPTY or not site.value or isinstance(field.shape, (Obj, AnyJson)):
+        return None  # already empty, not emptiable, or an object of required fields (drop_field's)
+    candidate = Candidate("empty_field", site, None, (_EMPTY[kind],))
+    if field.nonempty:
+        return candidate
+    probe = apply_mutation(subject, candidate, candidate.choices[0])
+    return candidate if probe.breaking or field.empty_documented else None
+
+
+def _relations(shape: ApiShape, subject: ResponseSubject) -> tuple[tuple[Relation, ...], Any]:
+    if subject.events is not None:
+        return shape.stream.relations, stream_document(shape, subject.events)
+    return shape.relations, subject.payload
+
+
+def _relation_candidates(shape: ApiShape, subject: ResponseSubject) -> list[Candidate]:
+    """Each relation of the response that holds at some place, with the ways to break it there
+    (choices are ``(relation index, scope path, how)``)."""
+    relations, document = _relations(shape, subject)
+    out: list[Candidate] = []
+    for number, relation in enumerate(relations):
+        scope = parse_path(relation.scope) if relation.scope else ()
+        for scope_path, scope_value in resolve_path(document, scope):
+            choices = _relation_choices(relation, scope_value, stream=subject.is_stream)
+            if choices:
+                out.append(Candidate("break_relation", None, None, tuple((number, scope_path, how) for how in choices),
+                                     variety=relation.kind))
+    return out
+
+
+def _related_values(relation: Relation, scope_value: Any) -> list[tuple[tuple[PathPart, ...], Any]]:
+    """The values a unique (strings) or increasing (integers) relation compares, as the validator counts them."""
+    wanted = str if relation.kind == "unique" else int
+    return [(where, value) for where, value in resolve_path(scope_value, parse_path(relation.values)) if type(value) is wanted]
+
+
+def _relation_choices(relation: Relation, scope_value: Any, *, stream: bool) -> list[Any]:
+    if relation.kind == "sum":
+        total = resolve_path(scope_value, parse_path(relation.values))
+        addends = [resolve_path(scope_value, parse_path(part)) for part in relation.parts]
+        ints = [found[0][1] if len(found) == 1 and type(found[0][1]) is int else None for found in (total, *addends)]
+        return [1, -1] if None not in ints else []
+    found = _related_values(relation, scope_value)
+    if relation.kind == "increasing":
+        return [("repeat", position) for position in dict.fromkeys((1, len(found) // 2, len(found) - 1)) if position >= 1]
+    choices: list[Any] = [("copy", position) for position in range(1, min(len(found), 3))]
+    if found:
+        parts = parse_path(relation.values)
+        star = len(parts) - 1 - list(reversed(parts)).index(ANY_INDEX)
+        if not (stream and star == 1 and not relation.scope):  # never duplicate a whole stream event
+            choices.append(("duplicate", 0))
+    return choices
+
+
+def _break_relation(subject: ResponseSubject, choice: Any) -> DriftMutation:
+    number, scope_path, how = choice
+    shape = get_shape(subject.api)
+    relations, document = _relations(shape, subject)
+    relation = relations[number]
+    document = copy.deepcopy(document)
+    scope_value = _at(document, scope_path)
+    if relation.kind == "sum":
+        total_path = parse_path(relation.values)
+        addends = sum(resolve_path(scope_value, parse_path(part))[0][1] for part in relation.parts)  # type: ignore[misc]
+        container, key = _parent(scope_value, total_path)
+        off = addends + int(how)
+        container[key] = off if off >= 0 else addends + 1  # a count stays a count
+        where = (*scope_path, *total_path)
+        description = (f"set {format_path(where)} to {container[key]}, not {' + '.join(relation.parts)} = {addends}")
+    else:
+        found = _related_values(relation, scope_value)
+        action, position = how
+        if action == "duplicate":
+            parts = parse_path(relation.values)
+            star = len(parts) - 1 - list(reversed(parts)).index(ANY_INDEX)
+            first = found[0][0]
+            array = _at(scope_value, first[:star])
+            array.append(copy.deepcopy(array[first[star]]))
+            where = (*scope_path, *first[:star], len(array) - 1, *first[star + 1:])
+            description = (f"append a copy of {format_path((*scope_path, *first[:star + 1]))} at "
+                           f"{format_path((*scope_path, *first[:star], len(array) - 1))}: its id {found[0][1]!r} is used twice")
+        else:
+            previous, target = found[position - 1], found[position]
+            container, key = _parent(scope_value, target[0])
+            container[key] = previous[1]
+            where = (*scope_path, *target[0])
+            if relation.kind == "unique":
+                description = f"give {format_path(where)} the id {previous[1]!r} of {format_path((*scope_path, *previous[0]))}"
+            else:
+                description = f"repeat {format_path((*scope_path, *previous[0]))} = {previous[1]} at {format_path(where)} (not increasing)"
+    mutated = _rebuild(subject, document, where) if subject.events is not None else ResponseSubject(subject.api, payload=document, source=subject.source)
+    return DriftMutation(
+        kind="break_relation",
+        breaking=True,
+        rule_id=relation.rule_id,
+        path=format_path(where),
+        description=f"{description} ({relation.id}: {relation.description})",
+        subject=mutated,
+        original=subject,
+    )
 
 
 def _stream_candidates(shape: ApiShape, events: Sequence[SSEEvent]) -> list[Candidate]:
@@ -382,6 +557,8 @@ def apply_mutation(subject: ResponseSubject, candidate: Candidate, choice: Any) 
     """The mutation ``candidate`` makes with ``choice`` (one of ``candidate.choices``)."""
     if candidate.kind == "resplit_stream":
         return _resplit(subject, candidate, choice)
+    if candidate.kind == "break_relation":
+        return _break_relation(subject, choice)
     if candidate.kind == "add_unknown_variant" and candidate.site is None:
         return _insert_event(subject, int(choice))
     site = candidate.site
@@ -419,6 +596,23 @@ def apply_mutation(subject: ResponseSubject, candidate: Candidate, choice: Any) 
         elif kind == "null_field":
             container[key] = None
             description = f"set non-nullable {format_path(path)} to null"
+        elif kind == "empty_field":
+            container[key] = copy.deepcopy(choice)
+            breaking = site.field.nonempty
+            description = f"empty {format_path(path)} ({json.dumps(choice)})"
+            if breaking:
+                description += ", declared non-empty"
+            else:
+                invariants = shape.stream.invariants if subject.events is not None else shape.invariants
+                broken = violated_invariants(invariants, document)
+                breaking = bool(broken)
+                if breaking:
+                    rule_id = "DR-5"
+                    invariant, scope_path = broken[0]
+                    where = invariant_blame(document, (*scope_path, *invariant.array_path))[0]
+                    description += ", which an invariant requires non-empty"
+                else:
+                    description += f", documented as possible ({site.field.empty_documented})"
         else:  # pragma: no cover - candidates never pair these
             raise ValueError(f"{kind} does not apply to a field")
     elif isinstance(site, UnionSite):
@@ -487,7 +681,13 @@ def candidate_label(subject: ResponseSubject, candidate: Candidate) -> tuple[boo
         return False, "DR-1"
     if kind in ("add_unknown_variant", "add_unknown_field"):
         return False, "DR-4"
+    if kind == "break_relation":
+        relations, _ = _relations(get_shape(subject.api), subject)
+        return True, relations[candidate.choices[0][0]].rule_id
     if isinstance(site, FieldSite):
+        if kind == "empty_field" and not site.field.nonempty:
+            probe = apply_mutation(subject, candidate, candidate.choices[0])
+            return probe.breaking, probe.rule_id
         if kind == "drop_field" and not site.field.required:
             return True, "DR-5"  # listed only when an invariant then fails
         return True, _rule(site.in_variant)

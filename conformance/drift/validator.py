@@ -48,6 +48,7 @@ from strictconformance.drift.shapes.model import (
     Invariant,
     Keyed,
     Obj,
+    Relation,
     Tagged,
     Value,
     ValueShape,
@@ -60,6 +61,7 @@ __all__ = [
     "ArraySite",
     "FieldSite",
     "ObjectSite",
+    "RelationBreach",
     "Site",
     "UnionSite",
     "check_response",
@@ -74,6 +76,7 @@ __all__ = [
     "validate_response",
     "validate_stream",
     "violated_invariants",
+    "violated_relations",
 ]
 
 #: Notices kept per report; the rest are counted in ``notices_dropped``.
@@ -444,6 +447,76 @@ def _invariant_error(invariant: Invariant, document: object, scope_path: tuple[P
     out.errors.append(SchemaDriftError(out.provider, out.api, format_path(blamed), expected, actual_type, invariant.rule_id))
 
 
+# -- relations between values -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RelationBreach:
+    """Where a :class:`Relation` is broken: the value's path, what was expected there, the value."""
+
+    relation: Relation
+    path: tuple[PathPart, ...]
+    expected: str
+    value: object
+
+
+def _is_int(value: object) -> bool:
+    # JSON integers only: True is an int in Python, and 2.0 is a number here, not a count
+    return type(value) is int
+
+
+def _relation_breaches(relation: Relation, scope_path: tuple[PathPart, ...], scope_value: object) -> list[RelationBreach]:
+    if relation.kind == "sum":
+        total = resolve_path(scope_value, parse_path(relation.values))
+        addends = [resolve_path(scope_value, parse_path(part)) for part in relation.parts]
+        if len(total) != 1 or not _is_int(total[0][1]) or any(len(a) != 1 or not _is_int(a[0][1]) for a in addends):
+            return []  # absent or retyped: not this relation's business
+        expected_total = sum(int(a[0][1]) for a in addends)  # type: ignore[call-overload]
+        if total[0][1] == expected_total:
+            return []
+        terms = " + ".join(relation.parts)
+        return [RelationBreach(relation, (*scope_path, *total[0][0]), f"{terms} = {short_repr(expected_total)} ({relation.description})",
+                               total[0][1])]
+    found = resolve_path(scope_value, parse_path(relation.values))
+    if relation.kind == "unique":
+        first_at: dict[str, tuple[PathPart, ...]] = {}
+        for where, value in found:
+            if type(value) is not str:
+                continue
+            if value in first_at:
+                return [RelationBreach(relation, (*scope_path, *where),
+                                       f"an id not used before (it is already {format_path((*scope_path, *first_at[value]))}; "
+                                       f"{relation.description})", value)]
+            first_at[value] = where
+        return []
+    previous: tuple[tuple[PathPart, ...], int] | None = None
+    for where, value in found:
+        if not _is_int(value):
+            continue
+        if previous is not None and value <= previous[1]:  # type: ignore[operator]
+            return [RelationBreach(relation, (*scope_path, *where),
+                                   f"an integer above {short_repr(previous[1])} (at {format_path((*scope_path, *previous[0]))}; {relation.description})",
+                                   value)]
+        previous = (where, value)  # type: ignore[assignment]
+    return []
+
+
+def violated_relations(relations: Sequence[Relation], document: object) -> list[RelationBreach]:
+    """Each breach of ``relations`` in ``document`` (at most one per relation and scope place)."""
+    breaches: list[RelationBreach] = []
+    for relation in relations:
+        scope = parse_path(relation.scope) if relation.scope else ()
+        for scope_path, scope_value in resolve_path(document, scope):
+            breaches.extend(_relation_breaches(relation, scope_path, scope_value))
+    return breaches
+
+
+def _check_relations(relations: Sequence[Relation], document: object, out: _Collector) -> None:
+    for breach in violated_relations(relations, document):
+        out.errors.append(SchemaDriftError(out.provider, out.api, format_path(breach.path), breach.expected,
+                                           describe_type(breach.value), breach.relation.rule_id, short_repr(breach.value)))
+
+
 # -- public API: responses --------------------------------------------------------------------------
 
 
@@ -453,6 +526,7 @@ def _response(api: str | ApiShape, payload: object, *, record_sites: bool) -> _C
     _walk(shape.response, payload, None, out)
     if not out.errors:  # invariants read a payload whose structure is known to be sound
         _check_invariants(shape.invariants, payload, out)
+        _check_relations(shape.relations, payload, out)
     return out
 
 
@@ -577,6 +651,7 @@ def _stream(api: str | ApiShape, source: object, *, record_sites: bool) -> tuple
         out.notice("stream_unterminated", events_node, f"the last event is {short_repr(last_type)}, not one of {list(stream.final_events)}")
     if not out.errors:
         _check_invariants(stream.invariants, document, out)
+        _check_relations(stream.relations, document, out)
     return out, document
 
 

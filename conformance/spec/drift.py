@@ -36,11 +36,13 @@ RULES: tuple[Rule, ...] = (
         id="DR-2",
         title="A missing or retyped field an SDK reads raises SchemaDriftError with provider, path and types",
         statement=(
-            "A missing, null (where not nullable) or retyped field that an SDK reads raises a drift error "
-            "carrying the provider, the path (array elements as content[3].id), the expected type and the "
-            "actual value's type."
+            "A missing, null (where not nullable), empty (where declared non-empty: id \"\", choices []) or retyped "
+            "field that an SDK reads raises a drift error carrying the provider, the path (array elements as "
+            "content[3].id), the expected type and the actual value's type. Retyped includes the swaps Python "
+            "blurs (true for an integer, 1 for a boolean) and numeric strings; an empty value the provider "
+            "documents is additive (DR-4)."
         ),
-        source=f"{_SECTION} DR-2; {_APIS} (a missing choices[0].message)",
+        source=f"{_SECTION} DR-2; {_APIS} (a missing choices[0].message; field types and non-empty ids)",
         capabilities=_EITHER,
     ),
     Rule(
@@ -71,9 +73,13 @@ RULES: tuple[Rule, ...] = (
             "'tool_calls' needs non-empty tool_calls (streams: at least one tool-call fragment). A block "
             "renamed from tool_use to function_call fails at content[*].type with the actual value "
             "function_call, while a brand-new block type beside the known ones passes. The converse "
-            "(tool_calls with finish_reason 'stop') is valid."
+            "(tool_calls with finish_reason 'stop') is valid. Relations between values too: a tool-call id "
+            "is used once per response (chat tool_calls[].id, Anthropic tool_use.id, Responses call_id); "
+            "usage.total_tokens equals prompt + completion (chat) or input + output (Responses) tokens "
+            "(Anthropic documents no total); a Responses stream's sequence_number increases."
         ),
-        source=f"{_SECTION} DR-5; {_APIS} (a renamed tool_use block)",
+        source=(f"{_SECTION} DR-5; {_APIS} (a renamed tool_use block; usage.total_tokens); "
+                "https://platform.openai.com/docs/api-reference/responses-streaming (sequence_number)"),
         capabilities=_EITHER,
     ),
     Rule(

@@ -21,6 +21,7 @@ from strictconformance.drift.shapes.model import (
     Invariant,
     Keyed,
     Obj,
+    Relation,
     SplitRule,
     StreamShape,
     Tagged,
@@ -74,6 +75,8 @@ class ChatDifferences:
     #: Whether a split's first half gets ``finish_reason: null`` (OpenAI) or loses the key.
     finish_cleared_with_null: bool = True
     stream_source: str = OAI_CHUNK
+    #: Whether the endpoint documents usage.total_tokens as prompt_tokens + completion_tokens.
+    usage_total: bool = True
 
 
 def _usage(extra: Sequence[Field]) -> Obj:
@@ -149,6 +152,23 @@ _URL_CITATION = Obj(
 )
 
 
+OAI_USAGE = ("https://platform.openai.com/docs/api-reference/chat/object#chat/object-usage (total_tokens: 'Total number "
+             "of tokens used in the request (prompt + completion)'); response_shapes.md §1 Invariants")
+OAI_IDS = "https://platform.openai.com/docs/api-reference/chat/object (tool_calls[].id: 'The ID of the tool call'); response_shapes.md §1 Invariants"
+
+
+def _usage_total(api: str, scope: str, stream: bool) -> Relation:
+    return Relation(
+        id=f"{api}.{'stream.' if stream else ''}usage_total",
+        kind="sum",
+        description="usage.total_tokens is prompt_tokens + completion_tokens",
+        source=OAI_USAGE,
+        scope=scope,
+        values="total_tokens",
+        parts=("prompt_tokens", "completion_tokens"),
+    )
+
+
 def _known_call_types(tool_call: ValueShape) -> tuple[str, ...]:
     """The tool-call types a chat API documents (its tool-call union's variants)."""
     return tuple(tool_call.variants) if isinstance(tool_call, Tagged) else ("function",)
@@ -159,7 +179,8 @@ def _message(d: ChatDifferences) -> Obj:
         req("role", enum("assistant"), OAI),
         opt("content", STRING, OAI, note="null with tool calls or a refusal"),
         opt("refusal", STRING, "OAS b372961 (2024-08-06)"),
-        opt("annotations", Arr(Tagged("type", {"url_citation": _URL_CITATION})), "openai-python 2954945e (2025-03-11)"),
+        opt("annotations", Arr(Tagged("type", {"url_citation": _URL_CITATION})), "openai-python 2954945e (2025-03-11)",
+            empty_documented="response_shapes.md §1 (message.annotations: 'Sent as []')"),
         opt("tool_calls", Arr(d.tool_call or OPENAI_TOOL_CALL), "OAS 802d487 (2023-11-06)"),
         opt("function_call", Obj((req("name", STRING, OAI), req("arguments", STRING, OAI))), OAI, note="deprecated"),
         info("audio", OBJECT, OAI),
@@ -267,6 +288,9 @@ def chat_api(
         source=d.stream_source,
         framing="data",
         terminator=d.terminator,
+        # tool-call ids are not related in streams: only the first fragment of a call carries its id,
+        # and some endpoints repeat it on every fragment (the same call, not a second one)
+        relations=(_usage_total(api, "events[*].data.usage", True),) if d.usage_total else (),
         invariants=(
             Invariant(
                 id=f"{api}.stream.finish_reason_tool_calls",
@@ -302,6 +326,17 @@ def chat_api(
         response=response,
         stream=stream,
         sources=sources,
+        relations=(
+            Relation(
+                id=f"{api}.unique_tool_call_ids",
+                kind="unique",
+                description="each tool call of a message has its own id (the tool's answer is matched to it)",
+                source=OAI_IDS,
+                scope="choices[*]",
+                values="message.tool_calls[*].id",
+            ),
+            *((_usage_total(api, "usage", False),) if d.usage_total else ()),
+        ),
         invariants=(
             Invariant(
                 id=f"{api}.finish_reason_tool_calls",

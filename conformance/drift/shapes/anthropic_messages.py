@@ -20,6 +20,7 @@ from strictconformance.drift.shapes.model import (
     Field,
     Invariant,
     Obj,
+    Relation,
     SplitRule,
     StreamShape,
     Tagged,
@@ -37,6 +38,8 @@ STREAM = "response_shapes.md §3 Stream (anthropic 2.12.0 types/raw_message_stre
 SERVER_TOOLS = "anthropic-sdk-python 2da00f26 (2025-05-07): server tools"
 GA_2026 = "anthropic-sdk-python 4de03c2d (2026-02-17): code execution, web fetch, tool search blocks GA"
 INVARIANT = "SPEC.md §5 DR-5; response_shapes.md §3 Invariants"
+IDS = ("https://docs.anthropic.com/en/docs/build-with-claude/tool-use/implement-tool-use (tool_result.tool_use_id: "
+       "'The id of the tool use request this is a result for'); response_shapes.md §3 Invariants ('tool_use.id is unique')")
 
 STOP_REASONS = (
     "end_turn",
@@ -84,7 +87,8 @@ CONTENT_BLOCK = Tagged(
             (
                 req("id", STRING, SDK, nonempty=True, note="toolu_…"),
                 req("name", STRING, SDK, nonempty=True),
-                req("input", OBJECT, SDK, note="always an object, never a string"),
+                req("input", OBJECT, SDK, note="always an object, never a string",
+                    empty_documented="response_shapes.md §3 Stream (content_block_start carries input: {}; a tool without parameters gets {})"),
                 opt("caller", Obj((req("type", STRING, GA_2026), info("tool_id", STRING, GA_2026))), GA_2026),
             )
         ),
@@ -159,7 +163,9 @@ def _message(stop_reason: Field) -> Obj:
             req("type", enum("message"), SDK),
             req("role", enum("assistant"), SDK),
             req("model", STRING, SDK),
-            req("content", Arr(CONTENT_BLOCK), SDK, note="[] in message_start"),
+            req("content", Arr(CONTENT_BLOCK), SDK, note="[] in message_start",
+                empty_documented=("https://platform.claude.com/docs/en/build-with-claude/handling-stop-reasons: 'Sometimes "
+                                  "Claude returns an empty response (exactly 2-3 tokens with no content) with stop_reason: end_turn'")),
             stop_reason,
             opt("stop_sequence", STRING, SDK),
             opt("stop_details", _STOP_DETAILS, "anthropic-sdk-python a304cccf (2026-04-01)"),
@@ -179,6 +185,8 @@ _DELTA = Tagged(
     "type",
     {
         "text_delta": Obj((req("text", STRING, STREAM),)),
+        # an empty piece is documented ('the first one is often ""'), but emptying one that holds
+        # JSON changes the tool's input: not an additive change, so not declared empty_documented
         "input_json_delta": Obj((req("partial_json", STRING, STREAM, note='the first one is often ""'),)),
         "thinking_delta": Obj((req("thinking", STRING, STREAM),)),
         "signature_delta": Obj((req("signature", STRING, STREAM),)),
@@ -260,6 +268,11 @@ SHAPE = ApiShape(
                 variant="tool_use",
             ),
         ),
+        relations=(
+            Relation(id="anthropic.messages.stream.unique_tool_use_ids", kind="unique",
+                     description="each tool_use (and server tool use) block of a message has its own id",
+                     source=IDS, values="events[*].data.content_block.id"),
+        ),
         splits=(
             SplitRule(text="delta.text", variant="content_block_delta", same_item=("index", "delta.type")),
             SplitRule(text="delta.partial_json", variant="content_block_delta", same_item=("index", "delta.type")),
@@ -283,6 +296,13 @@ SHAPE = ApiShape(
             variant="tool_use",
         ),
     ),
-    notes="Server tools finish with end_turn or pause_turn, never tool_use; a tool_use block with max_tokens is valid.",
+    relations=(
+        Relation(id="anthropic.messages.unique_tool_use_ids", kind="unique",
+                 description="each tool_use (and server tool use) block of a message has its own id",
+                 source=IDS, values="content[*].id"),
+    ),
+    notes=("Server tools finish with end_turn or pause_turn, never tool_use; a tool_use block with max_tokens is valid. "
+           "No usage total: the Messages API reports input_tokens and output_tokens (and cache counts) and no total "
+           "to check them against."),
 )
 

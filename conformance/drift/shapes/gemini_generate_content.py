@@ -274,5 +274,8 @@ SHAPE = ApiShape(
         "python-genai 3.4.0 google/genai/types.py",
     ),
     invariants=RESPONSE_INVARIANTS,
-    notes="Nullable everywhere absence is allowed: google-genai validates with pydantic and every field is Optional.",
+    notes=("Nullable everywhere absence is allowed: google-genai validates with pydantic and every field is Optional. "
+           "No usage-total relation: the API reference describes totalTokenCount as prompt + candidates, while real "
+           "bodies since 2025 also count thoughts and tool-use prompt tokens (response_shapes.md §4 and §8 #8), so no "
+           "documented formula holds; and no unique-id relation, since functionCall.id is absent before Gemini 3."),
 )

@@ -43,6 +43,8 @@ __all__ = [
     "Invariant",
     "Keyed",
     "Obj",
+    "Relation",
+    "RelationKind",
     "ShapeAlgebra",
     "SplitRule",
     "StreamShape",
@@ -89,8 +91,10 @@ class Field:
     """One key of an object.
 
     ``required``: absent is drift. ``nullable``: ``null`` is accepted. ``nonempty``: ``""``,
-    ``[]`` and ``{}`` are drift. ``reads``: an SDK reads the field, so a mismatch is drift;
-    otherwise it is a notice.
+    ``[]`` and ``{}`` are drift. ``empty_documented``: where the provider documents an empty value
+    (its source): an emptied field is then additive (else emptying it is labelled only when it is
+    ``nonempty`` or an invariant then fails). ``reads``: an SDK reads the field, so a mismatch is
+    drift; otherwise it is a notice.
     """
 
     name: str
@@ -101,12 +105,15 @@ class Field:
     nonempty: bool = False
     reads: bool = True
     note: str = ""
+    empty_documented: str = ""
 
     def __post_init__(self) -> None:
         if not self.source.strip():
             raise ValueError(f"field {self.name!r} names no source")
-        if self.nonempty and not accepted_types(self.shape) & {"string", "array", "object"}:
-            raise ValueError(f"field {self.name!r}: nonempty only applies to strings, arrays and objects")
+        if (self.nonempty or self.empty_documented) and not accepted_types(self.shape) & {"string", "array", "object"}:
+            raise ValueError(f"field {self.name!r}: nonempty and empty_documented only apply to strings, arrays and objects")
+        if self.nonempty and self.empty_documented:
+            raise ValueError(f"field {self.name!r} cannot be both nonempty and documented as possibly empty")
 
 
 @dataclass(frozen=True, eq=False)
@@ -215,14 +222,16 @@ def accepted_types(shape: ValueShape) -> frozenset[str]:
 # -- field helpers: the vocabulary the per-API modules are written in ------------------------------
 
 
-def req(name: str, shape: ValueShape, source: str, *, nullable: bool = False, nonempty: bool = False, note: str = "") -> Field:
+def req(name: str, shape: ValueShape, source: str, *, nullable: bool = False, nonempty: bool = False, note: str = "",
+        empty_documented: str = "") -> Field:
     """A field an SDK reads and cannot do without: absent is drift."""
-    return Field(name, shape, source, required=True, nullable=nullable, nonempty=nonempty, note=note)
+    return Field(name, shape, source, required=True, nullable=nullable, nonempty=nonempty, note=note, empty_documented=empty_documented)
 
 
-def opt(name: str, shape: ValueShape, source: str, *, nullable: bool = True, nonempty: bool = False, note: str = "") -> Field:
+def opt(name: str, shape: ValueShape, source: str, *, nullable: bool = True, nonempty: bool = False, note: str = "",
+        empty_documented: str = "") -> Field:
     """A field an SDK reads when present: absent is fine, a wrong type is drift."""
-    return Field(name, shape, source, required=False, nullable=nullable, nonempty=nonempty, note=note)
+    return Field(name, shape, source, required=False, nullable=nullable, nonempty=nonempty, note=note, empty_documented=empty_documented)
 
 
 def info(name: str, shape: ValueShape, source: str, *, note: str = "") -> Field:
@@ -330,6 +339,47 @@ class Invariant:
         return f"{text}, unless {self.unless} is set" if self.unless is not None else text
 
 
+#: What a :class:`Relation` asserts: ``unique``, the values are pairwise distinct; ``sum``, the total
+#: equals the sum of its parts; ``increasing``, the values strictly increase in document order.
+RelationKind = Literal["unique", "sum", "increasing"]
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A relation between values of one response or stream (DR-5), checked where the values are
+    of the right JSON type (a retyped value is DR-2/DR-3's business, never this one's).
+
+    ``values`` is a path with ``[*]`` relative to each place ``scope`` reaches: ``unique`` strings
+    there are pairwise distinct (tool-call ids); ``increasing`` integers strictly increase in
+    document order (Responses' ``sequence_number``). For ``sum``, ``values`` is the total's path
+    and ``parts`` the paths of its addends, all integers (``usage.total_tokens``). The breach is
+    reported at the value that breaks it: the second of two equal ids, the first number not above
+    its predecessor, the total.
+    """
+
+    id: str
+    kind: RelationKind
+    description: str
+    source: str
+    values: str
+    parts: tuple[str, ...] = ()
+    scope: str = ""
+    rule_id: str = "DR-5"
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("unique", "sum", "increasing"):
+            raise ValueError(f"relation {self.id}: unknown kind {self.kind!r}")
+        parsed = parse_path(self.values)
+        if self.kind == "sum":
+            if not self.parts or ANY_INDEX in parsed:
+                raise ValueError(f"relation {self.id}: a sum names its total (no [*]) and its parts")
+            for part in self.parts:
+                if ANY_INDEX in parse_path(part):
+                    raise ValueError(f"relation {self.id}: a sum's parts are single values (no [*])")
+        elif self.parts or ANY_INDEX not in parsed:
+            raise ValueError(f"relation {self.id}: {self.kind} compares the values at a path with [*], and has no parts")
+
+
 @dataclass(frozen=True)
 class SplitRule:
     """How one kind of stream event can be split in two (or two merged) without changing meaning.
@@ -368,6 +418,7 @@ class StreamShape:
     final_events: tuple[str, ...] = ()
     invariants: tuple[Invariant, ...] = ()
     splits: tuple[SplitRule, ...] = ()
+    relations: tuple[Relation, ...] = ()
 
     def __post_init__(self) -> None:
         if self.framing == "named" and not isinstance(self.event, Tagged):
@@ -387,6 +438,8 @@ class ApiShape:
     sources: tuple[str, ...]
     invariants: tuple[Invariant, ...] = ()
     notes: str = ""
+    #: Relations between values of a body (DR-5): unique tool-call ids, usage totals.
+    relations: tuple[Relation, ...] = ()
 
 
 # -- the one walk over shapes ----------------------------------------------------------------------

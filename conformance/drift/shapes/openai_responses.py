@@ -24,6 +24,7 @@ from strictconformance.drift.shapes.model import (
     Arr,
     Invariant,
     Obj,
+    Relation,
     SplitRule,
     StreamShape,
     Tagged,
@@ -91,7 +92,7 @@ OUTPUT_ITEM = Tagged(
         "reasoning": Obj(
             (
                 req("id", STRING, ITEMS, nonempty=True, note="rs_…"),
-                req("summary", Arr(_SUMMARY), ITEMS),
+                req("summary", Arr(_SUMMARY), ITEMS, empty_documented="response_shapes.md §2 Output items (reasoning): 'Real gpt-5 bodies send content: [] and summary: []'"),
                 opt("content", Arr(_REASONING_CONTENT), "openai-python 2026d533 (2025-08-05)"),
                 opt("encrypted_content", STRING, "openai-python b8a3720e (2025-05-02)"),
                 opt("status", _STATUS, ITEMS),
@@ -251,7 +252,34 @@ _KNOWN_LOOSE_EVENTS = (
     "response.custom_tool_call_input.done",
 )
 
-_SEQUENCE = info("sequence_number", INT, STREAM, note="counts up from 0; no SDK relies on it")
+_SEQUENCE = req("sequence_number", INT, STREAM, note="REQ on every event type of openai-python; counts up from 0 (the increasing relation)")
+_USAGE_DOC = ("https://platform.openai.com/docs/api-reference/responses/object#responses/object-usage "
+              "(total_tokens: 'The total number of tokens used'; input_tokens + output_tokens); response_shapes.md §2 Invariants")
+_IDS_DOC = ("https://platform.openai.com/docs/guides/function-calling (call_id: 'the id used to return the function "
+            "call output', one per call); response_shapes.md §2")
+
+
+def _relations(scope: str) -> tuple[Relation, ...]:
+    inside = f"{scope}." if scope else ""
+    return (
+        Relation(
+            id=f"openai.responses.{'stream.' if scope else ''}unique_call_ids",
+            kind="unique",
+            description="each tool call of a response has its own call_id (its output is matched to it)",
+            source=_IDS_DOC,
+            scope=scope,
+            values="output[*].call_id",
+        ),
+        Relation(
+            id=f"openai.responses.{'stream.' if scope else ''}usage_total",
+            kind="sum",
+            description="usage.total_tokens is input_tokens + output_tokens",
+            source=_USAGE_DOC,
+            scope=f"{inside}usage",
+            values="total_tokens",
+            parts=("input_tokens", "output_tokens"),
+        ),
+    )
 
 EVENT = Tagged(
     "type",
@@ -299,6 +327,17 @@ SHAPE = ApiShape(
         source=STREAM,
         framing="named",
         final_events=("response.completed", "response.failed", "response.incomplete", "error"),
+        relations=(
+            *_relations("events[*].data.response"),
+            Relation(
+                id="openai.responses.stream.sequence_number_increasing",
+                kind="increasing",
+                description="events count up: each event's sequence_number is above the one before",
+                source=("https://platform.openai.com/docs/api-reference/responses-streaming (every event: "
+                        "'sequence_number: The sequence number of this event'); response_shapes.md §2 Stream"),
+                values="events[*].data.sequence_number",
+            ),
+        ),
         invariants=(
             Invariant(
                 id="openai.responses.stream.response_created",
@@ -321,5 +360,7 @@ SHAPE = ApiShape(
         "https://platform.openai.com/docs/api-reference/responses-streaming",
         "openai-python 3.54.0 src/openai/types/responses/",
     ),
-    notes="SPEC §5 lists no DR-5 invariant for Responses; status/usage consistency is not checked.",
+    relations=_relations(""),
+    notes=("Relations (DR-5): call_ids unique, usage.total_tokens = input_tokens + output_tokens, stream "
+           "sequence_number increasing; status/usage consistency is not checked."),
 )
