@@ -36,6 +36,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "strictconformance.profiles",
         # the dialects are rule data (SPEC §3's catalogue is built from them), with their pointer and value helpers
         "strictconformance.dialects.model", "strictconformance.dialects.catalogue", "strictconformance.dialects.shipped",
+        "strictconformance.dialects.contexts",
         "strictconformance.dialects.registry", "strictconformance.dialects.pointers", "strictconformance.dialects.values",
         # the providers' response shapes are data too
         "strictconformance.drift.shapes", "strictconformance.drift.paths",
