@@ -33,10 +33,10 @@ def _containers(value: Any) -> list[tuple[str, Any]]:
     return found
 
 
-def first_shared_node(output: Any, **others: Any) -> tuple[str, str] | None:
+def first_shared_node(output: Any, *, within: bool = True, **others: Any) -> tuple[str, str] | None:
     """The first dict or list of ``output`` that is also somewhere in one of ``others`` (by name),
-    or twice in ``output`` itself: ``(pointer in output, what it is shared with)``; None when the
-    output is a tree of its own. A node shared with itself through a cycle is reported too."""
+    or (``within``) twice in ``output`` itself: ``(pointer in output, what it is shared with)``;
+    None when there is none."""
     elsewhere: dict[int, str] = {}
     for name, other in others.items():
         for pointer, container in _containers(other):
@@ -46,7 +46,7 @@ def first_shared_node(output: Any, **others: Any) -> tuple[str, str] | None:
         key = id(container)
         if key in elsewhere:
             return pointer or "/", elsewhere[key]
-        if key in seen:
+        if within and key in seen:
             return pointer or "/", f"the output itself at {seen[key] or '/'}"
         seen[key] = pointer
     return None

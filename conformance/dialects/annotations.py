@@ -11,8 +11,8 @@ of nodes that annotate something are judged: those reachable from the root (thro
 
 "The node or an ancestor" is read by property names, the one part of a path every encoding keeps
 (a record's pairs, a tuple's numeric keys and a wrapped root add names of their own): the
-property names on the way to the strict node carrying the text, less the names that do not occur
-on the way to the original node, must be a start of the latter. A carrier inside ``$defs`` (or an
+property names on the way to the strict node carrying the text, less the names the original has
+nowhere (the encoding's), must be a start of the names on the way to the original node. A carrier inside ``$defs`` (or an
 original node reached only through a reference) is matched by text alone.
 """
 
@@ -113,12 +113,25 @@ def _carriers(strict: Any) -> Iterator[tuple[str, str, tuple[str, ...] | None]]:
                     yield node.pointer, text, _names(node.pointer)
 
 
-def _at_or_above(carrier: tuple[str, ...] | None, annotated: tuple[str, ...] | None) -> bool:
+def _at_or_above(carrier: tuple[str, ...] | None, annotated: tuple[str, ...] | None, original_names: frozenset[str]) -> bool:
+    """Whether a carrier with property names ``carrier`` is the annotated node or an ancestor:
+    its names, less those the encoding adds (names the original has nowhere), are a start of
+    the annotated node's; a name of the original off that way is another branch."""
     if carrier is None or annotated is None:
         return True
     on_the_way = set(annotated)
+    if any(name in original_names and name not in on_the_way for name in carrier):
+        return False
     kept = tuple(name for name in carrier if name in on_the_way)
     return annotated[:len(kept)] == kept
+
+
+def _property_names(schema: Any) -> frozenset[str]:
+    names: set[str] = set()
+    for node in iter_schema_nodes(schema):
+        if isinstance(node.schema, dict) and isinstance(node.schema.get("properties"), dict):
+            names.update(node.schema["properties"])
+    return frozenset(names)
 
 
 def _explained(annotation: Annotation, losses: Sequence[Loss]) -> bool:
@@ -143,8 +156,10 @@ def check_rt9_annotations_survive(original: Mapping[str, Any], strict: Strictifi
         carriers = list(_carriers(strict.schema))
     except SchemaError:
         return None  # not a schema: RT-1 says so
-    for annotation in annotations_of(original):
-        if any(annotation.text in text and _at_or_above(names, annotation.names) for _, text, names in carriers):
+    annotations = annotations_of(original)
+    original_names = _property_names(original) if annotations else frozenset()
+    for annotation in annotations:
+        if any(annotation.text in text and _at_or_above(names, annotation.names, original_names) for _, text, names in carriers):
             continue
         if _explained(annotation, strict.losses):
             continue
