@@ -533,10 +533,12 @@ def check_rt8_satisfiable(original: Any, strict: Any, original_value: Any = _NOT
 
 def _proof_kind(reason: str) -> str:
     """What kind of proof ``reason`` is, for a finding's key (distinct bugs, distinct keys)."""
-    for marker, kind in (("recursion", "a required recursion with no exit"), ("`enum` is empty", "an empty enum"),
+    for marker, kind in (("properties can be present", "minProperties over the properties allowed"), ("recursion", "a required recursion with no exit"), ("`enum` is empty", "an empty enum"),
                          ("`false`", "a `false` schema where a value is needed"), ("`not`", "`not` of everything"),
                          ("over", "a lower bound over its upper bound"), ("no integer", "no integer between the bounds"),
-                         ("not among the properties", "a required name no property allows"), ("no branch", "no satisfiable branch")):
+                         ("not among the properties", "a required name no property allows"), ("no branch", "no satisfiable branch"),
+                         ("properties can be present", "minProperties over the properties allowed"),
+                         ("required properties but maxProperties", "maxProperties under the required properties")):
         if marker in reason:
             return kind
     return "no value"
