@@ -51,7 +51,12 @@ from strictconformance.dialects.oracles import (
     shape_at,
 )
 from strictconformance.dialects.traps import Trap, traps
-from strictconformance.dialects.witness import Unsatisfiable, Witness, check_rt8_satisfiable, witness_of
+from strictconformance.dialects.witness import (
+    Unsatisfiable,
+    Witness,
+    check_rt8_satisfiable,
+    witness_of,
+)
 from strictconformance.findings import Finding, not_covered
 from strictconformance.harness import Harness, check
 from strictconformance.reference.strictify import reference_encode, reference_strictify

@@ -23,7 +23,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from strictconformance.dialects.model import Loss, SchemaError, Strictified
-from strictconformance.dialects.pointers import is_under, join_pointer, resolve_local_reference, split_pointer
+from strictconformance.dialects.pointers import (
+    is_under,
+    join_pointer,
+    resolve_local_reference,
+    split_pointer,
+)
 from strictconformance.dialects.validator import SchemaNode, iter_schema_nodes
 from strictconformance.findings import Finding
 
