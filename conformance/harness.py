@@ -680,7 +680,7 @@ class Harness:
         from strictconformance.dialects.aliasing import first_shared_node
 
         schema = result if isinstance(result, dict) else getattr(result, "schema", None)
-        shared = first_shared_node(schema, within=False, input=args[0]) if isinstance(schema, dict) else None
+        shared = first_shared_node(schema, {"input": args[0]}, within=False) if isinstance(schema, dict) else None
         if shared is None:
             return None
         violation = RuleViolation(f"adapter.strictify() returned a strict schema whose node at {shared[0]} is the very object of the "

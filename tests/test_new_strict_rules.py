@@ -144,10 +144,10 @@ def test_the_reference_keeps_or_folds_a_description_beside_a_reference(dialect: 
 def test_first_shared_node_finds_input_sharing_self_sharing_and_cycles() -> None:
     enum = ["a", "b"]
     given = {"type": "string", "enum": enum}
-    assert first_shared_node({"properties": {"x": {"enum": enum}}}, input=given) == ("/properties/x/enum", "input at /enum")
+    assert first_shared_node({"properties": {"x": {"enum": enum}}}, {"input": given}) == ("/properties/x/enum", "input at /enum")
     twice = {"type": "string"}
     assert first_shared_node({"properties": {"x": twice, "y": twice}}) == ("/properties/y", "the output itself at /properties/x")
-    assert first_shared_node({"properties": {"x": {"enum": ["a"]}, "y": {"enum": ["a"]}}}, input=given) is None  # equal is fine
+    assert first_shared_node({"properties": {"x": {"enum": ["a"]}, "y": {"enum": ["a"]}}}, {"input": given}) is None  # equal is fine
 
 
 def test_rt_2_reports_a_strictify_that_returns_its_cached_output() -> None:
@@ -167,5 +167,5 @@ def test_the_reference_output_is_a_tree_of_its_own(dialect: str) -> None:
                                  "required": ["kids"]}}}
     given = copy.deepcopy(schema)
     first, second = reference_strictify(given, dialect), reference_strictify(given, dialect)
-    assert first_shared_node(first.schema, input=given, earlier=second.schema) is None
-    assert first_shared_node(strictify(given, dialect).schema, input=given) is None
+    assert first_shared_node(first.schema, {"input": given, "earlier": second.schema}) is None
+    assert first_shared_node(strictify(given, dialect).schema, {"input": given}) is None

@@ -9,6 +9,7 @@ equality: two equal lists are fine, one list in two places is not.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from strictconformance.dialects.pointers import join_pointer
@@ -33,12 +34,12 @@ def _containers(value: Any) -> list[tuple[str, Any]]:
     return found
 
 
-def first_shared_node(output: Any, *, within: bool = True, **others: Any) -> tuple[str, str] | None:
+def first_shared_node(output: Any, others: Mapping[str, Any] | None = None, *, within: bool = True) -> tuple[str, str] | None:
     """The first dict or list of ``output`` that is also somewhere in one of ``others`` (by name),
     or (``within``) twice in ``output`` itself: ``(pointer in output, what it is shared with)``;
     None when there is none."""
     elsewhere: dict[int, str] = {}
-    for name, other in others.items():
+    for name, other in (others or {}).items():
         for pointer, container in _containers(other):
             elsewhere.setdefault(id(container), f"{name} at {pointer or '/'}")
     seen: dict[int, str] = {}

@@ -230,7 +230,7 @@ def check_rt2_pure(schema: Schema, strictify: StrictifyFn) -> Finding | None:
     second = _strictified(strictify, schema, "RT-2", accepted=True)
     if isinstance(second, Finding):
         return second
-    shared = first_shared_node(first.schema, **{"the output of a second call": second.schema})
+    shared = first_shared_node(first.schema, {"the output of a second call": second.schema})
     if shared is not None:  # editing one place of the output (or one call's output) edits another
         within = shared[1].startswith("the output itself")
         return oracle_finding("RT-2", shared[0] if shared[0] != "/" else "", f"the strict schema's node at {shared[0]} is the very object of "
