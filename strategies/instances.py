@@ -131,7 +131,11 @@ class _Compiler:
                 def only(index: int) -> Callable[[Any], bool]:
                     return lambda value: not any(check(value) for j, check in enumerate(checks) if j != index)
 
-                options = [self.compile(_conjoin(plain, b), chain).filter(only(i)) for i, b in enumerate(branches)]
+                options = []
+                for i, b in enumerate(branches):
+                    combined = _conjoin(plain, b)
+                    base = self.compile(combined, chain) if combined is not None else self.compile(plain, chain).filter(checks[i])
+                    options.append(base.filter(only(i)))
                 usable = [o for o in options if not o.is_empty]
                 return st.one_of(usable) if usable else st.nothing()
             return self._compile_plain(plain, chain).filter(self.valid(node))
@@ -324,10 +328,10 @@ def _conjoin(a: dict[str, Any], b: Any) -> dict[str, Any] | None:
     merged = dict(a)
     for key, value in b.items():
         if key in merged and merged[key] != value:
-            if key == "properties" and isinstance(value, dict):
-                if set(merged[key]) & set(value):
-                    return None
-                merged[key] = {**merged[key], **value}
+            if key == "properties" and isinstance(value, dict) and isinstance(merged[key], dict):
+                # a property both declare must match both
+                merged[key] = {**merged[key], **{name: sub if name not in merged[key] or merged[key][name] == sub
+                                                 else {"allOf": [merged[key][name], sub]} for name, sub in value.items()}}
             elif key == "required":
                 merged[key] = list(dict.fromkeys([*merged[key], *value]))
             elif key in ("title", "description", "default", "examples", "$comment"):

@@ -57,6 +57,31 @@ def merge_schemas(a: Any, b: Any, report: Report) -> Any:
         if canonical(ours) == canonical(theirs) or keyword in _ANNOTATIONS:
             continue
         result[keyword] = _merge_keyword(keyword, ours, theirs, a, b, report)
+    return _keep_keyword_origins(result, a, b)
+
+
+def _keep_keyword_origins(result: Node, a: Node, b: Node) -> Node:
+    """Remember where each keyword ``b`` contributed came from (``MARK["from"]``), so a later
+    loss on that keyword names the original node that has it, not ``a``'s."""
+    theirs_mark, ours_mark = b.get(MARK), a.get(MARK)
+    if not isinstance(theirs_mark, dict) or "origin" not in theirs_mark:
+        return result
+    ours_origin = ours_mark.get("origin") if isinstance(ours_mark, dict) else None
+    theirs_from = theirs_mark.get("from", {})
+    contributed = {}
+    for keyword, theirs in b.items():
+        if keyword == MARK or keyword not in result:
+            continue
+        source = theirs_from.get(keyword, theirs_mark["origin"])
+        if source == ours_origin:
+            continue
+        if keyword not in a or (canonical(result[keyword]) == canonical(theirs) and canonical(a[keyword]) != canonical(theirs)):
+            contributed[keyword] = source
+    if not contributed:
+        return result
+    mark = dict(ours_mark) if isinstance(ours_mark, dict) else {}
+    mark["from"] = {**mark.get("from", {}), **contributed}
+    result[MARK] = mark
     return result
 
 

@@ -578,8 +578,10 @@ def strip_unsupported(state: State) -> None:
     encoding = state.dialect.encoding
 
     def strip(node: Node) -> Any:
-        here = origin(node)
+        node_here = origin(node)
         renamed = node.get(MARK, {}).get("renamed", {})
+        # a keyword merged in from another allOf/oneOf member is lost where that member had it
+        contributed = node.get(MARK, {}).get("from", {})
         result: Node = {}
         allowed = encoding.keywords
         if allowed is not None and "const" in node and "const" not in allowed and "enum" in allowed:
@@ -588,6 +590,7 @@ def strip_unsupported(state: State) -> None:
             if keyword == MARK:
                 result[keyword] = value
                 continue
+            here = contributed.get(renamed.get(keyword, keyword), contributed.get(keyword, node_here))
             if allowed is not None and keyword not in allowed:
                 if keyword not in ANNOTATIONS:
                     was = renamed.get(keyword, keyword)
