@@ -106,6 +106,12 @@ def test_annotations_of_reachable_nodes_only() -> None:
         ("", "root"), ("/properties/a", "A"), ("/properties/a/properties/b", "the b"), ("/properties/c", "the c"), ("/$defs/C", "a C")}
 
 
+def test_a_reference_to_the_root_reaches_no_definition() -> None:
+    # `$ref: "#"` re-enters the root's own tree: an unused definition still annotates nothing
+    schema = {"type": "object", "properties": {"parent": {"$ref": "#"}}, "$defs": {"D": {"type": "string", "description": "unused"}}}
+    assert annotations_of(schema) == []
+
+
 def test_annotations_kept_or_folded_into_an_ancestor_survive() -> None:
     folded = _object({"a": _object({"b": {"type": "string"}}, title="A"), "c": {"type": "integer", "description": "the c (a C)"}},
                      description="root. Also: the b")

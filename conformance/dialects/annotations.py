@@ -69,27 +69,26 @@ def _names(pointer: str) -> tuple[str, ...] | None:
 
 
 def _reachable(nodes: Sequence[SchemaNode], root: Any) -> list[SchemaNode]:
-    """The nodes of the trees the root reaches: its own and those its local references enter."""
-    trees = {""}
-    targets: set[str] = set()
+    """The nodes the root reaches: its own tree, and below each local reference's target the
+    nodes of the target's own tree (a definition nested in it is reached only if referenced)."""
+    tree_of = {node.pointer: node.tree for node in nodes}
+    targets: set[tuple[str, str]] = {("", "")}
     changed = True
     while changed:
         changed = False
         for node in nodes:
-            if not isinstance(node.schema, dict) or not _in(node, trees, targets):
+            if not isinstance(node.schema, dict) or not _in(node, targets):
                 continue
             reference = node.schema.get("$ref")
             found = resolve_local_reference(root, reference) if isinstance(reference, str) else None
-            if found is not None and found[0] not in targets:
-                targets.add(found[0])
+            if found is not None and found[0] in tree_of and (found[0], tree_of[found[0]]) not in targets:
+                targets.add((found[0], tree_of[found[0]]))
                 changed = True
-    return [node for node in nodes if _in(node, trees, targets)]
+    return [node for node in nodes if _in(node, targets)]
 
 
-def _in(node: SchemaNode, trees: set[str], targets: set[str]) -> bool:
-    if node.tree in trees and not node.tree:
-        return True
-    return any(is_under(node.pointer, target) for target in targets)
+def _in(node: SchemaNode, targets: set[tuple[str, str]]) -> bool:
+    return any(node.tree == tree and is_under(node.pointer, target) for target, tree in targets)
 
 
 def annotations_of(schema: Any) -> list[Annotation]:
