@@ -639,7 +639,7 @@ class Harness:
             return Attempt(), fault
         record.result, record.done = result, True
         self._answered[self.current_nodeid] = True
-        fault = self._mutation_fault(method, given, snapshot)
+        fault = self._mutation_fault(method, given, snapshot) or self._aliasing_fault(method, given, result)
         if fault is not None:
             return Attempt(), fault
         try:
@@ -685,6 +685,23 @@ class Harness:
                 violation.calls = list(self.transcript)
                 return violation
         return None
+
+    def _aliasing_fault(self, method: str, args: tuple[Any, ...], result: Any) -> ConformanceFailure | None:
+        """RT-2's aliasing with the input: a strict schema that shares a dict or list with the
+        schema strictify was given (editing the strict schema would edit the caller's tool)."""
+        if method != "strictify" or self.current_rule != "RT-2" or not args:
+            return None
+        from strictconformance.dialects.aliasing import first_shared_node
+
+        schema = result if isinstance(result, dict) else getattr(result, "schema", None)
+        shared = first_shared_node(schema, {"input": args[0]}, within=False) if isinstance(schema, dict) else None
+        if shared is None:
+            return None
+        violation = RuleViolation(f"adapter.strictify() returned a strict schema whose node at {shared[0]} is the very object of the "
+                                  f"{shared[1]} (not a copy): editing the strict schema edits the caller's schema",
+                                  rule_id=self.current_rule, detail="strictify() shares a node with its input")
+        violation.calls = list(self.transcript)
+        return violation
 
     def _run(self, bound: Callable[..., Any], args: tuple[Any, ...]) -> Any:
         if self.call_timeout <= 0:

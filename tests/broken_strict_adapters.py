@@ -315,7 +315,8 @@ class DescriptionGrows(_Broken):
 @_declaring("openai")
 class RequiredWithoutNull(_Broken):
     """RT-4: makes optional properties required but forgets ``| null``: an absent property has no
-    wire value the strict schema accepts."""
+    wire value the strict schema accepts. (Not where the property is a reference: a recursive one
+    would then be required with no exit, and the strict schema have no value at all, RT-8.)"""
 
     def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
         def drop_null(node: dict[str, Any]) -> dict[str, Any]:
@@ -325,7 +326,8 @@ class RequiredWithoutNull(_Broken):
             fixed = {}
             for name, sub in properties.items():
                 branches = sub.get("anyOf") if isinstance(sub, dict) else None
-                if isinstance(branches, list) and len(branches) == 2 and branches[1] == {"type": "null"} and set(sub) == {"anyOf"}:
+                if (isinstance(branches, list) and len(branches) == 2 and branches[1] == {"type": "null"} and set(sub) == {"anyOf"}
+                        and "$ref" not in branches[0]):
                     sub = branches[0]
                 fixed[name] = sub
             return {**node, "properties": fixed}
@@ -414,6 +416,88 @@ def _reversed_lists(value: Any, schema: Any) -> Any:
     return value
 
 
+@_declaring("openai")
+class RequiresAnImpossibleProperty(_Broken):
+    """RT-8: adds a required ``schema_version`` property to the root, pinned with its bounds the
+    wrong way round (``minimum: 2, maximum: 1``): no integer fits, so the strict schema has no
+    value at all. Its shape breaks no rule of the dialect. It has no codec: with one, RT-4 fails as
+    well (no original value can encode to a value of a schema that has none) and RT-5 has no value
+    to draw."""
+
+    encode = Adapter.encode  # type: ignore[assignment]
+    decode = Adapter.decode  # type: ignore[assignment]
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        if not isinstance(schema.get("properties"), dict) or "schema_version" in schema["properties"]:
+            return schema
+        return {**schema, "properties": {**schema["properties"], "schema_version": {"type": "integer", "minimum": 2, "maximum": 1}},
+                "required": [*schema.get("required", []), "schema_version"]}
+
+
+@_declaring("openai")
+class DropsNestedDescriptions(_Broken):
+    """RT-9: keeps the root's description and title but silently drops every one below it (a
+    strictify rebuilding nested nodes from their types and forgetting the annotations)."""
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        def strip(node: Any, top: bool) -> Any:
+            if isinstance(node, list):
+                return [strip(item, False) for item in node]
+            if not isinstance(node, dict):
+                return node
+            kept = {key: strip(value, False) if key not in ("enum", "const", "required") else value
+                    for key, value in node.items() if top or key not in ("description", "title")}
+            if "properties" in node:  # property names, not subschemas: walk their values only
+                kept["properties"] = {name: strip(sub, False) for name, sub in node["properties"].items()}
+            return kept
+        return dict(strip(schema, True))
+
+
+@_declaring("openai")
+class SharesNodesWithItsInput(_Broken):
+    """RT-2 (aliasing): returns the caller's own ``enum`` lists inside the strict schema instead of
+    copies (an SDK that copies dicts but not lists): appending to an enum of the strict schema
+    changes the tool's original schema."""
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        result = reference_strictify(schema, dialect)
+        originals = [node["enum"] for node in _nodes(schema) if isinstance(node.get("enum"), list)]
+
+        def reuse(node: dict[str, Any]) -> dict[str, Any]:
+            if isinstance(node.get("enum"), list):
+                same = next((enum for enum in originals if enum == node["enum"]), None)
+                if same is not None:
+                    return {**node, "enum": same}
+            return node
+        return Strictified(dict(_map_nodes(result.schema, reuse)), result.losses)
+
+
+@_declaring("openai")
+class SharesOneNodeInTwoPlaces(_Broken):
+    """RT-2 (aliasing): builds equal subschemas once and puts the same dict at every place (a
+    cache keyed by the subschema's text): editing one property's schema edits the others."""
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        result = reference_strictify(schema, dialect)
+        built: dict[str, Any] = {}
+
+        def intern(node: dict[str, Any]) -> dict[str, Any]:
+            return built.setdefault(json.dumps(node, sort_keys=True), node)
+        return Strictified(dict(_map_nodes(result.schema, intern)), result.losses)
+
+
+def _nodes(value: Any) -> list[dict[str, Any]]:
+    found, stack = [], [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            found.append(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
 # -- More RT-5 bugs, and a correct strictify that reports its losses differently ---------------------
 
 
@@ -469,7 +553,8 @@ def _resolves(document: Any, pointer: str) -> bool:
 
 
 #: Broken strictify adapters beyond one per rule (rule they fail, alone among the RT rules).
-MORE_BROKEN: dict[str, str] = {"DropsEnumWithACatchAllLoss": "RT-5", "DropsMaxItemsSilently": "RT-5"}
+MORE_BROKEN: dict[str, str] = {"DropsEnumWithACatchAllLoss": "RT-5", "DropsMaxItemsSilently": "RT-5",
+                               "SharesNodesWithItsInput": "RT-2", "SharesOneNodeInTwoPlaces": "RT-2"}
 #: Correct strictify adapters that differ from the reference: they pass every RT rule.
 CORRECT_VARIANTS: tuple[str, ...] = ("LossesMergedPerNodeOnTheKeyword",)
 
@@ -571,6 +656,8 @@ BROKEN: dict[str, str] = {
     "RT-5": _path(DecodeRejectsWhatItNeverSends),
     "RT-6": _path(CollapsesSilentlyWithoutDecode),
     "RT-7": _path(DecodesListsBackwards),
+    "RT-8": _path(RequiresAnImpossibleProperty),
+    "RT-9": _path(DropsNestedDescriptions),
 }
 
 #: The dialect each broken adapter declares (the one its rule is checked in).

@@ -10,7 +10,9 @@ in three cheaper parts:
   hold. RT-1 ("the output obeys every rule") fails with every SM rule by definition.
 * each RT adapter runs with all RT rules selected and fails its rule alone. RT-6 and RT-7 fail
   alone only for adapters without decode or without encode: with both, their bugs break RT-4 too
-  (SPEC §4 says so of a silent collapse), so those two broken adapters lack the capability.
+  (SPEC §4 says so of a silent collapse), so those two broken adapters lack the capability; so does
+  RT-8's (a strict schema with no value breaks RT-4 for every value, and leaves RT-5 none to draw).
+  MORE_BROKEN adds RT-2's aliasing bugs (a node shared with the input, one node at two places).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The case library and the corpus: the data is valid against its schema, and the reference
 strictify passes every case and corpus schema in every shipped dialect (no crash, output valid by
-the kit's validator, idempotent, pure, RT-4 on listed values and RT-5 on drawn ones); regression
+the kit's validator, idempotent, pure, RT-4 on listed values and RT-5 on drawn ones, RT-8 and RT-9); regression
 tests for the reference bugs the corpus found (issue 10).
 
 The whole shared corpus (``../shared/corpus/jsonschemabench``, 6,070 schemas, when present) runs
@@ -29,6 +29,7 @@ from strictconformance.cases import (
     shipped_corpus,
 )
 from strictconformance.dialects import SHIPPED, SchemaError, validate_strict
+from strictconformance.dialects.annotations import check_rt9_annotations_survive
 from strictconformance.dialects.oracles import (
     check_rt1_obeys_rules,
     check_rt2_pure,
@@ -37,6 +38,7 @@ from strictconformance.dialects.oracles import (
     check_rt5_sound,
     require,
 )
+from strictconformance.dialects.witness import check_rt8_satisfiable
 from strictconformance.reference.strictify import strictify
 from strictconformance.strategies.instances import instances
 
@@ -62,9 +64,12 @@ def _judge(case: Case, dialect: str, *, drawn: int = 0) -> None:
     require(check_rt1_obeys_rules(case.schema, bound, dialect))
     require(check_rt2_pure(case.schema, bound))
     require(check_rt3_idempotent(case.schema, bound))
+    strict = result.as_strictified()
+    require(check_rt9_annotations_survive(case.schema, strict))
+    listed = case.values[:1] if case.values_judged else ()
+    require(check_rt8_satisfiable(case.schema, strict.schema, *listed, losses=strict.losses))
     if not case.values_judged or dialect == "lenient":
         return
-    strict = result.as_strictified()
     for value in case.values:
         require(check_rt4_complete(case.schema, strict, result.codec.encode, result.codec.decode, value))
     if drawn:

@@ -1,4 +1,4 @@
-"""RT-1..RT-5 on fixed cases: the case library (:func:`strictconformance.cases.library`: the
+"""RT-1..RT-5, RT-8 and RT-9 on fixed cases: the case library (:func:`strictconformance.cases.library`: the
 classic traps, the known-bad schemas, the shapes real SDKs trip on, regressions), the curated
 real-world corpus (:func:`strictconformance.cases.shipped_corpus`) and ``--sc-corpus DIR``.
 
@@ -92,6 +92,19 @@ def _rt5(sc: Harness, dialect: str, case: Case, data: st.DataObject) -> None:
     _roundtrip._rt5(sc, resolved, case.schema, data)
 
 
+def _rt8(sc: Harness, dialect: str, case: Case) -> None:
+    resolved = _start(sc, dialect, case, "RT-8")
+    listed = tuple(case.values[:1]) if case.values and case.values_judged else ()
+    value = listed or _roundtrip._original_value(case.schema, None)
+    if not value:
+        not_covered(f"case {case.id}: no value of the original is listed or could be built")
+    _roundtrip._rt8(sc, resolved, case.schema, value)
+
+
+def _rt9(sc: Harness, dialect: str, case: Case) -> None:
+    _roundtrip._rt9(sc, _start(sc, dialect, case, "RT-9"), case.schema)
+
+
 @check("RT-1")
 def test_rt_1_case(strictconformance_harness: Harness, dialect: str, case: Case) -> None:
     """The case's strict schema obeys every rule of the dialect (or the reference refuses it too)."""
@@ -141,3 +154,25 @@ def test_rt_3_corpus(strictconformance_harness: Harness, dialect: str, case: Cas
 @given(data=st.data())
 def test_rt_5_corpus(strictconformance_harness: Harness, dialect: str, case: Case, data: st.DataObject) -> None:
     _rt5(strictconformance_harness, dialect, case, data)
+
+
+@check("RT-8")
+def test_rt_8_case(strictconformance_harness: Harness, dialect: str, case: Case) -> None:
+    """The case's strict schema has a value when the original has one."""
+    _rt8(strictconformance_harness, dialect, case)
+
+
+@check("RT-9")
+def test_rt_9_case(strictconformance_harness: Harness, dialect: str, case: Case) -> None:
+    """The case's descriptions and titles survive, folded or reported."""
+    _rt9(strictconformance_harness, dialect, case)
+
+
+@check("RT-8")
+def test_rt_8_corpus(strictconformance_harness: Harness, dialect: str, case: Case) -> None:
+    _rt8(strictconformance_harness, dialect, case)
+
+
+@check("RT-9")
+def test_rt_9_corpus(strictconformance_harness: Harness, dialect: str, case: Case) -> None:
+    _rt9(strictconformance_harness, dialect, case)

@@ -1,4 +1,4 @@
-"""Checks of SPEC §4 (RT-1..RT-7): strictify and its value codec, in every dialect the adapter
+"""Checks of SPEC §4 (RT-1..RT-9): strictify and its value codec, in every dialect the adapter
 declares: shipped ones (test IDs ``[openai]``...) and its own (``Adapter.dialects``, IDs with their
 names).
 
@@ -40,6 +40,7 @@ from strictconformance.checks._strict import (
     show,
 )
 from strictconformance.dialects import Dialect, Strictified, validate_strict
+from strictconformance.dialects.annotations import check_rt9_annotations_survive
 from strictconformance.dialects.known_bad import known_bad_cases
 from strictconformance.dialects.oracles import (
     check_rt2_pure,
@@ -51,6 +52,12 @@ from strictconformance.dialects.oracles import (
     shape_at,
 )
 from strictconformance.dialects.traps import Trap, traps
+from strictconformance.dialects.witness import (
+    Unsatisfiable,
+    Witness,
+    check_rt8_satisfiable,
+    witness_of,
+)
 from strictconformance.findings import Finding, not_covered
 from strictconformance.harness import Harness, check
 from strictconformance.strategies.instances import instances
@@ -382,11 +389,87 @@ def test_rt_7_traps(strictconformance_harness: Harness, dialect: str) -> None:
     strictconformance_harness.each_case(_trap_cases(resolved, values=True), lambda _, case: _rt7(strictconformance_harness, resolved, _trap(strictconformance_harness, case[0], resolved).schema, case[1]))
 
 
+# -- RT-8: a strict schema has a value whenever the original has one ----------------------------------
+
+
+def _original_value(schema: dict[str, Any], data: st.DataObject | None) -> tuple[Any, ...]:
+    """A value of the original: built (:func:`witness_of`), else drawn from ``data``; () when neither."""
+    built = witness_of(schema)
+    if isinstance(built, Witness):
+        return (built.value,)
+    if isinstance(built, Unsatisfiable) or data is None:
+        return ()
+    return (data.draw(instances(schema, engine="compiled"), label="value of the original"),)
+
+
+def _rt8(strictconformance_harness: Harness, dialect: Dialect, schema: dict[str, Any], value: tuple[Any, ...]) -> None:
+    """Judge RT-8 on ``schema`` whose value is ``value`` (one, or none known: then nothing to keep)."""
+    __tracebackhide__ = True
+    if not value:
+        return
+    implementation = StrictImplementation(strictconformance_harness, dialect)
+    try:
+        strict = implementation.strictify(schema)
+    except Refused:
+        return  # RT-1's business
+    strictconformance_harness.note(strict=show(strict.schema), value=show(value[0]))
+    implementation.judge(lambda: check_rt8_satisfiable(schema, strict.schema, value[0], losses=strict.losses), strict)
+
+
+@check("RT-8")
+@budget(_LIGHT)
+@given(data=st.data())
+def test_rt_8_strict_schema_has_a_value_when_the_original_has_one(strictconformance_harness: Harness, dialect: str, data: st.DataObject) -> None:
+    """A witness built from the strict schema is accepted by the validator whenever the original has a value."""
+    resolved = require_dialect(strictconformance_harness, dialect)
+    schema = _schema(strictconformance_harness, data, resolved)
+    _rt8(strictconformance_harness, resolved, schema, _original_value(schema, data))
+
+
+@check("RT-8")
+def test_rt_8_traps(strictconformance_harness: Harness, dialect: str) -> None:
+    resolved = require_dialect(strictconformance_harness, dialect)
+
+    def judge(_: str, trap: Trap) -> None:
+        _trap(strictconformance_harness, trap, resolved)
+        _rt8(strictconformance_harness, resolved, trap.schema, tuple(trap.values[:1]) or _original_value(trap.schema, None))
+    strictconformance_harness.each_case(_trap_cases(resolved), judge)
+
+
+# -- RT-9: annotations survive ------------------------------------------------------------------------
+
+
+def _rt9(strictconformance_harness: Harness, dialect: Dialect, schema: dict[str, Any]) -> None:
+    __tracebackhide__ = True
+    implementation = StrictImplementation(strictconformance_harness, dialect)
+    try:
+        strict = implementation.strictify(schema)
+    except Refused:
+        return  # RT-1's business
+    strictconformance_harness.note(strict=show(strict.schema), losses=[loss.as_json() for loss in strict.losses])
+    implementation.judge(lambda: check_rt9_annotations_survive(schema, strict), strict)
+
+
+@check("RT-9")
+@budget(_LIGHT)
+@given(data=st.data())
+def test_rt_9_descriptions_and_titles_survive(strictconformance_harness: Harness, dialect: str, data: st.DataObject) -> None:
+    """Every description and title is in the strict schema at its node or above, or a loss says why not."""
+    resolved = require_dialect(strictconformance_harness, dialect)
+    _rt9(strictconformance_harness, resolved, _schema(strictconformance_harness, data, resolved, with_values=False))
+
+
+@check("RT-9")
+def test_rt_9_traps(strictconformance_harness: Harness, dialect: str) -> None:
+    resolved = require_dialect(strictconformance_harness, dialect)
+    strictconformance_harness.each_case(_trap_cases(resolved), lambda _, trap: _rt9(strictconformance_harness, resolved, _trap(strictconformance_harness, trap, resolved).schema))
+
+
 # -- one entry point for the kit's self-tests -----------------------------------------------------------
 
 
 def judge_strict_rule(strictconformance_harness: Harness, rule_id: str, dialect: Dialect, schema: dict[str, Any], data: st.DataObject) -> None:
-    """Judge ``rule_id`` (an SM rule or RT-1..RT-7) on ``schema`` in ``dialect`` exactly as the
+    """Judge ``rule_id`` (an SM rule or RT-1..RT-9) on ``schema`` in ``dialect`` exactly as the
     shipped checks do (the same functions), drawing values from ``data``; a broken rule raises the
     check's failure. The kit's self-tests drive the checks' logic through this, not a second runner."""
     __tracebackhide__ = True
@@ -394,8 +477,10 @@ def judge_strict_rule(strictconformance_harness: Harness, rule_id: str, dialect:
 
     if rule_id.startswith("SM-"):
         judge_sm_rule(strictconformance_harness, dialect, dialect.rule(rule_id), schema)
-    elif rule_id in ("RT-1", "RT-2", "RT-3"):
-        {"RT-1": _rt1, "RT-2": _rt2, "RT-3": _rt3}[rule_id](strictconformance_harness, dialect, schema)
+    elif rule_id in ("RT-1", "RT-2", "RT-3", "RT-9"):
+        {"RT-1": _rt1, "RT-2": _rt2, "RT-3": _rt3, "RT-9": _rt9}[rule_id](strictconformance_harness, dialect, schema)
+    elif rule_id == "RT-8":
+        _rt8(strictconformance_harness, dialect, schema, _original_value(schema, data))
     elif rule_id == "RT-5":
         _rt5(strictconformance_harness, dialect, schema, data)
     elif rule_id in ("RT-4", "RT-6", "RT-7"):
@@ -404,4 +489,4 @@ def judge_strict_rule(strictconformance_harness: Harness, rule_id: str, dialect:
         value = data.draw(instances(schema, engine="compiled"), label="value")
         {"RT-4": _rt4, "RT-6": _rt6, "RT-7": _rt7}[rule_id](strictconformance_harness, dialect, schema, value)
     else:
-        raise ValueError(f"{rule_id} is not a strict-mode rule (SM-xx or RT-1..RT-7)")
+        raise ValueError(f"{rule_id} is not a strict-mode rule (SM-xx or RT-1..RT-9)")

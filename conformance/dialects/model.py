@@ -277,6 +277,7 @@ LossKind = Literal[
     "narrowed",
     "loosened",
     "ambiguous",
+    "annotation-dropped",
 ]
 
 #: What each kind of loss means for the round trip: (may break RT-4 completeness,
@@ -289,6 +290,8 @@ LOSS_KINDS: Mapping[str, tuple[bool, bool, str]] = MappingProxyType({
     "narrowed": (True, False, "values the original accepts cannot be expressed on the wire (e.g. extra keys dropped)"),
     "loosened": (False, True, "a construct was replaced by a looser one (e.g. oneOf by anyOf)"),
     "ambiguous": (True, False, "anyOf branches whose wire values can coincide while they decode differently"),
+    # RT-9: a description or title strictify could not keep nor fold into an ancestor's description
+    "annotation-dropped": (False, False, "a description or title was dropped: the model sees less guidance, no value changes"),
 })
 
 

@@ -29,6 +29,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, validators  # type: ignore[import-untyped]
 from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]
 
+from strictconformance.dialects.aliasing import first_shared_node
 from strictconformance.dialects.model import LOSS_KINDS, Dialect, Loss, Strictified
 from strictconformance.dialects.pointers import (
     is_under,
@@ -219,7 +220,9 @@ def check_sm_rule(rule_id: str, schema: Schema, strictify: StrictifyFn, dialect:
 
 @_refusals_pass
 def check_rt2_pure(schema: Schema, strictify: StrictifyFn) -> Finding | None:
-    """RT-2: the input is not mutated and the same input gives the same output."""
+    """RT-2: the input is not mutated, the same input gives the same output, and the output shares
+    no dict or list with itself or with a second call's output (its sharing with the input is
+    the harness's to see: it alone holds the adapter's own argument)."""
     pristine = copy.deepcopy(schema)
     given = copy.deepcopy(schema)
     try:
@@ -236,6 +239,12 @@ def check_rt2_pure(schema: Schema, strictify: StrictifyFn) -> Finding | None:
     second = _strictified(strictify, schema, "RT-2", accepted=True)
     if isinstance(second, Finding):
         return second
+    shared = first_shared_node(first.schema, {"the output of a second call": second.schema})
+    if shared is not None:  # editing one place of the output (or one call's output) edits another
+        within = shared[1].startswith("the output itself")
+        return oracle_finding("RT-2", shared[0] if shared[0] != "/" else "", f"the strict schema's node at {shared[0]} is the very object of "
+                              f"{shared[1]} (not a copy)", {"schema": schema, "strict": first.schema},
+                              detail="a node shared within the output" if within else "a node shared between calls' outputs")
     if json.dumps(first.schema) != json.dumps(second.schema) or first.losses != second.losses:
         return oracle_finding("RT-2", "", "the same input gave different outputs", detail="different outputs for the same input", counterexample=
                              {"schema": schema, "first": first.schema, "second": second.schema,

@@ -67,7 +67,9 @@ def strictify(schema: Mapping[str, Any] | bool, dialect: str | Dialect) -> Stric
     state = State(resolved, checked.schema, checked.refs, detached=checked.detached)
     for _, run, _ in PASSES:
         run(state)
-    strict = strip_marks(state.schema)
+    # passes share unchanged subtrees (and lists such as `required`): the output is made a tree of
+    # its own, so editing one place of it changes no other (RT-2)
+    strict = _tree_copy(strip_marks(state.schema))
     if not isinstance(strict, dict):  # `false` at the root: nothing is valid
         strict = {"not": {}}
     codec = build_codec(state.schema, strict, strip_marks(state.semantic))
@@ -106,8 +108,31 @@ def _memo(schema: Mapping[str, Any], dialect: str | Dialect) -> StrictifyResult:
 
 def reference_strictify(schema: Mapping[str, Any], dialect: str | Dialect) -> Strictified:
     """The adapter-shaped ``strictify`` of the reference (memoised on the schema's JSON text).
-    ``dialect``: a shipped dialect's name or any :class:`Dialect` (e.g. an adapter's own)."""
-    return _memo(schema, dialect).as_strictified()
+    ``dialect``: a shipped dialect's name or any :class:`Dialect` (e.g. an adapter's own).
+    Each call returns a schema of its own: a caller editing it changes no other call's (RT-2)."""
+    result = _memo(schema, dialect)
+    return Strictified(_tree_copy(result.schema), result.losses)
+
+
+def _tree_copy(node: Any) -> Any:
+    """A copy of a JSON value in which no dict or list appears twice (a shared subtree is copied
+    at each place), iteratively."""
+    if not isinstance(node, (dict, list)):
+        return node
+    top: Any = {} if isinstance(node, dict) else []
+    stack: list[tuple[Any, Any]] = [(node, top)]
+    while stack:
+        source, target = stack.pop()
+        items = source.items() if isinstance(source, dict) else enumerate(source)
+        for key, value in items:
+            copied = ({} if isinstance(value, dict) else []) if isinstance(value, (dict, list)) else value
+            if isinstance(target, dict):
+                target[key] = copied
+            else:
+                target.append(copied)
+            if copied is not value:
+                stack.append((value, copied))
+    return top
 
 
 def reference_encode(schema: Mapping[str, Any], dialect: str | Dialect, value: Any) -> Any:

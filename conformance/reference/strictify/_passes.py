@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -180,7 +180,10 @@ def resolve_references(state: State) -> None:
         here = origin(node)
         target = state.refs[here]
         meaningful = {k for k in siblings if k != MARK and k not in ANNOTATIONS}
+        notes = {k: siblings[k] for k in ("title", "description") if isinstance(siblings.get(k), str) and siblings[k].strip()}
         if keep and target in recursive and not meaningful:
+            for keyword in notes:  # a kept reference carries nothing beside it (RT-9: said, not silent)
+                state.lose(here, "annotation-dropped", keyword, f"the `{keyword}` beside a recursive `$ref` is not kept")
             return {"$ref": f"#/$defs/{names[target]}" if target else ROOT_REF, MARK: {"origin": here}}
         # unrolled levels count every recursive definition met on the way, not each one apart: with
         # several definitions referring to each other, per-definition counts grow the output exponentially
@@ -194,7 +197,7 @@ def resolve_references(state: State) -> None:
             bodies[target, depth] = inline(target_node(target), (*chain, target), nesting + 1)
         body = bodies[target, depth]
         if not meaningful:
-            return body
+            return _annotated(body, notes)
         rest = inline(siblings, chain, nesting + 1)
         return {"allOf": [body, rest], MARK: {"origin": here}}
 
@@ -205,6 +208,23 @@ def resolve_references(state: State) -> None:
             root = dict(definitions[root["$ref"].rsplit("/", 1)[1]])
         root = {**root, "$defs": definitions} if isinstance(root, dict) else root
     state.schema = root
+
+
+def _annotated(body: Any, notes: Mapping[str, str]) -> Any:
+    """``body`` (a reference's target) with the ``title``/``description`` written beside the
+    reference: kept where the target has none, else folded into its description (RT-9)."""
+    if not notes or not isinstance(body, dict) or body.get("description") == OPAQUE_DESCRIPTION:
+        return body
+    result = dict(body)
+    for keyword, text in notes.items():
+        current = result.get(keyword)
+        if not isinstance(current, str) or not current.strip():
+            result[keyword] = text
+        elif text not in current:
+            description = result.get("description")
+            described = description if isinstance(description, str) and description.strip() else ""
+            result["description"] = f"{text}\n\n{described}" if described and text not in described else (described or text)
+    return result
 
 
 def _refers_to_root(node: Any) -> bool:
