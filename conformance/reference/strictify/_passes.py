@@ -332,7 +332,9 @@ def _settle_merged_references(root: Any, state: State) -> Any:
 
     def merged(node: Node, target: str, siblings: dict[str, Any]) -> Any:
         here = origin(node)
-        return merge_schemas(body_of(target), siblings, lambda keyword, detail: state.lose(here, "loosened", keyword, detail))
+        result = merge_schemas(body_of(target), siblings, lambda keyword, detail: state.lose(here, "loosened", keyword, detail))
+        # the merged node stands for the site (its keywords are the site's): later losses name the site
+        return _with_mark(result, origin=here) if isinstance(result, dict) else result
 
     done: dict[int, tuple[Any, Any]] = {}  # id -> (node kept alive, its rewrite)
     settled_any = False
