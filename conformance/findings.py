@@ -122,9 +122,11 @@ def bounded(finding: Finding, directory: Path | Callable[[], Path]) -> Finding:
     calls = []
     for index, call in enumerate(finding.calls):
         shown = dict(call)
-        for field_name in ("args", "returned"):
-            if field_name in shown:
-                shown[field_name] = place(shown[field_name], f"call{index}-{field_name}")
+        if isinstance(shown.get("args"), (list, tuple)):
+            # each argument on its own: ``args`` stays a list (the report schema says so)
+            shown["args"] = [place(argument, f"call{index}-arg{position}") for position, argument in enumerate(shown["args"])]
+        if "returned" in shown:
+            shown["returned"] = place(shown["returned"], f"call{index}-returned")
         calls.append(shown)
     if not written:
         return finding

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import json
 import os
 import shlex
 import sys
@@ -40,6 +41,16 @@ ADAPTER_ENV = "STRICTCONFORMANCE_ADAPTER"
 DEFAULT_ADAPTER = "strictconformance.reference:ReferenceAdapter"
 CHECKS_DIR = Path(__file__).resolve().parent / "checks"
 _PROPERTY = "strictconformance"
+
+
+def worker_property(value: dict[str, Any]) -> str | dict[str, Any]:
+    """A check's result as it travels on its report (from an xdist worker to the controller): JSON
+    text, because execnet cannot carry every JSON number (an int below -2**31 fails its
+    serializer: zod's advertised integer bounds are -(2**53 - 1)); the dict itself if JSON cannot."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return value
 #: The testcase property carrying the rule ID in JUnit XML (--junitxml), for dashboards to group by.
 _JUNIT_RULE = "sc_rule"
 #: What Hypothesis's note repeating the failing example as a Python call starts with (6.170 writes
@@ -620,11 +631,11 @@ class _ConformanceRun:
                 result.outcome = "not judged"
                 result.reason = _not_judged(counts)
         # user_properties travel with the report from xdist workers to the controller.
-        report.user_properties.append((_PROPERTY, {
+        report.user_properties.append((_PROPERTY, worker_property({
             "rule_id": result.rule_id, "outcome": result.outcome, "examples": result.examples,
             "duration": result.duration, "reason": result.reason, "findings": result.findings, "replay": result.replay,
             "strictify": result.strictify,
-        }))
+        })))
 
     def _findings_dir(self) -> Path:
         """Where counterexamples too big for the report are written whole: beside the --sc-report
@@ -677,6 +688,8 @@ class _ConformanceRun:
 
         recorded = False
         for name, value in report.user_properties:
+            if name == _PROPERTY and isinstance(value, str):
+                value = json.loads(value)
             if name == _PROPERTY and isinstance(value, dict):
                 if value["findings"] and isinstance(report.longrepr, str):  # from an xdist worker
                     report.longrepr = _FailureText(report.longrepr)  # type: ignore[assignment]

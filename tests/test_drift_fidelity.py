@@ -66,6 +66,13 @@ def test_gemini_function_call_without_id() -> None:
     assert parsed.stop_reason == "STOP"
 
 
+def test_gemini_blocked_prompt_stops_for_its_block_reason() -> None:
+    # No candidate: the response stopped because the prompt was blocked (promptFeedback.blockReason,
+    # "If set, the prompt was blocked and no candidates are returned"); the AI SDK reads it so.
+    parsed = _reading("gemini/generate_content/blocked_prompt.yaml")
+    assert parsed == ParsedResponse("", (), "SAFETY", {"input_tokens": 12})
+
+
 def test_content_that_is_not_text_is_not_judged() -> None:
     assert _reading("cloudflare/chat/json_schema_object_content.yaml") is None
 

@@ -124,3 +124,13 @@ def test_a_big_counterexample_is_summarised_and_the_report_stays_small(run_suite
     assert sum(1 for _ in json.dumps(schema).split('"type"')) > 5000  # held whole in the file
     assert Path(shown["file"]).parent == pytester.path / "sc-report.json.findings"
     assert len(run.output) < 200_000 and shown["file"] in run.output
+    # a big argument of the adapter call is summarised in place: the report still follows its schema
+    # (the matrix refused a real SDK's report whose call ``args`` had become one summary object)
+    call = finding["calls"][0]
+    assert isinstance(call["args"], list) and set(call["args"][0]) == {"summary", "size", "pointer", "file"}, call
+    assert _whole(call["args"][0]) == schema
+    from importlib import resources
+
+    import jsonschema
+    report_schema = json.loads((resources.files("strictconformance") / "report.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(json.loads((pytester.path / "sc-report.json").read_text(encoding="utf-8")), report_schema)

@@ -168,6 +168,47 @@ class Recording(ProcessAdapter):
         assert message_problem(message, sender) is None, (sender, message)
 
 
+@needs_node_modules
+def test_a_node_harness_run_exchanges_only_valid_messages(pytester: pytest.Pytester) -> None:
+    """The same, against the Vercel AI harness on a few checks that use every message type: a
+    stream parsed into a parse-fidelity result (check_stream), the tool layer with callbacks the
+    kit runs (callback, callback_result) and the error results of TL-3, a declared drift error."""
+    record = pytester.path / "messages.jsonl"
+    pytester.makepyfile(recording_adapter=f'''
+import json
+from strictconformance.process import ProcessAdapter
+
+class Recording(ProcessAdapter):
+    command = "node harnesses/vercel-ai.mjs"
+    cwd = {str(NODE_DIR)!r}
+    process_timeout = 30.0
+
+    def __new__(cls):
+        record = []
+        self = super().__new__(cls, record=record)
+        import atexit
+        import os
+        path = {str(record)!r} + "." + str(os.getpid())
+        atexit.register(lambda: open(path, "w").write("\\n".join(json.dumps([s, m]) for s, m in record)))
+        return self
+''')
+    result = pytester.runpytest_subprocess("-p", "strictconformance", "--sc-adapter", "recording_adapter:Recording",
+                                           "--sc-rule", "DR-2,DR-7,TL-3", "-k", "stream_tool_call or each_callback_kind or seed_missing_choices",
+                                           "--sc-profile", "ci", "-p", "no:cacheprovider")
+    text = result.stdout.str()
+    assert "DR-7" in text and "vercel-ai-sdk" in text, text
+    lines = [json.loads(line) for part in sorted(record.parent.glob(record.name + ".*"))
+             for line in part.read_text().splitlines()]
+    kinds = {message["type"] for _, message in lines}
+    assert {"start", "started", "call", "result", "error", "callback", "callback_result"} <= kinds, kinds
+    methods = {message["method"] for _, message in lines if message["type"] == "call"}
+    assert {"check_stream", "define_tool", "invoke_tool"} <= methods, methods
+    assert any(message["type"] == "result" and isinstance(message["value"], dict) and "tool_calls" in message["value"]
+               for _, message in lines), "no parse-fidelity result was exchanged"
+    for sender, message in lines:
+        assert message_problem(message, sender) is None, (sender, message)
+
+
 def test_sc_adapter_cmd_under_xdist_names_the_harness_in_faults_report_and_replay(pytester: pytest.Pytester) -> None:
     """--sc-adapter-cmd with two xdist workers (a harness process each) and a harness that crashes
     on every call: each check fails with a fault naming the harness, the call and the exit code,
@@ -303,3 +344,15 @@ def test_an_input_json_cannot_carry_is_refused_not_a_fault() -> None:
         assert adapter.harness.generation == 1
     finally:
         adapter.close()
+
+
+def test_a_check_result_with_a_big_negative_integer_crosses_to_the_xdist_controller() -> None:
+    # execnet's serializer fails on an int below -2**31 (struct.error: an INTERNALERROR that lost
+    # the run); a Zod tool advertises integers with minimum -(2**53 - 1), so a TL-1 finding holds one.
+    execnet = pytest.importorskip("execnet.gateway_base")
+    from strictconformance.plugin import worker_property
+
+    value = {"rule_id": "TL-1", "outcome": "failed", "findings": [{"counterexample": {"minimum": -(2**53 - 1), "big": 10**40}}]}
+    carried = worker_property(value)
+    execnet.dumps_internal(("testreport", {"user_properties": [("strictconformance", carried)]}))
+    assert isinstance(carried, str) and json.loads(carried) == value

@@ -168,6 +168,16 @@ def test_tl1_wants_every_source_alike_and_the_raw_schemas_meaning() -> None:
     assert CHECKS["TL-1"](NoDefaultAnnotationsLayer(), callbacks.shape_case(_OPTIONAL_SHAPE)) == []
 
 
+def test_tl1_an_always_true_subschema_is_the_same_as_none() -> None:
+    # Zod's toJSONSchema writes "additionalProperties": {} where the raw schema has none: an
+    # always-true subschema under such a keyword validates alike (false alarm on Vercel AI + Zod).
+    def open_extras(schema: Any) -> Any:
+        return {**{k: v for k, v in schema.items() if k != "additionalProperties"}, "additionalProperties": {}, "propertyNames": True}
+
+    open_shape = ObjectShape("Open", (("query", FieldShape("string")),), closed=False)
+    assert CHECKS["TL-1"](_advertising(lambda handle: open_extras), callbacks.shape_case(open_shape)) == []
+
+
 class LeakingRawContextLayer(ReferenceToolLayer):
     """Tools from a raw schema or a model that take context advertise a "context" property."""
 

@@ -20,7 +20,8 @@ What counts, per API family:
   Server-side tool use (Anthropic ``server_tool_use``, Responses ``web_search_call``...) is not a
   call the user runs.
 * stop reason: chat ``finish_reason``, Responses ``status``, Anthropic ``stop_reason``, Gemini
-  ``finishReason`` (the first candidate's), as written.
+  ``finishReason`` (the first candidate's; for a blocked prompt, which has no candidate,
+  ``promptFeedback.blockReason``), as written.
 * usage: input and output tokens as the provider counts them.
 
 A reading the kit cannot make (a Responses stream without its final response event, tool-call
@@ -199,6 +200,9 @@ def _gemini_parts(payload: Mapping[str, Any], texts: list[str], calls: list[Pars
             calls.append(ParsedToolCall(str(call.get("name")), call.get("args", {}), call.get("id")))
             sources[f"tool_calls[{len(calls) - 1}]"] = f"{prefix}candidates[0].content.parts[{index}].functionCall"
     reason = candidate.get("finishReason")
+    if not candidates and isinstance(payload.get("promptFeedback"), Mapping):
+        # a blocked prompt has no candidate; promptFeedback.blockReason is why nothing was generated
+        reason = payload["promptFeedback"].get("blockReason")
     return reason if isinstance(reason, str) else None
 
 

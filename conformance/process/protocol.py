@@ -247,4 +247,37 @@ def decode_result(method: str, value: Any) -> Any:
                            for loss in _expect(value.get("losses", []), list, f"{where}.losses"))
             return Strictified(value["schema"], losses)
         raise ProtocolError(f"{where} must be {{\"schema\": {{...}}, \"losses\": [...]}}")
+    if method in ("check_response", "check_stream") and value is not None:
+        return parsed_response(value, where)
     return value
+
+
+def parsed_response(value: Any, where: str) -> Any:
+    """A check_response / check_stream result that is not null: what the SDK parsed, ``{"text",
+    "tool_calls": [{"name", "arguments", "id"?}], "stop_reason"?, "usage"?: {"input_tokens"?,
+    "output_tokens"?}}``, as a :class:`strictconformance.drift.fidelity.ParsedResponse` (DR-7)."""
+    from strictconformance.drift.fidelity import ParsedResponse, ParsedToolCall
+
+    _expect(value, dict, where)
+    unknown = sorted(set(value) - {"text", "tool_calls", "stop_reason", "usage"})
+    if unknown:
+        raise ProtocolError(f"{where} has unknown keys {unknown}; expected null or {{\"text\", \"tool_calls\", \"stop_reason\", \"usage\"}}")
+    calls = []
+    for index, call in enumerate(_expect(value.get("tool_calls", []), list, f"{where}.tool_calls")):
+        _expect(call, dict, f"{where}.tool_calls[{index}]")
+        if "arguments" not in call:
+            raise ProtocolError(f"{where}.tool_calls[{index}] has no arguments (the parsed JSON value)")
+        call_id = call.get("id")
+        if call_id is not None:
+            _expect(call_id, str, f"{where}.tool_calls[{index}].id")
+        calls.append(ParsedToolCall(_expect(call.get("name"), str, f"{where}.tool_calls[{index}].name"), call["arguments"], call_id))
+    reason = value.get("stop_reason")
+    if reason is not None:
+        _expect(reason, str, f"{where}.stop_reason")
+    usage = value.get("usage")
+    if usage is not None:
+        _expect(usage, dict, f"{where}.usage")
+        for key, count in usage.items():
+            if key not in ("input_tokens", "output_tokens") or not isinstance(count, int) or isinstance(count, bool):
+                raise ProtocolError(f"{where}.usage must map input_tokens / output_tokens to integers, got {key!r}: {count!r}")
+    return ParsedResponse(_expect(value.get("text"), str, f"{where}.text"), tuple(calls), reason, usage)

@@ -263,12 +263,21 @@ def _first_difference(left: object, right: object, path: str = "") -> tuple[str,
 ANNOTATIONS = frozenset({"default", "examples", "deprecated", "readOnly", "writeOnly", "title", "$comment"})
 
 
+#: Keywords whose always-true subschema (``{}`` or ``true``) constrains nothing: the same as absent
+#: (Zod's toJSONSchema writes ``"additionalProperties": {}`` for an object that keeps extra keys).
+#: Not ``contains`` (an array must then be non-empty) nor ``not`` (rejects everything).
+NO_OP_WHEN_TRUE = frozenset({"additionalProperties", "items", "additionalItems", "unevaluatedProperties",
+                             "unevaluatedItems", "propertyNames"})
+
+
 def _validation_view(schema: object) -> object:
-    """``schema`` without :data:`ANNOTATIONS`, at every schema node (property names untouched)."""
+    """``schema`` without :data:`ANNOTATIONS` nor always-true :data:`NO_OP_WHEN_TRUE` keywords, at
+    every schema node (property names untouched)."""
     if not isinstance(schema, Mapping):
         return schema
     node = map_subschemas(schema, lambda sub: _validation_view(sub.schema))
-    return {key: value for key, value in node.items() if key not in ANNOTATIONS}
+    return {key: value for key, value in node.items()
+            if key not in ANNOTATIONS and not (key in NO_OP_WHEN_TRUE and (value is True or value == {}))}
 
 
 def _advertised_schema(rule_id: str, layer: ToolLayer, handle: Any, definition: ToolDefinition, example: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str, Any, list[Violation]]:

@@ -21,7 +21,7 @@ const PROVIDERS = {
 };
 
 const NOT_COVERED = {
-  google: "no @effect/ai-google release for effect 4 is installed with this harness: Google rules are not covered",
+  google: "npm has no @effect/ai-google for effect 4 (its latest, 0.15.0, needs effect ^3.21 and @effect/ai ^0.36, whose Google model has no strict setting): Google rules are not covered",
   response_schema: "structured-output response formats (generateObject) are not driven by this harness: requests with one are refused",
   plan_request: "Effect AI has no model selection among candidates (priority convention)",
   strict_support: "no public API resolves a model's strict format",
