@@ -98,8 +98,9 @@ def bench_linters(corpus: Sequence[tuple[str, Any]], dialect: str = "openai",
     """validate_strict and schemafit's lint on every schema, alternately; print per-schema figures."""
     from strictconformance.dialects.validator import validate_strict
 
+    schemafit: Any
     try:
-        import schemafit  # type: ignore[import-not-found, unused-ignore]
+        import schemafit  # type: ignore[import-not-found, unused-ignore, no-redef]
     except ImportError:
         schemafit = None
     tools: dict[str, Callable[[Any], Any]] = {"validate_strict": lambda schema: validate_strict(schema, dialect)}
@@ -145,7 +146,7 @@ def _our_rule_count(dialect: str) -> int:
 def bench_strictify_corpus(corpus: Sequence[tuple[str, Any]], dialects: Sequence[str] | None = None,
                            write: Callable[[str], None] = print) -> dict[str, tuple[float, float, float]]:
     """The reference strictify once per schema per dialect; print median, p99 and max per dialect."""
-    from strictconformance.dialects.registry import SHIPPED
+    from strictconformance.dialects.shipped import SHIPPED
     from strictconformance.reference.strictify import strictify
 
     figures: dict[str, tuple[float, float, float]] = {}

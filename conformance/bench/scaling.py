@@ -141,7 +141,7 @@ def bench_dag_strictify(depths: Sequence[int] = (4, 8, 12, 16, 20), dialects: Se
                         write: Callable[[str], None] = print) -> dict[str, dict[int, tuple[float, int]]]:
     """Strictify the shared-sub-schema DAG of each depth in each dialect: time and output nodes,
     their growth exponents, and whether either grows like 2^N (exponential) over the last step."""
-    from strictconformance.dialects.registry import SHIPPED
+    from strictconformance.dialects.shipped import SHIPPED
     from strictconformance.reference.strictify import strictify
 
     figures: dict[str, dict[int, tuple[float, int]]] = {}
@@ -170,7 +170,7 @@ def _doubles_per_level(points: Sequence[tuple[int, tuple[float, int]]]) -> bool:
         return False
     (before, (time_before, size_before)), (after, (time_after, size_after)) = points[-2], points[-1]
     unfolding = 2 ** (after - before - 1)
-    return time_after / max(time_before, 1e-9) >= unfolding or size_after / max(size_before, 1) >= unfolding
+    return bool(time_after / max(time_before, 1e-9) >= unfolding or size_after / max(size_before, 1) >= unfolding)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
