@@ -169,7 +169,7 @@ def _doubles_per_level(points: Sequence[tuple[int, tuple[float, int]]]) -> bool:
     if len(points) < 2:
         return False
     (before, (time_before, size_before)), (after, (time_after, size_after)) = points[-2], points[-1]
-    unfolding = 2 ** (after - before - 1)
+    unfolding = max(2.0, 2 ** (after - before - 1))
     return bool(time_after / max(time_before, 1e-9) >= unfolding or size_after / max(size_before, 1) >= unfolding)
 
 
