@@ -135,6 +135,13 @@ class Adapter:
     #: refusal is counted and reported ("refused 37 of 400 schemas"), never judged as a pass; any
     #: other exception strictify raises is a crash (RT-1).
     strictify_refusals: ClassVar[tuple[type[BaseException], ...]] = ()
+    #: What your strictify's schemas are for (SPEC.md §3, contexts): ``"tool_input"`` (function
+    #: parameters, the default) or ``"output"`` (a structured-output schema: ``response_format``,
+    #: ``responseSchema``, ``output_config.format``), for every dialect, or per dialect as a mapping
+    #: (``{"google": "output"}``; a dialect not named stays ``"tool_input"``). The SM and RT checks
+    #: then judge with that context's rules (``Dialect.in_context``): e.g. an array root is fine for
+    #: Gemini output schemas but not for tool parameters. A strictify serving both: one adapter each.
+    strictify_context: ClassVar[str | Mapping[str, str]] = "tool_input"
     #: Your own strict dialects (:class:`strictconformance.dialects.Dialect`), e.g. a provider the kit
     #: does not ship, built from catalogue rules (``strictconformance.dialects.catalogue.rule``) with
     #: your own parameters and ``Limits``. Each needs a name no shipped dialect has and must be listed
@@ -226,6 +233,15 @@ class Adapter:
         SDK's tool object. Raise on an invalid definition (TL-7: a bad strict value)."""
         raise _not_implemented("define_tool", "tool definition (TL-*)")
 
+    def define_tool_from_function(self, function: Callable[..., Any], strict: bool | None) -> Any:
+        """Optional: define a tool from ``function`` alone, the way your users do with your SDK's
+        decorator (``@function_tool``, ``@tool``, ``Tool(fn)``): its ``__name__`` is the name, its type
+        hints the input, its Google-style docstring the description and the parameters'
+        descriptions. Pass ``strict`` only when it is not ``None``. Return your SDK's tool object
+        (describe_tool, invoke_tool and call_tool take it). TL-2..TL-4 and TL-6 then also run on such
+        tools, and TL-8..TL-10 (description, extra keys, defaults) need it."""
+        raise _not_implemented("define_tool_from_function", "tools defined from a function (TL-8..TL-10)")
+
     def describe_tool(self, tool: Any) -> AdvertisedTool:
         """What your SDK advertises for ``tool`` (from define_tool): name, description, input schema, strict."""
         raise _not_implemented("describe_tool", "advertised tool schemas (TL-1, TL-5, TL-7)")
@@ -237,7 +253,10 @@ class Adapter:
         raise _not_implemented("invoke_tool", "tool invocation (TL-2..TL-6)")
 
     def call_tool(self, tool: Any, tool_input: Mapping[str, Any], context: ToolContext | None) -> Any:
-        """Call ``tool`` directly, as a user calls the function (TL-6: validates and raises)."""
+        """Call ``tool`` directly, as a user calls the function (TL-6: validates and raises).
+        Optional: when your SDK's tool object cannot be called (it wraps the function), call what a
+        user can (``tool.invoke(args)``, the function it keeps), or leave this out or call
+        :func:`strictconformance.findings.not_covered` for such a tool: TL-6 is then not covered."""
         raise _not_implemented("call_tool", "direct tool calls (TL-6)")
 
     # -- Not a capability: reproducers for failures ---------------------------------------------
@@ -450,6 +469,7 @@ CAPABILITIES: Mapping[str, Capability] = {
         Capability("check_response", "response drift detection", _parsed_problem),
         Capability("check_stream", "stream drift detection", _parsed_problem),
         Capability("define_tool", "tool definition"),
+        Capability("define_tool_from_function", "tool definition from a function alone"),
         Capability("describe_tool", "advertised tool", _advertised_tool_problem),
         Capability("invoke_tool", "tool invocation", _tool_invocation_problem),
         Capability("call_tool", "direct tool call"),
@@ -495,6 +515,8 @@ class Declarations:
     dialect_registry: DialectRegistry = field(default_factory=DialectRegistry)
     #: Exceptions strictify raises to refuse a schema (declared refusals, not crashes).
     strictify_refusals: tuple[type[BaseException], ...] = ()
+    #: The context of each dialect in ``strictify_dialects`` (``Adapter.strictify_context``).
+    strictify_contexts: Mapping[str, str] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -512,6 +534,7 @@ class Declarations:
             "rejection_errors": [_qualname(error) for error in self.rejection_errors],
             "strictify_dialects": list(self.strictify_dialects),
             "strictify_refusals": [_qualname(error) for error in self.strictify_refusals],
+            "strictify_contexts": dict(self.strictify_contexts),
             "drift_errors": [_qualname(error) for error in self.drift_errors],
             "api_errors": [_qualname(error) for error in self.api_errors],
             "parse_fidelity": self.parse_fidelity,
@@ -520,6 +543,8 @@ class Declarations:
                 "final_value": self.tool_layer_traits.final_value,
                 "strict_convention": self.tool_layer_traits.strict_convention,
                 "strict_default": self.tool_layer_traits.strict_default,
+                "error_text": self.tool_layer_traits.error_text,
+                "advertised_defaults": self.tool_layer_traits.advertised_defaults,
                 "empty_generator_value": repr(self.tool_layer_traits.empty_generator_value),
                 "sources": sorted(self.tool_layer_traits.sources),
             },
@@ -579,7 +604,7 @@ def _drift_apis(owner: str, value: object) -> tuple[str, ...]:
 _DECLARATIONS = ("name", "sdk", "conventions", "strict_defaults", "providers", "allocation_policy", "budgets",
                  "curated_model_table", "rejection_errors", "strictify_dialects", "dialects", "drift_errors",
                  "api_errors", "parse_fidelity", "drift_apis", "tool_layer_traits", "expected_failures",
-                 "reproducer_language", "strictify_refusals")
+                 "reproducer_language", "strictify_refusals", "strictify_context")
 
 #: The languages a reproducer may be written in (``Adapter.reproducer_language``).
 REPRODUCER_LANGUAGES = ("python", "node")
@@ -719,9 +744,13 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
             f"{owner}.dialects declares {unused} but strictify_dialects does not list them: add them there "
             "(a dialect's checks run only for the dialects strictify_dialects lists) or drop them from dialects"
         )
+    contexts = _strictify_contexts(owner, getattr(adapter, "strictify_context", "tool_input"), tuple(dialects))
+    for dialect_name, context in contexts.items():
+        if context != "tool_input":  # the checks read the dialect by name: the context's rules replace its own
+            registry = registry.with_dialect(registry[dialect_name].in_context(context), replace=True)
 
     traits = None
-    if capabilities & {"define_tool", "describe_tool", "invoke_tool", "call_tool"}:
+    if capabilities & {"define_tool", "define_tool_from_function", "describe_tool", "invoke_tool", "call_tool"}:
         from strictconformance.tools.contract import ToolLayerTraits, validated_traits
 
         traits = adapter.tool_layer_traits if adapter.tool_layer_traits is not None else ToolLayerTraits()
@@ -765,9 +794,30 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
         dialects=own_dialects,
         dialect_registry=registry,
         strictify_refusals=strictify_refusals,
+        strictify_contexts=contexts,
         api_errors=api_errors,
         parse_fidelity=_parse_fidelity(owner, adapter.parse_fidelity, capabilities),
     )
+
+
+def _strictify_contexts(owner: str, value: object, dialects: tuple[str, ...]) -> dict[str, str]:
+    """``Adapter.strictify_context`` as the context of each declared dialect."""
+    from strictconformance.dialects.model import CONTEXTS
+
+    example = f"e.g. strictify_context = 'output' or {{'google': 'output'}}; contexts: {', '.join(CONTEXTS)}"
+    if isinstance(value, str):
+        if value not in CONTEXTS:
+            raise AdapterContractError(f"{owner}.strictify_context: unknown context {value!r}; {example}")
+        return {name: value for name in dialects}
+    if not isinstance(value, Mapping):
+        raise AdapterContractError(f"{owner}.strictify_context must be a context name or a mapping of dialect names to contexts, got {value!r}; {example}")
+    wrong = {name: context for name, context in value.items() if context not in CONTEXTS}
+    if wrong:
+        raise AdapterContractError(f"{owner}.strictify_context: unknown contexts {wrong}; {example}")
+    undeclared = [name for name in value if name not in dialects]
+    if undeclared:
+        raise AdapterContractError(f"{owner}.strictify_context names dialects {undeclared} that strictify_dialects does not list: {list(dialects)}")
+    return {name: str(value.get(name, "tool_input")) for name in dialects}
 
 
 def _own_dialects(owner: str, value: object) -> tuple[tuple[Dialect, ...], DialectRegistry]:

@@ -14,6 +14,7 @@ the builders for fixed, named cases. Strategies and builders only: nothing here 
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
@@ -29,7 +30,10 @@ from strictconformance.tools.cases import (
     CallbackKind,
     CallLog,
     ContextCase,
+    DefaultsCase,
+    DescriptionCase,
     DirectCallCase,
+    ExtraKeysCase,
     RaisingCase,
     RecordedCall,
     RecordingCase,
@@ -38,6 +42,7 @@ from strictconformance.tools.cases import (
     StrictCase,
 )
 from strictconformance.tools.contract import FinalValueConvention, StrictConvention, ToolDefinition
+from strictconformance.tools.docstrings import parse_docstring
 from strictconformance.tools.helper import InputSource
 from strictconformance.tools.jsonvalue import JSONValue
 from strictconformance.tools.results import ToolContext, ToolReturn
@@ -47,6 +52,7 @@ from strictconformance.tools.shapes import (
     FieldKind,
     FieldShape,
     ObjectShape,
+    describe_function,
     model_for,
     schema_for,
     signature_callback,
@@ -57,16 +63,27 @@ __all__ = [
     "EXCEPTION_TYPES",
     "INVALID_STRICT_SETTINGS",
     "PROPERTY_NAMES",
+    "RETURNS_TEXTS",
     "SIMPLE_INPUT",
     "SIMPLE_SHAPE",
+    "SUMMARY_PARAGRAPHS",
     "UNEXPECTED_PROPERTY",
     "ToolFailure",
     "context_case",
     "context_cases",
+    "defaults_case",
+    "defaults_cases",
+    "description_case",
+    "description_cases",
     "direct_call_cases",
+    "documented_function_case",
+    "extra_keys_case",
+    "extra_keys_cases",
     "field_shapes",
+    "function_defaults_case",
     "input_shapes",
     "invalid_inputs",
+    "keyword_callback",
     "outcome_callback",
     "raising_case",
     "raising_cases",
@@ -143,7 +160,13 @@ STRING_PATTERNS: tuple[tuple[str, str, str], ...] = (("^[a-z]*$", "abcxyz", "Q")
 _CALLBACK_KINDS: tuple[CallbackKind, ...] = ("sync", "async", "sync_generator", "async_generator")
 _GENERATOR_KINDS: tuple[CallbackKind, ...] = ("sync_generator", "async_generator")
 _SCHEMA_SOURCES: tuple[InputSource, ...] = ("model", "json_schema")
+_ALL_SOURCES: tuple[InputSource, ...] = ("signature", "model", "json_schema")
 _RAW_SCHEMA_ONLY: tuple[InputSource, ...] = ("json_schema",)
+
+
+def _in_order(sources: Collection[InputSource]) -> list[InputSource]:
+    """``sources`` in one fixed order (model, raw schema, signature): a set's order varies by run."""
+    return [source for source in ("model", "json_schema", "signature") if source in sources]
 
 
 _LOWER = "abcdefghijklmnopqrstuvwxyz"
@@ -441,11 +464,14 @@ def _replace(value: Any, path: tuple[str | int, ...], mutation: str, replacement
 
 
 @st.composite
-def invalid_inputs(draw: st.DrawFn, shape: ObjectShape, valid: Mapping[str, JSONValue]) -> tuple[dict[str, JSONValue], str]:
+def invalid_inputs(
+    draw: st.DrawFn, shape: ObjectShape, valid: Mapping[str, JSONValue], exclude: Collection[str] = ()
+) -> tuple[dict[str, JSONValue], str]:
     """An input invalid at exactly one known place, and that place's JSON pointer. The kind of
     mutation is drawn first, then its place, so that rarer kinds (a broken constraint, ``null``)
-    are tried as often as the common ones."""
-    sites = _mutation_sites(valid, shape, ())
+    are tried as often as the common ones. ``exclude`` names kinds left out (``"unexpected"``:
+    an undeclared property, which TL-9 judges for tools from a function)."""
+    sites = [site for site in _mutation_sites(valid, shape, ()) if site[0] not in exclude]
     kinds = sorted({site[0] for site in sites})
     mutation = draw(st.sampled_from(kinds), label="mutation")
     _, path, field = draw(st.sampled_from([site for site in sites if site[0] == mutation]), label="where")
@@ -581,11 +607,47 @@ def outcome_callback(
     return async_generator
 
 
+def keyword_callback(callback: Callable[[Any], Any], shape: ObjectShape, *, name: str, summary: str, sections: str = "") -> Callable[..., Any]:
+    """A function of the same kind as ``callback(input)`` (sync, async, generator) taking ``shape``'s
+    fields as keyword arguments, described by its signature and docstring (``describe_function``),
+    that calls ``callback`` with them as one dict: the form a user hands to an SDK's decorator."""
+    function: Callable[..., Any]
+    if inspect.isasyncgenfunction(callback):
+
+        async def async_generator(**kwargs: Any) -> Any:
+            async for item in callback(kwargs):
+                yield item
+
+        function = async_generator
+    elif inspect.isgeneratorfunction(callback):
+
+        def sync_generator(**kwargs: Any) -> Any:
+            return (yield from callback(kwargs))
+
+        function = sync_generator
+    elif inspect.iscoroutinefunction(callback):
+
+        async def coroutine(**kwargs: Any) -> Any:
+            return await callback(kwargs)
+
+        function = coroutine
+    else:
+
+        def plain(**kwargs: Any) -> Any:
+            return callback(kwargs)
+
+        function = plain
+    return describe_function(function, shape, name=name, summary=summary, sections=sections)
+
+
 def simple_definition(name: str, callback: Callable[..., Any], source: InputSource) -> ToolDefinition:
-    """A ``callback(input)`` tool over :data:`SIMPLE_SHAPE`; ``source`` is ``"model"`` or ``"json_schema"``."""
-    if source not in _SCHEMA_SOURCES:
-        raise ValueError(f"simple_definition takes a callback(input), so its source is one of {_SCHEMA_SOURCES}, not {source!r}")
+    """A ``callback(input)`` tool over :data:`SIMPLE_SHAPE` from ``source``; a ``"signature"`` one
+    takes its fields as keyword arguments (:func:`keyword_callback`) and passes them on as a dict."""
+    if source not in _ALL_SOURCES:
+        raise ValueError(f"simple_definition takes a source from {_ALL_SOURCES}, not {source!r}")
     description = f"Tool {name} for tests."
+    if source == "signature":
+        return ToolDefinition(name=name, description=description, callback=keyword_callback(callback, SIMPLE_SHAPE, name=name, summary=description))
     if source == "model":
         return ToolDefinition(name=name, description=description, callback=callback, input_model=model_for(SIMPLE_SHAPE))
     return ToolDefinition(name=name, description=description, callback=callback, input_schema=schema_for(SIMPLE_SHAPE))
@@ -663,9 +725,12 @@ def shape_cases(draw: st.DrawFn) -> ShapeCase:
 
 
 @st.composite
-def recording_cases(draw: st.DrawFn, sources: Collection[InputSource] | None = None) -> RecordingCase:
+def recording_cases(
+    draw: st.DrawFn, sources: Collection[InputSource] | None = None, exclude_mutations: Collection[str] = ()
+) -> RecordingCase:
     """TL-2: a recording tool, a valid input and an input invalid at a known field; ``sources``
-    limits where its input schema comes from (a ``"signature"`` tool gets a closed root)."""
+    limits where its input schema comes from (a ``"signature"`` tool gets a closed root);
+    ``exclude_mutations`` the kinds of invalid input left out (see :func:`invalid_inputs`)."""
     closed = draw(st.booleans(), label="root closed")
     shape = draw(input_shapes(closed=closed, min_fields=1))
     source = draw(st.sampled_from(sorted(sources)) if sources else _sources(closed), label="source")
@@ -676,7 +741,7 @@ def recording_cases(draw: st.DrawFn, sources: Collection[InputSource] | None = N
     returns = draw(json_values(), label="returns")
     definition = recording_definition(shape, source, name=draw(tool_names()), log=log, returns=returns)
     valid = draw(valid_inputs(shape), label="valid input")
-    invalid, pointer = draw(invalid_inputs(shape, valid))
+    invalid, pointer = draw(invalid_inputs(shape, valid, exclude_mutations))
     return RecordingCase(definition, shape, log, valid, invalid, pointer, returns)
 
 
@@ -685,19 +750,24 @@ def _item_values() -> st.SearchStrategy[JSONValue]:
 
 
 @st.composite
-def raising_cases(draw: st.DrawFn, kinds: tuple[CallbackKind, ...] = _CALLBACK_KINDS) -> RaisingCase:
-    """TL-3: a callback of some kind that raises a chosen exception (generators after some items)."""
+def raising_cases(
+    draw: st.DrawFn, kinds: tuple[CallbackKind, ...] = _CALLBACK_KINDS, sources: Collection[InputSource] = _SCHEMA_SOURCES
+) -> RaisingCase:
+    """TL-3: a callback of some kind that raises a chosen exception (generators after some items),
+    its input schema from one of ``sources``."""
     kind = draw(st.sampled_from(kinds), label="kind")
     exception_type = draw(st.sampled_from(EXCEPTION_TYPES), label="exception")
     message = draw(st.text(st.characters(exclude_categories=("Cs", "Cc")), max_size=20), label="message")
     items = tuple(draw(st.lists(_item_values(), max_size=3))) if kind in _GENERATOR_KINDS else ()
     event(f"raises {exception_type.__qualname__} from {kind}{' after items' if items else ''}")
-    source = draw(st.sampled_from(_SCHEMA_SOURCES))
+    source = draw(st.sampled_from(_in_order(sources)))
     return raising_case(kind, exception_type, message, items=items, source=source, name=draw(tool_names()))
 
 
 @st.composite
-def streaming_cases(draw: st.DrawFn, convention: FinalValueConvention = "tool_return") -> StreamingCase:
+def streaming_cases(
+    draw: st.DrawFn, convention: FinalValueConvention = "tool_return", sources: Collection[InputSource] = _SCHEMA_SOURCES
+) -> StreamingCase:
     """TL-4: sync, async and generator callbacks with 0..4 progress items and a final value (or none)."""
     kind = draw(st.sampled_from(_CALLBACK_KINDS), label="kind")
     final = draw(json_values(), label="final")
@@ -709,7 +779,7 @@ def streaming_cases(draw: st.DrawFn, convention: FinalValueConvention = "tool_re
         has_final = convention != "none" and ((convention == "last_item" and bool(items)) or draw(st.booleans(), label="has final"))
     use_return = kind == "sync_generator" and has_final and convention == "tool_return" and draw(st.booleans(), label="return statement")
     event(f"stream: {kind}, {len(items)} items, {'final' if has_final else 'no final'}{' via return' if use_return else ''}")
-    source = draw(st.sampled_from(_SCHEMA_SOURCES))
+    source = draw(st.sampled_from(_in_order(sources)))
     return streaming_case(kind, items, final=final, has_final=has_final, convention=convention, use_return=use_return,
                           source=source, name=draw(tool_names()))
 
@@ -749,9 +819,14 @@ def context_cases(draw: st.DrawFn, sources: Collection[InputSource] | None = Non
 
 
 @st.composite
-def direct_call_cases(draw: st.DrawFn, sources: Collection[InputSource] | None = None) -> DirectCallCase:
-    """TL-6: a recording tool (from ``sources``, default any) and a raising tool, both with sync callbacks."""
-    return DirectCallCase(recording=draw(recording_cases(sources)), raising=draw(raising_cases(kinds=("sync",))))
+def direct_call_cases(
+    draw: st.DrawFn, sources: Collection[InputSource] | None = None, exclude_mutations: Collection[str] = ()
+) -> DirectCallCase:
+    """TL-6: a recording tool (from ``sources``, default any) and a raising tool, both with sync
+    callbacks (the raising one from a ``"signature"`` when that is the only source)."""
+    raising_sources = ("signature",) if sources is not None and set(sources) == {"signature"} else _SCHEMA_SOURCES
+    return DirectCallCase(recording=draw(recording_cases(sources, exclude_mutations)),
+                          raising=draw(raising_cases(kinds=("sync",), sources=raising_sources)))
 
 
 @st.composite
@@ -775,3 +850,124 @@ def strict_cases(
     event(f"strict: {'valid' if is_valid else 'invalid'} {type(strict).__name__}")
     source = draw(st.sampled_from(sorted(sources)), label="source")
     return strict_case(strict, is_valid, source=source, name=draw(tool_names()))
+
+
+# -- tools from a documented function (TL-8..TL-10) ----------------------------------------------
+
+#: Summary paragraphs for documented functions: the first lines users write, and longer ones.
+SUMMARY_PARAGRAPHS = (
+    "Get the current weather for a city.",
+    "Search the catalogue and return the best matches.",
+    "Book a table; the restaurant confirms by e-mail.",
+    "Results are cached for ten minutes, so repeated calls are cheap.",
+    "Uses the partner API. Città e località accepted.",
+)
+
+#: What a ``Returns:`` section says.
+RETURNS_TEXTS = ("A short forecast text.", "The matching items, best first.")
+
+
+def _documented(shape: ObjectShape) -> ObjectShape:
+    """``shape`` with every top-level field described (so its ``Args:`` section lists them all)."""
+    fields = tuple((name, field if field.description else replace(field, description=f"The {name} to use."))
+                   for name, field in shape.fields)
+    return replace(shape, fields=fields)
+
+
+def description_case(shape: ObjectShape, *, name: str, paragraphs: tuple[str, ...], returns: str | None = None) -> DescriptionCase:
+    """TL-8: a function over ``shape`` (every parameter in ``Args:``) whose docstring's summary is
+    ``paragraphs``, then its ``Args:`` and (with ``returns``) ``Returns:`` sections."""
+    if not paragraphs:
+        raise ValueError("a documented function needs at least one summary paragraph")
+    shape = _documented(shape)
+    summary = "\n\n".join(paragraphs)
+    sections = f"Returns:\n    {returns}" if returns else ""
+
+    def function(**kwargs: Any) -> JSONValue:
+        return "ok"
+
+    described = describe_function(function, shape, name=name, summary=summary, sections=sections)
+    texts = ["Args:", *(field.description or "" for _, field in shape.fields)]
+    return DescriptionCase(described, summary, paragraphs[0], tuple(text for text in texts if text))
+
+
+@st.composite
+def description_cases(draw: st.DrawFn) -> DescriptionCase:
+    """TL-8: a documented function: one or two summary paragraphs, ``Args:`` for every parameter,
+    sometimes ``Returns:``."""
+    shape = draw(input_shapes(closed=True, min_fields=1, depth=1))
+    paragraphs = tuple(draw(st.lists(st.sampled_from(SUMMARY_PARAGRAPHS), min_size=1, max_size=2, unique=True), label="summary"))
+    returns = draw(st.none() | st.sampled_from(RETURNS_TEXTS), label="returns")
+    event(f"docstring: {len(paragraphs)} summary paragraph(s){', Returns' if returns else ''}")
+    return description_case(shape, name=draw(tool_names()), paragraphs=paragraphs, returns=returns)
+
+
+def extra_keys_case(shape: ObjectShape, valid_input: Mapping[str, JSONValue], *, name: str, strict: bool | None = None) -> ExtraKeysCase:
+    """TL-9: a recording function over the closed ``shape`` (defined with ``strict``), an input
+    valid under it, and the key (:data:`UNEXPECTED_PROPERTY`) to add."""
+    log = CallLog()
+
+    def body(kwargs: dict[str, Any], ctx: ToolContext | None) -> JSONValue:
+        log.record(RecordedCall(input=kwargs))
+        return "ok"
+
+    function = signature_callback(replace(shape, closed=True), body, name=name, summary=f"Tool {name} for tests.")
+    return ExtraKeysCase(function, shape, log, dict(valid_input), UNEXPECTED_PROPERTY, strict)
+
+
+@st.composite
+def extra_keys_cases(draw: st.DrawFn) -> ExtraKeysCase:
+    """TL-9: a function tool, strict unset or true (strict modes close schemas), and a valid input
+    to add an undeclared key to."""
+    shape = draw(input_shapes(closed=True, depth=1))
+    strict = draw(st.sampled_from((None, True)), label="strict")
+    return extra_keys_case(shape, draw(valid_inputs(shape), label="valid input"), name=draw(tool_names()), strict=strict)
+
+
+#: A defaulted field added to a drawn shape that has none (TL-10 needs one to judge).
+_DEFAULTED = ("limit", FieldShape("integer", default=5))
+
+
+def defaults_case(shape: ObjectShape, *, name: str, strict: bool | None) -> DefaultsCase:
+    """TL-10: a function over the closed ``shape`` defined with ``strict``; its defaults are those of
+    ``shape``'s top-level optional fields."""
+    shape = replace(shape, closed=True)
+
+    def body(kwargs: dict[str, Any], ctx: ToolContext | None) -> JSONValue:
+        return "ok"
+
+    function = signature_callback(shape, body, name=name, summary=f"Tool {name} for tests.")
+    defaults = {field_name: field.default for field_name, field in shape.fields if not field.required}
+    return DefaultsCase(function, shape, strict, defaults)
+
+
+@st.composite
+def defaults_cases(draw: st.DrawFn) -> DefaultsCase:
+    """TL-10: a function tool with at least one defaulted parameter, strict unset, true or false."""
+    shape = draw(input_shapes(closed=True, depth=1))
+    if all(field.required for _, field in shape.fields):
+        shape = replace(shape, fields=(*[item for item in shape.fields if item[0] != _DEFAULTED[0]], _DEFAULTED))
+    strict = draw(st.sampled_from((None, True, False)), label="strict")
+    event(f"defaults: {sum(not field.required for _, field in shape.fields)}, strict {strict}")
+    return defaults_case(shape, name=draw(tool_names()), strict=strict)
+
+
+_ARGS_HEADERS = ("Args:", "Arguments:", "Parameters:")
+
+
+def documented_function_case(function: Callable[..., Any]) -> DescriptionCase:
+    """TL-8 for a function written by hand: its summary and the texts only its ``Args:`` section
+    holds, as the kit's docstring reader (:func:`~strictconformance.tools.docstrings.parse_docstring`) sees them."""
+    doc = inspect.getdoc(function) or ""
+    parsed = parse_docstring(doc)
+    if not parsed.description:
+        raise ValueError(f"{function.__name__} has no docstring summary to judge")
+    texts = [*parsed.params.values(), *(header for header in _ARGS_HEADERS if header in doc)]
+    return DescriptionCase(function, parsed.description, parsed.description.split("\n\n")[0], tuple(texts))
+
+
+def function_defaults_case(function: Callable[..., Any], *, strict: bool | None) -> DefaultsCase:
+    """TL-10 for a function written by hand: its parameters' defaults (JSON values), read from its signature."""
+    defaults = {name: parameter.default for name, parameter in inspect.signature(function).parameters.items()
+                if parameter.default is not inspect.Parameter.empty}
+    return DefaultsCase(function, None, strict, defaults)

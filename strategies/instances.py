@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
 from strictconformance.dialects.values import canonical
+from strictconformance.spec.keywords import ANNOTATION_KEYWORDS, SCHEMA_MAP_KEYWORDS
 
 __all__ = ["MAX_UNROLL", "compile_instances", "instances", "json_values", "uses_only_constructive_keywords"]
 
@@ -30,7 +31,8 @@ MAX_UNROLL = 3
 _DEFAULT_MAX_ITEMS = 3
 _NUMBER_RANGE = 10**6
 
-# keywords the compiler builds values for without any filter
+# keywords the compiler builds values for without any filter (and below, those it filters for): a
+# property of this compiler, not keyword facts (those are in strictconformance.spec.keywords)
 _CONSTRUCTIVE = frozenset({
     "type", "enum", "const", "properties", "required", "additionalProperties", "items", "prefixItems",
     "minItems", "maxItems", "minLength", "maxLength", "pattern", "format", "minimum", "maximum",
@@ -131,7 +133,11 @@ class _Compiler:
                 def only(index: int) -> Callable[[Any], bool]:
                     return lambda value: not any(check(value) for j, check in enumerate(checks) if j != index)
 
-                options = [self.compile(_conjoin(plain, b), chain).filter(only(i)) for i, b in enumerate(branches)]
+                options = []
+                for i, b in enumerate(branches):
+                    combined = _conjoin(plain, b)
+                    base = self.compile(combined, chain) if combined is not None else self.compile(plain, chain).filter(checks[i])
+                    options.append(base.filter(only(i)))
                 usable = [o for o in options if not o.is_empty]
                 return st.one_of(usable) if usable else st.nothing()
             return self._compile_plain(plain, chain).filter(self.valid(node))
@@ -324,13 +330,13 @@ def _conjoin(a: dict[str, Any], b: Any) -> dict[str, Any] | None:
     merged = dict(a)
     for key, value in b.items():
         if key in merged and merged[key] != value:
-            if key == "properties" and isinstance(value, dict):
-                if set(merged[key]) & set(value):
-                    return None
-                merged[key] = {**merged[key], **value}
+            if key == "properties" and isinstance(value, dict) and isinstance(merged[key], dict):
+                # a property both declare must match both
+                merged[key] = {**merged[key], **{name: sub if name not in merged[key] or merged[key][name] == sub
+                                                 else {"allOf": [merged[key][name], sub]} for name, sub in value.items()}}
             elif key == "required":
                 merged[key] = list(dict.fromkeys([*merged[key], *value]))
-            elif key in ("title", "description", "default", "examples", "$comment"):
+            elif key in ANNOTATION_KEYWORDS or key == "$comment":
                 continue
             else:
                 return None
@@ -346,7 +352,9 @@ def uses_only_constructive_keywords(schema: Any) -> bool:
         node = stack.pop()
         if isinstance(node, dict):
             for key, value in node.items():
-                if key in ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas") and isinstance(value, dict):
+                if key in SCHEMA_MAP_KEYWORDS and isinstance(value, dict):
+                    if key not in _CONSTRUCTIVE:  # `dependentSchemas` is filtered, `dependencies` not compiled
+                        return False
                     stack.extend(value.values())
                 elif key in ("enum", "const", "default", "examples", "required", "dependentRequired", "propertyOrdering"):
                     continue

@@ -36,6 +36,24 @@ FEATURES: frozenset[str] = frozenset({
     # keywords strict subsets ban
     "not", "if-then-else", "contains", "uniqueItems", "dependentRequired", "dependentSchemas",
     "unevaluatedProperties", "unevaluatedItems", "default", "propertyNames",
+    # shapes real schemas use (issue 10 item 3; frequencies in the real-world corpus, see
+    # CORPUS_SHAPES): annotations on any node, `$schema`, draft-07 `definitions`, an empty
+    # nested object, `additionalProperties: true`, a typed `const`, a described null branch,
+    # a `$ref` into a non-definition location, `allOf` of a union of properties-only members,
+    # an optional recursive property
+    "annotations", "$schema", "definitions", "empty-object", "explicit-open", "typed-const",
+    "null-branch", "ref-into", "allOf-union", "optional-recursion",
+})
+
+#: How often the real-world corpus (``../shared/corpus/jsonschemabench``, 6,070 schemas; see the
+#: cases README) uses the shapes :data:`FEATURES` names, in percent of schemas: measured once with
+#: ``python -m strictconformance.bench corpus-shapes`` style counting (schema nodes only, not
+#: property names). Generators weight the common ones up; the self-tests check each is reached.
+CORPUS_SHAPES: Mapping[str, float] = MappingProxyType({
+    "description": 68.9, "$schema": 54.4, "title": 38.1, "definitions": 14.6, "default": 12.4,
+    "empty-object": 8.2, "type-list with null": 4.2, "explicit-open": 3.8, "any": 2.4, "record": 2.3,
+    "ref-siblings": 1.8, "pattern-record": 3.5, "ref-into": 0.9, "allOf-union": 0.4, "const": 0.7,
+    "typed-const": 0.3, "null-branch": 0.1,
 })
 
 _NAMES = ("id", "name", "tags", "count", "meta", "kind", "note", "when", "size", "a/b", "x~y", "value")
@@ -117,7 +135,11 @@ def _leaf(draw: st.DrawFn, knobs: _Knobs) -> dict[str, Any]:
         values = draw(st.lists(_scalars, min_size=1, max_size=4, unique_by=lambda v: (type(v), v)), label="enum values")
         return {"enum": values}
     if kind == "const":
-        return {"const": draw(_scalars, label="const value")}
+        value = draw(_scalars, label="const value")
+        if knobs.on("typed-const") and _sometimes(draw, 3, "typed const?"):
+            _use("typed-const")
+            return {"type": {str: "string", int: "integer", bool: "boolean"}[type(value)], "const": value}
+        return {"const": value}
     if kind == "any":
         return {}
     return {"type": kind}
@@ -131,11 +153,14 @@ class _Builder:
         self.knobs = knobs
         self.definitions: dict[str, Any] = {}
         self.anchors: list[str] = []
+        self.notes = 0
+        # draft-07 style `definitions` instead of `$defs` (one of the two per schema)
+        self.defs_keyword = "definitions" if knobs.on("definitions") and _sometimes(draw, 4, "definitions keyword?") else "$defs"
 
     def node(self, depth: int) -> dict[str, Any]:
         knobs, draw = self.knobs, self.draw
         composite = ["object", "array", "record", "tuple", "anyOf", "oneOf", "allOf", "type-list", "open-object",
-                     "mixed-record", "pattern-record", "$ref"]
+                     "mixed-record", "pattern-record", "$ref", "empty-object", "allOf-union"]
         kinds = ["leaf"] + ([k for k in composite if knobs.on(k)] if depth < knobs.max_depth else [])
         if "$ref" in kinds and not self.definitions:
             kinds.remove("$ref")
@@ -157,6 +182,16 @@ class _Builder:
         if knobs.on("if-then-else") and isinstance(declared, str) and _sometimes(draw, 12, "if?"):
             _use("if-then-else")
             node.update({"if": {"type": declared}, "then": {"type": declared}, "else": {"type": "null"}})
+        return self.annotate(node)
+
+    def annotate(self, node: dict[str, Any]) -> dict[str, Any]:
+        """A description (most real schemas have them), sometimes a title or examples too."""
+        if self.knobs.on("annotations") and _sometimes(self.draw, 3, "annotated?"):
+            _use("annotations")
+            self.notes += 1
+            node.setdefault("description", f"note {self.notes}: what this value means")
+            if _sometimes(self.draw, 2, "title?"):
+                node.setdefault("title", f"Title{self.notes}")
         return node
 
     def properties(self, depth: int) -> tuple[dict[str, Any], list[str]]:
@@ -169,7 +204,11 @@ class _Builder:
             nullable = self.knobs.on("nullable") and _sometimes(self.draw, 4, f"{name} nullable")
             if nullable:
                 _use("nullable")
-                sub = {"anyOf": [sub, {"type": "null"}]}
+                null: dict[str, Any] = {"type": "null"}
+                if self.knobs.on("null-branch") and _sometimes(self.draw, 3, f"{name} null described?"):
+                    _use("null-branch")
+                    null["description"] = "absent when unknown"
+                sub = {"anyOf": [sub, null]}
             if optional:
                 _use("optional")
                 if nullable:
@@ -202,7 +241,34 @@ class _Builder:
     def _open_object(self, depth: int) -> dict[str, Any]:
         _use("open-object")
         properties, required = self.properties(depth)
-        return {"type": "object", "properties": properties, "required": required}
+        node: dict[str, Any] = {"type": "object", "properties": properties, "required": required}
+        if self.knobs.on("explicit-open") and self.draw(st.booleans(), label="explicitly open?"):
+            _use("explicit-open")
+            node["additionalProperties"] = True
+        return node
+
+    def _empty_object(self, depth: int) -> dict[str, Any]:
+        """``{"type": "object"}`` with nothing else: any object (8% of real schemas have one)."""
+        _use("empty-object")
+        return {"type": "object"}
+
+    def _allOf_union(self, depth: int) -> dict[str, Any]:
+        """``allOf`` of a ``oneOf`` whose members only add ``properties`` (a discriminator each),
+        and an object declaring them: the merged node must still let each member's property appear."""
+        _use("allOf-union")
+        kinds = self.draw(st.lists(st.sampled_from(("circle", "square", "line")), min_size=2, max_size=3, unique=True), label="union members")
+        members = []
+        for kind in kinds:
+            member: dict[str, Any] = {"properties": {"kind": {"const": kind}}, "required": ["kind"]}
+            if self.draw(st.booleans(), label=f"{kind} has a size"):
+                member["properties"]["size"] = {"type": "integer", "minimum": 0, "maximum": 9}
+            members.append(member)
+        return {"allOf": [
+            # the discriminator plain here: an enum would tie every union to an enum, and a shrinker
+            # aiming at one keyword could not drop the other
+            {"type": "object", "properties": {"kind": {"type": "string"}, "size": {"type": "integer"}}, "required": ["kind"]},
+            {"oneOf": members},
+        ]}
 
     def _array(self, depth: int) -> dict[str, Any]:
         if self.knobs.on("bare-array") and _sometimes(self.draw, 6, "array without items?"):
@@ -310,8 +376,13 @@ class _Builder:
         elif anchor and self.draw(st.booleans(), label="anchor ref"):
             _use("$anchor")
             node = {"$ref": f"#{anchor}"}
+        elif self.knobs.on("ref-into") and isinstance(target.get("properties"), dict) and target["properties"] and self.draw(st.booleans(), label="ref into a property?"):
+            _use("ref-into")
+            inner = self.draw(st.sampled_from(sorted(target["properties"])), label="ref into which property")
+            escaped = inner.replace("~", "~0").replace("/", "~1")
+            node = {"$ref": f"#/{self.defs_keyword}/{name}/properties/{escaped}"}
         else:
-            node = {"$ref": f"#/$defs/{name}"}
+            node = {"$ref": f"#/{self.defs_keyword}/{name}"}
         _use("$ref")
         if self.knobs.on("ref-siblings") and self.draw(st.booleans(), label="ref siblings"):
             _use("ref-siblings")
@@ -332,13 +403,17 @@ class _Builder:
             self.definitions[name] = definition
         if self.knobs.on("recursion") and self.knobs.on("$ref") and self.draw(st.booleans(), label="recursive definition"):
             _use("recursion")
+            here = f"#/{self.defs_keyword}/Node"
             self.definitions["Node"] = {
                 "type": "object",
                 "properties": {"label": {"type": "string", "maxLength": 8},
-                               "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}, "maxItems": 2}},
+                               "children": {"type": "array", "items": {"$ref": here}, "maxItems": 2}},
                 "required": ["label"],
                 "additionalProperties": False,
             }
+            if self.knobs.on("optional-recursion") and self.draw(st.booleans(), label="optional recursive property?"):
+                _use("optional-recursion")
+                self.definitions["Node"]["properties"]["next"] = {"$ref": here}
 
 
 @st.composite
@@ -357,7 +432,12 @@ def _schemas(draw: st.DrawFn, knobs: _Knobs) -> dict[str, Any]:
             {"array": lambda: builder._array(0), "anyOf": lambda: builder._anyOf(0)}.get(root_kind, lambda: draw(_leaf(_Knobs(frozenset({root_kind}), 0, 1, ()))))()
         )
     if builder.definitions:
-        root["$defs"] = builder.definitions
+        root[builder.defs_keyword] = builder.definitions
+        if builder.defs_keyword == "definitions":
+            _use("definitions")
+    if knobs.on("$schema") and _sometimes(draw, 2, "$schema?"):
+        _use("$schema")
+        root = {"$schema": "https://json-schema.org/draft/2020-12/schema", **root}
     return root
 
 
@@ -658,6 +738,15 @@ def schema_features(schema: Any) -> set[str]:
     found: set[str] = set()
     if isinstance(schema, dict) and schema.get("type") != "object":
         found.add("non-object-root")
+    if isinstance(schema, dict):
+        if "$schema" in schema:
+            found.add("$schema")
+        if isinstance(schema.get("definitions"), dict):
+            found.add("definitions")
+        node_defs = schema.get("$defs", schema.get("definitions"))
+        recursive = isinstance(node_defs, dict) and isinstance(node_defs.get("Node"), dict)
+        if recursive and "next" in node_defs["Node"].get("properties", {}):
+            found.add("optional-recursion")
     for visited in iter_schema_nodes(schema):
         if not isinstance(visited.schema, dict):
             continue
@@ -692,8 +781,23 @@ def schema_features(schema: Any) -> set[str]:
             found.add("ref-siblings")
         if node.get("$ref") == "#":
             found.add("root-recursion")
-        if isinstance(node.get("$ref"), str) and node["$ref"] == "#/$defs/Node":
+        if isinstance(node.get("$ref"), str) and node["$ref"] in ("#/$defs/Node", "#/definitions/Node"):
             found.add("recursion")
+        if isinstance(node.get("$ref"), str) and "/properties/" in node["$ref"]:
+            found.add("ref-into")
+        if keys & {"description", "title"} and not (declared == "null" and keys == {"type", "description"}):
+            found.add("annotations")
+        if declared == "null" and "description" in keys:
+            found.add("null-branch")
+        if "const" in keys and isinstance(declared, str):
+            found.add("typed-const")
+        if declared == "object" and not keys & {"properties", "additionalProperties", "patternProperties", "unevaluatedProperties",
+                                                "propertyNames", "allOf", "anyOf", "oneOf", "$ref"}:
+            found.add("empty-object")
+        if node.get("additionalProperties") is True:
+            found.add("explicit-open")
+        if "allOf" in keys and any(isinstance(b, dict) and "oneOf" in b for b in node["allOf"]):
+            found.add("allOf-union")
         if declared == "array" and not keys & {"items", "prefixItems"}:
             found.add("bare-array")
         if "prefixItems" in keys:

@@ -9,13 +9,15 @@ faults of the adapter, declared traits, missing capabilities.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
 from broken_tools import (
+    REDACTED,
     AnonymousStreamResultLayer,
     ConstraintIgnoringLayer,
+    DeclaredRedactingErrorsLayer,
     DictNestedModelsLayer,
     EscapingErrorsLayer,
     InputErrorIdLayer,
@@ -24,13 +26,20 @@ from broken_tools import (
     NoDefaultAnnotationsLayer,
     NullAcceptingLayer,
     NullDroppingLayer,
+    RedactingErrorsLayer,
     ResultFirstLayer,
+    SilentKeyDroppingLayer,
     StaleIdLayer,
+    StrictTransformByDefaultLayer,
     TextifiedGeneratorLayer,
+    UndeclaredDefaultsDroppingLayer,
     UnvalidatedDirectCallLayer,
     UnvalidatedRawSchemaLayer,
+    WarningKeyDroppingLayer,
+    WholeDocstringLayer,
 )
 from strictconformance import Adapter
+from strictconformance.findings import not_covered
 from strictconformance.reference import ReferenceAdapter
 from strictconformance.reference.resolution import validate_strict_setting
 from strictconformance.tools import (
@@ -56,6 +65,9 @@ class _LayerAdapter(ReferenceAdapter):
 
     def define_tool(self, definition: ToolDefinition) -> Any:
         return self._layer.define_tool(definition)
+
+    def define_tool_from_function(self, function: Callable[..., Any], strict: bool | None) -> Any:
+        return self._layer.define_tool_from_function(function, strict)
 
     def describe_tool(self, tool: Any) -> AdvertisedTool:
         return self._layer.describe_tool(tool)
@@ -153,9 +165,70 @@ class AnonymousStreamResultAdapter(_LayerAdapter):
 
 
 class NoDefaultAnnotationsAdapter(_LayerAdapter):
-    """Conforms: advertises no ``default`` annotations, for every source alike."""
+    """Conforms: advertises no ``default`` annotations, for every source alike, and declares it (TL-10)."""
 
     layer_class = NoDefaultAnnotationsLayer
+    tool_layer_traits = ToolLayerTraits(advertised_defaults="dropped")
+
+
+class WholeDocstringAdapter(_LayerAdapter):
+    """TL-8: a function's whole docstring, Args: and all, is its tool's description."""
+
+    layer_class = WholeDocstringLayer
+
+
+class SilentKeyDroppingAdapter(_LayerAdapter):
+    """TL-9: a function tool's schema is closed, but undeclared keys are dropped silently."""
+
+    layer_class = SilentKeyDroppingLayer
+
+
+class UndeclaredDefaultsDroppingAdapter(_LayerAdapter):
+    """TL-10: no ``default`` in any advertised schema, and ``advertised_defaults`` left at "kept"."""
+
+    layer_class = UndeclaredDefaultsDroppingLayer
+
+
+class RedactingErrorsAdapter(_LayerAdapter):
+    """TL-3: a fixed text instead of the callback's exception, not declared."""
+
+    layer_class = RedactingErrorsLayer
+
+
+class DeclaredRedactingErrorsAdapter(_LayerAdapter):
+    """Conforms: the same fixed text, declared as ``error_text``."""
+
+    layer_class = DeclaredRedactingErrorsLayer
+    tool_layer_traits = ToolLayerTraits(error_text=REDACTED)
+
+
+class WarningKeyDroppingAdapter(_LayerAdapter):
+    """Conforms: undeclared keys dropped, with a warning naming them (TL-9)."""
+
+    layer_class = WarningKeyDroppingLayer
+
+
+class StrictTransformByDefaultAdapter(_LayerAdapter):
+    """Conforms: strict by default, declared, and a strict tool's schema transformed for strict mode
+    (openai-agents' function_tool); TL-1 flagged the transform before it compared with strict off."""
+
+    layer_class = StrictTransformByDefaultLayer
+    tool_layer_traits = ToolLayerTraits(strict_convention="boolean", strict_default=True)
+
+
+class UncallableToolsAdapter(_LayerAdapter):
+    """An SDK whose tool objects cannot be called directly (openai-agents' ``FunctionTool``): its
+    call_tool says so, TL-6 is not covered, and nothing else changes."""
+
+    def call_tool(self, tool: Any, tool_input: Mapping[str, Any], context: ToolContext | None) -> Any:
+        not_covered("this SDK's tool objects cannot be called directly")
+
+
+class NoFunctionToolsAdapter(ReferenceAdapter):
+    """Defines tools from ToolDefinitions only (no define_tool_from_function): TL-8..TL-10 and the
+    "from a function" checks are not covered, the rest pass."""
+
+    define_tool_from_function = Adapter.define_tool_from_function
 
 
 #: Rule ID -> the adapter that breaks exactly that rule.
@@ -167,6 +240,9 @@ BROKEN: dict[str, str] = {
     "TL-5": "broken_tool_adapters:LeakingContextAdapter",
     "TL-6": "broken_tool_adapters:UnvalidatedDirectCallAdapter",
     "TL-7": "broken_tool_adapters:LenientStrictAdapter",
+    "TL-8": "broken_tool_adapters:WholeDocstringAdapter",
+    "TL-9": "broken_tool_adapters:SilentKeyDroppingAdapter",
+    "TL-10": "broken_tool_adapters:UndeclaredDefaultsDroppingAdapter",
 }
 
 #: Further bugs of a covered rule: (rule ID, adapter).
@@ -177,6 +253,7 @@ EXTRA_BROKEN: tuple[tuple[str, str], ...] = (
     ("TL-2", "broken_tool_adapters:StaleIdAdapter"),
     ("TL-4", "broken_tool_adapters:ResultFirstAdapter"),
     ("TL-4", "broken_tool_adapters:AnonymousStreamResultAdapter"),
+    ("TL-3", "broken_tool_adapters:RedactingErrorsAdapter"),
 )
 
 #: Bugs more than one rule rightly sees: (the rules, adapter).

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import inspect
 import json
+import logging
+import warnings
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -20,7 +22,7 @@ import pydantic
 
 from strictconformance.reference.resolution import InvalidStrictSetting, validate_strict_setting
 from strictconformance.tools import Tool, ToolContext, ToolInvocation, ToolResult, tool
-from strictconformance.tools.contract import AdvertisedTool, ToolDefinition
+from strictconformance.tools.contract import AdvertisedTool, ToolDefinition, ToolLayerTraits
 from strictconformance.tools.layer import ReferenceToolLayer
 from strictconformance.tools.schema_walk import map_subschemas
 
@@ -243,6 +245,114 @@ class LenientStrictLayer(ReferenceToolLayer):
         return super().define_tool(definition)
 
 
+class WholeDocstringLayer(ReferenceToolLayer):
+    """TL-8: a tool from a function is described by its whole docstring, ``Args:`` and all
+    (langchain-core's ``@tool`` without ``parse_docstring=True``)."""
+
+    def define_tool_from_function(self, function: Callable[..., Any], strict: bool | None) -> Tool[..., Any]:
+        return Tool(function, description=inspect.getdoc(function) or "", strict=strict)
+
+
+class _KeyDroppingLayer(ReferenceToolLayer):
+    """Tools from a function drop the input's undeclared keys before validating it, although
+    their advertised schema is closed (pydantic's default ``extra='ignore'``)."""
+
+    def __init__(self) -> None:
+        self._from_function: weakref.WeakSet[Tool[..., Any]] = weakref.WeakSet()
+
+    def define_tool_from_function(self, function: Callable[..., Any], strict: bool | None) -> Tool[..., Any]:
+        handle = super().define_tool_from_function(function, strict)
+        self._from_function.add(handle)
+        return handle
+
+    def _report(self, dropped: list[str]) -> None:
+        """How the layer tells the user about the keys it dropped: not at all."""
+
+    def invoke_tool(self, handle: Tool[..., Any], tool_use_id: str, input: Mapping[str, Any], invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        if handle in self._from_function and isinstance(input, Mapping):
+            declared = handle.input_schema.get("properties", {})
+            dropped = [key for key in input if key not in declared]
+            if dropped:
+                self._report(dropped)
+            input = {key: value for key, value in input.items() if key in declared}
+        return super().invoke_tool(handle, tool_use_id, input, invocation_state)
+
+
+class SilentKeyDroppingLayer(_KeyDroppingLayer):
+    """TL-9: undeclared keys dropped silently under a closed advertised schema."""
+
+
+class WarningKeyDroppingLayer(_KeyDroppingLayer):
+    """Conforms: drops undeclared keys, but says so in a warning naming them."""
+
+    def _report(self, dropped: list[str]) -> None:
+        warnings.warn(f"ignored undeclared arguments: {', '.join(dropped)}", UserWarning, stacklevel=2)
+
+
+class LoggingKeyDroppingLayer(_KeyDroppingLayer):
+    """Conforms: drops undeclared keys, but logs a warning naming them."""
+
+    def _report(self, dropped: list[str]) -> None:
+        logging.getLogger("some_sdk.tools").warning("ignored undeclared arguments: %s", ", ".join(dropped))
+
+
+class UndeclaredDefaultsDroppingLayer(ReferenceToolLayer):
+    """TL-10: advertises no ``default`` annotations, and does not declare it (traits say "kept")."""
+
+    def describe_tool(self, handle: Tool[..., Any]) -> AdvertisedTool:
+        advertised = super().describe_tool(handle)
+        return replace(advertised, input_schema=strip_keyword(dict(advertised.input_schema), "default"))
+
+
+#: The fixed text a redacting layer puts in every error result instead of the exception.
+REDACTED = "An error occurred while running the tool. Please try again."
+
+
+class RedactingErrorsLayer(ReferenceToolLayer):
+    """TL-3 (undeclared): every callback exception becomes one fixed text (openai-agents' default
+    failure function keeps the message; some SDKs drop it), without declaring ``error_text``."""
+
+    def invoke_tool(self, handle: Tool[..., Any], tool_use_id: str, input: Mapping[str, Any], invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        invocation = super().invoke_tool(handle, tool_use_id, input, invocation_state)
+        return ToolInvocation(tuple(
+            ToolResult(item.tool_use_id, "error", REDACTED)
+            if isinstance(item, ToolResult) and item.status == "error" and item.error_field is None else item
+            for item in invocation.outputs
+        ))
+
+
+class DeclaredRedactingErrorsLayer(RedactingErrorsLayer):
+    """Conforms: the same redaction, declared (``error_text``)."""
+
+    traits = ToolLayerTraits(error_text=REDACTED)
+
+
+def _all_required(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """An OpenAI-style strict transform of the root: every property required."""
+    out = dict(schema)
+    if isinstance(out.get("properties"), Mapping):
+        out["required"] = list(out["properties"])
+    return out
+
+
+class StrictTransformByDefaultLayer(ReferenceToolLayer):
+    """Conforms, declared: tools are strict unless told otherwise (openai-agents' ``function_tool``);
+    a strict tool's schema is transformed for strict mode (every property required). TL-1 must
+    compare its sources with strict off, not flag the transform (the false alarm issue 11 names)."""
+
+    traits = ToolLayerTraits(strict_convention="boolean", strict_default=True)
+
+    def define_tool(self, definition: ToolDefinition) -> Tool[..., Any]:
+        validate_strict_setting(definition.strict, tool_name=definition.name, allow_priority=False)
+        return super().define_tool(definition)
+
+    def describe_tool(self, handle: Tool[..., Any]) -> AdvertisedTool:
+        advertised = super().describe_tool(handle)
+        if advertised.strict is False:
+            return advertised
+        return replace(advertised, strict=True, input_schema=_all_required(advertised.input_schema))
+
+
 #: Rule ID -> the layer that breaks exactly that rule.
 BROKEN: Mapping[str, type[ReferenceToolLayer]] = {
     "TL-1": NullDroppingLayer,
@@ -252,6 +362,9 @@ BROKEN: Mapping[str, type[ReferenceToolLayer]] = {
     "TL-5": LeakingContextLayer,
     "TL-6": UnvalidatedDirectCallLayer,
     "TL-7": LenientStrictLayer,
+    "TL-8": WholeDocstringLayer,
+    "TL-9": SilentKeyDroppingLayer,
+    "TL-10": UndeclaredDefaultsDroppingLayer,
 }
 
 #: Further faults of an already covered rule: (rule ID, layer).
@@ -262,6 +375,7 @@ EXTRA_BROKEN: tuple[tuple[str, type[ReferenceToolLayer]], ...] = (
     ("TL-2", StaleIdLayer),
     ("TL-4", ResultFirstLayer),
     ("TL-4", AnonymousStreamResultLayer),
+    ("TL-3", RedactingErrorsLayer),
 )
 
 #: Faults more than one rule sees, each rightly: (the rules, layer).
@@ -282,8 +396,10 @@ def strip_keyword(schema: Any, keyword: str) -> Any:
 
 
 class NoDefaultAnnotationsLayer(ReferenceToolLayer):
-    """Advertises every schema without ``default`` annotations (as strict-mode transformers do);
-    validation is unchanged."""
+    """Advertises every schema without ``default`` annotations (as strict-mode transformers do),
+    and declares it (TL-10); validation is unchanged."""
+
+    traits = ToolLayerTraits(advertised_defaults="dropped")
 
     def describe_tool(self, handle: Tool[..., Any]) -> AdvertisedTool:
         advertised = super().describe_tool(handle)
@@ -346,4 +462,11 @@ class TextOnlyFieldLayer(ReferenceToolLayer):
 #: Layers that conform in their own way: they must pass every TL rule.
 CONFORMING: tuple[type[ReferenceToolLayer], ...] = (
     NoDefaultAnnotationsLayer, CompactTextOnlyLayer, AsciiTextOnlyLayer, DottedFieldLayer, TextOnlyFieldLayer,
+)
+
+#: Layers that conform in their own way on the rules named (the only ones their difference touches).
+CONFORMING_ON: tuple[tuple[type[ReferenceToolLayer], tuple[str, ...]], ...] = (
+    (WarningKeyDroppingLayer, ("TL-2", "TL-9")),
+    (LoggingKeyDroppingLayer, ("TL-9",)),
+    (DeclaredRedactingErrorsLayer, ("TL-3", "TL-6")),
 )

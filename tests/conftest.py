@@ -75,6 +75,10 @@ def run_suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Cal
             argv += ["-W", "ignore::pytest.PytestAssertRewriteWarning"]
         if adapter is not None:
             argv += ["--sc-adapter", adapter]
+        if not any(arg.startswith("--sc-call-timeout") for arg in args):
+            # a generous bound: on a shared runner at load 12 a correct strictify of a big schema
+            # outlived the 10 s default; tests about timeouts pass their own
+            argv += ["--sc-call-timeout", "120"]
         if not supervised:
             argv.append("--sc-in-process")
         if profile is not None:

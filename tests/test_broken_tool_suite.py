@@ -4,6 +4,7 @@ are respected; an adapter's own faults are reported as faults, not as the SDK's 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import pytest
@@ -125,3 +126,36 @@ def test_a_declared_strict_default_is_what_unset_strict_advertises(run_suite: Ca
     undeclared = run_suite("broken_tool_adapters:UndeclaredStrictByDefaultAdapter", "--sc-rule", "TL-7")
     assert undeclared.rules_with("failed") == {"TL-7"}, undeclared.output
     assert "strict=None was defined but True is advertised" in undeclared.output
+
+
+@pytest.mark.parametrize(("adapter", "rules"), [
+    ("DeclaredRedactingErrorsAdapter", "TL-3,TL-6"),  # a fixed error text, declared as error_text
+    ("WarningKeyDroppingAdapter", "TL-2,TL-9"),  # undeclared keys dropped with a warning naming them
+    ("StrictTransformByDefaultAdapter", "TL"),  # strict by default, declared, schemas transformed when strict
+])
+def test_a_declared_or_reported_difference_passes(run_suite: Callable[..., SuiteRun], adapter: str, rules: str) -> None:
+    """What the SDK declares (error_text, strict_default) or reports (a warning) is not a finding.
+    StrictTransformByDefaultAdapter is issue 11's TL-1 false alarm: a layer strict by default
+    (openai-agents' function_tool) requires every property in its strict schemas; TL-1 compares its
+    sources with strict off and passes it."""
+    run = run_suite(f"broken_tool_adapters:{adapter}", "--sc-rule", rules)
+    selected = {rule_id for rule_id in TL_RULES if rules == "TL" or rule_id in rules.split(",")}
+    assert run.rules_with("passed") == selected, run.output
+
+
+def test_tools_that_cannot_be_called_directly_leave_tl6_not_covered(run_suite: Callable[..., SuiteRun]) -> None:
+    """An SDK whose tool objects cannot be called (openai-agents' FunctionTool) says so from
+    call_tool: TL-6 is not covered, with the reason, never failed; the tool-use path's checks run."""
+    run = run_suite("broken_tool_adapters:UncallableToolsAdapter", "--sc-rule", "TL-3,TL-6")
+    assert run.rules_with("passed") == {"TL-3"}, run.output
+    assert run.rules_with("not covered") == {"TL-6"}, run.output
+    assert "cannot be called directly" in json.dumps(run.report["rules"]["TL-6"])  # type: ignore[index]
+
+
+def test_without_define_tool_from_function_the_function_checks_are_not_covered(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite("broken_tool_adapters:NoFunctionToolsAdapter", "--sc-rule", "TL-3,TL-8,TL-9,TL-10")
+    assert run.rules_with("not covered") == {"TL-8", "TL-9", "TL-10"}, run.output
+    assert run.rules_with("passed") == {"TL-3"}, run.output
+    tl3 = {check["nodeid"].split("::")[-1].split("[")[0]: check["outcome"] for check in run.report["rules"]["TL-3"]["checks"]}  # type: ignore[index]
+    assert tl3["test_tl_3_from_function"] == "not covered" and tl3["test_tl_3_each_callback_kind"] == "passed", tl3
+    assert "define_tool_from_function()" in json.dumps(run.report["rules"]["TL-8"])  # type: ignore[index]

@@ -34,8 +34,8 @@ SEED_003 = {
 }
 
 
-def test_shipped_dialects_are_the_five_of_the_spec_plus_cohere_and_mistral() -> None:
-    assert set(SHIPPED) == {"openai", "openai@2025-01", "anthropic", "google", "cohere", "mistral", "lenient"}
+def test_shipped_dialects_are_the_five_of_the_spec_plus_cohere_mistral_and_gemini_schema_mode() -> None:
+    assert set(SHIPPED) == {"openai", "openai@2025-01", "anthropic", "google", "cohere", "mistral", "lenient", "google-schema"}
 
 
 def test_dated_openai_reproduces_the_catalogue_exactly() -> None:

@@ -142,3 +142,61 @@ def test_near_limit_schemas_fall_on_both_sides_of_the_limit(rule_id: str) -> Non
     assert sides == {True, False}
     with pytest.raises(ValueError, match="no limit"):
         near_limit_schemas(dialect.rule("SM-03"))
+
+
+# --- learned from the real-world corpus (issue 10 item 9) -------------------------------------
+
+#: Keywords the shipped corpus uses that a Draft 2020-12 generator does not draw, and why.
+_NOT_DRAWN = {
+    "id": "draft-04 base URI: a 2020-12 schema cannot hold it; cases ref-draft4-id-anchor and the corpus cases do",
+    "$id": "a base URI changes how every $ref resolves; the case library holds `$id`-based references",
+    "additionalItems": "draft-07 tuples (`items` as a list); the case tuple-draft7-items-list holds them",
+    "dependencies": "draft-07; the case draft7-dependencies holds it",
+}
+
+
+def _corpus_keyword_share() -> dict[str, float]:
+    """Share of shipped corpus schemas using each keyword (schema nodes only, not property names)."""
+    import json
+    from collections import Counter
+    from importlib import resources
+
+    from jsonschema import Draft4Validator, Draft7Validator
+
+    from strictconformance.dialects.validator import iter_schema_nodes
+
+    keywords = {*Draft202012Validator.VALIDATORS, *Draft7Validator.VALIDATORS, *Draft4Validator.VALIDATORS,
+                "title", "description", "default", "examples", "$schema", "$id", "id", "$defs", "definitions", "$comment",
+                "readOnly", "writeOnly", "deprecated", "$anchor"}
+
+    counts: Counter[str] = Counter()
+    total = 0
+    root = resources.files("strictconformance") / "cases" / "corpus"
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        for entry in folder.iterdir():
+            if entry.is_dir():
+                stack.append(entry)
+            elif entry.name.endswith(".json"):
+                schema = json.loads(entry.read_text(encoding="utf-8"))
+                total += 1
+                counts.update({key for visited in iter_schema_nodes(schema) if isinstance(visited.schema, dict)
+                               for key in visited.schema if key in keywords})
+    return {key: count / total for key, count in counts.items()}
+
+
+def test_strategies_draw_what_real_schemas_use() -> None:
+    """Every keyword one in twenty shipped corpus schemas uses is drawn by :func:`json_schemas`
+    under 400 derandomized draws (or is listed in _NOT_DRAWN with the case that holds it)."""
+    common = {key for key, share in _corpus_keyword_share().items() if share >= 0.05}
+    assert {"properties", "description", "title", "$schema", "definitions"} <= common  # the corpus is read
+    drawn: set[str] = set()
+
+    @settings(max_examples=400, **_QUICK)
+    @given(json_schemas())
+    def collect(schema: dict[str, Any]) -> None:
+        from strictconformance.dialects.validator import iter_schema_nodes
+        drawn.update(key for visited in iter_schema_nodes(schema) if isinstance(visited.schema, dict) for key in visited.schema)
+    collect()
+    assert common - drawn - set(_NOT_DRAWN) == set()

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from broken_tools import (
     BROKEN,
     CONFORMING,
+    CONFORMING_ON,
     EXTRA_BROKEN,
     MULTI_BROKEN,
     NoDefaultAnnotationsLayer,
@@ -45,6 +46,9 @@ CASES: Mapping[str, st.SearchStrategy[Any]] = {
     "TL-5": callbacks.context_cases(),
     "TL-6": callbacks.direct_call_cases(),
     "TL-7": callbacks.strict_cases(),
+    "TL-8": callbacks.description_cases(),
+    "TL-9": callbacks.extra_keys_cases(),
+    "TL-10": callbacks.defaults_cases(),
 }
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
@@ -61,8 +65,8 @@ def _first_violation(layer: ToolLayer, rule_id: str, max_examples: int = 600) ->
 
 
 def test_every_tl_rule_has_a_check_a_strategy_and_a_broken_layer() -> None:
-    assert [f"TL-{n}" for n in range(1, 8)] == TL_RULES
-    assert sorted(CHECKS) == sorted(CASES) == sorted(BROKEN) == TL_RULES
+    assert [f"TL-{n}" for n in range(1, 11)] == TL_RULES
+    assert sorted(CHECKS) == sorted(CASES) == sorted(BROKEN) == sorted(TL_RULES)
 
 
 @pytest.mark.parametrize("rule_id", TL_RULES)
@@ -118,6 +122,21 @@ def test_a_bug_several_rules_see_fails_each_of_them_and_no_other(rule_ids: froze
         return
 
     @settings(max_examples=6, deadline=None, suppress_health_check=_QUIET, database=None)
+    @given(case=CASES[rule_id])
+    def holds(case: Any) -> None:
+        assert_conforms(CHECKS[rule_id](layer, case))
+
+    holds()
+
+
+@pytest.mark.parametrize(("layer_class", "rule_id"), [(layer, rule) for layer, rules in CONFORMING_ON for rule in rules],
+                         ids=lambda v: getattr(v, "__name__", v))
+def test_a_layer_that_conforms_on_a_rule_passes_it(layer_class: type[ToolLayer], rule_id: str) -> None:
+    """Undeclared keys dropped with a warning or a log record naming them (TL-9), a redaction the
+    layer declares (TL-3): conformant."""
+    layer = layer_class()
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=_QUIET, database=None)
     @given(case=CASES[rule_id])
     def holds(case: Any) -> None:
         assert_conforms(CHECKS[rule_id](layer, case))

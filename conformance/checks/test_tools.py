@@ -1,5 +1,6 @@
-"""Checks of SPEC §6 (TL-1..TL-7): the SDK's tool layer, through define_tool, describe_tool,
-invoke_tool and call_tool.
+"""Checks of SPEC §6 (TL-1..TL-10): the SDK's tool layer, through define_tool, describe_tool,
+invoke_tool and call_tool, and define_tool_from_function for tools made by the SDK's own decorator
+from a documented function (TL-2..TL-4 and TL-6 "from a function", TL-8..TL-10).
 
 The decisions are the kit's oracles (:mod:`strictconformance.tools.oracles`): each takes a tool
 layer and one case and returns the violations it found. Here the layer is the adapter, reached
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -36,7 +37,7 @@ from strictconformance.tools.contract import (
 )
 from strictconformance.tools.helper import InputSource
 from strictconformance.tools.jsonvalue import JSONValue
-from strictconformance.tools.oracles import CHECKS, Violation
+from strictconformance.tools.oracles import CHECKS, FromFunction, Violation
 from strictconformance.tools.results import ToolContext, ToolInvocation
 from strictconformance.tools.shapes import FieldShape, ObjectShape, schema_for
 
@@ -53,6 +54,9 @@ _CASE_SOURCES: Mapping[str, frozenset[InputSource]] = {
     "TL-5": _ALL_SOURCES,
     "TL-6": _ALL_SOURCES,
     "TL-7": _ALL_SOURCES,
+    "TL-8": _ALL_SOURCES,
+    "TL-9": _ALL_SOURCES,
+    "TL-10": _ALL_SOURCES,
 }
 
 
@@ -91,6 +95,9 @@ class _AdapterToolLayer:
     def call_tool(self, handle: Any, input: Mapping[str, Any], context: ToolContext | None) -> Any:
         return self._forward("call_tool", handle, input, context)
 
+    def define_tool_from_function(self, function: Callable[..., Any], strict: bool | None) -> Any:
+        return self._forward("define_tool_from_function", function, strict)
+
 
 def _layer(strictconformance_harness: Harness, rule_id: str, sources: Collection[InputSource] | None = None) -> _AdapterToolLayer:
     """The adapter's tool layer for ``rule_id``, or a "not covered" skip when the adapter lacks a
@@ -104,6 +111,17 @@ def _layer(strictconformance_harness: Harness, rule_id: str, sources: Collection
         not_covered(f"these {rule_id} cases define tools from {' or '.join(sorted(needed))} input schemas; "
                     f"tool_layer_traits.sources declares only {', '.join(sorted(layer.traits.sources)) or 'none'}")
     return layer
+
+
+def _function_layer(strictconformance_harness: Harness, rule_id: str) -> _AdapterToolLayer:
+    """The adapter's tool layer for a check of tools defined from a function alone, or a "not
+    covered" skip when it lacks ``define_tool_from_function`` or a capability ``rule_id`` needs."""
+    needed = ("define_tool_from_function", *(method for method in all_rules()[rule_id].capabilities if method != "define_tool"))
+    missing = [method for method in needed if not strictconformance_harness.has(method)]
+    if missing:
+        not_covered(f"the adapter does not implement {', '.join(f'{method}()' for method in missing)} "
+                    "(tools defined from a function by the SDK's decorator)")
+    return _AdapterToolLayer(strictconformance_harness)
 
 
 def _schema_source(layer: _AdapterToolLayer) -> InputSource:
@@ -132,7 +150,7 @@ def _case_json(value: Any) -> Any:
     return value
 
 
-def _judge(strictconformance_harness: Harness, layer: _AdapterToolLayer, rule_id: str, case: Any) -> None:
+def _judge(strictconformance_harness: Harness, layer: _AdapterToolLayer | FromFunction, rule_id: str, case: Any) -> None:
     """Run ``rule_id``'s oracle on ``case``; its first violation fails the check (the others are
     listed). The counterexample is the violation's own; after an adapter fault, the whole case."""
     __tracebackhide__ = True
@@ -382,3 +400,188 @@ def test_tl_7_spec_strict_values(strictconformance_harness: Harness, strict: obj
     source: InputSource = "json_schema" if "json_schema" in layer.traits.sources else min(layer.traits.sources & _ALL_SOURCES)
     case = callbacks.strict_case(strict, _valid_strict(strict, layer.traits.strict_convention), source=source)
     _judge(strictconformance_harness, layer, "TL-7", case)
+
+
+# -- tools defined from a function: TL-2, TL-3, TL-4, TL-6 again ----------------------------------
+# The same oracles, with each type-hint definition handed to define_tool_from_function (the SDK's
+# decorator, nothing else said): the error handling, streaming and direct calls users get from
+# @function_tool, @tool, Tool(fn). An undeclared key is TL-9's here, not TL-2's.
+
+_NO_EXTRA_KEYS = ("unexpected",)
+
+
+@check("TL-2")
+@given(data=st.data())
+def test_tl_2_from_function(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    """A tool from a documented function validates its input before the callback runs."""
+    layer = FromFunction(_function_layer(strictconformance_harness, "TL-2"))
+    case = data.draw(callbacks.recording_cases(sources=("signature",), exclude_mutations=_NO_EXTRA_KEYS), label="case")
+    _judge(strictconformance_harness, layer, "TL-2", case)
+
+
+@check("TL-3")
+@pytest.mark.parametrize("kind", _KINDS)
+def test_tl_3_from_function(strictconformance_harness: Harness, kind: CallbackKind) -> None:
+    """A tool from a function of each kind: its exception becomes an error result, never escapes."""
+    layer = FromFunction(_function_layer(strictconformance_harness, "TL-3"))
+    items: tuple[JSONValue, ...] = ("looking up",) if kind.endswith("generator") else ()
+    case = callbacks.raising_case(kind, LookupError, "no such city: Atlantis", items=items, source="signature", name="find_city")
+    _judge(strictconformance_harness, layer, "TL-3", case)
+
+
+@check("TL-3")
+@given(data=st.data())
+def test_tl_3_from_function_drawn(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    """Drawn exceptions and messages from functions of every kind."""
+    layer = FromFunction(_function_layer(strictconformance_harness, "TL-3"))
+    _judge(strictconformance_harness, layer, "TL-3", data.draw(callbacks.raising_cases(sources=("signature",)), label="case"))
+
+
+@check("TL-4")
+@pytest.mark.parametrize("name", sorted(_KNOWN_STREAMS))
+def test_tl_4_from_function(strictconformance_harness: Harness, name: str) -> None:
+    """Generator functions handed to the decorator stream their items, then one result."""
+    layer = FromFunction(_function_layer(strictconformance_harness, "TL-4"))
+    kind, items, gives_final = _KNOWN_STREAMS[name]
+    convention = layer.traits.final_value
+    has_final = convention != "none" and (gives_final or (convention == "last_item" and bool(items)))
+    case = callbacks.streaming_case(kind, items, final={"temperature": 21.5}, has_final=has_final, convention=convention,
+                                    source="signature", name="stream_weather")
+    _judge(strictconformance_harness, layer, "TL-4", case)
+
+
+@check("TL-6")
+@given(data=st.data())
+def test_tl_6_from_function(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    """Calling a decorated function's tool validates and raises, where the SDK lets it be called
+    (call_tool); an SDK whose tool objects cannot be called leaves call_tool out: not covered."""
+    layer = FromFunction(_function_layer(strictconformance_harness, "TL-6"))
+    case = data.draw(callbacks.direct_call_cases(sources=("signature",), exclude_mutations=_NO_EXTRA_KEYS), label="case")
+    _judge(strictconformance_harness, layer, "TL-6", case)
+
+
+# -- TL-8: the docstring's summary is the description -------------------------------------------
+
+
+def get_weather(city: str, unit: str = "celsius") -> str:
+    """Get the current weather for a city.
+
+    Args:
+        city: City name or zip code.
+        unit: Temperature unit, celsius or fahrenheit.
+
+    Returns:
+        A short forecast text.
+    """
+    return f"{city}: 21 {unit}"
+
+
+def search_catalogue(query: str, limit: int = 10) -> list[str]:
+    """Search the catalogue and return the best matches.
+
+    Results are ranked by relevance; the catalogue is refreshed every hour.
+
+    Args:
+        query: What to look for in titles and authors.
+        limit: How many matches to return at most.
+
+    Raises:
+        LookupError: When the catalogue is offline.
+    """
+    return [query][:limit]
+
+
+def book_table(restaurant: str, seats: int) -> str:
+    """
+    Book a table at a restaurant.
+
+    Args:
+        restaurant: The restaurant's name as listed.
+        seats: How many seats to book, one to twelve.
+    """
+    return f"{seats} at {restaurant}"
+
+
+#: Functions as users write them: a one-line summary, a two-paragraph one, a summary opening on
+#: the line after the quotes; Args, Returns and Raises sections.
+_DOCUMENTED: Mapping[str, Callable[..., Any]] = {function.__name__: function for function in (get_weather, search_catalogue, book_table)}
+
+
+@check("TL-8")
+@pytest.mark.parametrize("name", sorted(_DOCUMENTED))
+def test_tl_8_known_docstrings(strictconformance_harness: Harness, name: str) -> None:
+    """The description is the summary; the Args/Returns/Raises sections stay out of it."""
+    layer = _function_layer(strictconformance_harness, "TL-8")
+    _judge(strictconformance_harness, layer, "TL-8", callbacks.documented_function_case(_DOCUMENTED[name]))
+
+
+@check("TL-8")
+@given(data=st.data())
+def test_tl_8_description_is_the_summary(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    """Drawn documented functions: the tool's name is the function's, its description the summary."""
+    layer = _function_layer(strictconformance_harness, "TL-8")
+    _judge(strictconformance_harness, layer, "TL-8", data.draw(callbacks.description_cases(), label="case"))
+
+
+# -- TL-9: extra keys on a closed schema -----------------------------------------------------------
+
+
+@check("TL-9")
+@given(data=st.data())
+def test_tl_9_extra_keys_are_rejected_or_reported(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    """An undeclared key under a closed advertised schema is rejected or reported, never dropped
+    silently (an open advertised schema may drop it)."""
+    layer = _function_layer(strictconformance_harness, "TL-9")
+    _judge(strictconformance_harness, layer, "TL-9", data.draw(callbacks.extra_keys_cases(), label="case"))
+
+
+@check("TL-9")
+@pytest.mark.parametrize("strict", [None, True], ids=repr)
+def test_tl_9_known_extra_key(strictconformance_harness: Harness, strict: bool | None) -> None:
+    """``lookup(query, limit=3)`` called with ``unexpected_extra``, strict unset and true; not
+    covered when the layer advertises an open schema for it (then dropping the key is allowed)."""
+    layer = _function_layer(strictconformance_harness, "TL-9")
+    case = callbacks.extra_keys_case(callbacks.SIMPLE_SHAPE, callbacks.SIMPLE_INPUT, name="lookup", strict=strict)
+    try:
+        advertised = layer.describe_tool(layer.define_tool_from_function(case.function, strict))
+    except ConformanceFailure:
+        raise
+    except Exception:  # the oracle defines the tool again and reports what it raises
+        advertised = None
+    if advertised is not None and advertised.input_schema.get("additionalProperties") is not False:
+        not_covered("the layer advertises this function tool with an open schema (no additionalProperties: false): "
+                    "an undeclared key may be dropped")
+    _judge(strictconformance_harness, layer, "TL-9", case)
+
+
+# -- TL-10: defaults advertised or their loss declared --------------------------------------------
+
+
+def forecast(city: str, days: int = 3, unit: str = "celsius", hourly: bool = False, note: str | None = None) -> str:
+    """Forecast the weather for a city.
+
+    Args:
+        city: City name.
+        days: How many days ahead.
+        unit: Temperature unit.
+        hourly: Hour by hour instead of daily.
+        note: A note to attach.
+    """
+    return f"{city} {days} {unit} {hourly} {note}"
+
+
+@check("TL-10")
+@pytest.mark.parametrize("strict", [None, True, False], ids=repr)
+def test_tl_10_known_defaults(strictconformance_harness: Harness, strict: bool | None) -> None:
+    """``forecast(city, days=3, unit="celsius", hourly=False, note=None)``: each default is
+    advertised, or the layer declares that it drops them (always, or when strict)."""
+    layer = _function_layer(strictconformance_harness, "TL-10")
+    _judge(strictconformance_harness, layer, "TL-10", callbacks.function_defaults_case(forecast, strict=strict))
+
+
+@check("TL-10")
+@given(data=st.data())
+def test_tl_10_defaults_are_advertised(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    """Drawn functions with defaulted parameters of every kind, strict unset, true or false."""
+    layer = _function_layer(strictconformance_harness, "TL-10")
+    _judge(strictconformance_harness, layer, "TL-10", data.draw(callbacks.defaults_cases(), label="case"))

@@ -1,4 +1,4 @@
-"""Strict dialects as data (openai, openai@2025-01, anthropic, google, cohere, mistral, lenient, custom) and the rule validator.
+"""Strict dialects as data (openai, openai@2025-01, anthropic, google, google-schema, cohere, mistral, lenient, custom) and the rule validator.
 
 - :class:`Dialect`, :class:`StrictRule`, :class:`ValueEncoding`, :class:`Limits`: a dialect is data.
 - :data:`SHIPPED`, :func:`get_dialect`, :func:`register_dialect`, :class:`DialectRegistry`.
@@ -8,7 +8,9 @@
 
 from strictconformance.dialects.catalogue import CATALOGUE, SOURCES
 from strictconformance.dialects.model import (
+    CONTEXTS,
     LOSS_KINDS,
+    ContextRules,
     Dialect,
     Limits,
     Loss,
@@ -28,6 +30,7 @@ from strictconformance.dialects.shipped import (
     ANTHROPIC,
     COHERE,
     GOOGLE,
+    GOOGLE_SCHEMA,
     LENIENT,
     MISTRAL,
     OPENAI,
@@ -40,7 +43,9 @@ __all__ = [
     "ANTHROPIC",
     "CATALOGUE",
     "COHERE",
+    "CONTEXTS",
     "GOOGLE",
+    "GOOGLE_SCHEMA",
     "LENIENT",
     "LOSS_KINDS",
     "MISTRAL",
@@ -48,6 +53,7 @@ __all__ = [
     "OPENAI_2025_01",
     "SHIPPED",
     "SOURCES",
+    "ContextRules",
     "Dialect",
     "DialectRegistry",
     "Limits",

@@ -32,6 +32,8 @@ SOURCES: Mapping[str, str] = MappingProxyType({
     "cohere-constraints": "https://docs.cohere.com/v2/docs/structured-outputs#schema-constraints",
     "cohere-supported": "https://docs.cohere.com/v2/docs/structured-outputs#supported-schema-features",
     "mistral": "https://docs.mistral.ai/capabilities/structured-output/custom_structured_output",
+    "google-generation-config": "https://ai.google.dev/api/generate-content#generationconfig",
+    "google-function-declaration": "https://ai.google.dev/api/caching#FunctionDeclaration",
 })
 
 

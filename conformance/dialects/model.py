@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Literal
 
 __all__ = [
+    "CONTEXTS",
     "LOSS_KINDS",
+    "ContextRules",
     "Dialect",
     "Limits",
     "Loss",
@@ -150,9 +152,44 @@ class Limits:
     source: str = ""
 
 
+#: What a strict schema is for (SPEC.md §3, contexts): a tool's input (function parameters, the
+#: default) or a structured output (``response_format``, ``responseSchema``, ``output_config.format``).
+CONTEXTS: tuple[str, ...] = ("tool_input", "output")
+
+
+@dataclass(frozen=True)
+class ContextRules:
+    """How a dialect's rules differ for the schemas of another context than its own.
+
+    ``waived`` maps a rule ID to why the rule does not hold there (its source, or that the
+    documentation is silent and the reading that flags less was taken); ``kept`` maps a rule ID to
+    why it still holds there (the source saying so). A rule named in neither holds unchanged.
+    """
+
+    context: str
+    waived: Mapping[str, str] = field(default_factory=dict)
+    kept: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.context not in CONTEXTS:
+            raise ValueError(f"unknown context {self.context!r}; known: {', '.join(CONTEXTS)}")
+        both = set(self.waived) & set(self.kept)
+        if both:
+            raise ValueError(f"context {self.context!r} both waives and keeps {sorted(both)}")
+        for rule_id, why in {**self.waived, **self.kept}.items():
+            if not isinstance(why, str) or not why.strip():
+                raise ValueError(f"context {self.context!r}: rule {rule_id} needs a reason with its source, got {why!r}")
+        object.__setattr__(self, "waived", MappingProxyType(dict(self.waived)))
+        object.__setattr__(self, "kept", MappingProxyType(dict(self.kept)))
+
+
 @dataclass(frozen=True)
 class Dialect:
-    """A provider's strict subset of JSON Schema plus the value encoding that goes with it."""
+    """A provider's strict subset of JSON Schema plus the value encoding that goes with it.
+
+    ``rules`` are those of the dialect's ``context`` (tool input by default); ``contexts`` says how
+    they differ for the schemas of another context, and :meth:`in_context` gives that dialect.
+    """
 
     name: str
     description: str
@@ -163,6 +200,10 @@ class Dialect:
     #: Per-request budgets (SPEC.md §2), e.g. ``{"strict_tools": 20}``; checked by BUD rules.
     budgets: Mapping[str, int] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    #: The context the ``rules`` are for: ``"tool_input"`` or ``"output"`` (:data:`CONTEXTS`).
+    context: str = "tool_input"
+    #: How the rules differ in other contexts (at most one :class:`ContextRules` per context).
+    contexts: tuple[ContextRules, ...] = ()
 
     def __post_init__(self) -> None:
         seen: set[str] = set()
@@ -171,6 +212,38 @@ class Dialect:
                 raise ValueError(f"dialect {self.name!r} lists rule {rule.id} twice")
             seen.add(rule.id)
         object.__setattr__(self, "budgets", MappingProxyType(dict(self.budgets)))
+        if self.context not in CONTEXTS:
+            raise ValueError(f"dialect {self.name!r}: unknown context {self.context!r}; known: {', '.join(CONTEXTS)}")
+        described = [change.context for change in self.contexts]
+        for change in self.contexts:
+            if not isinstance(change, ContextRules):
+                raise TypeError(f"dialect {self.name!r}: contexts holds {change!r}, expected ContextRules")
+            if change.context == self.context or described.count(change.context) > 1:
+                raise ValueError(f"dialect {self.name!r}: context {change.context!r} described twice (or is its own)")
+            # a rule the dialect does not apply is passed over (a dialect derived from a shipped one
+            # with fewer rules keeps its contexts); a name that is no rule ID is an error
+            wrong = sorted(rule_id for rule_id in (*change.waived, *change.kept) if not str(rule_id).startswith("SM-"))
+            if wrong:
+                raise ValueError(f"dialect {self.name!r}: context {change.context!r} names {wrong}, which are not SM rule IDs")
+
+    def in_context(self, context: str) -> Dialect:
+        """This dialect for the schemas of ``context``: the same name, encoding and limits, without
+        the rules its :class:`ContextRules` waive there (the same rules when it describes none)."""
+        if context == self.context:
+            return self
+        if context not in CONTEXTS:
+            raise ValueError(f"unknown context {context!r}; known: {', '.join(CONTEXTS)}")
+        change = next((change for change in self.contexts if change.context == context), None)
+        if change is None:
+            notes = (f"No difference documented for {context} schemas: the {self.context} rules apply.",)
+            return replace(self, context=context, contexts=(), notes=(*self.notes, *notes))
+        seen = set(self.rule_ids)
+        rules = tuple(
+            replace(rule, note=f"{rule.note} In {context} schemas: {change.kept[rule.id]}".strip()) if rule.id in change.kept else rule
+            for rule in self.rules if rule.id not in change.waived
+        )
+        waived = tuple(f"{rule_id} not applied to {context} schemas: {why}" for rule_id, why in change.waived.items() if rule_id in seen)
+        return replace(self, rules=rules, context=context, contexts=(), notes=(*self.notes, *waived))
 
     def rule(self, rule_id: str) -> StrictRule:
         for rule in self.rules:

@@ -41,6 +41,16 @@ from strictconformance.dialects.pointers import (
 from strictconformance.dialects.validator import validate_strict
 from strictconformance.dialects.values import canonical, json_equal
 from strictconformance.findings import Finding
+from strictconformance.spec.keywords import (
+    CHILD_APPLICATORS,
+    COMBINATORS,
+    DEFINITION_KEYWORDS,
+    KEYWORDS,
+    OLD_DRAFT_SUBSCHEMA_KEYWORDS,
+    SCHEMA_ARRAY_KEYWORDS,
+    SCHEMA_MAP_KEYWORDS,
+    SUBSCHEMAS,
+)
 
 __all__ = [
     "check_rt1_obeys_rules",
@@ -85,8 +95,7 @@ def require(failure: Finding | None) -> None:
 
 
 #: Keywords whose value holds subschemas by name or index: a node under one is described by it.
-_HOLDERS = frozenset({"properties", "patternProperties", "$defs", "definitions", "prefixItems", "anyOf", "oneOf", "allOf",
-                      "dependentSchemas", "items", "dependencies"})
+_HOLDERS = SCHEMA_MAP_KEYWORDS | SCHEMA_ARRAY_KEYWORDS | {k for k, entry in SUBSCHEMAS.items() if entry.array_form}
 
 
 def shape_at(schema: Any, pointer: str) -> str:
@@ -276,18 +285,9 @@ def _first_difference(a: Any, b: Any, path: ValuePath = ()) -> str:
 
 # --- what a loss names ------------------------------------------------------------------------
 
-#: Draft 2020-12's keywords (core, applicator, validation, unevaluated, meta-data, format, content)
-#: and the draft-7 ones the kit reads: what a loss's ``keyword`` may name.
-_KEYWORDS = frozenset({
-    "$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment", "$defs",
-    "prefixItems", "items", "contains", "additionalProperties", "properties", "patternProperties", "dependentSchemas",
-    "propertyNames", "if", "then", "else", "allOf", "anyOf", "oneOf", "not", "unevaluatedItems", "unevaluatedProperties",
-    "type", "const", "enum", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength",
-    "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties",
-    "minProperties", "required", "dependentRequired", "title", "description", "default", "deprecated", "readOnly",
-    "writeOnly", "examples", "format", "contentEncoding", "contentMediaType", "contentSchema",
-    "definitions", "additionalItems", "dependencies",
-})
+#: Draft 2020-12's keywords (with the deprecated ones its meta-schema keeps) and the older drafts'
+#: subschema keywords the kit reads: what a loss's ``keyword`` may name.
+_KEYWORDS = KEYWORDS["2020-12"] | OLD_DRAFT_SUBSCHEMA_KEYWORDS | DEFINITION_KEYWORDS
 #: Keywords whose errors jsonschema reports under another keyword, or whose meaning another keyword
 #: completes: removing or loosening the first changes what the others reject.
 _EVALUATED_WITH: dict[str, tuple[str, ...]] = {
@@ -321,7 +321,7 @@ def _applied_in_place(original: Any, pointer: str) -> list[tuple[str, dict[str, 
             continue
         seen.add(here)
         found.append((here, node))
-        for combinator in ("allOf", "anyOf", "oneOf"):
+        for combinator in COMBINATORS:  # not `not`/`if`/`dependentSchemas`: negated or conditional
             if isinstance(node.get(combinator), list):
                 stack.extend((join_pointer(here, combinator, index), branch) for index, branch in enumerate(node[combinator]))
         for keyword in ("$ref", "$dynamicRef"):
@@ -398,10 +398,10 @@ def _unreal_loss(rule_id: str, original: Any, losses: Sequence[Loss], *, complet
 
 
 #: Keywords whose subschemas constrain values nested in the node's value (or its keys' neighbours):
-#: errors below them are not the node's own.
-_NESTING_KEYWORDS = frozenset({"properties", "patternProperties", "additionalProperties", "items", "prefixItems",
-                               "additionalItems", "unevaluatedItems", "unevaluatedProperties", "contains", "$defs",
-                               "definitions"})
+#: errors below them are not the node's own. Child applicators and definitions, but not
+#: ``propertyNames``: it judges the node's own keys, so a loss at the node (an object closed to
+#: its declared names) explains its errors.
+_NESTING_KEYWORDS = (CHILD_APPLICATORS | DEFINITION_KEYWORDS) - {"propertyNames"}
 
 
 @dataclass(frozen=True)
@@ -439,7 +439,7 @@ def _soundness_places(original: Any, losses: Iterable[Loss]) -> _Places:
                 if keyword in ("$ref", "$dynamicRef"):
                     continue  # the targets are nodes of their own in the list
                 place = join_pointer(here, keyword)
-                if keyword in ("allOf", "anyOf", "oneOf") or (keyword in _NESTING_KEYWORDS and keyword not in named):
+                if keyword in COMBINATORS or (keyword in _NESTING_KEYWORDS and keyword not in named):
                     # the keyword's own verdict only: a combinator's branches are nodes of their own in
                     # the list, and below a nesting keyword lie other nodes
                     own.add(place)
@@ -595,7 +595,7 @@ def _narrowed_positions(original: Any, loss: Loss) -> Callable[[str | int], bool
             return None  # which keys it declares depends on more than names
         if isinstance(current.get("properties"), dict):
             declared.update(current["properties"])
-        for combinator in ("allOf", "anyOf", "oneOf"):
+        for combinator in COMBINATORS:
             if isinstance(current.get(combinator), list):
                 stack.extend(current[combinator])
         if isinstance(current.get("$ref"), str):

@@ -1,5 +1,8 @@
-"""The shipped dialects: ``openai``, ``openai@2025-01``, ``anthropic``, ``google``, ``cohere``,
-``mistral``, ``lenient``.
+"""The shipped dialects: ``openai``, ``openai@2025-01``, ``anthropic``, ``google`` (Gemini's JSON-Schema
+mode), ``google-schema`` (its OpenAPI-subset ``Schema`` mode), ``cohere``, ``mistral``, ``lenient``.
+
+Each dialect's rules are those of tool input schemas; ``contexts`` (data in
+:mod:`strictconformance.dialects.contexts`) says how they differ for structured-output schemas.
 
 ``openai`` follows the provider's current documentation (July 2025 limits: 10 levels, 5000
 properties, ``$defs``/``$ref`` and recursion allowed, no ``allOf``/``oneOf``/``prefixItems``).
@@ -14,9 +17,18 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from strictconformance.dialects.catalogue import SOURCES, rule
+from strictconformance.dialects.contexts import (
+    ANTHROPIC_CONTEXTS,
+    COHERE_CONTEXTS,
+    GOOGLE_CONTEXTS,
+    GOOGLE_SCHEMA_CONTEXTS,
+    MISTRAL_CONTEXTS,
+    OPENAI_2025_01_CONTEXTS,
+    OPENAI_CONTEXTS,
+)
 from strictconformance.dialects.model import Dialect, Limits, ValueEncoding
 
-__all__ = ["ANTHROPIC", "COHERE", "GOOGLE", "LENIENT", "MISTRAL", "OPENAI", "OPENAI_2025_01", "SHIPPED"]
+__all__ = ["ANTHROPIC", "COHERE", "GOOGLE", "GOOGLE_SCHEMA", "LENIENT", "MISTRAL", "OPENAI", "OPENAI_2025_01", "SHIPPED"]
 
 _ANNOTATIONS = frozenset({"title", "description"})
 _BANNED_CATALOGUE = tuple(f"SM-{n:02d}" for n in range(7, 21))  # $anchor .. not
@@ -68,6 +80,7 @@ OPENAI_2025_01 = Dialect(
     ),
     limits=Limits(max_depth=5, source=SOURCES["seed003"]),
     source=SOURCES["seed003"],
+    contexts=OPENAI_2025_01_CONTEXTS,
     notes=("Records become arrays of {key, value} pairs and tuples numeric-key objects, as for `openai`.",),
 )
 
@@ -116,6 +129,7 @@ OPENAI = Dialect(
         source=SOURCES["openai-limits"],
     ),
     source=SOURCES["openai"],
+    contexts=OPENAI_CONTEXTS,
     notes=(
         "SM-06 BannedSchemaRef (catalogue) is not enforced: the current documentation supports "
         "$defs and $ref, including recursion. `openai@2025-01` keeps it.",
@@ -158,6 +172,7 @@ ANTHROPIC = Dialect(
         }) | _ANNOTATIONS,
     ),
     source=SOURCES["anthropic"],
+    contexts=ANTHROPIC_CONTEXTS,
     budgets={"strict_tools": 20, "optional_parameters": 24, "union_parameters": 16},
 )
 
@@ -199,10 +214,57 @@ GOOGLE = Dialect(
         }) | _ANNOTATIONS,
     ),
     source=SOURCES["google"],
+    contexts=GOOGLE_CONTEXTS,
     notes=(
         "`multipleOf` is in neither the Schema reference nor the JSON-Schema mode's list, and the "
         "documentation does not say it is unsupported: no rule flags it; strictify drops it, as a loss.",
         "Recursion through the root stays `$ref: \"#\"` (SPEC §3), moved to `$defs` when the root is wrapped.",
+    ),
+)
+
+_GOOGLE_SCHEMA_NOT_A_FIELD_NOTE = (
+    "Not a field of the Schema object (\"a select subset of an OpenAPI 3.0 schema object\"), which "
+    "lists no allOf, oneOf, not, const, prefixItems, uniqueItems or exclusive bounds either."
+)
+
+GOOGLE_SCHEMA = Dialect(
+    name="google-schema",
+    description="Gemini's OpenAPI-subset Schema mode: function declarations' parameters / responseSchema",
+    rules=(
+        rule("SM-01", source=SOURCES["google-function-declaration"],
+             note="A function declaration's parameters are an object of named parameters."),
+        *(rule(rule_id, source=SOURCES["google-schema"], note=_GOOGLE_SCHEMA_NOT_A_FIELD_NOTE)
+          for rule_id in ("SM-05", "SM-10", "SM-11", "SM-12", "SM-13", "SM-14", "SM-15", "SM-16",
+                          "SM-17", "SM-18", "SM-19", "SM-20", "SM-26", "SM-27", "SM-28", "SM-32")),
+        rule("SM-41", source=SOURCES["google-schema"], note="`ref` points to a root `defs` entry. " + _CYCLIC_REFERENCE_NOTE),
+        rule("SM-42", source=SOURCES["google-schema"],
+             note="Checked where present, not required: the Schema object's own ordering field."),
+        rule("SM-44", source=SOURCES["google-schema"], note=_GOOGLE_SCHEMA_NOT_A_FIELD_NOTE),
+        rule("SM-45", source=SOURCES["google-schema"], note=_GOOGLE_SCHEMA_NOT_A_FIELD_NOTE),
+    ),
+    encoding=ValueEncoding(
+        # no prefixItems in the Schema object: tuples travel as numeric-key objects
+        records="native", tuples="numeric_keys", optional="optional", recursion="keep", references="keep",
+        close_objects=False, wrap_root=True, declare_types=True, property_ordering=True, combine_all_of=True,
+        one_of_as_any_of=True,
+        # the Schema object's fields, as JSON Schema (defs/ref are $defs/$ref, nullable a null type)
+        keywords=frozenset({
+            "type", "format", "properties", "required", "additionalProperties", "items", "anyOf", "enum",
+            "$ref", "$defs", "minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength",
+            "pattern", "propertyOrdering", "minProperties", "maxProperties",
+        }) | _ANNOTATIONS,
+    ),
+    source=SOURCES["google-schema"],
+    contexts=GOOGLE_SCHEMA_CONTEXTS,
+    notes=(
+        "`format`: \"Any value is allowed, but most do not trigger any special functionality\" "
+        f"({SOURCES['google-schema']}); google-genai's Schema.format lists float, double, int32, int64, email, "
+        "byte, date, date-time, password \"and other formats\". No format rule, unlike `google` (the "
+        "JSON-Schema mode: date-time, date, time).",
+        "The Schema object writes `type` in capitals, `nullable` for null and `defs`/`ref` for `$defs`/`$ref`: "
+        "an adapter returns it read as the JSON Schema it means (google-genai's adapter shows how).",
+        "`additionalProperties` is a field of google-genai's Schema (\"Can either be a boolean or an object\"); "
+        "the API reference does not list it: no rule flags it (the reading that flags less).",
     ),
 )
 
@@ -249,6 +311,7 @@ COHERE = Dialect(
         }) | _ANNOTATIONS,
     ),
     source=SOURCES["cohere"],
+    contexts=COHERE_CONTEXTS,
     notes=(
         "Not checked: \"Every object in the schema must have at least one required field specified\" "
         f"({SOURCES['cohere-constraints']}); strict_tools also refuses tools with only optional parameters. "
@@ -271,6 +334,7 @@ MISTRAL = Dialect(
     ),
     encoding=ValueEncoding(wrap_root=True),
     source=SOURCES["mistral"],
+    contexts=MISTRAL_CONTEXTS,
     notes=(
         "Mistral documents `strict` (response_format json_schema and function definitions) but no "
         "supported subset, no unsupported keyword and no limit: the documentation is silent, so this "
@@ -288,5 +352,5 @@ LENIENT = Dialect(
 
 #: The shipped dialects by name (read-only).
 SHIPPED: Mapping[str, Dialect] = MappingProxyType({
-    dialect.name: dialect for dialect in (OPENAI, OPENAI_2025_01, ANTHROPIC, GOOGLE, COHERE, MISTRAL, LENIENT)
+    dialect.name: dialect for dialect in (OPENAI, OPENAI_2025_01, ANTHROPIC, GOOGLE, COHERE, MISTRAL, LENIENT, GOOGLE_SCHEMA)
 })

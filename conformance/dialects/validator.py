@@ -23,18 +23,28 @@ from strictconformance.dialects.pointers import (
 )
 from strictconformance.dialects.registry import resolve_dialect
 from strictconformance.dialects.values import json_problem
+from strictconformance.spec.keywords import (
+    COMBINATORS,
+    DEFINITION_KEYWORDS,
+    IN_PLACE_APPLICATORS,
+    SCHEMA_ARRAY_KEYWORDS,
+    SCHEMA_KEYWORDS,
+    SCHEMA_MAP_KEYWORDS,
+    SUBSCHEMAS,
+    holds,
+)
 
 __all__ = ["SchemaNode", "iter_schema_nodes", "validate_strict"]
 
-# Where subschemas live in Draft 2020-12 (plus draft-7 `definitions`, `additionalItems`, array `items`).
-_SINGLE = ("additionalProperties", "items", "contains", "propertyNames", "not", "if", "then", "else",
-           "unevaluatedItems", "unevaluatedProperties", "additionalItems")
-_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
-#: Keywords whose subschemas sit one data level deeper (SM-21's "semantic depth").
+# Where subschemas live: the kit's keyword facts (strictconformance.spec.keywords), every draft.
+_SINGLE = SCHEMA_KEYWORDS
+_MAPS = SCHEMA_MAP_KEYWORDS
+_LISTS = SCHEMA_ARRAY_KEYWORDS
+#: Keywords whose subschemas sit one data level deeper (SM-21's "semantic depth"). Not a keyword
+#: fact: the providers' depth counts members and items, not every child applicator.
 _DEPTH_EDGES = frozenset({"properties", "items", "additionalProperties", "prefixItems"})
-_DEF_KEYWORDS = frozenset({"$defs", "definitions"})
-_COMBINATORS = ("anyOf", "oneOf", "allOf")
+_DEF_KEYWORDS = DEFINITION_KEYWORDS
+_COMBINATORS = COMBINATORS
 
 
 @dataclass(frozen=True)
@@ -87,7 +97,7 @@ def iter_schema_nodes(schema: object) -> Iterator[SchemaNode]:
         children: list[tuple[Any, ...]] = []
         for key, value in node.items():
             child_depth = depth + 1 if key in _DEPTH_EDGES else depth
-            if key in _SINGLE and not (key == "items" and isinstance(value, list)):
+            if key in _SINGLE and holds(key, value) == "schema":
                 children.append((value, join_pointer(pointer, key), child_depth, key, tree))
             elif key in _MAPS:
                 if not isinstance(value, dict):
@@ -95,12 +105,14 @@ def iter_schema_nodes(schema: object) -> Iterator[SchemaNode]:
                 for name, sub in value.items():
                     if not isinstance(name, str):
                         raise SchemaError(join_pointer(pointer, key), f"`{key}` names must be strings, got {name!r}")
+                    if SUBSCHEMAS[key].string_array_members and isinstance(sub, list):
+                        continue  # draft-07 `dependencies`: property names, not a schema
                     sub_pointer = join_pointer(pointer, key, name)
                     if key in _DEF_KEYWORDS:  # a definition is a tree of its own (depth from 0)
                         children.append((sub, sub_pointer, 0, key, sub_pointer))
                     else:
                         children.append((sub, sub_pointer, child_depth, key, tree))
-            elif key in _LISTS or key == "items":
+            elif key in _LISTS or holds(key, value) == "schema-array":
                 if not isinstance(value, list):
                     raise SchemaError(join_pointer(pointer, key), f"`{key}` must be a list of schemas, got {type(value).__name__}")
                 for index, sub in enumerate(value):
@@ -257,26 +269,16 @@ def _refs(nodes: Sequence[SchemaNode]) -> Iterator[tuple[SchemaNode, str]]:
             yield node, schema["$ref"]
 
 
-# Keywords whose subschemas apply to another value (or not at all, for definitions): a reference
-# reached through one of them is recursion through a value, which describes something.
-_VALUE_KEYWORDS = frozenset({"properties", "patternProperties", "additionalProperties", "items", "prefixItems", "contains",
-                             "propertyNames", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties",
-                             "additionalItems", "$defs", "definitions"})
-_IN_PLACE_SINGLE = frozenset({"not", "if", "then", "else"})
-_IN_PLACE_LISTS = frozenset({"allOf", "anyOf", "oneOf"})
-
-
 def _in_place(tokens: Sequence[str]) -> bool:
-    """Does this path (keywords, with names and indexes) stay on the same value?"""
+    """Does this path (keywords, with names and indexes) stay on the same value? Only in-place
+    applicators do (``dependentSchemas`` too: it applies to the same object); a child applicator
+    is recursion through a value, which describes something, and a definition applies nowhere."""
     index = 0
     while index < len(tokens):
         keyword = tokens[index]
-        if keyword in _IN_PLACE_LISTS:
-            index += 2
-        elif keyword in _IN_PLACE_SINGLE:
-            index += 1
-        else:
+        if keyword not in IN_PLACE_APPLICATORS:
             return False  # a value edge, a definition, or no subschema position at all
+        index += 1 if SUBSCHEMAS[keyword].holds == "schema" else 2  # an array's index, a map's name
     return True
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from strictconformance._version import __version__
@@ -102,6 +102,9 @@ class ReferenceAdapter(Adapter):
     # The tool layer (SPEC §6)
     def define_tool(self, definition: ToolDefinition) -> Any:
         return self._tools.define_tool(definition)
+
+    def define_tool_from_function(self, function: Callable[..., Any], strict: bool | None) -> Any:
+        return self._tools.define_tool_from_function(function, strict)
 
     def describe_tool(self, tool: Any) -> AdvertisedTool:
         return self._tools.describe_tool(tool)

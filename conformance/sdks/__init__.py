@@ -87,7 +87,7 @@ SDK_PATHS: tuple[SdkPath, ...] = (
     SdkPath("langchain-core/tools", "langchain-core: @tool / StructuredTool", ("langchain-core",),
             adapter="strictconformance.sdks.langchain_core:LangchainTools"),
     # google-genai (strictconformance.sdks.google_genai); its JSON-schema mode passes schemas through
-    # untouched (no strictify to judge): the kit's "google" dialect judges the Schema mode.
+    # untouched (no strictify to judge): the kit's "google-schema" dialect judges the Schema mode.
     SdkPath("google-genai/schema", "google-genai: Schema (OpenAPI subset)", ("google-genai",),
             adapter="strictconformance.sdks.google_genai:GoogleGenaiSchema"),
     SdkPath("google-genai/schema-from-json-schema", "google-genai: Schema.from_json_schema", ("google-genai",),

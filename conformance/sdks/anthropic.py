@@ -3,7 +3,10 @@
 * :class:`AnthropicTransformSchema` (``strictconformance.sdks.anthropic:AnthropicTransformSchema``):
   ``strictify`` is ``anthropic.transform_schema`` (anthropic/lib/_parse/_transform.py), the
   function the SDK runs on ``output_format`` models and that pydantic-ai and others call for
-  Anthropic strict tools. Only the ``anthropic`` dialect. There is no value codec (the SDK sends and
+  Anthropic strict tools. Only the ``anthropic`` dialect, in the output context
+  (``strictify_context = "output"``): the SDK's own callers are the ``output_format`` /
+  ``output_config.format`` paths of ``messages.create``/``parse``, which keep a non-object root
+  (``parse(output_format=list[int])`` sends ``{"type": "array", ...}``). There is no value codec (the SDK sends and
   reads values as they are): ``encode``/``decode`` are left out (RT-4..RT-7 not covered).
 * :class:`AnthropicTools` (``:AnthropicTools``): the tool helpers. ``define_tool`` is ``beta_tool``
   (anthropic/lib/tools/_beta_functions.py): from type hints, or from a raw ``input_schema`` with a
@@ -14,6 +17,7 @@
   ``to_dict()`` (what goes in ``tools[]``). ``invoke_tool`` runs ``client.beta.messages.tool_runner``
   end to end over a mock transport: the first answer asks for the tool, the ``tool_result`` the
   runner sends next is the result. ``call_tool`` calls the tool object as a user calls the function.
+  ``define_tool_from_function`` is ``@beta_tool`` on the function alone (``strict`` only when set).
   ``strict`` is a ``bool | None`` (``strict_convention="boolean"``).
 * :class:`AnthropicClient` (``:AnthropicClient``): the client as users get it. ``build_request`` is
   the body ``client.messages.create(tools=[...])`` sends (a tool's ``strict`` goes on the wire as
@@ -86,6 +90,7 @@ class AnthropicTransformSchema(Adapter):
     name = "anthropic (transform_schema)"
     sdk = _SDK
     strictify_dialects = ("anthropic",)
+    strictify_context = "output"  # what the SDK runs it on: output_format schemas
 
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> dict[str, Any]:
         return transform_schema(dict(schema))
@@ -132,6 +137,11 @@ class AnthropicTools(Adapter):
             not_covered("beta_tool has no model source (a model input_schema is advertised, "
                         "but the function is called with the input's keys as keywords)")
         return beta_tool(definition.callback, name=definition.name, description=definition.description, strict=strict)
+
+    def define_tool_from_function(self, function: Callable[..., Any], strict: bool | None) -> Any:
+        if inspect.iscoroutinefunction(function) or inspect.isasyncgenfunction(function):
+            not_covered("async tools need beta_async_tool and the async runner (this adapter runs the sync one)")
+        return beta_tool(function) if strict is None else beta_tool(function, strict=strict)
 
     def describe_tool(self, tool: Any) -> AdvertisedTool:
         param = tool.to_dict()

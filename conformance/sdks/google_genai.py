@@ -3,7 +3,7 @@
 Every capability calls google-genai's own code and nothing else; its client talks to an
 ``httpx.MockTransport`` (no network). One adapter per path (the matrix's columns, ``SDK_PATHS``):
 
-* :class:`GoogleGenaiSchema` — ``strictify`` in the kit's ``google`` dialect: the OpenAPI-subset
+* :class:`GoogleGenaiSchema` — ``strictify`` in the kit's ``google-schema`` dialect: the OpenAPI-subset
   mode of a function declaration, ``types.FunctionDeclaration(name=..., parameters=schema)``
   (a dict ``parameters`` is validated into a ``types.Schema``, the only processing google-genai does
   on it: no ``$defs`` inlining, no ``process_schema``). Its wire form (``model_dump`` by alias) is
@@ -13,13 +13,14 @@ Every capability calls google-genai's own code and nothing else; its client talk
   ``type: "null"`` (a bug of its own, triaged).
   Losses are not reported: google-genai reports none. The client's processing of a dict
   ``response_schema`` (``_transformers.t_schema``: ``process_schema`` inlines ``$defs`` and adds
-  ``propertyOrdering``) is a structured-output path, where a non-object root is allowed; the kit's
-  strictify judges tool parameter schemas (SM-01), so it is not covered here.
-* :class:`GoogleGenaiSchemaFromJsonSchema` — ``strictify`` in the ``google`` dialect with the SDK's
+  ``propertyOrdering``) is a structured-output path (``strictify_context = "output"``, where a
+  non-object root is allowed: ``t_schema`` keeps ``list[int]`` as ``type: ARRAY``); not covered here.
+* :class:`GoogleGenaiSchemaFromJsonSchema` — ``strictify`` in the ``google-schema`` dialect with the SDK's
   own converter from JSON Schema into that mode: ``types.Schema.from_json_schema(json_schema=
   types.JSONSchema.model_validate(schema), api_option="GEMINI_API")``, read back the same way.
   It converts type lists to ``nullable``/``anyOf`` and resolves ``$ref``; its docstring says
-  "Conversion of fields that are not included in the JSONSchema class are ignored".
+  "Conversion of fields that are not included in the JSONSchema class are ignored". The SDK calls it
+  for MCP tools' parameters (``_mcp_utils.py``): tool input, the default context.
 * ``encode`` / ``decode`` (both Schema adapters): the identity; google-genai has no wire encoding of
   values.
 * The JSON-Schema mode (``parameters_json_schema``, ``response_json_schema``) is not covered as a
@@ -175,7 +176,7 @@ class GoogleGenaiSchema(_SchemaCodec):
     """google-genai's OpenAPI-subset mode: a function declaration's ``parameters`` as a ``types.Schema``."""
 
     name = "google-genai (Schema)"
-    strictify_dialects = ("google",)
+    strictify_dialects = ("google-schema",)  # Gemini's OpenAPI-subset mode (any format, no prefixItems)
 
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> dict[str, Any]:
         declaration = types.FunctionDeclaration(name="answer", parameters=copy.deepcopy(dict(schema)))  # type: ignore[arg-type]  # validated into a Schema
@@ -187,7 +188,7 @@ class GoogleGenaiSchemaFromJsonSchema(_SchemaCodec):
     """google-genai's converter from JSON Schema to its OpenAPI-subset ``Schema``."""
 
     name = "google-genai (Schema.from_json_schema)"
-    strictify_dialects = ("google",)
+    strictify_dialects = ("google-schema",)
 
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> dict[str, Any]:
         json_schema = types.JSONSchema.model_validate(copy.deepcopy(dict(schema)))

@@ -30,6 +30,8 @@ One adapter per path (the matrix's columns, ``SDK_PATHS``):
   state); both are hidden from the advertised schema by langchain. That works for a tool from type
   hints only: langchain injects just the arguments its ``args_schema`` declares, so a tool from a
   model or a raw JSON Schema with context is not covered.
+  ``define_tool_from_function`` is ``@tool`` on the function as users write it, no options
+  (``parse_docstring`` is off by default), converted with the given ``strict``.
   Generators: langchain has no streaming tool results (a generator's items are not progress
   events); the generator object is the tool's content, stringified: declared as ``"none"``.
 * ``reproduce``: a snippet for ``strictify`` and ``decode``; the tool layer's calls take callbacks
@@ -55,6 +57,7 @@ from langchain_core.messages import ToolMessage
 from langchain_core.output_parsers.openai_tools import parse_tool_call
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, InjectedToolCallId, StructuredTool
+from langchain_core.tools import tool as tool_decorator
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from strictconformance import Adapter
@@ -152,6 +155,11 @@ class _Tools(_LangchainAdapter):
         else:
             tool = _structured_tool(_signature_function(definition), definition)
         return LangchainTool(tool, convert_to_openai_tool(tool, strict=definition.strict)["function"])  # type: ignore[arg-type]
+
+    def define_tool_from_function(self, function: Callable[..., Any], strict: bool | None) -> LangchainTool:
+        # @tool as users write it: no options (parse_docstring is off by default)
+        structured = tool_decorator(function)
+        return LangchainTool(structured, convert_to_openai_tool(structured, strict=strict)["function"])
 
     def describe_tool(self, tool: Any) -> AdvertisedTool:
         function = tool.advertised

@@ -9,13 +9,19 @@
   strict_mode=...)`` from type hints (``strict_mode`` passed only when the definition sets it: the
   documented default is ``True``). ``describe_tool`` reads the ``FunctionTool`` (``params_json_schema``,
   ``strict_json_schema``). ``invoke_tool`` is ``FunctionTool.on_invoke_tool(ToolContext, arguments_json)``,
-  the call the runner makes for a model's tool call, with the SDK's default failure handling.
+  the call the runner makes for a model's tool call, with the SDK's default failure handling:
+  ``default_tool_error_function`` answers every failure (invalid arguments, an exception) with one
+  fixed text, documented as not exposing the exception to the model (agents/tool.py); that text is
+  an error result here, and ``tool_layer_traits.error_text`` declares it (TL-3).
   A raw JSON Schema tool is a hand-built ``FunctionTool`` whose ``on_invoke_tool`` parses the
   arguments itself (the SDK validates nothing there, by design), and a pydantic model is a
   parameter of the function (its schema is nested under the parameter's name): only the
   ``signature`` source is covered. The SDK's context (``RunContextWrapper``) is not the kit's: a
   definition asking for context is not covered. A ``FunctionTool`` is not callable directly:
-  ``call_tool`` is not covered.
+  ``call_tool`` is not covered. ``define_tool_from_function`` is ``function_tool(function)`` alone
+  (``strict_mode`` only when set): name, description and schema from the function and its
+  Google-style docstring (griffe). In strict mode ``ensure_strict_json_schema`` drops ``default: null``
+  (agents/strict_schema.py), so ``advertised_defaults`` is ``"dropped_when_strict"``.
 
 Not covered, never faked: requests (``build_request``: the SDK's Responses model sends through
 openai-python, covered by ``strictconformance.sdks.openai_python``), response parsing, plan_request,
@@ -29,11 +35,12 @@ import copy
 import importlib.metadata
 import inspect
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from agents import FunctionTool, function_tool
 from agents.strict_schema import ensure_strict_json_schema
+from agents.tool import default_tool_error_function
 from agents.tool_context import ToolContext as AgentsToolContext
 
 from strictconformance import Adapter
@@ -45,6 +52,9 @@ from strictconformance.tools.results import ToolInvocation, ToolResult, result_c
 __all__ = ["OpenAIAgentsFunctionTool", "OpenAIAgentsStrictSchema"]
 
 _SDK = f"openai-agents {importlib.metadata.version('openai-agents')}"
+
+#: What the default failure handler answers for any failure: a constant (it reads neither argument).
+_FAILURE_TEXT: str = default_tool_error_function(None, RuntimeError())  # type: ignore[arg-type]
 
 
 class OpenAIAgentsStrictSchema(Adapter):
@@ -75,7 +85,8 @@ class OpenAIAgentsFunctionTool(Adapter):
     sdk = _SDK
     tool_layer_traits = ToolLayerTraits(final_value="none", empty_generator_value=None,
                                         sources=frozenset({"signature"}), strict_convention="boolean",
-                                        strict_default=True)  # FunctionTool.strict_json_schema: documented default True
+                                        strict_default=True,  # FunctionTool.strict_json_schema: documented default True
+                                        advertised_defaults="dropped_when_strict", error_text=_FAILURE_TEXT)
 
     def define_tool(self, definition: ToolDefinition) -> FunctionTool:
         if definition.context:
@@ -86,6 +97,9 @@ class OpenAIAgentsFunctionTool(Adapter):
         if definition.strict is not None:
             options["strict_mode"] = definition.strict
         return function_tool(definition.callback, **options)
+
+    def define_tool_from_function(self, function: Callable[..., Any], strict: bool | None) -> FunctionTool:
+        return function_tool(function) if strict is None else function_tool(function, strict_mode=strict)
 
     def describe_tool(self, tool: Any) -> AdvertisedTool:
         return AdvertisedTool(tool.name, tool.description, tool.params_json_schema, tool.strict_json_schema)
@@ -101,6 +115,8 @@ class OpenAIAgentsFunctionTool(Adapter):
             text = str(error)
             return ToolInvocation(outputs=(ToolResult(tool_use_id, "error", f"{type(error).__qualname__}: {text}",
                                                       error_type=type(error).__qualname__, error_message=text, exception=error),))
+        if output == _FAILURE_TEXT:  # the default failure handler's answer: the SDK's error result
+            return ToolInvocation(outputs=(ToolResult(tool_use_id, "error", output, error_message=output),))
         return ToolInvocation(outputs=(_success(tool_use_id, output),))
 
     def reproduce(self, method: str, args: tuple[Any, ...]) -> str | None:

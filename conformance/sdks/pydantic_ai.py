@@ -306,6 +306,10 @@ class _Tools(_PydanticAIAdapter):
         function = _model_function(definition) if definition.input_model is not None else _signature_function(definition)
         return Tool(function, name=definition.name, description=definition.description, strict=strict)  # type: ignore[arg-type]
 
+    def define_tool_from_function(self, function: Callable[..., Any], strict: bool | None) -> Tool[Any]:
+        # Tool(function): name, description and parameter descriptions from the function (griffe)
+        return Tool(function) if strict is None else Tool(function, strict=strict)
+
     def describe_tool(self, tool: Any) -> AdvertisedTool:
         tool_def = tool.tool_def
         return AdvertisedTool(tool_def.name, tool_def.description or "", tool_def.parameters_json_schema, tool_def.strict)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from strictconformance.spec import Rule
+from strictconformance.spec.keywords import APPLICATOR_KEYWORDS, holds
 
 __all__ = [
     "ANTHROPIC_BUDGET",
@@ -127,11 +128,6 @@ class SchemaCost:
     union_params: int
 
 
-# Where subschemas sit, by keyword: maps of them, lists of them, or one.
-_SUBSCHEMA_MAPS = frozenset({"properties", "$defs", "definitions", "patternProperties", "dependentSchemas"})
-_SUBSCHEMA_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
-_SUBSCHEMA_SINGLE = frozenset({"items", "additionalProperties", "not", "if", "then", "else", "contains",
-                               "unevaluatedProperties", "unevaluatedItems", "propertyNames"})
 
 
 def _is_union(schema: object) -> bool:
@@ -163,13 +159,15 @@ def schema_cost(schema: Mapping[str, Any]) -> SchemaCost:
                 optional += name not in required_names
                 union += _is_union(subschema)
         for key, value in node.items():
-            if key in _SUBSCHEMA_MAPS:
+            # where subschemas sit: the kit's keyword facts (a draft-07 `items` list, `dependencies`...)
+            form = holds(key, value) if key in APPLICATOR_KEYWORDS else None
+            if form == "schema-map":
                 if isinstance(value, Mapping):
-                    stack.extend(value.values())
-            elif key in _SUBSCHEMA_LISTS:
+                    stack.extend(value.values())  # `dependencies`' name arrays are skipped as non-schemas
+            elif form == "schema-array":
                 if isinstance(value, list):
                     stack.extend(value)
-            elif key in _SUBSCHEMA_SINGLE:
+            elif form == "schema":
                 stack.append(value)
     return SchemaCost(optional, union)
 

@@ -28,11 +28,18 @@ def _applied_by(definition: RuleDefinition) -> str:
     return ", ".join(uses) or "no shipped dialect (available to custom dialects)"
 
 
+def _waived_for(definition: RuleDefinition) -> str:
+    """The shipped dialects that waive the rule in another context (SPEC §3, contexts), and why."""
+    waived = [f"{dialect.name} for {change.context} schemas ({change.waived[definition.id]})"
+              for dialect in SHIPPED.values() for change in dialect.contexts if definition.id in change.waived]
+    return f" Waived by: {'; '.join(waived)}" if waived else ""
+
+
 def _sm_rule(definition: RuleDefinition) -> Rule:
     statement = (
         f"{definition.title}: the strict schema strictify returns for a dialect applying this rule "
         f"breaks it nowhere (check {definition.check}). Why: {definition.reason}. "
-        f"Applied by: {_applied_by(definition)}."
+        f"Applied by: {_applied_by(definition)}.{_waived_for(definition)}"
     )
     source = definition.source if _SPEC3 in definition.source else f"{_SPEC3}; {definition.source}"
     return Rule(definition.id, definition.title.replace("`", ""), statement, source, _STRICTIFY)

@@ -19,7 +19,17 @@ _SEED_CONTEXT = f"{_SPEC6} ('Context Parameter Injection')"
 _SEED_CALLABLE = f"{_SPEC6} ('Callable Function Behavior')"
 _SPEC1 = "strictconformance/spec/SPEC.md §6 and §1 (invalid strict values are rejected at tool definition time)"
 
+_SEED_FUNCTION = (f"{_SPEC6} (added by the kit for tools defined from a function; the decorators' documented behaviour: "
+                  "https://openai.github.io/openai-agents-python/tools/#function-tools, "
+                  "https://python.langchain.com/docs/how_to/custom_tools/, https://ai.pydantic.dev/tools/)")
+_SEED_EXTRA_KEYS = (f"{_SPEC6} (added by the kit; a closed schema, additionalProperties false: "
+                    "https://json-schema.org/understanding-json-schema/reference/object#additionalproperties, "
+                    "https://platform.openai.com/docs/guides/function-calling#strict-mode)")
+_SEED_DEFAULTS = (f"{_SPEC6} (added by the kit; strict modes reject default: "
+                  "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas)")
+
 _DEFINE = ("define_tool", "describe_tool")
+_FROM_FUNCTION = ("define_tool_from_function", "describe_tool")
 _INVOKE = ("define_tool", "invoke_tool")
 
 RULES: tuple[Rule, ...] = (
@@ -30,8 +40,9 @@ RULES: tuple[Rule, ...] = (
          "Input is validated against the advertised schema before the callback runs; invalid input gives "
          "an error result naming the failing field, and the callback is not called.", _SEED_SCHEMA, _INVOKE),
     Rule("TL-3", "a callback's exception becomes an error result with its type and message",
-         "A callback's exception becomes an error result carrying the exception type and message; it "
-         "never escapes the tool-use path.", _SEED_ERRORS, _INVOKE),
+         "A callback's exception becomes an error result carrying the exception type and message (or the "
+         "fixed text the layer declares it puts there instead); it never escapes the tool-use path.",
+         _SEED_ERRORS, _INVOKE),
     Rule("TL-4", "generator items stream as ordered events, then exactly one final result",
          "Sync, async and generator callbacks: a generator's items stream as progress events, in order, "
          "then exactly one final result; an empty generator gives a defined result.", _SEED_STREAMING, _INVOKE),
@@ -39,10 +50,25 @@ RULES: tuple[Rule, ...] = (
          "Context is opt-in, carries the tool-use id and the invocation state, and never appears in the "
          "advertised schema.", _SEED_CONTEXT, ("define_tool", "describe_tool", "invoke_tool")),
     Rule("TL-6", "a direct call validates and raises; the tool-use path returns error results",
-         "The tool object is directly callable; a direct call validates and raises, the tool-use path "
-         "returns error results.", _SEED_CALLABLE, ("define_tool", "call_tool", "invoke_tool")),
+         "Where the SDK offers a direct call of a tool, it validates and raises, while the tool-use path "
+         "returns error results; a tool the SDK makes uncallable is not covered.", _SEED_CALLABLE,
+         ("define_tool", "call_tool", "invoke_tool")),
     Rule("TL-7", "the strict setting is validated when the tool is defined",
          "The tool's strict setting follows §1 and is validated when the tool is defined: true, false, "
          "unset or a finite number > 0 is kept as given; anything else is a clear error at definition "
          "time, never a silent default.", _SPEC1, _DEFINE),
+    Rule("TL-8", "a function's tool is described by its docstring's summary, not its Args section",
+         "A tool defined from a documented function is named after the function and its description holds "
+         "the docstring's summary (the text before its sections), never its Args: section, whose parameter "
+         "descriptions belong to the parameters; other sections may follow the summary.",
+         _SEED_FUNCTION, _FROM_FUNCTION),
+    Rule("TL-9", "extra input keys on a closed schema are rejected or reported, never dropped silently",
+         "When the advertised input schema is closed (additionalProperties: false), an input with an "
+         "undeclared key is rejected with an error result, or the key is reported (a warning, a log "
+         "record, or passed on to the callback); it is never dropped silently.", _SEED_EXTRA_KEYS,
+         ("define_tool_from_function", "describe_tool", "invoke_tool")),
+    Rule("TL-10", "parameter defaults are advertised, or their loss is declared",
+         "A parameter's default appears, unchanged, in the advertised schema; a layer that drops defaults "
+         "(always, or for strict tools, whose strict mode rejects them) declares it.", _SEED_DEFAULTS,
+         _FROM_FUNCTION),
 )

@@ -46,6 +46,8 @@ from jsonschema.protocols import Validator  # type: ignore[import-untyped]
 
 from strictconformance.dialects.pointers import pointer_from_path, split_pointer
 from strictconformance.dialects.validator import iter_schema_nodes
+from strictconformance.spec.keywords import ANNOTATION_KEYWORDS as META_DATA_KEYWORDS
+from strictconformance.spec.keywords import DEFINITION_KEYWORDS, OLD_DRAFT_SUBSCHEMA_KEYWORDS
 from strictconformance.tools.errors import ToolDefinitionError
 from strictconformance.tools.jsonvalue import (
     MAX_SCHEMA_DEPTH,
@@ -72,18 +74,18 @@ SUPPORTED_DRAFTS: Mapping[str, type[Validator]] = {
 #: Keywords that never change what validates and that the canonical form removes.
 DROPPED_KEYWORDS = frozenset({"title", "$comment", "discriminator"})
 
-#: Keywords that only annotate; when a ``$ref`` sibling repeats one, the sibling wins.
-ANNOTATION_KEYWORDS = frozenset(
-    {"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"}
-)
+#: Keywords that only annotate (the kit's keyword facts, and ``$comment``); when a ``$ref``
+#: sibling repeats one, the sibling wins.
+ANNOTATION_KEYWORDS = META_DATA_KEYWORDS | frozenset({"$comment"})
 
 #: Identification keywords a tool schema may not use below the root (refs must be local pointers).
 UNSUPPORTED_KEYWORDS = frozenset(
     {"$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor"}
 )
 
-#: Keywords whose meaning differs before draft 2020-12 (Core §A "Changes from draft 2019-09").
-OLD_DRAFT_KEYWORDS = frozenset({"additionalItems", "dependencies"})
+#: Keywords whose meaning differs before draft 2020-12 (Core §A "Changes from draft 2019-09"),
+#: from the kit's keyword facts; the array form of ``items`` is the other one.
+OLD_DRAFT_KEYWORDS = OLD_DRAFT_SUBSCHEMA_KEYWORDS
 
 #: Inlining refs can multiply a schema's size; beyond this many schema objects we stop.
 MAX_CANONICAL_NODES = 20_000
@@ -188,7 +190,7 @@ def _check_keywords(doc: _Document) -> None:
                     "dependentRequired, dependentSchemas)"
                 )
         if "draft-07" in doc.old_draft and "$ref" in node:
-            ignored = sorted(set(node) - {"$ref"} - ANNOTATION_KEYWORDS - {"$defs", "definitions", "$schema"})
+            ignored = sorted(set(node) - {"$ref"} - ANNOTATION_KEYWORDS - DEFINITION_KEYWORDS - {"$schema"})
             if ignored:
                 raise _fail(
                     f"draft-07 ignores {ignored} next to the $ref at {_where(pointer)}; "
@@ -227,7 +229,7 @@ def _analyse_refs(doc: _Document, root_pointer: str) -> None:
             doc.names[target] = "#"
             continue
         parts = split_pointer(target)
-        base = parts[-1] if parts and len(parts) >= 2 and parts[-2] in ("$defs", "definitions") else "_".join(parts)
+        base = parts[-1] if parts and len(parts) >= 2 and parts[-2] in DEFINITION_KEYWORDS else "_".join(parts)
         name, suffix = base or "root", 2
         while name in taken:
             name, suffix = f"{base}_{suffix}", suffix + 1

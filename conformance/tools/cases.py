@@ -8,7 +8,7 @@ whether, and with what, the callback ran.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -21,7 +21,10 @@ __all__ = [
     "CallLog",
     "CallbackKind",
     "ContextCase",
+    "DefaultsCase",
+    "DescriptionCase",
     "DirectCallCase",
+    "ExtraKeysCase",
     "RaisingCase",
     "RecordedCall",
     "RecordingCase",
@@ -137,3 +140,38 @@ class StrictCase:
 
     definition: ToolDefinition
     valid: bool
+
+
+@dataclass(frozen=True)
+class DescriptionCase:
+    """TL-8: a documented function; its tool's description holds the docstring's summary
+    (``summary``, paragraphs joined; at least ``first_paragraph``), never text only its ``Args:``
+    section holds (``args_texts``: the header and the parameters' descriptions)."""
+
+    function: Callable[..., Any]
+    summary: str
+    first_paragraph: str
+    args_texts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ExtraKeysCase:
+    """TL-9: a recording function tool (defined with ``strict``), a valid input, and an undeclared
+    key to add to it."""
+
+    function: Callable[..., Any]
+    shape: ObjectShape
+    log: CallLog
+    valid_input: Mapping[str, JSONValue]
+    extra_key: str
+    strict: bool | None = None
+
+
+@dataclass(frozen=True)
+class DefaultsCase:
+    """TL-10: a function tool whose parameters ``defaults`` have defaults, defined with ``strict``."""
+
+    function: Callable[..., Any]
+    shape: ObjectShape | None
+    strict: bool | None
+    defaults: Mapping[str, JSONValue]

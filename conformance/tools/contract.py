@@ -11,7 +11,19 @@ How the kit's callbacks expect to be called, whatever the SDK (the adapter trans
   own keyword arguments; with ``context="param"`` that parameter (annotated
   :class:`ToolContext`) receives the context;
 - ``context`` is always a :class:`strictconformance.tools.ToolContext` carrying the tool-use id
-  and the invocation state the check passed; an adapter builds it from its SDK's own context.
+  and the invocation state the check passed; an adapter builds it from its SDK's own context;
+- a function handed to ``define_tool_from_function`` (optional) is a plain Python function: its
+  ``__name__`` is the tool's name, its type hints the input, its Google-style docstring the
+  description (summary) and the parameters' descriptions (``Args:``); it takes its keyword
+  arguments and nothing else (no context).
+
+Two methods are optional: ``define_tool_from_function`` (tools made by the SDK's own decorator,
+``@function_tool``, ``@tool``, ``Tool(fn)``, ``@beta_tool``: the checks marked "from a function"
+need it) and ``call_tool`` (a direct call). Many SDKs wrap the function in an object that cannot
+be called (openai-agents' ``FunctionTool``, langchain's ``StructuredTool`` is a Runnable): then
+``call_tool`` calls what a user can call instead (``tool.invoke(args)``, the kept function), or is
+left out, or calls :func:`strictconformance.findings.not_covered` for a tool it cannot call; TL-6
+is then "not covered", never failed for it.
 """
 
 from __future__ import annotations
@@ -26,7 +38,9 @@ from strictconformance.tools.results import ToolContext, ToolInvocation
 
 __all__ = [
     "AdvertisedTool",
+    "DefaultsConvention",
     "FinalValueConvention",
+    "FunctionToolLayer",
     "StrictConvention",
     "ToolDefinition",
     "ToolLayer",
@@ -39,6 +53,11 @@ __all__ = [
 #: ``return value``); ``"last_item"`` - the last yielded item is the result, not a progress
 #: event; ``"none"`` - generators give no value: the result carries the empty value.
 FinalValueConvention = Literal["tool_return", "last_item", "none"]
+
+#: Whether an advertised schema keeps a parameter's default (TL-10): ``"kept"`` - always;
+#: ``"dropped_when_strict"`` - a strict tool may lose defaults (strict modes reject ``default``),
+#: a non-strict one keeps them; ``"dropped"`` - the layer never advertises defaults.
+DefaultsConvention = Literal["kept", "dropped_when_strict", "dropped"]
 
 #: Which strict values a tool definition takes (SPEC §1): ``"priority"`` - true, false, unset or a
 #: finite number > 0; ``"boolean"`` - true, false or unset only (any number is invalid).
@@ -108,6 +127,12 @@ class ToolLayerTraits:
     #: or the layer's documented default, e.g. ``True`` for openai-agents' ``function_tool``
     #: (``strict_mode=True``)
     strict_default: bool | None = None
+    #: the fixed text a layer puts in every error result instead of the callback's exception
+    #: (TL-3): ``None`` - the exception's type and message reach the result (the default); a
+    #: string - the layer redacts, documented, and the result carries this text instead
+    error_text: str | None = None
+    #: whether advertised schemas keep parameters' defaults (TL-10); see :data:`DefaultsConvention`
+    advertised_defaults: DefaultsConvention = "kept"
 
 
 def _allowed(values: tuple[str, ...]) -> str:
@@ -138,6 +163,13 @@ def validated_traits(traits: ToolLayerTraits) -> ToolLayerTraits:
     if raw.strict_default not in (None, True, False) or (isinstance(raw.strict_default, int) and not isinstance(raw.strict_default, bool)):
         raise ValueError(f"strict_default is {raw.strict_default!r}; allowed: None, True, False "
                          "(what a tool defined with strict unset is advertised as)")
+    if raw.error_text is not None and (not isinstance(raw.error_text, str) or not raw.error_text.strip()):
+        raise ValueError(f"error_text is {raw.error_text!r}; allowed: None (exceptions reach the result) or the "
+                         "non-empty fixed text the layer puts in every error result")
+    defaults: tuple[str, ...] = get_args(DefaultsConvention)
+    if raw.advertised_defaults not in defaults:
+        raise ValueError(f"advertised_defaults is {raw.advertised_defaults!r}; allowed: {_allowed(defaults)} "
+                         "(whether advertised schemas keep parameters' defaults)")
     problem = json_value_problem(raw.empty_generator_value, max_depth=MAX_INPUT_DEPTH)
     if problem is not None:
         raise ValueError(f"empty_generator_value is not a JSON value: {problem}")
@@ -163,5 +195,18 @@ class ToolLayer(Protocol):
         ...
 
     def call_tool(self, handle: Any, input: Mapping[str, Any], context: ToolContext | None) -> Any:
-        """Call the tool object directly, the way a user would call the function."""
+        """Call the tool directly, the way a user would call the function (optional: see the module
+        docstring for SDKs whose tool objects cannot be called)."""
+        ...
+
+
+@runtime_checkable
+class FunctionToolLayer(ToolLayer, Protocol):
+    """A tool layer that also defines tools the way users write them: a typed, documented function
+    handed to the SDK's decorator, with nothing else said (TL-2..TL-4, TL-6 from a function, TL-8..TL-10)."""
+
+    def define_tool_from_function(self, function: Callable[..., Any], strict: bool | None) -> Any:
+        """The SDK's tool for ``function`` as its decorator makes it (``@function_tool``, ``@tool``,
+        ``Tool(function)``): name, description and input schema from the function alone; ``strict``
+        passed only when it is not ``None`` (unset: the layer's default)."""
         ...

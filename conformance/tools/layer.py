@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from strictconformance.tools.contract import AdvertisedTool, ToolDefinition, ToolLayerTraits
@@ -29,6 +29,10 @@ class ReferenceToolLayer:
             strict=definition.strict,  # passed as given: invalid values are the point of TL-7
             context=definition.context,
         )
+
+    def define_tool_from_function(self, function: Callable[..., Any], strict: bool | None) -> Tool[..., Any]:
+        """``tool(function)``: name, description and schema from the function alone."""
+        return Tool(function, strict=strict)
 
     def describe_tool(self, handle: Tool[..., Any]) -> AdvertisedTool:
         return AdvertisedTool(name=handle.name, description=handle.description, input_schema=handle.input_schema, strict=handle.strict)

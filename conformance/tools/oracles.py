@@ -25,10 +25,14 @@ compared parsed); a generator's final value follows the layer's declared convent
 
 from __future__ import annotations
 
+import inspect
 import json
+import logging
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from pydantic_core import PydanticSerializationError, to_jsonable_python
@@ -39,14 +43,22 @@ from strictconformance.tools.canonical import canonical_input_schema
 from strictconformance.tools.cases import (
     CallLog,
     ContextCase,
+    DefaultsCase,
+    DescriptionCase,
     DirectCallCase,
+    ExtraKeysCase,
     RaisingCase,
     RecordingCase,
     ShapeCase,
     StreamingCase,
     StrictCase,
 )
-from strictconformance.tools.contract import ToolDefinition, ToolLayer
+from strictconformance.tools.contract import (
+    FunctionToolLayer,
+    ToolDefinition,
+    ToolLayer,
+    ToolLayerTraits,
+)
 from strictconformance.tools.errors import ToolDefinitionError
 from strictconformance.tools.jsonvalue import parse_json_text
 from strictconformance.tools.results import ToolContext, ToolEvent, ToolInvocation, ToolResult
@@ -62,6 +74,7 @@ from strictconformance.tools.shapes import (
 
 __all__ = [
     "CHECKS",
+    "FromFunction",
     "ToolRuleViolation",
     "Violation",
     "assert_conforms",
@@ -72,6 +85,9 @@ __all__ = [
     "check_tl5",
     "check_tl6",
     "check_tl7",
+    "check_tl8",
+    "check_tl9",
+    "check_tl10",
 ]
 
 T = TypeVar("T")
@@ -300,6 +316,10 @@ def check_tl1(layer: ToolLayer, case: ShapeCase) -> list[Violation]:
     must validate as the raw schema does. The kit's own annotations are not demanded."""
     expected = canonical_input_schema(case.schema).schema
     definitions = [definition for definition in case.definitions if definition.source in layer.traits.sources]
+    if layer.traits.strict_default:
+        # a layer strict by default transforms unset-strict schemas for its provider's strict mode
+        # (every property required, ...): SM-* judge that; TL-1 compares the sources without it
+        definitions = [replace(definition, strict=False) if definition.strict is None else definition for definition in definitions]
     definitions.sort(key=lambda definition: definition.source != "json_schema")  # the raw schema first: the yardstick
     violations: list[Violation] = []
     baseline: tuple[str, dict[str, Any]] | None = None
@@ -417,9 +437,14 @@ def check_tl3(layer: ToolLayer, case: RaisingCase) -> list[Violation]:
             violations.append(Violation("TL-3", "a raising callback gave a success result", call, shown))
             return violations
         text = _text(result)
-        if case.exception_type.__name__ not in text:
+        redacted = layer.traits.error_text
+        if redacted is not None:
+            # the layer declares it puts this fixed text in every error result instead of the exception
+            if redacted not in text:
+                violations.append(Violation("TL-3", f"the error result does not carry the declared error_text {redacted!r}", call, shown))
+        elif case.exception_type.__name__ not in text:
             violations.append(Violation("TL-3", f"the error result does not carry the exception type {case.exception_type.__qualname__}", call, shown))
-        if case.exception_text and case.exception_text not in text:
+        if redacted is None and case.exception_text and case.exception_text not in text:
             violations.append(Violation("TL-3", f"the error result does not carry the exception message {case.exception_text!r}", call, shown))
         if result.tool_use_id != "toolu_raise":
             violations.append(Violation("TL-3", f"the error result carries tool-use id {result.tool_use_id!r}, not 'toolu_raise'", call, shown))
@@ -642,8 +667,199 @@ def check_tl7(layer: ToolLayer, case: StrictCase) -> list[Violation]:
     return _checked("TL-7", run)
 
 
-#: Rule ID -> its check. The plugin pairs each with the strategy of the same case type.
-CHECKS: Mapping[str, Callable[[ToolLayer, Any], list[Violation]]] = {
+# -- tools defined from a function (TL-2..TL-4 and TL-6 through FromFunction, TL-8..TL-10) ------
+
+
+class FromFunction:
+    """``layer`` seen through ``define_tool_from_function``: ``define_tool`` of a type-hint
+    definition hands its callback (whose ``__name__`` and docstring are the definition's name and
+    description) to the SDK's decorator alone, so the TL-2..TL-4 and TL-6 oracles judge the tools
+    users write with ``@function_tool``, ``@tool`` or ``Tool(fn)``. Its traits declare the
+    ``signature`` source only (the oracles skip cases of other sources)."""
+
+    def __init__(self, layer: FunctionToolLayer) -> None:
+        self._layer = layer
+        self.traits: ToolLayerTraits = replace(layer.traits, sources=frozenset({"signature"}))
+
+    def define_tool(self, definition: ToolDefinition) -> Any:
+        if definition.source != "signature" or definition.context:
+            raise ValueError(f"FromFunction defines type-hint tools without context only, not {definition.as_json()}")
+        strict = definition.strict
+        return self._layer.define_tool_from_function(definition.callback, strict if isinstance(strict, bool) else None)
+
+    def describe_tool(self, handle: Any) -> Any:
+        return self._layer.describe_tool(handle)
+
+    def invoke_tool(self, handle: Any, tool_use_id: str, input: Mapping[str, Any], invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        return self._layer.invoke_tool(handle, tool_use_id, input, invocation_state)
+
+    def call_tool(self, handle: Any, input: Mapping[str, Any], context: ToolContext | None) -> Any:
+        return self._layer.call_tool(handle, input, context)
+
+
+def _function_json(function: Callable[..., Any]) -> dict[str, Any]:
+    """A function tool's counterexample: its name, signature and docstring, as a user wrote them."""
+    try:
+        signature = str(inspect.signature(function))
+    except (TypeError, ValueError):
+        signature = "(...)"
+    return {"name": getattr(function, "__name__", repr(function)), "signature": signature, "docstring": inspect.getdoc(function) or ""}
+
+
+def _define_function(rule_id: str, layer: FunctionToolLayer, function: Callable[..., Any], strict: bool | None, example: Mapping[str, Any]) -> Any:
+    call = _call("define_tool_from_function", getattr(function, "__name__", "function"), strict)
+    return _attempt(rule_id, call, example, lambda: layer.define_tool_from_function(function, strict), "defining a tool from a documented function")
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+# -- TL-8 ---------------------------------------------------------------------------------------
+
+
+def check_tl8(layer: FunctionToolLayer, case: DescriptionCase) -> list[Violation]:
+    """TL-8: a function's tool is named after the function and its description holds the
+    docstring's summary (at least its first paragraph; whitespace and markup around it aside),
+    never its ``Args:`` section: the header or a parameter's description (those belong to the
+    parameters). Other sections may follow the summary (pydantic-ai adds ``Returns:`` on purpose)."""
+    example: dict[str, Any] = {"definition": _function_json(case.function), "expected_description": case.summary}
+
+    def run() -> list[Violation]:
+        handle = _define_function("TL-8", layer, case.function, None, example)
+        call = _call("describe_tool", "handle")
+        advertised = _attempt("TL-8", call, example, lambda: layer.describe_tool(handle), "describe_tool")
+        shown = {**example, "advertised_name": advertised.name, "advertised_description": advertised.description}
+        violations: list[Violation] = []
+        if advertised.name != case.function.__name__:
+            violations.append(Violation("TL-8", f"the tool is advertised as {advertised.name!r}, not as its function's name "
+                                                f"{case.function.__name__!r}", call, shown))
+        got, summary, first = _words(advertised.description), _words(case.summary), _words(case.first_paragraph)
+        leaked = [text for text in case.args_texts if _words(text) in got and _words(text) not in summary]
+        if leaked:
+            violations.append(Violation("TL-8", f"the description holds the docstring's Args: section, not only its summary: "
+                                                f"{_dump(leaked[0])} is in {_dump(advertised.description)}", call, shown))
+        elif first not in got:
+            violations.append(Violation("TL-8", f"the description {_dump(advertised.description)} does not hold the docstring's "
+                                                f"summary {_dump(case.summary)}", call, shown))
+        return violations
+
+    return _checked("TL-8", run)
+
+
+# -- TL-9 ---------------------------------------------------------------------------------------
+
+
+@contextmanager
+def _reports() -> Iterator[list[str]]:
+    """The warnings and log records (WARNING and above) emitted inside the block, as text."""
+    seen: list[str] = []
+
+    class _Handler(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            try:
+                seen.append(record.getMessage())
+            except Exception:  # a record whose arguments do not format is still a report
+                seen.append(str(record.msg))
+
+    handler = _Handler(logging.WARNING)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield seen
+        seen.extend(str(warning.message) for warning in caught)
+    finally:
+        root.removeHandler(handler)
+
+
+def check_tl9(layer: FunctionToolLayer, case: ExtraKeysCase) -> list[Violation]:
+    """TL-9: under a closed advertised schema (``additionalProperties: false``), an input with an
+    undeclared key is rejected (an error result, the callback not run), or the key is reported (a
+    warning or log record naming it, or the key passed on to the callback), never dropped silently.
+    An open advertised schema may drop it: nothing to judge."""
+    extra = {**case.valid_input, case.extra_key: 7}
+    example: dict[str, Any] = {"definition": _function_json(case.function), "strict": case.strict, "input": extra,
+                               "undeclared_key": case.extra_key}
+
+    def run() -> list[Violation]:
+        handle = _define_function("TL-9", layer, case.function, case.strict, example)
+        advertised = _attempt("TL-9", _call("describe_tool", "handle"), example, lambda: layer.describe_tool(handle), "describe_tool")
+        if advertised.input_schema.get("additionalProperties") is not False:
+            return []
+        shown = {**example, "advertised": advertised.input_schema}
+        before = len(case.log.calls)
+        with _reports() as reported:
+            invocation, call = _invoke("TL-9", layer, handle, "toolu_extra", extra, {}, shown, "invoking with an undeclared key")
+        calls = _new_calls(case.log, before)
+        result, violations = _single_result("TL-9", invocation, call, shown)
+        if result is None:
+            return violations
+        if result.status == "error":
+            if calls:
+                violations.append(Violation("TL-9", "input with an undeclared key gave an error result, but only after running the callback",
+                                            call, {**shown, "result": result.as_json()}))
+            return violations
+        if len(calls) != 1:
+            violations.append(Violation("TL-9", f"the callback ran {len(calls)} times for one accepted input", call, shown))
+            return violations
+        received = as_json(calls[0].input)
+        if isinstance(received, Mapping) and case.extra_key in received:
+            return violations  # passed on, not dropped
+        if any(case.extra_key in text for text in reported):
+            return violations  # reported
+        violations.append(Violation("TL-9", f"the undeclared key {case.extra_key!r} was dropped silently: the schema advertised "
+                                            "additionalProperties: false, but the input was neither rejected nor the key reported",
+                                    call, {**shown, "received": received, "result": result.as_json()}))
+        return violations
+
+    return _checked("TL-9", run)
+
+
+# -- TL-10 --------------------------------------------------------------------------------------
+
+
+def _property_node(schema: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
+    properties = schema.get("properties")
+    node = properties.get(name) if isinstance(properties, Mapping) else None
+    return node if isinstance(node, Mapping) else None
+
+
+def check_tl10(layer: FunctionToolLayer, case: DefaultsCase) -> list[Violation]:
+    """TL-10: every parameter default is advertised (``default`` on its property, equal as JSON),
+    unless the layer declares that it drops them (``advertised_defaults``: ``"dropped"``, or
+    ``"dropped_when_strict"`` for a tool advertised strict). A wrong default is always a violation."""
+    example: dict[str, Any] = {"definition": _function_json(case.function), "strict": case.strict, "defaults": dict(case.defaults)}
+    convention = layer.traits.advertised_defaults
+
+    def run() -> list[Violation]:
+        handle = _define_function("TL-10", layer, case.function, case.strict, example)
+        call = _call("describe_tool", "handle")
+        advertised = _attempt("TL-10", call, example, lambda: layer.describe_tool(handle), "describe_tool")
+        strict = advertised.strict not in (None, False)
+        may_drop = convention == "dropped" or (convention == "dropped_when_strict" and strict)
+        shown = {**example, "advertised": advertised.input_schema, "advertised_strict": repr(advertised.strict)}
+        violations: list[Violation] = []
+        for name, default in case.defaults.items():
+            node = _property_node(advertised.input_schema, name)
+            if node is None:
+                continue  # a missing property is TL-1's
+            if "default" in node:
+                if not json_equal(_to_json(node["default"]), _to_json(default)):
+                    violations.append(Violation("TL-10", f"parameter {name!r} defaults to {_dump(default)} but {_dump(node['default'])} "
+                                                         "is advertised", call, shown))
+            elif not may_drop:
+                why = (f"tool_layer_traits.advertised_defaults is {convention!r}" +
+                       (" and the tool is not advertised strict" if convention == "dropped_when_strict" else ""))
+                violations.append(Violation("TL-10", f"the default of parameter {name!r} ({_dump(default)}) is not in the advertised "
+                                                     f"schema, and its loss is not declared ({why})", call, shown))
+        return violations
+
+    return _checked("TL-10", run)
+
+#: Rule ID -> its check (TL-8..TL-10 take a FunctionToolLayer). The plugin pairs each with the strategy of the same case type.
+CHECKS: Mapping[str, Callable[[Any, Any], list[Violation]]] = {
     "TL-1": check_tl1,
     "TL-2": check_tl2,
     "TL-3": check_tl3,
@@ -651,4 +867,7 @@ CHECKS: Mapping[str, Callable[[ToolLayer, Any], list[Violation]]] = {
     "TL-5": check_tl5,
     "TL-6": check_tl6,
     "TL-7": check_tl7,
+    "TL-8": check_tl8,
+    "TL-9": check_tl9,
+    "TL-10": check_tl10,
 }

@@ -1,7 +1,7 @@
 """Where a JSON Schema keeps its subschemas: one table, one walker.
 
-The table says, per keyword, whether it holds one schema, a list or a map of them, and whether
-the subschemas apply to the same instance as their parent (``allOf``, ``$ref``...) or to a part
+The table (the kit's keyword facts, from :mod:`strictconformance.spec.keywords`) says, per
+keyword, whether it holds one schema, a list or a map of them, and whether the subschemas apply to the same instance as their parent (``allOf``, ``$ref``...) or to a part
 of it (``properties``, ``items``...). The distinction matters for cycles: a ``$ref`` loop that
 only passes through same-instance keywords never consumes input and never terminates.
 Source: JSON Schema 2020-12 Core §10 (applicators) and §8.2.4 (``$defs``); draft-07 forms
@@ -14,40 +14,24 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Literal
+
+from strictconformance.spec.keywords import DEFINITION_KEYWORDS, SUBSCHEMAS
 
 __all__ = ["DEFINITION_KEYWORDS", "SUBSCHEMA_KEYWORDS", "Subschema", "iter_subschemas", "map_subschemas"]
 
 Shape = Literal["single", "list", "map", "items"]
 
-#: keyword -> (how it holds subschemas, do they apply to the parent's own instance?)
-SUBSCHEMA_KEYWORDS: Mapping[str, tuple[Shape, bool]] = {
-    "allOf": ("list", True),
-    "anyOf": ("list", True),
-    "oneOf": ("list", True),
-    "not": ("single", True),
-    "if": ("single", True),
-    "then": ("single", True),
-    "else": ("single", True),
-    "dependentSchemas": ("map", True),
-    "dependencies": ("map", True),  # draft-07; array values are dependentRequired, not schemas
-    "properties": ("map", False),
-    "patternProperties": ("map", False),
-    "additionalProperties": ("single", False),
-    "propertyNames": ("single", False),
-    "unevaluatedProperties": ("single", False),
-    "prefixItems": ("list", False),
-    "items": ("items", False),  # a schema, or (draft-07) a list of schemas
-    "additionalItems": ("single", False),
-    "contains": ("single", False),
-    "unevaluatedItems": ("single", False),
-    "contentSchema": ("single", False),
-    "$defs": ("map", False),
-    "definitions": ("map", False),
-}
+_SHAPES: Mapping[str, Shape] = {"schema": "single", "schema-array": "list", "schema-map": "map"}
 
-#: Keywords that only hold schemas for ``$ref`` to reach; they apply to nothing by themselves.
-DEFINITION_KEYWORDS = frozenset({"$defs", "definitions"})
+#: keyword -> (how it holds subschemas, do they apply to the parent's own instance?), from the
+#: kit's keyword facts (strictconformance.spec.keywords): every keyword holding subschemas, the
+#: annotation ``contentSchema`` too, so a copy or a rewrite reaches every one.
+SUBSCHEMA_KEYWORDS: Mapping[str, tuple[Shape, bool]] = MappingProxyType({
+    keyword: ("items" if entry.array_form else _SHAPES[entry.holds], entry.applies == "in-place")
+    for keyword, entry in SUBSCHEMAS.items()
+})
 
 
 @dataclass(frozen=True)

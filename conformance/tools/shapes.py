@@ -35,6 +35,7 @@ __all__ = [
     "FieldKind",
     "FieldShape",
     "ObjectShape",
+    "describe_function",
     "fill_defaults",
     "is_no_default",
     "json_equal",
@@ -300,6 +301,26 @@ def signature_callback(
     with the nested models of :func:`models_for`, described in a Google-style ``Args:`` section.
     ``shape`` must be closed: a function takes no other arguments.
     """
+
+    def callback(**kwargs: Any) -> Any:
+        context = kwargs.pop(context_parameter, None) if context_parameter is not None else None
+        return body(kwargs, context)
+
+    return describe_function(callback, shape, name=name, summary=summary, context_parameter=context_parameter)
+
+
+def describe_function(
+    function: Callable[..., Any],
+    shape: ObjectShape,
+    *,
+    name: str,
+    summary: str,
+    context_parameter: str | None = None,
+    sections: str = "",
+) -> Callable[..., Any]:
+    """``function`` (which takes keyword arguments) given the signature, type hints, name and
+    Google-style docstring of ``shape``: ``summary``, an ``Args:`` section for the described
+    fields, then ``sections`` (e.g. ``Returns:``) as written. Returns ``function`` itself."""
     if not shape.closed:
         raise ValueError("a signature describes a closed object; give a closed shape")
     models = models_for(shape)
@@ -318,16 +339,13 @@ def signature_callback(
     doc = summary
     if documented:
         doc += "\n\nArgs:\n" + "\n".join(f"    {field_name}: {text}" for field_name, text in documented)
-
-    def callback(**kwargs: Any) -> Any:
-        context = kwargs.pop(context_parameter, None) if context_parameter is not None else None
-        return body(kwargs, context)
-
-    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-    callback.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
-    callback.__doc__ = doc
-    callback.__name__ = callback.__qualname__ = name
-    return callback
+    if sections:
+        doc += "\n\n" + sections
+    function.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    function.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
+    function.__doc__ = doc
+    function.__name__ = function.__qualname__ = name
+    return function
 
 
 # -- comparing what a callback received with what was sent ---------------------------------------

@@ -36,6 +36,11 @@ from strictconformance.dialects.pointers import (
 )
 from strictconformance.dialects.values import MAX_JSON_NESTING, locate_json_problem
 from strictconformance.reference.strictify._schema import MARK, Node, on_cycles, subschema_kind
+from strictconformance.spec.keywords import (
+    CHILD_APPLICATORS,
+    DEFINITION_KEYWORDS,
+    SCHEMA_ARRAY_KEYWORDS,
+)
 
 __all__ = ["KEYWORD_SHAPES", "MAX_NESTING", "MAX_VALUE_NESTING", "CheckedInput", "check_input", "ref_target"]
 
@@ -106,13 +111,11 @@ KEYWORD_SHAPES: Mapping[str, tuple[Callable[[Any], bool], str]] = MappingProxyTy
     "$vocabulary": (lambda v: isinstance(v, dict) and all(isinstance(flag, bool) for flag in v.values()), "an object of booleans"),
 })
 # Subschema lists Draft 2020-12 requires non-empty ("schemaArray": minItems 1)
-_NON_EMPTY_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+_NON_EMPTY_LISTS = SCHEMA_ARRAY_KEYWORDS
 
-# Keywords under which a subschema constrains a value nested inside the current one.
-_VALUE_EDGES = frozenset({
-    "properties", "patternProperties", "additionalProperties", "items", "prefixItems", "contains",
-    "propertyNames", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties", "additionalItems",
-})
+# Keywords under which a subschema constrains a value nested inside the current one (not
+# `dependentSchemas`: it applies to the same object, so a `$ref` loop through it never ends).
+_VALUE_EDGES = CHILD_APPLICATORS
 
 
 @dataclass(frozen=True)
@@ -227,7 +230,7 @@ def _cyclic_definitions(refs: dict[str, str], document: Node) -> str | None:
             index, through_value = 0, False
             while index < len(tokens):
                 keyword = tokens[index]
-                if keyword in _VALUE_EDGES or keyword in ("$defs", "definitions"):
+                if keyword in _VALUE_EDGES or keyword in DEFINITION_KEYWORDS:
                     through_value = True  # a nested value, or a definition not applied here
                     break
                 value = node[keyword]

@@ -12,6 +12,7 @@ from typing import Any
 
 from strictconformance.dialects.values import canonical
 from strictconformance.reference.strictify._schema import MARK, Node, type_set
+from strictconformance.spec.keywords import ANNOTATION_KEYWORDS
 
 __all__ = ["MAX_CROSS_PRODUCT", "canonical", "merge_schemas"]
 
@@ -19,7 +20,7 @@ MAX_CROSS_PRODUCT = 16
 
 _LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
 _UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
-_ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"})
+_ANNOTATIONS = ANNOTATION_KEYWORDS | {"$comment"}
 
 #: report(keyword, detail): called where the merge had to loosen.
 Report = Callable[[str, str], None]
@@ -57,6 +58,31 @@ def merge_schemas(a: Any, b: Any, report: Report) -> Any:
         if canonical(ours) == canonical(theirs) or keyword in _ANNOTATIONS:
             continue
         result[keyword] = _merge_keyword(keyword, ours, theirs, a, b, report)
+    return _keep_keyword_origins(result, a, b)
+
+
+def _keep_keyword_origins(result: Node, a: Node, b: Node) -> Node:
+    """Remember where each keyword ``b`` contributed came from (``MARK["from"]``), so a later
+    loss on that keyword names the original node that has it, not ``a``'s."""
+    theirs_mark, ours_mark = b.get(MARK), a.get(MARK)
+    if not isinstance(theirs_mark, dict) or "origin" not in theirs_mark:
+        return result
+    ours_origin = ours_mark.get("origin") if isinstance(ours_mark, dict) else None
+    theirs_from = theirs_mark.get("from", {})
+    contributed = {}
+    for keyword, theirs in b.items():
+        if keyword == MARK or keyword not in result:
+            continue
+        source = theirs_from.get(keyword, theirs_mark["origin"])
+        if source == ours_origin:
+            continue
+        if keyword not in a or (canonical(result[keyword]) == canonical(theirs) and canonical(a[keyword]) != canonical(theirs)):
+            contributed[keyword] = source
+    if not contributed:
+        return result
+    mark = dict(ours_mark) if isinstance(ours_mark, dict) else {}
+    mark["from"] = {**mark.get("from", {}), **contributed}
+    result[MARK] = mark
     return result
 
 
@@ -92,6 +118,8 @@ def _merge_keyword(keyword: str, ours: Any, theirs: Any, a: Node, b: Node, repor
             return common_values
         report("enum", "allOf of disjoint enums accepts nothing; kept the first")
         return ours
+    # single-schema child keywords whose two schemas merge into one (not `contains`: two
+    # witnesses need not be one item; not `additionalItems`: it depends on the sibling `items`)
     if keyword in ("items", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties"):
         return merge_schemas(ours, theirs, report)
     if keyword == "not":

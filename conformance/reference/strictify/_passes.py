@@ -37,13 +37,14 @@ from strictconformance.reference.strictify._schema import (
     strip_marks,
     type_set,
 )
+from strictconformance.spec.keywords import ANNOTATION_KEYWORDS, DEFINITION_KEYWORDS
 
 __all__ = ["PASSES", "Pass", "State"]
 
-#: Keywords that change no validation outcome: dropping them is not a loss.
-ANNOTATIONS = frozenset({
-    "title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly",
-    "$schema", "$id", "$anchor", "$dynamicAnchor", "contentEncoding", "contentMediaType", "contentSchema",
+#: Keywords that change no validation outcome: dropping them is not a loss (the meta-data
+#: annotations, and comments, identifiers and content annotations).
+ANNOTATIONS = ANNOTATION_KEYWORDS | frozenset({
+    "$comment", "$schema", "$id", "$anchor", "$dynamicAnchor", "contentEncoding", "contentMediaType", "contentSchema",
     "$vocabulary",
 })
 _BY_TYPE: dict[str, frozenset[str]] = {
@@ -699,8 +700,10 @@ def strip_unsupported(state: State) -> None:
     encoding = state.dialect.encoding
 
     def strip(node: Node) -> Any:
-        here = origin(node)
+        node_here = origin(node)
         renamed = node.get(MARK, {}).get("renamed", {})
+        # a keyword merged in from another allOf/oneOf member is lost where that member had it
+        contributed = node.get(MARK, {}).get("from", {})
         result: Node = {}
         allowed = encoding.keywords
         if allowed is not None and "const" in node and "const" not in allowed and "enum" in allowed:
@@ -709,6 +712,7 @@ def strip_unsupported(state: State) -> None:
             if keyword == MARK:
                 result[keyword] = value
                 continue
+            here = contributed.get(renamed.get(keyword, keyword), contributed.get(keyword, node_here))
             if allowed is not None and keyword not in allowed:
                 if keyword not in ANNOTATIONS:
                     was = renamed.get(keyword, keyword)
@@ -891,7 +895,7 @@ def truncate_depth(state: State) -> None:
         if (depth >= limit and _has_nested_schema(node)) or (pairs and depth + 2 > limit):
             state.lose(origin(node), "truncated", "", f"nesting beyond depth {limit} travels as JSON text")
             return opaque(origin(node), replacing=node)
-        return map_children(node, lambda sub, keyword, key: sub if keyword in ("$defs", "definitions")
+        return map_children(node, lambda sub, keyword, key: sub if keyword in DEFINITION_KEYWORDS
                             else cut(sub, depth + 1 if keyword in DATA_EDGES else depth))
 
     root = cut(state.schema, 0)

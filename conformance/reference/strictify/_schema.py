@@ -12,6 +12,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from strictconformance.dialects.pointers import join_pointer
+from strictconformance.spec.keywords import (
+    APPLICATOR_KEYWORDS,
+    SCHEMA_KEYWORDS,
+    SCHEMA_MAP_KEYWORDS,
+    SUBSCHEMAS,
+)
 
 __all__ = [
     "DATA_EDGES",
@@ -32,17 +38,17 @@ MARK = "\x00strictconformance"
 Node = dict[str, Any]
 
 # keyword -> how subschemas sit under it: "one" (a schema), "map" (names -> schemas),
-# "list" (a list of schemas). `items` may also be a draft-7 list.
+# "list" (a list of schemas), from the kit's keyword facts. `items` may also be a draft-7 list.
+# Left out on purpose: draft-07 `dependencies` (a map whose members may be property-name arrays),
+# which strictify treats as one opaque keyword: stripped with a loss, or kept whole.
 SUBSCHEMA_KEYWORDS: dict[str, str] = {
-    "additionalProperties": "one", "items": "one", "contains": "one", "propertyNames": "one",
-    "not": "one", "if": "one", "then": "one", "else": "one", "unevaluatedItems": "one",
-    "unevaluatedProperties": "one", "additionalItems": "one",
-    "properties": "map", "patternProperties": "map", "$defs": "map", "definitions": "map",
-    "dependentSchemas": "map",
-    "allOf": "list", "anyOf": "list", "oneOf": "list", "prefixItems": "list",
+    keyword: "one" if keyword in SCHEMA_KEYWORDS else "map" if keyword in SCHEMA_MAP_KEYWORDS else "list"
+    for keyword in sorted(APPLICATOR_KEYWORDS)
+    if not SUBSCHEMAS[keyword].string_array_members
 }
 
-#: Edges that nest a value one level deeper (the depth SM-21 counts).
+#: Edges that nest a value one level deeper (the depth SM-21 counts): the providers' notion of
+#: depth (members and items), not a keyword fact; the child applicators are in spec.keywords.
 DATA_EDGES = frozenset({"properties", "items", "additionalProperties", "prefixItems"})
 
 
