@@ -43,7 +43,10 @@ from strictconformance.reference.strictify import strictify
 from strictconformance.strategies.instances import instances
 
 DIALECTS = sorted(SHIPPED)
-SHARED_CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "jsonschemabench"
+#: ``../shared/corpus/jsonschemabench`` beside the checkout (or beside a folder holding checkouts)
+SHARED_CORPUS = next((folder / "shared" / "corpus" / "jsonschemabench" for folder in Path(__file__).resolve().parents[1:4]
+                      if (folder / "shared" / "corpus" / "jsonschemabench").is_dir()),
+                     Path(__file__).resolve().parents[2] / "shared" / "corpus" / "jsonschemabench")
 SHARED_STRIDE = 1 if os.environ.get("SC_FULL_CORPUS") == "1" else 60
 
 

@@ -1,6 +1,9 @@
-"""``python -m strictconformance.bench [instances|strictify|drift|startup|process|matrix|all] [options]``: print figures.
+"""``python -m strictconformance.bench [instances|strictify|scaling|corpus|drift|startup|process|matrix|all] [options]``: print figures.
 
-``instances`` and ``strictify`` run :mod:`strictconformance.bench.schemas`; ``drift`` runs
+``instances`` and ``strictify`` run :mod:`strictconformance.bench.schemas`; ``scaling`` runs
+:mod:`strictconformance.bench.scaling` (``validate_strict`` against nesting depth, ``$ref`` chains,
+``$defs`` and shared sub-schemas; strictify on a DAG); ``corpus`` runs :mod:`strictconformance.bench.corpus`
+(the real-world corpus: the validator beside schemafit, strictify per dialect); ``drift`` runs
 :mod:`strictconformance.bench.drift`; ``startup`` runs :mod:`strictconformance.bench.startup` (what the
 dormant plugin costs every pytest run); ``process`` runs :mod:`strictconformance.bench.process` (the
 process protocol's round trip); ``matrix`` times the suite per SDK path (``python -m
@@ -17,12 +20,16 @@ from collections.abc import Sequence
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     which = args.pop(0) if args and not args[0].startswith("-") else "all"
-    from strictconformance.bench import drift, process, schemas, startup
+    from strictconformance.bench import corpus, drift, process, scaling, schemas, startup
 
     if which == "startup":
         return startup.main(args)
     if which in ("instances", "strictify"):
         return schemas.main([which, *args])
+    if which == "scaling":
+        return scaling.main(args)
+    if which == "corpus":
+        return corpus.main(args)
     if which == "drift":
         return drift.main(args)
     if which == "process":
@@ -33,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return matrix_main(["--bench", "--out", "sc-matrix-bench", *args])
     if which == "all":
         return schemas.main(["all", *args]) or drift.main([])
-    print(f"unknown benchmark {which!r}; choose instances, strictify, drift, startup, process, matrix or all", file=sys.stderr)
+    print(f"unknown benchmark {which!r}; choose instances, strictify, scaling, corpus, drift, startup, process, matrix or all", file=sys.stderr)
     return 2
 
 

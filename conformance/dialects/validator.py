@@ -8,6 +8,7 @@ input is fine; input that is not a schema gets a :class:`SchemaError` naming the
 
 from __future__ import annotations
 
+import bisect
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -16,7 +17,6 @@ from typing import Any
 
 from strictconformance.dialects.model import Dialect, SchemaError, StrictRule, Violation
 from strictconformance.dialects.pointers import (
-    is_under,
     join_pointer,
     resolve_local_reference,
     split_pointer,
@@ -71,27 +71,34 @@ def iter_schema_nodes(schema: object) -> Iterator[SchemaNode]:
     """Every subschema of ``schema`` in document order, iteratively (no recursion limit)."""
     if not isinstance(schema, (dict, bool)):
         raise SchemaError("", f"a schema is an object or a boolean, got {type(schema).__name__}")
-    # stack of (node, pointer, depth, keyword, tree, ids of dicts on the path)
-    stack: list[tuple[Any, str, int, str, str, frozenset[int]]] = [(schema, "", 0, "", "", frozenset())]
+    # stack of (node, pointer, depth, keyword, tree); a node's exit marker (None, id) sits below its
+    # children, so `on_path` holds the ids of the dicts on the current path (a set, not a copy per node)
+    stack: list[tuple[Any, ...]] = [(schema, "", 0, "", "")]
+    on_path: set[int] = set()
     while stack:
-        node, pointer, depth, keyword, tree, path_ids = stack.pop()
+        entry = stack.pop()
+        if entry[0] is None:
+            on_path.discard(entry[1])
+            continue
+        node, pointer, depth, keyword, tree = entry
         if isinstance(node, bool):
             yield SchemaNode(pointer, node, depth, keyword, tree)
             continue
         if not isinstance(node, dict):
             raise SchemaError(pointer, f"a subschema must be an object or a boolean, got {type(node).__name__}")
-        if id(node) in path_ids:
+        if id(node) in on_path:
             raise SchemaError(pointer, "the schema contains itself (a cyclic Python object, not JSON)")
         for key in node:
             if not isinstance(key, str):
                 raise SchemaError(pointer, f"keys must be strings, got {key!r}")
         yield SchemaNode(pointer, node, depth, keyword, tree)
-        inner_ids = path_ids | {id(node)}
-        children: list[tuple[Any, str, int, str, str, frozenset[int]]] = []
+        on_path.add(id(node))
+        stack.append((None, id(node)))
+        children: list[tuple[Any, ...]] = []
         for key, value in node.items():
             child_depth = depth + 1 if key in _DEPTH_EDGES else depth
             if key in _SINGLE and holds(key, value) == "schema":
-                children.append((value, join_pointer(pointer, key), child_depth, key, tree, inner_ids))
+                children.append((value, join_pointer(pointer, key), child_depth, key, tree))
             elif key in _MAPS:
                 if not isinstance(value, dict):
                     raise SchemaError(join_pointer(pointer, key), f"`{key}` must map names to schemas, got {type(value).__name__}")
@@ -102,14 +109,14 @@ def iter_schema_nodes(schema: object) -> Iterator[SchemaNode]:
                         continue  # draft-07 `dependencies`: property names, not a schema
                     sub_pointer = join_pointer(pointer, key, name)
                     if key in _DEF_KEYWORDS:  # a definition is a tree of its own (depth from 0)
-                        children.append((sub, sub_pointer, 0, key, sub_pointer, inner_ids))
+                        children.append((sub, sub_pointer, 0, key, sub_pointer))
                     else:
-                        children.append((sub, sub_pointer, child_depth, key, tree, inner_ids))
+                        children.append((sub, sub_pointer, child_depth, key, tree))
             elif key in _LISTS or holds(key, value) == "schema-array":
                 if not isinstance(value, list):
                     raise SchemaError(join_pointer(pointer, key), f"`{key}` must be a list of schemas, got {type(value).__name__}")
                 for index, sub in enumerate(value):
-                    children.append((sub, join_pointer(pointer, key, index), child_depth, key, tree, inner_ids))
+                    children.append((sub, join_pointer(pointer, key, index), child_depth, key, tree))
         stack.extend(reversed(children))
 
 
@@ -275,32 +282,68 @@ def _in_place(tokens: Sequence[str]) -> bool:
     return True
 
 
+def _sites_under(sites: Sequence[str], target: str) -> list[str]:
+    """The pointers of the sorted ``sites`` that are ``target`` or lie below it. Those below are a
+    contiguous run of the sorted list, from ``target + "/"`` up to ``target + "0"`` ("0" follows
+    "/"), found by bisection: a chain of N references costs N log N, not N^2."""
+    found = [target] if (at := bisect.bisect_left(sites, target)) < len(sites) and sites[at] == target else []
+    return found + list(sites[bisect.bisect_left(sites, target + "/"):bisect.bisect_left(sites, target + "0")])
+
+
 def _cycles_without_value(refs: Sequence[tuple[str, str]]) -> set[str]:
     """The reference sites whose target leads back to them through references and in-place
     combinators only: a definition like ``A = {"$ref": B}``, ``B = {"allOf": [{"$ref": A}]}``."""
+    sites = sorted(site for site, _ in refs)
     successors: dict[str, list[str]] = {}
     for site, target in refs:
         target_tokens = split_pointer(target)
-        successors[site] = [other for other, _ in refs
-                            if is_under(other, target) and _in_place(split_pointer(other)[len(target_tokens):])]
+        successors[site] = [other for other in _sites_under(sites, target)
+                            if _in_place(split_pointer(other)[len(target_tokens):])]
     return _on_cycles(successors)
 
 
 def _on_cycles(successors: Mapping[str, Sequence[str]]) -> set[str]:
-    """The nodes of a graph (node -> successors) that can reach themselves again. (The validator
-    keeps its own graph search: it must not share strictify's code, to catch strictify's bugs.)"""
+    """The nodes of a graph (node -> successors) that can reach themselves again: the members of
+    strongly connected components with a cycle (Tarjan's algorithm, iterative: linear in the
+    graph). (The validator keeps its own graph search: it must not share strictify's code, to
+    catch strictify's bugs.)"""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
     cyclic: set[str] = set()
-    for start, first in successors.items():
-        seen: set[str] = set()
-        frontier = list(first)
-        while frontier:
-            current = frontier.pop()
-            if current == start:
-                cyclic.add(start)
-                break
-            if current not in seen:
-                seen.add(current)
-                frontier.extend(successors.get(current, ()))
+    for root in successors:
+        if root in index:
+            continue
+        work: list[tuple[str, int]] = [(root, 0)]
+        while work:
+            node, position = work.pop()
+            if position == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+                on_stack.add(node)
+            children = successors.get(node, ())
+            if position < len(children):
+                work.append((node, position + 1))
+                child = children[position]
+                if child not in index:
+                    work.append((child, 0))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1 or node in successors.get(node, ()):
+                    cyclic.update(component)
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
     return cyclic
 
 
@@ -323,10 +366,8 @@ def _check_internal_refs(rule: StrictRule, nodes: Sequence[SchemaNode], root: An
 def _check_no_recursion(rule: StrictRule, nodes: Sequence[SchemaNode], root: Any) -> Iterator[Violation]:
     # A reference r leads to every reference inside its target's subtree; recursion is a cycle.
     refs = [(node.pointer, _ref_target(root, ref)) for node, ref in _refs(nodes)]
-    successors = {
-        pointer: [other for other, _ in refs if target is not None and is_under(other, target)]
-        for pointer, target in refs
-    }
+    sites = sorted(pointer for pointer, _ in refs)
+    successors = {pointer: _sites_under(sites, target) if target is not None else [] for pointer, target in refs}
     on_cycle = _on_cycles(successors)
     for pointer, _ in refs:
         if pointer in on_cycle:

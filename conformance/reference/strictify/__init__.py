@@ -19,7 +19,7 @@ from strictconformance.dialects.model import Dialect, Loss, SchemaError, Stricti
 from strictconformance.dialects.registry import resolve_dialect
 from strictconformance.reference.strictify._input import MAX_NESTING, check_input
 from strictconformance.reference.strictify._passes import PASSES, ROOT_KEY, State
-from strictconformance.reference.strictify._schema import strip_marks
+from strictconformance.reference.strictify._schema import strip_marks, strip_marks_shared
 from strictconformance.reference.strictify.codec import (
     MAX_VALUE_DEPTH,
     Codec,
@@ -69,12 +69,23 @@ def strictify(schema: Mapping[str, Any] | bool, dialect: str | Dialect) -> Stric
         run(state)
     # passes share unchanged subtrees (and lists such as `required`): the output is made a tree of
     # its own, so editing one place of it changes no other (RT-2)
-    strict = _tree_copy(strip_marks(state.schema))
+    strict = _unshared(state.schema)
     if not isinstance(strict, dict):  # `false` at the root: nothing is valid
         strict = {"not": {}}
-    codec = build_codec(state.schema, strict, strip_marks(state.semantic))
+    codec = build_codec(state.schema, strict, *strip_marks_shared(state.semantic))
     losses = tuple(dict.fromkeys(state.losses))  # the same loss met twice (a shared subtree) once
     return StrictifyResult(strict, losses, codec, resolved.name)
+
+
+def _unshared(marked: Any) -> Any:
+    """The working schema without marks, as a tree that shares no node (the working schema shares
+    subtrees where recursion was unrolled). Marks are stripped once per shared node and the tree is
+    unfolded by a JSON round trip (C speed: an inlining dialect's output can hold 10^5 nodes)."""
+    shared, _ = strip_marks_shared(marked)
+    try:
+        return json.loads(json.dumps(shared, ensure_ascii=False, allow_nan=False))
+    except (ValueError, RecursionError):  # beyond what json round-trips (digits limit, depth)
+        return _tree_copy(strip_marks(marked))
 
 
 class _DialectKey:

@@ -28,12 +28,13 @@ from strictconformance.reference.strictify._merge import canonical, merge_schema
 from strictconformance.reference.strictify._schema import (
     DATA_EDGES,
     MARK,
+    SUBSCHEMA_KEYWORDS,
     Node,
-    child_pointer,
     json_type_of,
     map_children,
     on_cycles,
     origin,
+    strip_marks,
     type_set,
 )
 from strictconformance.spec.keywords import ANNOTATION_KEYWORDS, DEFINITION_KEYWORDS
@@ -133,9 +134,42 @@ def _bottom_up(fn: Callable[[Node], Any]) -> Callable[[Any], Any]:
 
 def _recursive_targets(refs: dict[str, str]) -> set[str]:
     """Targets of references that lead back to themselves (a reference leads to every reference
-    inside its target)."""
-    successors = {pointer: [other for other in refs if is_under(other, target)] for pointer, target in refs.items()}
+    inside its target, except those inside the target's own ``$defs``/``definitions``: a value of
+    the target never meets them unless another reference leads there, and inlining drops them)."""
+    successors = {pointer: [other for other in refs if is_under(other, target)
+                            and not _through_definitions(split_pointer(other)[len(split_pointer(target)):])]
+                  for pointer, target in refs.items()}
     return {refs[pointer] for pointer in on_cycles(successors)}
+
+
+def _ignored_site(site: str, state: State) -> bool:
+    """Is this reference inside an ``additionalItems`` that applies to nothing (its parent has no
+    ``items`` list)? Such a reference is dropped with it, so it makes nothing recursive."""
+    tokens = split_pointer(site)
+    for index, token in enumerate(tokens):
+        if token == "additionalItems":
+            try:
+                parent = state.target(join_pointer("", *tokens[:index]))
+            except (LookupError, TypeError, ValueError):
+                continue
+            if isinstance(parent, dict) and "additionalItems" in parent and not isinstance(parent.get("items"), list):
+                return True
+    return False
+
+
+def _through_definitions(tokens: list[str]) -> bool:
+    """Does this path of keywords (with names and indexes) pass through a definitions keyword?"""
+    index = 0
+    while index < len(tokens):
+        keyword = tokens[index]
+        if keyword in ("$defs", "definitions"):
+            return True
+        kind = SUBSCHEMA_KEYWORDS.get(keyword)
+        if kind is None:
+            return False  # a location outside every keyword: not a definition of the target
+        listed_items = keyword == "items" and index + 1 < len(tokens) and tokens[index + 1].isdigit()
+        index += 2 if kind in ("map", "list") or listed_items else 1
+    return False
 
 
 def _definition_name(target: str, taken: set[str]) -> str:
@@ -159,7 +193,7 @@ def resolve_references(state: State) -> None:
     encoding = state.dialect.encoding
     keep = encoding.references == "keep" and encoding.recursion == "keep"
     original_root = state.schema
-    recursive = _recursive_targets(state.refs)
+    recursive = _recursive_targets({site: target for site, target in state.refs.items() if not _ignored_site(site, state)})
     taken: set[str] = set()
     names = {target: _definition_name(target, taken) for target in sorted(recursive) if target} if keep else {}
     target_node = state.target  # (before state.schema is replaced below)
@@ -229,8 +263,13 @@ def _annotated(body: Any, notes: Mapping[str, str]) -> Any:
 
 def _refers_to_root(node: Any) -> bool:
     stack = [node]
+    seen: set[int] = set()  # a subtree shared by unrolled recursion is looked at once
     while stack:
         current = stack.pop()
+        if isinstance(current, (dict, list)):
+            if id(current) in seen:
+                continue
+            seen.add(id(current))
         if isinstance(current, dict):
             if current.get("$ref") == ROOT_REF:
                 return True
@@ -262,7 +301,103 @@ def combine_all_of(state: State) -> None:
             result = merge_schemas(result, branch, lambda keyword, detail: state.lose(here, "loosened", keyword, detail))
         return _with_mark(result, origin=here) if isinstance(result, dict) else result
     definitions = state.schema.get("$defs", {}) if isinstance(state.schema, dict) else {}
-    state.schema = _bottom_up(combine)(state.schema)
+    state.schema = _settle_merged_references(_bottom_up(combine)(state.schema), state)
+
+
+def _settle_merged_references(root: Any, state: State) -> Any:
+    """A kept reference that a merge left beside meaningful keywords (``allOf`` of ``$ref: A`` and
+    ``{"required": [...]}``, an object's keywords distributed into a ``$ref`` branch) would be
+    inlined by a second strictify (not idempotent), so it is settled here: where the reference is
+    on its target's own cycle it becomes a reference to a new definition, the target's body merged
+    with those keywords (on the same cycle, so kept again next time); elsewhere it becomes that
+    merged body in place. Shared subtrees are settled once."""
+    if not isinstance(root, dict):
+        return root
+    definitions = dict(root.get("$defs", {})) if isinstance(root.get("$defs"), dict) else {}
+    top = {k: v for k, v in root.items() if k != "$defs"}
+    taken = set(definitions)
+    made: dict[tuple[str, str], str] = {}  # (target, the keywords merged into it) -> new definition
+    bodies: dict[str, Any] = {}
+    reachable: dict[str, set[int]] = {}
+
+    def body_of(target: str) -> Any:
+        return definitions[target] if target else top
+
+    def reached_from(target: str) -> set[int]:
+        """Ids of every node a value of ``target`` may meet (through children and references)."""
+        if target not in reachable:
+            seen: set[int] = set()
+            stack, names = [body_of(target)], {target}
+            while stack:
+                current = stack.pop()
+                if not isinstance(current, (dict, list)) or id(current) in seen:
+                    continue
+                seen.add(id(current))
+                if isinstance(current, list):
+                    stack.extend(current)
+                    continue
+                name = _reference_name(current.get("$ref"))
+                if name is not None and name not in names and (name == "" or name in definitions):
+                    names.add(name)
+                    stack.append(body_of(name))
+                stack.extend(value for key, value in current.items() if key != MARK)
+            reachable[target] = seen
+        return reachable[target]
+
+    def site(node: Node) -> tuple[str, dict[str, Any]] | None:
+        name = _reference_name(node.get("$ref"))
+        siblings = {k: v for k, v in node.items() if k not in ("$ref", MARK)}
+        if name is None or (name and not isinstance(definitions.get(name), dict)) or all(k in ANNOTATIONS for k in siblings):
+            return None
+        return name, siblings
+
+    def merged(node: Node, target: str, siblings: dict[str, Any]) -> Any:
+        here = origin(node)
+        result = merge_schemas(body_of(target), siblings, lambda keyword, detail: state.lose(here, "loosened", keyword, detail))
+        # the merged node stands for the site (its keywords are the site's): later losses name the site
+        return _with_mark(result, origin=here) if isinstance(result, dict) else result
+
+    done: dict[int, tuple[Any, Any]] = {}  # id -> (node kept alive, its rewrite)
+    settled_any = False
+
+    def rewrite(node: Any) -> Any:
+        nonlocal settled_any
+        if not isinstance(node, dict):
+            return node
+        if id(node) not in done:
+            found = site(node)
+            settled_any = settled_any or found is not None
+            if found is None:
+                result = map_children(node, lambda sub, keyword, key: rewrite(sub))
+            elif id(node) in reached_from(found[0]):  # on its target's cycle: a new definition
+                key = (found[0], canonical(strip_marks(found[1])))
+                if key not in made:
+                    made[key] = _definition_name(f"/{found[0] or 'root'}_and", taken)
+                    bodies[made[key]] = merged(node, *found)
+                result = {"$ref": f"#/$defs/{made[key]}", MARK: node.get(MARK, {})}
+            else:
+                result = rewrite(merged(node, *found))
+            done[id(node)] = (node, result)
+        return done[id(node)][1]
+
+    settled = rewrite(top)
+    rewritten = {name: rewrite(body) for name, body in definitions.items()}
+    while len(rewritten) < len(definitions) + len(bodies):  # a new body may hold further sites
+        rewritten.update({name: rewrite(body) for name, body in list(bodies.items()) if name not in rewritten})
+    if not settled_any:
+        return root
+    if rewritten:
+        settled["$defs"] = rewritten
+    return settled
+
+
+def _reference_name(ref: Any) -> str | None:
+    """The definition a kept reference names (``""`` for the root, ``$ref: "#"``), else None."""
+    if ref == ROOT_REF:
+        return ""
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return ref[len("#/$defs/"):]
+    return None
 
 
 def _implied_by_references(branches: list[Any], definitions: dict[str, Any]) -> list[Any]:
@@ -378,7 +513,13 @@ def distribute_into_branches(state: State) -> None:
         rest = {k: v for k, v in node.items() if k not in _OBJECT_LEVEL and k not in (combinator, "type")}  # `type` is in each branch
         rest[combinator] = merged
         return rest
-    state.schema = _bottom_up(distribute)(state.schema)
+    # keywords distributed into a kept `$ref` branch are settled (see _settle_merged_references); a
+    # settled body may need distributing in turn (bounded: each round settles what the last made)
+    for _ in range(4):
+        distributed = _bottom_up(distribute)(state.schema)
+        state.schema = _settle_merged_references(distributed, state)
+        if state.schema is distributed:
+            break
 
 
 def split_type_lists(state: State) -> None:
@@ -413,14 +554,14 @@ def split_type_lists(state: State) -> None:
 
 def snapshot_semantics(state: State) -> None:
     """Record the schema as it means the original values (before any change of shape); every node
-    learns its pointer there, so the codec can tell which ``anyOf`` branch a value belongs to."""
-    def tag(node: Any, pointer: str) -> Any:
-        if not isinstance(node, dict):
-            return node
-        tagged = map_children(node, lambda sub, keyword, key: tag(sub, child_pointer(pointer, keyword, key)))
-        tagged[MARK] = {**node.get(MARK, {}), "sem": pointer}
-        return tagged
-    state.schema = tag(state.schema, "")
+    gets a number naming its node there, so the codec can tell which ``anyOf`` branch a value
+    belongs to. A number, not a pointer: a subtree shared by unrolled recursion has one meaning
+    wherever it is met, and tagging each path apart would unfold the DAG (exponential)."""
+    numbers = iter(range(1 << 62))
+
+    def tag(node: Node) -> Any:
+        return {**node, MARK: {**node.get(MARK, {}), "sem": next(numbers)}}
+    state.schema = _bottom_up(tag)(state.schema)
     state.semantic = state.schema
 
 
@@ -758,9 +899,17 @@ def truncate_depth(state: State) -> None:
     if limit is None:
         return
 
+    done: dict[tuple[int, int], tuple[Any, Any]] = {}  # (id, depth) -> (node kept alive, its cut copy)
+
     def cut(node: Any, depth: int) -> Any:
+        # a subtree shared by unrolled recursion is cut once per depth, not once per path through it
         if not isinstance(node, dict):
             return node
+        if (id(node), depth) not in done:
+            done[id(node), depth] = (node, cut_node(node, depth))
+        return done[id(node), depth][1]
+
+    def cut_node(node: Node, depth: int) -> Any:
         # a pairs array nests its pair object one level further: cut the whole map, never a pair
         pairs = node.get(MARK, {}).get("codec") == "pairs"
         if (depth >= limit and _has_nested_schema(node)) or (pairs and depth + 2 > limit):
@@ -981,6 +1130,37 @@ def report_ambiguous_branches(state: State) -> None:
     _bottom_up(visit)(root)
 
 
+def drop_unused_definitions(state: State) -> None:
+    """``$defs`` entries no reference reaches any more (their uses were inlined, cut to JSON text
+    or merged away) are dropped: a second strictify would drop them (idempotence)."""
+    root = state.schema
+    if not isinstance(root, dict) or not isinstance(root.get("$defs"), dict):
+        return
+    definitions = root["$defs"]
+    used: set[str] = set()
+    seen: set[int] = set()
+    stack: list[Any] = [{k: v for k, v in root.items() if k != "$defs"}]
+    while stack:
+        current = stack.pop()
+        if not isinstance(current, (dict, list)) or id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, list):
+            stack.extend(current)
+            continue
+        ref = current.get("$ref")
+        if isinstance(ref, str) and ref != ROOT_REF and not ref.startswith("#/$defs/"):
+            return  # a reference this pipeline did not write (an absolute one kept as it was): keep every definition
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and ref[len("#/$defs/"):] not in used:
+            used.add(ref[len("#/$defs/"):])
+            stack.append(definitions.get(ref[len("#/$defs/"):]))
+        stack.extend(value for key, value in current.items() if key != MARK)
+    if used >= set(definitions):
+        return
+    kept = {name: sub for name, sub in definitions.items() if name in used}
+    state.schema = {k: kept if k == "$defs" else v for k, v in root.items() if k != "$defs" or kept}  # key order kept
+
+
 def _when(condition: Callable[[Dialect], bool], fn: Callable[[State], None]) -> Callable[[State], None]:
     def run(state: State) -> None:
         if condition(state.dialect):
@@ -1019,5 +1199,6 @@ PASSES: tuple[Pass, ...] = tuple(
         apply_limits,
         _when(lambda d: d.encoding.property_ordering, property_ordering),
         report_ambiguous_branches,
+        _when(_transforms, drop_unused_definitions),
     )
 )

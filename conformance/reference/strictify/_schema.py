@@ -2,7 +2,7 @@
 
 Working nodes are plain dicts. Each carries a private mark under :data:`MARK` (a key no JSON
 Schema uses; input holding it is rejected): the node's ``origin`` (a pointer into the ORIGINAL
-schema, for losses), its ``sem`` pointer (into the semantic snapshot, for the codec), and the
+schema, for losses), its ``sem`` number (its node in the semantic snapshot, for the codec), and the
 value transform a pass applied (``codec``). The final pass strips every mark.
 """
 
@@ -28,6 +28,7 @@ __all__ = [
     "mark",
     "origin",
     "strip_marks",
+    "strip_marks_shared",
     "type_set",
 ]
 
@@ -105,6 +106,26 @@ def strip_marks(node: Any) -> Any:
         cleaned.pop(MARK, None)
         return cleaned
     return node
+
+
+def strip_marks_shared(node: Any) -> tuple[Any, dict[int, Any]]:
+    """``node`` without marks, each distinct (possibly shared) dict converted once and the result
+    shared again (the semantic snapshot is a DAG where recursion was unrolled: a copy per path would
+    grow with the unfolded tree), and a table from each ``sem`` number to its converted node."""
+    done: dict[int, tuple[Any, Any]] = {}  # id -> (the node, kept alive so ids stay unique; its copy)
+    table: dict[int, Any] = {}
+
+    def strip(sub: Any) -> Any:
+        if not isinstance(sub, dict):
+            return sub
+        if id(sub) not in done:
+            cleaned = map_children(sub, lambda child, keyword, key: strip(child))
+            marks = cleaned.pop(MARK, None)
+            if isinstance(marks, dict) and "sem" in marks:
+                table[marks["sem"]] = cleaned
+            done[id(sub)] = (sub, cleaned)
+        return done[id(sub)][1]
+    return strip(node), table
 
 
 def type_set(node: Any) -> frozenset[str]:

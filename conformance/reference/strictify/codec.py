@@ -10,14 +10,13 @@ caller's validation names the problem. Values nested deeper than :data:`MAX_VALU
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
-from strictconformance.dialects.pointers import resolve_pointer
-from strictconformance.reference.strictify._schema import MARK, child_pointer
+from strictconformance.reference.strictify._schema import MARK
 
 __all__ = ["MAX_VALUE_DEPTH", "Codec", "CodecError", "build_codec"]
 
@@ -264,8 +263,13 @@ class Codec:
 
 def _has_codec_marks(node: Any) -> bool:
     stack = [node]
+    seen: set[int] = set()  # a shared subtree (unrolled recursion) is looked at once
     while stack:
         current = stack.pop()
+        if isinstance(current, (dict, list)):
+            if id(current) in seen:
+                continue
+            seen.add(id(current))
         if isinstance(current, dict):
             marks = current.get(MARK)
             if isinstance(marks, dict) and ("codec" in marks or marks.get("absent_as_null") or marks.get("collapsed")):
@@ -276,9 +280,10 @@ def _has_codec_marks(node: Any) -> bool:
     return False
 
 
-def build_codec(marked: Any, strict: Any, semantic: Any) -> Codec:
+def build_codec(marked: Any, strict: Any, semantic: Any, semantic_nodes: Mapping[int, Any]) -> Codec:
     """The codec of a strict schema, from its marked form (``marked``), its final form
-    (``strict``, for wire-side branch choice) and the semantic snapshot (original-side choice)."""
+    (``strict``, for wire-side branch choice) and the semantic snapshot (original-side choice;
+    ``semantic_nodes``: its node by ``sem`` number)."""
     if not _has_codec_marks(marked):
         return Codec(IDENTITY)
     wire_validator = Draft202012Validator(strict)
@@ -291,9 +296,19 @@ def build_codec(marked: Any, strict: Any, semantic: Any) -> Codec:
         bound = validator.evolve(schema=schema)
         return lambda value: bool(bound.is_valid(value))
 
-    def build(node: Any, pointer: str) -> _Node:
+    built: dict[int, tuple[Any, _Node]] = {}  # id -> (node kept alive so ids stay unique, its codec)
+
+    def build(node: Any, wire: Any) -> _Node:
+        """The codec of the marked ``node``; ``wire`` is the same node in ``strict`` (marks
+        stripped). A subtree shared by unrolled recursion gets one codec (its meaning and its wire
+        form are the same wherever it is met), so the build grows with the DAG, not the unfolding."""
         if not isinstance(node, dict):
             return IDENTITY
+        if id(node) not in built:
+            built[id(node)] = (node, build_node(node, wire))
+        return built[id(node)][1]
+
+    def build_node(node: dict[str, Any], wire: Any) -> _Node:
         marks = node.get(MARK, {})
         codec = marks.get("codec")
         properties: dict[str, Any] = node["properties"] if isinstance(node.get("properties"), dict) else {}
@@ -301,29 +316,29 @@ def build_codec(marked: Any, strict: Any, semantic: Any) -> Codec:
             return _JsonText()
         if codec == "wrap":
             key = marks["key"]
-            return _Wrap(key, build(properties[key], child_pointer(pointer, "properties", key)))
+            return _Wrap(key, build(properties[key], wire["properties"][key]))
         if codec == "pairs":
             value = node["items"]["properties"]["value"]
-            return _Pairs(build(value, child_pointer(child_pointer(pointer, "items", None), "properties", "value")))
+            return _Pairs(build(value, wire["items"]["properties"]["value"]))
         if codec == "tuple":
-            return _Tuple([build(properties[str(i)], child_pointer(pointer, "properties", str(i))) for i in range(marks["positions"])],
+            return _Tuple([build(properties[str(i)], wire["properties"][str(i)]) for i in range(marks["positions"])],
                           frozenset(marks.get("absent_as_null", ())), frozenset(marks.get("collapsed", ())))
         if codec == "nullable":
-            return _Nullable(build(node["anyOf"][0], child_pointer(pointer, "anyOf", 0)))
+            return _Nullable(build(node["anyOf"][0], wire["anyOf"][0]))
         if isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/$defs/"):
             return _Ref(node["$ref"][len("#/$defs/"):], table)
         if node.get("$ref") == _ROOT_REF:
             return _Ref(_ROOT_REF, table)
         combinator = "anyOf" if isinstance(node.get("anyOf"), list) else "oneOf"
         if isinstance(node.get(combinator), list) and not properties:
-            children = [build(branch, child_pointer(pointer, combinator, i)) for i, branch in enumerate(node[combinator])]
+            children = [build(branch, wire[combinator][i]) for i, branch in enumerate(node[combinator])]
             if all(child.identity for child in children):
                 return IDENTITY
             branches = []
             for i, (branch, child) in enumerate(zip(node[combinator], children, strict=True)):
                 sem = branch.get(MARK, {}).get("sem") if isinstance(branch, dict) else None
-                original_schema = resolve_pointer(semantic, sem) if sem is not None else None
-                wire_schema = resolve_pointer(strict, child_pointer(pointer, combinator, i))
+                original_schema = semantic_nodes.get(sem) if sem is not None else None
+                wire_schema = wire[combinator][i]
                 branches.append((
                     matcher(original_validator, original_schema) if original_schema is not None else matcher(wire_validator, wire_schema),
                     matcher(wire_validator, wire_schema),
@@ -331,8 +346,8 @@ def build_codec(marked: Any, strict: Any, semantic: Any) -> Codec:
                 ))
             return _AnyOf(branches)
         if properties or isinstance(node.get("additionalProperties"), dict):
-            members = {name: build(sub, child_pointer(pointer, "properties", name)) for name, sub in properties.items()}
-            extra = build(node["additionalProperties"], child_pointer(pointer, "additionalProperties", None)) \
+            members = {name: build(sub, wire["properties"][name]) for name, sub in properties.items()}
+            extra = build(node["additionalProperties"], wire["additionalProperties"]) \
                 if isinstance(node.get("additionalProperties"), dict) else IDENTITY
             absent_as_null = frozenset(marks.get("absent_as_null", ()))
             collapsed = frozenset(marks.get("collapsed", ()))
@@ -341,16 +356,16 @@ def build_codec(marked: Any, strict: Any, semantic: Any) -> Codec:
             return _Object(members, absent_as_null, collapsed, extra)
         prefix_nodes: list[Any] = node["prefixItems"] if isinstance(node.get("prefixItems"), list) else []
         if prefix_nodes or isinstance(node.get("items"), dict):
-            prefix = [build(sub, child_pointer(pointer, "prefixItems", i)) for i, sub in enumerate(prefix_nodes)]
-            items = build(node["items"], child_pointer(pointer, "items", None)) if isinstance(node.get("items"), dict) else IDENTITY
+            prefix = [build(sub, wire["prefixItems"][i]) for i, sub in enumerate(prefix_nodes)]
+            items = build(node["items"], wire["items"]) if isinstance(node.get("items"), dict) else IDENTITY
             if items.identity and all(child.identity for child in prefix):
                 return IDENTITY
             return _Array(prefix, items)
         return IDENTITY
 
-    root = build(marked, "")
+    root = build(marked, strict)
     table[_ROOT_REF] = root  # recursion through the root: `$ref: "#"` (no definition name has that character)
     definitions = marked.get("$defs", {}) if isinstance(marked, dict) else {}
     for name, sub in definitions.items():
-        table[name] = build(sub, child_pointer("", "$defs", name))
+        table[name] = build(sub, strict["$defs"][name])
     return Codec(root)
