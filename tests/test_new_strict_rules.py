@@ -144,6 +144,16 @@ def test_the_reference_keeps_or_folds_a_description_beside_a_reference(dialect: 
     assert check_rt9_annotations_survive(schema, reference_strictify(schema, dialect)) is None
 
 
+@pytest.mark.parametrize("dialect", sorted(SHIPPED))
+def test_definitions_beside_a_reference_do_not_cost_its_description(dialect: str) -> None:
+    # the quick start's dev run found it: `$defs` beside the root `$ref` sent the reference through
+    # an allOf merge that kept the target's description and silently dropped the reference's own
+    schema = {"$ref": "#/$defs/D", "description": "a reference with siblings",
+              "$defs": {"D": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"],
+                              "additionalProperties": False, "description": "what this value means"}}}
+    assert check_rt9_annotations_survive(schema, reference_strictify(schema, dialect)) is None
+
+
 # -- RT-2: aliasing ------------------------------------------------------------------------------------
 
 

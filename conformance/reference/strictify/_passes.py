@@ -213,7 +213,10 @@ def resolve_references(state: State) -> None:
             return walked
         here = origin(node)
         target = state.refs[here]
-        meaningful = {k for k in siblings if k != MARK and k not in ANNOTATIONS}
+        # definitions beside a reference validate nothing there (inlining drops them): with only them
+        # and annotations beside it, the target is annotated in place, not merged in an allOf whose
+        # merge would keep one of two descriptions (RT-9)
+        meaningful = {k for k in siblings if k != MARK and k not in ANNOTATIONS and k not in DEFINITION_KEYWORDS}
         notes = {k: siblings[k] for k in ("title", "description") if isinstance(siblings.get(k), str) and siblings[k].strip()}
         if keep and target in recursive and not meaningful:
             for keyword in notes:  # a kept reference carries nothing beside it (RT-9: said, not silent)
