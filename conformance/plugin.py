@@ -261,6 +261,8 @@ def pytest_configure(config: pytest.Config) -> None:
         except Exception:  # an unknown --hypothesis-profile: Hypothesis's plugin says so
             derandomized = False
         seed_chosen = _choose_seed(config, derandomized)
+    else:
+        _take_controller_seed(config)
     state = _State(
         harness=harness,
         report=report,
@@ -341,15 +343,30 @@ def _start_watchdog(state: _State, config: pytest.Config, controller: bool, time
     state.watchdog = Watchdog(state.watch_dir, timeout)
 
 
+#: The seed the controller chose, for its xdist workers: they parse the command line again and
+#: never see an option the controller set, but they are started after configure and inherit this.
+SEED_ENV = "STRICTCONFORMANCE_RUN_SEED"
+
+
 def _choose_seed(config: pytest.Config, derandomized: bool) -> bool:
-    """Give a random run a seed of its own, so the report records it and replays name it. xdist
-    hands the controller's options, this seed included, to its workers."""
+    """Give a random run a seed of its own, so the report records it and replays name it; the
+    workers (the supervised child included) take it from ``SEED_ENV``."""
+    os.environ.pop(SEED_ENV, None)  # never an outer run's seed
     if derandomized or config.getoption("hypothesis_seed", default=None) is not None:
         return False
     import random
 
     config.option.hypothesis_seed = str(random.SystemRandom().randrange(2**32))
+    os.environ[SEED_ENV] = config.option.hypothesis_seed
     return True
+
+
+def _take_controller_seed(config: pytest.Config) -> None:
+    """In an xdist worker: run with the seed the controller chose and reports (this hook runs
+    before Hypothesis's plugin reads ``--hypothesis-seed``)."""
+    seed = os.environ.get(SEED_ENV)
+    if seed and config.getoption("hypothesis_seed", default=None) is None:
+        config.option.hypothesis_seed = seed
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Module | None:
@@ -463,6 +480,7 @@ class _ConformanceRun:
             import hypothesis.core
 
             hypothesis.core.global_force_seed = None
+            os.environ.pop(SEED_ENV, None)
 
     def pytest_report_header(self, config: pytest.Config) -> str | None:
         if self.state.supervised:

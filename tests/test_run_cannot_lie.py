@@ -120,14 +120,19 @@ def test_the_report_is_written_atomically(tmp_path: pytest.TempPathFactory, monk
     assert json.loads(path.read_text())["profile"] == "ci"
 
 
-def test_a_random_run_records_its_seed_and_replays_with_it(run_suite: Callable[..., SuiteRun]) -> None:
+@pytest.mark.parametrize("supervised", [False, True], ids=["in-process", "supervised"])
+def test_a_random_run_records_its_seed_and_replays_with_it(run_suite: Callable[..., SuiteRun], supervised: bool) -> None:
+    # supervised (a real run's default): the worker parses the command line again, so it must take
+    # the controller's seed from the environment, or the report's seed replays nothing it ran
     run = run_suite("broken_resolution:ConfigBeatsTool", "--sc-profile", "dev", "--sc-rule", "RES-1", "-k", "not seed_table",
-                    profile=None)
+                    profile=None, supervised=supervised, subprocess=supervised)
     assert run.report is not None, run.output
     seed = run.report["seed"]
     assert seed is not None and seed.isdigit(), run.report["seed"]
     failures = [check for check in _checks(run) if check.get("findings")]
     assert failures and all(f"--hypothesis-seed={seed}" in check["replay"] for check in failures)
+    if supervised:
+        return
     derandomized = run_suite(None, "--sc-rule", "RES-13")
     assert derandomized.report is not None and derandomized.report["seed"] is None  # the selftest profile
 
