@@ -49,3 +49,11 @@ def test_the_dag_is_counted_without_unfolding() -> None:
     node = {"anyOf": [shared, shared]}
     assert unfolded_size(node) == (2, 3)
     assert len(shared_dag(20)["$defs"]) == 21  # 2^20 leaves once unfolded, 21 definitions written
+
+
+def test_bench_help_lists_every_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
+    # `--help` used to show the schemas benchmark's parser alone (instances, strictify, all)
+    assert bench_main(["--help"]) == 0
+    shown = capsys.readouterr().out
+    for name in ("all", "instances", "strictify", "drift", "process", "startup", "scaling", "corpus", "matrix"):
+        assert f"\n  {name} " in shown, name

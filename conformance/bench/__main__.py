@@ -7,7 +7,7 @@
 :mod:`strictconformance.bench.drift`; ``startup`` runs :mod:`strictconformance.bench.startup` (what the
 dormant plugin costs every pytest run); ``process`` runs :mod:`strictconformance.bench.process` (the
 process protocol's round trip); ``matrix`` times the suite per SDK path (``python -m
-strictconformance.matrix --bench``, its options after it); ``all`` (the default) runs the first two with their defaults.
+strictconformance.matrix --bench``, its options after it); ``all`` (the default) runs instances, strictify and drift with their defaults.
 Benchmarks assert nothing; speed targets are read off their output (see the README).
 """
 
@@ -16,9 +16,25 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+USAGE = """usage: python -m strictconformance.bench [BENCHMARK] [options]
+
+benchmarks (each prints figures and asserts nothing; `BENCHMARK --help` shows its options):
+  all        instances, strictify and drift, with their defaults (the default)
+  instances  compiled instance strategies vs hypothesis-jsonschema and hand-written ones
+  strictify  the reference strictify's throughput and growth with schema size
+  drift      the drift validator vs jsonschema over every shipped cassette
+  process    the process protocol's round trip against a direct call
+  startup    what the dormant plugin costs every pytest run
+  scaling    validate_strict vs depth, $ref chains, $defs, DAGs; strictify on a DAG
+  corpus     the real-world corpus: validate_strict beside schemafit, strictify per dialect
+  matrix     the whole suite per SDK path (minutes per path; python -m strictconformance.matrix --bench)"""
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] in (["-h"], ["--help"]):  # the benchmarks' own parsers know only their own options
+        print(USAGE)
+        return 0
     which = args.pop(0) if args and not args[0].startswith("-") else "all"
     from strictconformance.bench import corpus, drift, process, scaling, schemas, startup
 
