@@ -26,7 +26,7 @@ from strictconformance.matrix import (
 from strictconformance.matrix.__main__ import main as matrix_main
 from strictconformance.matrix.combine import ColumnResult, changes_lines, check_matrix
 from strictconformance.matrix.render import cell_id
-from strictconformance.matrix.run import run_column
+from strictconformance.matrix.run import install_hint, run_column
 from strictconformance.sdks import SdkPath
 from strictconformance.sdks.triage import TriageEntry
 from strictconformance.spec import all_rules
@@ -296,7 +296,11 @@ def test_unavailable_sdk_and_bad_options(tmp_path: Path, capsys: pytest.CaptureF
     absent = SdkPath(key="absent/path", title="absent", distributions=("no-such-distribution-sc",), adapter="x:Y")
     result = run_column(absent, tmp_path, profile="ci")
     assert (result.status, result.reason) == (
-        "unavailable", 'SDK not installed: no-such-distribution-sc (pip install "strictconformance[sdks]")')
+        "unavailable", 'SDK not installed: no-such-distribution-sc (pip install no-such-distribution-sc, '
+        'or pip install ".[sdks]" in a checkout of strictconformance)')
+    # a shipped SDK: the version the `sdks` extra pins (the kit is on no index: "strictconformance[sdks]" finds nothing)
+    assert install_hint(["openai", "pydantic-ai-slim"]).startswith(
+        'pip install openai==3.57.0 "pydantic-ai-slim[anthropic,google,openai]==2.68.0", or')
     assert result.versions == {"no-such-distribution-sc": None}
     assert matrix_main(["--rules", "NOPE-1", "--out", str(tmp_path)]) == 2
     assert "--rules 'NOPE-1' matches no rule" in capsys.readouterr().err

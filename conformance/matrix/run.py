@@ -79,8 +79,27 @@ def unavailable_reason(path: SdkPath) -> str | None:
         return None
     missing = missing_distributions(path)
     if missing:
-        return f"SDK not installed: {', '.join(missing)} (pip install \"strictconformance[sdks]\")"
+        return f"SDK not installed: {', '.join(missing)} ({install_hint(missing)})"
     return None
+
+
+def install_hint(missing: Sequence[str]) -> str:
+    """How to install ``missing``: the versions the ``sdks`` extra pins (the kit is not on a
+    package index, so ``pip install "strictconformance[sdks]"`` would find nothing)."""
+    import importlib.metadata
+
+    try:
+        requirements = importlib.metadata.requires("strictconformance") or []
+    except importlib.metadata.PackageNotFoundError:
+        requirements = []
+    pinned = {}
+    for requirement in requirements:
+        spec, _, marker = requirement.partition(";")
+        if "sdks" in marker:
+            pinned[re.split(r"[\[=<>!~ ]", spec.strip(), maxsplit=1)[0].lower()] = spec.strip()
+    words = [pinned.get(name.lower(), name) for name in missing]
+    return "pip install " + " ".join(f'"{word}"' if "[" in word else word for word in words) + \
+        ', or pip install ".[sdks]" in a checkout of strictconformance'
 
 
 def pytest_command(path: SdkPath, report: Path, *, profile: str, rules: Sequence[str], workers: str | None,

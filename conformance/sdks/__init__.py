@@ -2,7 +2,7 @@
 
 Each module calls only its SDK's own code and says in its docstring what maps to which capability
 and what does not (not covered, never faked). Importing a module needs its SDK installed
-(``pip install "strictconformance[sdks]"`` installs the tested versions); this package itself imports
+(``pip install ".[sdks]"`` in a checkout installs the tested versions); this package itself imports
 no SDK.
 
 :data:`SDK_PATHS` lists every SDK path the kit ships an adapter or a process harness for: the columns
