@@ -278,9 +278,13 @@ def render_lint_text(result: LintResult) -> str:
     lines.extend(f"{error.path}: error: {error.problem}" for error in result.errors)
     failing = len({f.path for f in result.findings})
     names = ", ".join(d.name for d in result.dialects)
-    lines.append(f"{len(result.files)} files checked against {names}: {len(result.findings)} violations in "
-                 f"{failing} files" + (f", {len(result.errors)} files not linted" if result.errors else ""))
+    lines.append(f"{_count(len(result.files), 'file')} checked against {names}: {_count(len(result.findings), 'violation')} in "
+                 f"{_count(failing, 'file')}" + (f", {_count(len(result.errors), 'file')} not linted" if result.errors else ""))
     return "\n".join(lines) + "\n"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 def render_lint_json(result: LintResult) -> str:

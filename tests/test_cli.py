@@ -79,7 +79,7 @@ def test_lint_text_names_file_line_rule_dialect_and_pointer(tmp_path: Path, caps
     code, out, _ = _run(capsys, "lint", str(bad), "--dialect", "openai")
     assert code == 1
     assert f"{bad.as_posix()}:1:1: SM-03 [openai] MissingAdditionalProperties at /:" in out
-    assert "1 files checked against openai: 1 violations in 1 files" in out
+    assert "1 file checked against openai: 1 violation in 1 file" in out
 
 
 def test_lint_clean_schema_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
