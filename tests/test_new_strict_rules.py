@@ -154,6 +154,19 @@ def test_definitions_beside_a_reference_do_not_cost_its_description(dialect: str
     assert check_rt9_annotations_survive(schema, reference_strictify(schema, dialect)) is None
 
 
+
+def test_a_record_value_description_in_its_pairs_survives_beside_a_property_named_value() -> None:
+    # the quick start's dev run: a record's values become `items/properties/value`, and the original
+    # also had a property named "value", so the pairs' name read as another branch (a false alarm)
+    record = {"type": "object", "additionalProperties": {"type": "integer", "description": "the count"}}
+    schema = {"type": "object", "properties": {"tags": record, "value": {"type": "string"}}, "required": ["tags", "value"]}
+    for dialect in ("anthropic", "cohere"):
+        assert check_rt9_annotations_survive(schema, reference_strictify(schema, dialect)) is None, dialect
+    # the property of the original named "value" is still a branch of its own
+    strict = _object({"tags": {"type": "array", "items": _object({"key": {"type": "string"}, "value": {"type": "integer"}})},
+                      "value": {"type": "string", "description": "the count"}})
+    assert check_rt9_annotations_survive(schema, Strictified(strict)) is not None
+
 # -- RT-2: aliasing ------------------------------------------------------------------------------------
 
 

@@ -107,6 +107,10 @@ def annotations_of(schema: Any) -> list[Annotation]:
     return found
 
 
+#: The property names of a record's key/value pairs (an array of ``{key, value}`` objects).
+_PAIR_NAMES = frozenset({"key", "value"})
+
+
 def _carriers(strict: Any) -> Iterator[tuple[str, str, tuple[str, ...] | None]]:
     """(pointer, text, property names) of every description and title of the strict schema."""
     for node in iter_schema_nodes(strict):
@@ -114,7 +118,31 @@ def _carriers(strict: Any) -> Iterator[tuple[str, str, tuple[str, ...] | None]]:
             for keyword in ANNOTATION_KEYWORDS:
                 text = node.schema.get(keyword)
                 if isinstance(text, str):
-                    yield node.pointer, text, _names(node.pointer)
+                    yield node.pointer, text, _strict_names(strict, node.pointer)
+
+
+def _strict_names(strict: Any, pointer: str) -> tuple[str, ...] | None:
+    """``_names`` of a strict node, less the ``key``/``value`` of a record's pairs: the encoding's
+    names even where the original also uses them for a property of its own."""
+    names = _names(pointer)
+    if names is None:
+        return None
+    tokens = split_pointer(pointer)
+    node, kept, index = strict, [], 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token == "properties" and index + 1 < len(tokens) and isinstance(node, dict):
+            name = tokens[index + 1]
+            pairs = index > 0 and tokens[index - 1] == "items" and set(node.get("properties") or ()) == _PAIR_NAMES
+            if not (pairs and name in _PAIR_NAMES):
+                kept.append(name)
+            node = (node.get("properties") or {}).get(name)
+            index += 2
+            continue
+        node = node.get(token) if isinstance(node, dict) else (
+            node[int(token)] if isinstance(node, list) and token.isdigit() and int(token) < len(node) else None)
+        index += 1
+    return tuple(kept)
 
 
 def _at_or_above(carrier: tuple[str, ...] | None, annotated: tuple[str, ...] | None, original_names: frozenset[str]) -> bool:
