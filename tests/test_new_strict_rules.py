@@ -198,3 +198,27 @@ def test_the_reference_output_is_a_tree_of_its_own(dialect: str) -> None:
     first, second = reference_strictify(given, dialect), reference_strictify(given, dialect)
     assert first_shared_node(first.schema, {"input": given, "earlier": second.schema}) is None
     assert first_shared_node(strictify(given, dialect).schema, {"input": given}) is None
+
+
+def test_rt9_a_definition_reached_only_through_a_dropped_subtree_loses_its_annotations_with_it() -> None:
+    """A false alarm on the reference under the nightly profile: the only way into /$defs/Def0 is
+    an additionalProperties the closing of the object drops (a narrowed loss at the root)."""
+    from strictconformance.dialects.annotations import check_rt9_annotations_survive
+    from strictconformance.dialects.model import Loss, Strictified
+
+    original = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"],
+                "additionalProperties": {"$ref": "#/$defs/Def0"},
+                "$defs": {"Def0": {"type": "string", "description": "deep note"}}}
+    closed = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": False}
+    narrowed = Loss("", "narrowed", "additionalProperties", "the object is closed")
+    assert check_rt9_annotations_survive(original, Strictified(closed, (narrowed,))) is None
+    for dialect in ("openai", "anthropic", "cohere"):
+        result = strictify(original, dialect)
+        assert check_rt9_annotations_survive(original, Strictified(result.schema, result.losses)) is None, dialect
+    # reached through a kept property too: dropping its description is still a finding
+    both = {**original, "properties": {"a": {"type": "string"}, "b": {"$ref": "#/$defs/Def0"}}, "required": ["a", "b"]}
+    kept = {**closed, "properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "required": ["a", "b"]}
+    finding = check_rt9_annotations_survive(both, Strictified(kept, (narrowed,)))
+    assert finding is not None and finding.where == "/$defs/Def0"
+    # and without the loss, the dropped-path definition's annotation is a finding as before
+    assert check_rt9_annotations_survive(original, Strictified(closed, ())) is not None

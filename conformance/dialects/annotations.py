@@ -181,6 +181,46 @@ def _explained(annotation: Annotation, losses: Sequence[Loss]) -> bool:
     return False
 
 
+def _reference_sites(schema: Any) -> dict[str, list[str]]:
+    """For each local reference target, the pointers of the reachable nodes that refer to it."""
+    try:
+        nodes = list(iter_schema_nodes(schema))
+    except SchemaError:
+        return {}
+    sites: dict[str, list[str]] = {}
+    for node in _reachable(nodes, schema):
+        reference = node.schema.get("$ref") if isinstance(node.schema, dict) else None
+        found = resolve_local_reference(schema, reference) if isinstance(reference, str) else None
+        if found is not None and found[0]:
+            sites.setdefault(found[0], []).append(node.pointer)
+    return sites
+
+
+def _dropped_with_its_references(pointer: str, losses: Sequence[Loss], sites: Mapping[str, list[str]],
+                                 seen: frozenset[str] = frozenset()) -> bool:
+    """Whether the node at ``pointer``, inside a definition, travels only through references
+    whose own subtree a loss drops (the object holding them closed, the keyword stripped, the
+    subtree sent as text): then its annotations went with them."""
+    holders = [target for target in sites if is_under(pointer, target)]
+    if not holders:
+        return False
+    references = sites[max(holders, key=len)]  # the innermost definition holding it
+    for site in references:
+        if site in seen:
+            continue  # a reference from inside the definition itself: recursion adds no way in
+        if _subtree_dropped(site, losses):
+            continue
+        if _names(site) is None and _dropped_with_its_references(site, losses, sites, seen | {site}):
+            continue
+        return False
+    return any(site not in seen for site in references)
+
+
+def _subtree_dropped(pointer: str, losses: Sequence[Loss]) -> bool:
+    probe = Annotation(pointer, "description", "", None)
+    return any(loss.kind != "annotation-dropped" and _explained(probe, (loss,)) for loss in losses)
+
+
 def check_rt9_annotations_survive(original: Mapping[str, Any], strict: Strictified) -> Finding | None:
     """RT-9: the first annotation of ``original`` that is neither in ``strict`` at its node or an
     ancestor nor explained by a loss, as a finding (None when every one survives)."""
@@ -194,6 +234,8 @@ def check_rt9_annotations_survive(original: Mapping[str, Any], strict: Strictifi
         if any(annotation.text in text and _at_or_above(names, annotation.names, original_names) for _, text, names in carriers):
             continue
         if _explained(annotation, strict.losses):
+            continue
+        if annotation.names is None and _dropped_with_its_references(annotation.pointer, strict.losses, _reference_sites(original)):
             continue
         elsewhere = [pointer for pointer, text, _ in carriers if annotation.text in text]
         where = f" (it is only at {elsewhere[0] or '/'}, not at its node or an ancestor)" if elsewhere else ""
