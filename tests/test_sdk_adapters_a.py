@@ -111,7 +111,8 @@ def test_anthropic_client(run_suite: Callable[..., SuiteRun]) -> None:
     # (lax validation, "a tool_use block (or message_start message) with an empty id"), and so are
     # two tool_use blocks sharing one id ("two tool_use blocks sharing one id are accepted").
     assert _failed(run) == {"DR-3", "DR-4", "DR-5"}, run.output
-    assert "empty_field: empty events[0].data.message.id" in _messages(run, "DR-3"), run.output
+    # either triaged DR-3 bug may be the one the draws meet (both are real: an empty id, a bool read as an int)
+    assert any(bug in _messages(run, "DR-3") for bug in ("empty_field: empty events[0].data.message.id", "to true")), run.output
     assert "is used twice" in _messages(run, "DR-5"), run.output
     assert run.report is not None, run.output
     outcomes = {check["nodeid"].rsplit("::", 1)[-1]: check["outcome"]
