@@ -68,6 +68,8 @@ REFERENCE = "strictconformance.reference"
 REFERENCE_IMPORTERS: Mapping[str, str] = {
     "strictconformance.baseline": "the checks' and the CLI's one way to the reference's strictify and encoding",
     "strictconformance.bench.schemas": "benchmarks the reference strictify itself (unmemoised)",
+    "strictconformance.bench.corpus": "times the reference strictify on the real-world corpus (issue 10 item 11)",
+    "strictconformance.bench.scaling": "times the reference strictify on shared sub-schemas (DAG) for the scaling figures",
 }
 
 

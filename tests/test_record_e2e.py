@@ -332,6 +332,20 @@ def test_a_run_that_records_nothing_fails_and_names_the_missing_keys(tmp_path: P
     captured = capsys.readouterr()
     assert code == 3 and json.loads(captured.out)["nothing_recorded"].startswith("nothing was recorded")
     assert "GROQ_API_KEY" in captured.err
+    # a provider whose URL needs a variable too names it beside the key
+    monkeypatch.delenv("CLOUDFLARE_API_TOKEN", raising=False)
+    assert main(["--out", str(tmp_path), "--api", "cloudflare.chat"]) == 3
+    assert "CLOUDFLARE_API_TOKEN with CLOUDFLARE_ACCOUNT_ID (cloudflare.chat)" in capsys.readouterr().out
+
+
+def test_a_listing_cut_short_by_its_reader_ends_quietly(tmp_path: Path) -> None:
+    """``record --list | head -1``: no BrokenPipeError traceback, exit 0."""
+    import subprocess
+    import sys
+
+    listing = subprocess.run(f"{sys.executable} -m strictconformance.record --list | head -1", shell=True, capture_output=True,
+                             text=True, timeout=300, cwd=tmp_path)
+    assert listing.stdout.count("\n") == 1 and "Traceback" not in listing.stderr, listing.stderr
 
 
 def test_help_names_every_key_variable(capsys: pytest.CaptureFixture[str]) -> None:

@@ -201,8 +201,10 @@ def bench_strictify(sizes: Sequence[int] = (10, 100, 1000, 10_000), dialect: str
         nodes = _count_nodes(schema)
         repeats = max(3, min(50, 20_000 // max(nodes, 1)))
         times = []
+        # one full collection per size, not per run: in a long-lived process (a test worker holding
+        # gigabytes) each full collection took seconds, 100 of them 16 minutes
+        gc.collect()
         for _ in range(repeats):
-            gc.collect()
             gc.disable()  # as timeit does: the cyclic collector's pauses are not strictify's work
             try:
                 started = time.perf_counter()

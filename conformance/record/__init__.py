@@ -335,7 +335,7 @@ def record_cassette(location: str, options: RecordOptions) -> CassetteResult:
     provider = PROVIDERS[shipped.provider]
     key = _key(provider, options.env)
     if key is None and options.record_mode == "all":
-        return CassetteResult(location, "skipped", f"set {' or '.join(provider.key_env)} to record {shipped.api}")
+        return CassetteResult(location, "skipped", f"set {_needed(provider)} to record {shipped.api}")
     base, basic = split_userinfo(_provider_url(provider, options))
     model = options.models.get(shipped.api) or DEFAULT_MODELS[shipped.api]
     tool = recording_tool()
@@ -408,10 +408,16 @@ def record_all(options: RecordOptions, *, allow_empty: bool = False) -> RecordSu
             provider = PROVIDERS[load_cassette(location).provider]
             if result.status == "skipped" and scenario_for(api, load_cassette(location).scenario) is not None \
                     and _key(provider, options.env) is None:
-                apis = missing.setdefault(" or ".join(provider.key_env), [])
+                apis = missing.setdefault(_needed(provider), [])
                 if api not in apis:
                     apis.append(api)
     return RecordSummary(results, allow_empty, {names: tuple(apis) for names, apis in missing.items()})
+
+
+def _needed(provider: Provider) -> str:
+    """The environment a provider's recording needs: its key, and the variables in its URL."""
+    key = " or ".join(provider.key_env)
+    return key + (f" with {', '.join(provider.url_env.values())}" if provider.url_env else "")
 
 
 def key_environment() -> str:
