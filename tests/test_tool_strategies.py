@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import re
 from collections.abc import Callable
 from typing import Any
@@ -189,11 +190,23 @@ def test_the_boolean_convention_never_calls_a_number_valid(case: Any) -> None:
     (lambda: callbacks.streaming_case("async_generator", ("x",), has_final=False, convention="last_item"), "'last_item' convention"),
     (lambda: callbacks.streaming_case("async_generator", use_return=True), "return statement"),
     (lambda: callbacks.raising_case("sync", ValueError, "boom", items=("x",)), "cannot yield"),
-    (lambda: callbacks.raising_case("sync", ValueError, "boom", source="signature"), "callback(input)"),
+    (lambda: callbacks.raising_case("sync", ValueError, "boom", source="text"), "takes a source from"),
 ])
 def test_case_builders_refuse_what_a_callback_cannot_express(build: Callable[[], Any], problem: str) -> None:
     with pytest.raises(ValueError, match=re.escape(problem)):
         build()
+
+
+def test_a_raising_case_from_a_signature_takes_its_fields_as_keywords() -> None:
+    """TL-3 from a function (define_tool_from_function) builds its raising tool this way: a typed
+    function over the simple shape that yields, then raises, like the callback(input) it wraps."""
+    case = callbacks.raising_case("sync_generator", LookupError, "no such city", items=(1, "x"), source="signature", name="find_city")
+    assert case.definition.source == "signature"
+    assert set(inspect.signature(case.definition.callback).parameters) == {"query", "limit"}
+    stream = case.definition.callback(**case.input)
+    assert [next(stream), next(stream)] == [1, "x"]
+    with pytest.raises(LookupError, match="no such city"):
+        next(stream)
 
 
 def test_case_builders_give_fresh_inputs() -> None:
