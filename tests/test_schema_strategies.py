@@ -27,11 +27,13 @@ _QUICK = {"deadline": None, "database": None, "derandomize": True, "suppress_hea
 
 
 def test_every_feature_is_reached() -> None:
-    """Every feature, in 400 derandomized default draws; the rarest ones (contains,
-    dependentSchemas, dynamic-ref, uniqueItems) come up about ten times or more each: not luck."""
+    """Every feature, in 1000 derandomized default draws. The rarest ones (contains,
+    dependentRequired, dynamic-ref, uniqueItems) come up about 1 in 40 draws; which draws a
+    derandomized run makes changes with the Hypothesis release (400 draws met no uniqueItems under
+    6.170.9), so the margin is wide: 1000 draws, about 25 of each, whatever the release."""
     seen: set[str] = set()
 
-    @settings(max_examples=400, **_QUICK)
+    @settings(max_examples=1000, **_QUICK)
     @given(json_schemas())
     def collect(schema: dict[str, Any]) -> None:
         seen.update(schema_features(schema))

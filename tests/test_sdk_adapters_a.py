@@ -110,10 +110,15 @@ def test_anthropic_client(run_suite: Callable[..., SuiteRun]) -> None:
     # triage/anthropic.json (anthropic/client-validating): an empty message_start id is accepted
     # (lax validation, "a tool_use block (or message_start message) with an empty id"), and so are
     # two tool_use blocks sharing one id ("two tool_use blocks sharing one id are accepted").
-    assert _failed(run) == {"DR-3", "DR-4", "DR-5"}, run.output
-    # either triaged DR-3 bug may be the one the draws meet (both are real: an empty id, a bool read as an int)
-    assert any(bug in _messages(run, "DR-3") for bug in ("empty_field: empty events[0].data.message.id", "to true")), run.output
-    assert "is used twice" in _messages(run, "DR-5"), run.output
+    # Whether this selection's draws meet those two bugs depends on the Hypothesis release (the
+    # derandomized draws differ: under 6.155 they do, under 6.170.9 not); when met, they are the
+    # triaged ones, and nothing else fails.
+    failed = _failed(run)
+    assert {"DR-4"} <= failed <= {"DR-3", "DR-4", "DR-5"}, run.output
+    if "DR-3" in failed:  # either triaged DR-3 bug (an empty id, a bool read as an int)
+        assert any(bug in _messages(run, "DR-3") for bug in ("empty_field: empty events[0].data.message.id", "to true")), run.output
+    if "DR-5" in failed:
+        assert "is used twice" in _messages(run, "DR-5"), run.output
     assert run.report is not None, run.output
     outcomes = {check["nodeid"].rsplit("::", 1)[-1]: check["outcome"]
                 for rule_id in ("DR-3", "DR-5") for check in run.report["rules"][rule_id]["checks"]}
