@@ -445,3 +445,30 @@ def test_a_report_that_is_not_one_is_an_error_column(tmp_path: Path) -> None:
     assert report_problem({"schema": REPORT_SCHEMA, "rules": []}) is not None
     broken = {"schema": REPORT_SCHEMA, "rules": {}, "kit_version": 3}
     assert (report_problem(broken) or "").startswith(f"the report does not follow {REPORT_SCHEMA}: at ")
+
+
+def test_retriage_joins_edited_triage_without_running_the_suite(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    key = "SM-03 violation: a"
+    path = "langchain-core/convert_to_openai_tool"  # a triage file must name a shipped SDK path
+    out = tmp_path / "out"
+    document = combine([_column(path, _report({"SM-03": [_finding("SM-03", key)]}))], profile="ci")
+    out.mkdir()
+    (out / "matrix.json").write_text(json.dumps(document), encoding="utf-8")
+    triage = tmp_path / "triage"
+    triage.mkdir()
+    (triage / "langchain-core.json").write_text(json.dumps([{
+        "sdk_path": path, "version": "1.0", "rule": "SM-03", "key": key, "summary": "keeps an object open",
+        "reproducer": "print('BUG: open')", "verdict": "confirmed", "evidence": "acme/x.py:12"}]), encoding="utf-8")
+    assert document["cells"][path]["SM-03"]["findings"][0]["confirmed"] is False
+
+    assert matrix_main(["--out", str(out), "--retriage", "--triage", str(triage)]) == 0
+    rejoined = json.loads((out / "matrix.json").read_text(encoding="utf-8"))
+    assert rejoined["cells"][path]["SM-03"]["findings"][0]["confirmed"] is True
+    assert rejoined["columns"] == document["columns"]  # nothing ran: the columns are as they were
+    assert "**SM-03** SM-03 violation: a (confirmed;" in (out / "matrix.md").read_text(encoding="utf-8")
+    assert "0 findings unconfirmed" in capsys.readouterr().err
+
+    (out / "matrix.json").write_text("{not json", encoding="utf-8")
+    assert matrix_main(["--out", str(out), "--retriage", "--triage", str(triage)]) == 2
+    assert "is not a readable matrix" in capsys.readouterr().err
