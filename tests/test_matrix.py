@@ -472,3 +472,40 @@ def test_retriage_joins_edited_triage_without_running_the_suite(tmp_path: Path,
     (out / "matrix.json").write_text("{not json", encoding="utf-8")
     assert matrix_main(["--out", str(out), "--retriage", "--triage", str(triage)]) == 2
     assert "is not a readable matrix" in capsys.readouterr().err
+
+
+def test_triage_patterns_and_rt1_restating_an_sm_finding() -> None:
+    path = "langchain-core/convert_to_openai_tool"
+    keys = {"SM-07": ["SM-07 violation: `$anchor` of a string inside $defs", "SM-07 violation: `$anchor` of a null at the root"],
+            "SM-02": ["SM-02 violation: untyped node inside items"],
+            "RT-1": ["RT-1 violation: SM-07 at `$anchor` of a null at the root",
+                     "RT-1 violation: SM-02 at untyped node inside items",
+                     "RT-1 violation: SM-03 at object inside items",
+                     "RT-1 crash: RecursionError from strictify()"]}
+    report = _report({rule: [_finding(rule, key) for key in rule_keys] for rule, rule_keys in keys.items()}, rules=None)
+    for rule in ("SM-07", "SM-02", "RT-1"):
+        report["rules"][rule].update(outcome="failed", checks=[{"nodeid": f"t::{rule}", "outcome": "failed"}])
+
+    def entry(rule: str, key: str, verdict: str = "confirmed") -> TriageEntry:
+        return TriageEntry(sdk_path=path, version="1.0", rule=rule, key=key, summary=f"{rule} {key}",
+                           reproducer="print('BUG: x')", verdict=verdict, evidence="x.py:1")
+
+    document = combine([_column(path, report)], profile="ci", triage=[
+        entry("SM-07", "SM-07 violation: `$anchor` of *"),
+        entry("SM-07", "SM-07 violation: `$anchor` of a null *", "disputed"),  # more specific: wins at the root
+        entry("SM-02", "SM-02 violation: untyped node inside items")])
+    cells = document["cells"][path]
+    sm07 = {f["key"]: f for f in cells["SM-07"]["findings"]}
+    assert sm07[keys["SM-07"][0]]["confirmed"] and sm07[keys["SM-07"][0]]["triage"]["matched_by"] == "pattern"
+    assert not sm07[keys["SM-07"][1]]["confirmed"] and sm07[keys["SM-07"][1]]["triage"]["verdict"] == "disputed"
+    rt1 = {f["key"]: f for f in cells["RT-1"]["findings"]}
+    # an RT-1 finding restating an SM finding takes that finding's entry, verdict and all
+    assert rt1[keys["RT-1"][0]]["triage"]["matched_by"] == "via SM-07" and not rt1[keys["RT-1"][0]]["confirmed"]
+    assert rt1[keys["RT-1"][1]]["triage"]["matched_by"] == "via SM-02" and rt1[keys["RT-1"][1]]["confirmed"]
+    # no SM-03 entry, and a crash restates nothing: both stay unconfirmed
+    assert rt1[keys["RT-1"][2]]["triage"] is None and rt1[keys["RT-1"][3]]["triage"] is None
+    assert document["unmatched_triage"] == []
+    check_matrix(document)
+    # a pattern that fits nothing is listed as matching nothing
+    stale = combine([_column(path, report)], profile="ci", triage=[entry("SM-07", "SM-07 violation: `$ref` *")])
+    assert [e["key"] for e in stale["unmatched_triage"]] == ["SM-07 violation: `$ref` *"]
