@@ -13,6 +13,7 @@ import contextlib
 import importlib
 import importlib.metadata
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -131,6 +132,20 @@ def test_pydantic_ai_transformer_paths(run_suite: Callable[..., SuiteRun]) -> No
     run = run_suite(path.adapter, "--sc-rule", "SM-20")
     assert _failed(run) == {"SM-20"}, run.output
     assert "anthropic" not in _messages(run, "SM-20")
+
+
+def test_pydantic_ai_transformer_refusals_are_declared(run_suite: Callable[..., SuiteRun]) -> None:
+    """pydantic-ai raises UserError on purpose for a schema it will not make strict (the OpenAI
+    transformer on an untyped array, the known-bad SM-04 schema): RT-1 counts it as a refusal; it
+    reported it as a crash while the adapter did not declare it."""
+    path = _path("pydantic-ai/openai-transformer")
+    from pydantic_ai.exceptions import UserError
+
+    assert path.adapter is not None
+    assert UserError in read_declarations(load_adapter(path.adapter)).strictify_refusals
+    run = run_suite(path.adapter, "--sc-rule", "RT-1", "-k", "traps_and_known_bad")
+    assert "UserError" not in _messages(run, "RT-1"), run.output
+    assert re.search(r"strictify openai: refused [1-9]", run.output), run.output
 
 
 # -- Reproducers -------------------------------------------------------------------------------------

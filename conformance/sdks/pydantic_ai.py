@@ -29,7 +29,9 @@ Every capability runs pydantic-ai's own code, with its model classes talking to 
   that ``NativeOutput(StructuredDict(schema))`` gives, ``strict`` unset). pydantic-ai has no provider-level strict setting: a request with ``config_strict``
   is not covered (skipped, named).
 * ``strictify``: the JSON-schema transformer of the provider's model profile (what the model
-  applies to a tool with ``strict=True`` before sending it), walked with ``strict=True``.
+  applies to a tool with ``strict=True`` before sending it), walked with ``strict=True``. Its
+  ``UserError`` (a schema pydantic-ai refuses to make strict, saying what to change) is a declared
+  refusal (``strictify_refusals``), not a crash.
 * ``encode`` / ``decode``: pydantic-ai has no wire encoding of values; a tool defined from a raw
   JSON Schema (``Tool.from_schema``) validates its arguments with an any-schema validator. Encode
   is the identity; decode is that validator on the JSON text of the arguments.
@@ -238,6 +240,14 @@ class _Requests(_PydanticAIAdapter):
 class _Transformers(_PydanticAIAdapter):
     """Strictify (SPEC §3, §4): the JSON-schema transformer of the provider's model profile, and
     the codec of a raw-schema tool."""
+
+    # pydantic-ai refuses on purpose, with its user-facing error and a message saying what to change,
+    # the schemas it cannot make strict (profiles/openai.py: an untyped array, a `prefixItems` tuple,
+    # a `false` root; _json_schema.py: an invalid node, an unresolvable `$ref`), and the model class
+    # re-raises it as `UserError("Tool 'x': ...")` (models/__init__.py, _customize_tool_def): a
+    # declared refusal (counted and reported), not a crash. What escapes otherwise (the AssertionError
+    # or ValueError of anthropic's transform_schema) stays a crash.
+    strictify_refusals = (UserError,)
 
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> dict[str, Any]:
         transformer = _transformer_class(dialect)(dict(schema), strict=True)
