@@ -52,3 +52,14 @@ def same_gemini_mode(wire: str | None, expected: str | None) -> bool:
     ("If unspecified, the default value will be set to AUTO": FunctionCallingConfig.mode in the
     Gemini API reference), so an SDK that spells out AUTO leaves the mode as the caller set it."""
     return (wire or "AUTO") == (expected or "AUTO")
+
+
+def same_tool_strict(provider: str, wire: bool | None, expected: object) -> bool:
+    """A tool's wire ``strict`` compared as the provider applies it: on Anthropic, strict tool use is
+    opt-in (a tool is strict only with ``strict: true``, platform.claude.com/docs/en/agents-and-tools/
+    tool-use/strict-tool-use), so an omitted ``strict`` IS ``false`` there: an SDK that leaves out a
+    per-tool ``false`` sends what was asked. OpenAI is not so: unset means the API's own default
+    (the Responses API tries strict), so omitted and ``false`` differ."""
+    if provider == "anthropic" and expected is False:
+        return wire in (False, None)
+    return wire == expected

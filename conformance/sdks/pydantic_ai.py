@@ -93,7 +93,7 @@ from strictconformance import Adapter, ToolsRequest, WireRequest, read_wire_requ
 from strictconformance.drift.body import json_body
 from strictconformance.drift.paths import format_path
 from strictconformance.drift.sse import SSEEvent, format_sse
-from strictconformance.findings import not_covered
+from strictconformance.findings import not_covered, refuse
 from strictconformance.sdks._snippet import literal, snippet, sse_literal
 from strictconformance.tools import (
     AdvertisedTool,
@@ -196,7 +196,8 @@ class _Requests(_PydanticAIAdapter):
 
     def build_request(self, request: ToolsRequest) -> WireRequest:
         if request.config_strict is not None:
-            not_covered("pydantic-ai has no provider-level strict setting (config_strict)")
+            # this request only (refuse, not not_covered): the check goes on with requests pydantic-ai can express
+            refuse("pydantic-ai has no provider-level strict setting (config_strict)")
         kind = {"openai": self.openai_model, "anthropic": "anthropic", "google": "google"}[request.provider]
         captured: list[httpx2.Request] = []
 
@@ -224,11 +225,14 @@ class _Requests(_PydanticAIAdapter):
         except ModelHTTPError:
             pass
         except UserError as error:
-            # pydantic-ai refuses native output on a model without it; the boolean convention has no
-            # declared refusal, so the request is not covered rather than a fault.
-            if "not supported by this model" not in str(error):
+            # pydantic-ai refuses, on purpose and before sending anything, native output on a model
+            # without it, (Gemini 2.5) native output beside function tools (models/google.py: "does
+            # not support `NativeOutput` and function tools at the same time") and tool_choice
+            # 'required' with no function tools (models/_tool_choice.py); the boolean convention has
+            # no declared refusal, so this request is refused, not a fault.
+            if not _REQUEST_REFUSAL.search(str(error)):
                 raise
-            not_covered(f"pydantic-ai refuses this request ({error})")
+            refuse(f"pydantic-ai refuses this request ({error})")
         if len(captured) != 1:
             raise AssertionError(f"expected pydantic-ai to send one request, it sent {len(captured)}")
         sent = captured[0]
@@ -400,6 +404,10 @@ class PydanticAI(_Requests, _Transformers, _Responses, _Tools):
 # -- Helpers -------------------------------------------------------------------------------------
 
 _CLASS_NAME = re.compile(r"^[A-Z][A-Za-z0-9]*$")
+#: pydantic-ai's UserErrors refusing a request it will not send (native output without support, or
+#: beside function tools; tool_choice 'required', the Gemini mode ANY, with no function tools).
+_REQUEST_REFUSAL = re.compile(r"not supported by this model|does not support `NativeOutput` and function tools"
+                              r"|but no function tools are defined")
 #: The name of the RunContext parameter the adapter puts first (not a name the kit's callbacks use).
 _RUN_CONTEXT = "_strictconformance_run_context"
 
