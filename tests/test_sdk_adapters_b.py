@@ -106,6 +106,7 @@ LANGCHAIN_OPEN_OBJECTS = {
     "SM-03 violation: object inside not (trap object-under-not)",
     "SM-03 violation: object inside patternProperties (trap object-under-pattern-properties)",
     "SM-03 violation: empty object inside properties (trap free-form-object)",
+    "SM-03 violation: object inside items (trap draft7-tuple-of-objects)",
 }
 
 
