@@ -4,6 +4,7 @@ Runs the suite against the reference and each SDK path of :data:`strictconforman
 (each in its own process, progress on stderr), then writes to ``--out``: ``matrix.json`` (the
 combined document, ``matrix.schema.json``), ``matrix.md`` and ``matrix.html`` (one static page),
 beside ``reports/`` (each column's own report) and ``logs/`` (each column's pytest output).
+``--retriage`` runs nothing: it joins the triage files to the matrix already in ``--out`` again.
 
 Exit status: 0 when the matrix was built and every selected path ran or is unavailable; 3 when it
 was built but a column errored (crashed, hung, wrote no report); 2 on bad options or reports that
@@ -23,6 +24,7 @@ from typing import Any
 
 from strictconformance.matrix.combine import (
     MatrixError,
+    annotate_triage,
     changes_lines,
     check_matrix,
     combine,
@@ -65,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--bench", action="store_true",
                         help=f"print each column's wall time against the target ({TARGET_S:.0f} s per SDK path)")
     parser.add_argument("--list", action="store_true", help="list the SDK paths and whether each can run here")
+    parser.add_argument("--retriage", action="store_true",
+                        help="run nothing: join the current triage files to OUT/matrix.json again and re-render "
+                             "matrix.md and matrix.html (after editing triage)")
     return parser
 
 
@@ -149,6 +154,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
     out: Path = args.out
+    if args.retriage:
+        return retriage(out, triage, old)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -184,6 +191,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(bench_table(document))
     errored = [column for column in document["columns"] if column["status"] == "error"]
     return 3 if errored else 0
+
+
+def retriage(out: Path, triage: Sequence[Any], old: dict[str, Any] | None) -> int:
+    """``--retriage``: the matrix in ``out`` joined to ``triage`` again, written back; no suite run."""
+    source = out / "matrix.json"
+    try:
+        document = json.loads(source.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        print(f"error: --retriage: {source} is not a readable matrix: {error}", file=sys.stderr)
+        return 2
+    try:
+        check_matrix(document, str(source))
+        document = annotate_triage(document, triage)
+        document.pop("changes", None)
+        if old is not None:
+            document["changes"] = diff_matrices(old, document)
+        check_matrix(document)
+        write_outputs(document, out)
+    except MatrixError as error:
+        print(f"error: --retriage: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"error: writing the matrix to {out}: {error}", file=sys.stderr)
+        return 2
+    unconfirmed = sum(1 for cells in document["cells"].values() for cell in cells.values()
+                      for finding in cell["findings"] if not finding.get("confirmed"))
+    print(f"matrix: re-joined {len(triage)} triage entries to {source}: {unconfirmed} findings unconfirmed, "
+          f"{len(document.get('unmatched_triage', []))} entries match no finding", file=sys.stderr)
+    if "changes" in document:
+        print("\n".join(changes_lines(document["changes"])))
+    return 0
 
 
 def bench_table(document: dict[str, Any]) -> str:
