@@ -191,8 +191,11 @@ def _clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
 def _run(command: Sequence[str], *, cwd: Path, timeout: float, env: Mapping[str, str]) -> tuple[int | None, str, str]:
     """Run ``command`` in its own process group; ``None`` as the exit status when it timed out
     (the whole group killed)."""
-    process = subprocess.Popen(list(command), cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, errors="replace", start_new_session=True)
+    try:
+        process = subprocess.Popen(list(command), cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, errors="replace", start_new_session=True)
+    except OSError as error:  # the program itself is missing or not executable
+        return 127, "", f"cannot run {command[0]}: {error.strerror or error}"
     try:
         out, err = process.communicate(timeout=timeout)
         return process.returncode, out, err
@@ -243,12 +246,26 @@ def build_environment(env: Environment, folder: Path, *, pip_options: Sequence[s
     return folder
 
 
+def _outer_pip() -> list[str] | None:
+    """This interpreter's pip, when it can install into another environment (``pip --python``,
+    pip 22.3+): the venv then needs no pip of its own (``ensurepip`` costs seconds per venv)."""
+    try:
+        from importlib.metadata import version
+
+        major, minor = (int(part) for part in version("pip").split(".")[:2])
+    except (ImportError, ValueError, LookupError):
+        return None
+    return [sys.executable, "-m", "pip"] if (major, minor) >= (22, 3) else None
+
+
 def _build_python(env: Environment, folder: Path, *, pip_options: Sequence[str], python: str, timeout: float) -> None:
-    status, _out, err = _run([python, "-m", "venv", str(folder)], cwd=folder, timeout=timeout, env=_clean_env())
+    outer = _outer_pip()
+    venv = [python, "-m", "venv", *(["--without-pip"] if outer else []), str(folder)]
+    status, _out, err = _run(venv, cwd=folder, timeout=timeout, env=_clean_env())
     if status != 0:
         raise ReproduceError(f"{env.sdk}: python -m venv {folder} failed: {_last_line(err)}")
-    command = [str(_python_of(folder)), "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
-               "--quiet", *pip_options, *env.requirements]
+    pip = [*outer, "--python", str(_python_of(folder))] if outer else [str(_python_of(folder)), "-m", "pip"]
+    command = [*pip, "install", "--disable-pip-version-check", "--no-input", "--quiet", *pip_options, *env.requirements]
     status, out, err = _run(command, cwd=folder, timeout=timeout, env=_clean_env({"PIP_REQUIRE_VIRTUALENV": "0"}))
     if status != 0:
         why = "timed out" if status is None else _last_line(err or out)
