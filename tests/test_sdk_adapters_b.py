@@ -188,6 +188,22 @@ def test_pydantic_ai_requests_resolution(run_suite: Callable[..., SuiteRun]) -> 
     assert "crash" not in _messages(run, "RES-6") and "UserError" not in _messages(run, "RES-6"), run.output
 
 
+def test_pydantic_ai_gemini_validation_error_is_drift_caught() -> None:
+    """GoogleModel lets google-genai's pydantic ValidationError (a retyped field of the answer,
+    named) through: DR-2 reported it as a crash while the adapter did not declare it."""
+    path = _path("pydantic-ai/responses")
+    import pydantic
+
+    assert path.adapter is not None
+    adapter: Any = load_adapter(path.adapter)
+    assert pydantic.ValidationError in read_declarations(adapter).drift_errors
+    payload = {"candidates": [{"content": {"role": "model", "parts": [{"text": "hi"}]}, "finishReason": "STOP"}],
+               "usageMetadata": ["drift"]}
+    with pytest.raises(read_declarations(adapter).drift_errors) as caught:
+        adapter.check_response("gemini.generate_content", payload)
+    assert "usage_metadata" in str(caught.value), caught.value
+
+
 def test_anthropic_omitted_strict_is_false() -> None:
     from strictconformance.checks._support import same_tool_strict
 

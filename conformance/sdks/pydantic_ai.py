@@ -269,7 +269,11 @@ class _Transformers(_PydanticAIAdapter):
 class _Responses(_PydanticAIAdapter):
     """Response processing (SPEC §5): the model classes reading a mocked HTTP answer."""
 
-    drift_errors = (UnexpectedModelBehavior, ModelAPIError)
+    # pydantic-ai's own drift errors, and the pydantic ValidationError of the client below it:
+    # google-genai validates a Gemini answer into its pydantic models (GenerateContentResponse)
+    # and raises a ValidationError naming the field, which GoogleModel lets through (the
+    # google-genai adapter declares it too): that is drift caught, not a crash.
+    drift_errors = (UnexpectedModelBehavior, ModelAPIError, pydantic.ValidationError)
     drift_apis = tuple(_DRIFT_MODELS)
 
     def check_response(self, api: str, payload: Any) -> None:
