@@ -445,3 +445,103 @@ def test_a_report_that_is_not_one_is_an_error_column(tmp_path: Path) -> None:
     assert report_problem({"schema": REPORT_SCHEMA, "rules": []}) is not None
     broken = {"schema": REPORT_SCHEMA, "rules": {}, "kit_version": 3}
     assert (report_problem(broken) or "").startswith(f"the report does not follow {REPORT_SCHEMA}: at ")
+
+
+def test_retriage_joins_edited_triage_without_running_the_suite(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    key = "SM-03 violation: a"
+    path = "langchain-core/convert_to_openai_tool"  # a triage file must name a shipped SDK path
+    out = tmp_path / "out"
+    document = combine([_column(path, _report({"SM-03": [_finding("SM-03", key)]}))], profile="ci")
+    out.mkdir()
+    (out / "matrix.json").write_text(json.dumps(document), encoding="utf-8")
+    triage = tmp_path / "triage"
+    triage.mkdir()
+    (triage / "langchain-core.json").write_text(json.dumps([{
+        "sdk_path": path, "version": "1.0", "rule": "SM-03", "key": key, "summary": "keeps an object open",
+        "reproducer": "print('BUG: open')", "verdict": "confirmed", "evidence": "acme/x.py:12"}]), encoding="utf-8")
+    assert document["cells"][path]["SM-03"]["findings"][0]["confirmed"] is False
+
+    assert matrix_main(["--out", str(out), "--retriage", "--triage", str(triage)]) == 0
+    rejoined = json.loads((out / "matrix.json").read_text(encoding="utf-8"))
+    assert rejoined["cells"][path]["SM-03"]["findings"][0]["confirmed"] is True
+    assert rejoined["columns"] == document["columns"]  # nothing ran: the columns are as they were
+    assert "**SM-03** SM-03 violation: a (confirmed;" in (out / "matrix.md").read_text(encoding="utf-8")
+    assert "0 findings unconfirmed" in capsys.readouterr().err
+
+    (out / "matrix.json").write_text("{not json", encoding="utf-8")
+    assert matrix_main(["--out", str(out), "--retriage", "--triage", str(triage)]) == 2
+    assert "is not a readable matrix" in capsys.readouterr().err
+
+
+def test_triage_patterns_and_rt1_restating_an_sm_finding() -> None:
+    path = "langchain-core/convert_to_openai_tool"
+    keys = {"SM-07": ["SM-07 violation: `$anchor` of a string inside $defs", "SM-07 violation: `$anchor` of a null at the root"],
+            "SM-02": ["SM-02 violation: untyped node inside items"],
+            "RT-1": ["RT-1 violation: SM-07 at `$anchor` of a null at the root",
+                     "RT-1 violation: SM-02 at untyped node inside items",
+                     "RT-1 violation: SM-03 at object inside items",
+                     "RT-1 crash: RecursionError from strictify()"]}
+    report = _report({rule: [_finding(rule, key) for key in rule_keys] for rule, rule_keys in keys.items()}, rules=None)
+    for rule in ("SM-07", "SM-02", "RT-1"):
+        report["rules"][rule].update(outcome="failed", checks=[{"nodeid": f"t::{rule}", "outcome": "failed"}])
+
+    def entry(rule: str, key: str, verdict: str = "confirmed") -> TriageEntry:
+        return TriageEntry(sdk_path=path, version="1.0", rule=rule, key=key, summary=f"{rule} {key}",
+                           reproducer="print('BUG: x')", verdict=verdict, evidence="x.py:1")
+
+    document = combine([_column(path, report)], profile="ci", triage=[
+        entry("SM-07", "SM-07 violation: `$anchor` of *"),
+        entry("SM-07", "SM-07 violation: `$anchor` of a null *", "disputed"),  # more specific: wins at the root
+        entry("SM-02", "SM-02 violation: untyped node inside items")])
+    cells = document["cells"][path]
+    sm07 = {f["key"]: f for f in cells["SM-07"]["findings"]}
+    assert sm07[keys["SM-07"][0]]["confirmed"] and sm07[keys["SM-07"][0]]["triage"]["matched_by"] == "pattern"
+    assert not sm07[keys["SM-07"][1]]["confirmed"] and sm07[keys["SM-07"][1]]["triage"]["verdict"] == "disputed"
+    rt1 = {f["key"]: f for f in cells["RT-1"]["findings"]}
+    # an RT-1 finding restating an SM finding takes that finding's entry, verdict and all
+    assert rt1[keys["RT-1"][0]]["triage"]["matched_by"] == "via SM-07" and not rt1[keys["RT-1"][0]]["confirmed"]
+    assert rt1[keys["RT-1"][1]]["triage"]["matched_by"] == "via SM-02" and rt1[keys["RT-1"][1]]["confirmed"]
+    # no SM-03 entry, and a crash restates nothing: both stay unconfirmed
+    assert rt1[keys["RT-1"][2]]["triage"] is None and rt1[keys["RT-1"][3]]["triage"] is None
+    assert document["unmatched_triage"] == []
+    check_matrix(document)
+    # a pattern that fits nothing is listed as matching nothing
+    stale = combine([_column(path, report)], profile="ci", triage=[entry("SM-07", "SM-07 violation: `$ref` *")])
+    assert [e["key"] for e in stale["unmatched_triage"]] == ["SM-07 violation: `$ref` *"]
+
+
+def test_keep_reruns_only_the_chosen_columns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    (out / "reports").mkdir(parents=True)
+    lc, an = "langchain-core/convert_to_openai_tool", "anthropic/transform_schema"
+    old_columns = []
+    for key, findings in (("reference", {}), (lc, {"SM-03": [_finding("SM-03", "SM-03 violation: old")]}),
+                          (an, {"TL-2": [_finding("TL-2", "TL-2 crash: kept")]})):
+        column = _column(key, _report(findings))
+        column.report_file = f"reports/{key.replace('/', '__')}.json"
+        column.duration_s = 99.0
+        (out / column.report_file).write_text(json.dumps(column.report), encoding="utf-8")
+        old_columns.append(column)
+    (out / "matrix.json").write_text(json.dumps(combine(old_columns, profile="ci")), encoding="utf-8")
+    ran: list[str] = []
+
+    def fake_run(path: SdkPath, out_dir: Path, **_: Any) -> ColumnResult:
+        ran.append(path.key)
+        return _column(path.key, _report({"SM-03": [_finding("SM-03", "SM-03 violation: new")]} if path.key == lc else {}))
+
+    monkeypatch.setattr("strictconformance.matrix.__main__.run_column", fake_run)
+    assert matrix_main(["--paths", lc, "--keep", "--out", str(out)]) == 0
+    assert ran == ["reference", lc]
+    document = json.loads((out / "matrix.json").read_text(encoding="utf-8"))
+    assert [c["key"] for c in document["columns"]] == ["reference", an, lc]  # registry order
+    assert [f["key"] for f in document["cells"][lc]["SM-03"]["findings"]] == ["SM-03 violation: new"]
+    assert [f["key"] for f in document["cells"][an]["TL-2"]["findings"]] == ["TL-2 crash: kept"]
+    assert {c["key"]: c["duration_s"] for c in document["columns"]}[an] == 99.0
+    assert f"kept 1 columns as built before: {an}" in capsys.readouterr().err
+    (out / "reports" / "anthropic__transform_schema.json").unlink()
+    assert matrix_main(["--paths", lc, "--keep", "--out", str(out)]) == 2
+    assert "column anthropic/transform_schema: its report" in capsys.readouterr().err
+    assert matrix_main(["--keep", "--out", str(out)]) == 2
+    assert "--keep needs --paths" in capsys.readouterr().err

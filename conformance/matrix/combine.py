@@ -11,7 +11,9 @@ Pure functions on JSON data: no subprocess, no file system (the command lives in
 from __future__ import annotations
 
 import copy
+import fnmatch
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -222,16 +224,38 @@ def combine(columns: Sequence[ColumnResult], *, profile: str, selection: Sequenc
     return annotate_triage(document, triage)
 
 
+#: An RT-1 finding that restates an SM finding: "RT-1 violation: SM-03 at object inside items" is
+#: the strictify output breaking SM-03 there, the defect of "SM-03 violation: object inside items".
+_RT1_FROM_SM = re.compile(r"^RT-1 violation: (SM-\d+) at (.+)$")
+
+
+def _key_entry(entries: Mapping[tuple[str, str], Sequence[Any]], exact: Mapping[tuple[str, str, str], Any],
+               column_key: str, rule_id: str, key: str) -> tuple[Any, str] | None:
+    """The entry of ``column_key``/``rule_id`` written for finding ``key``: the one naming the key,
+    else the most specific one whose key is a pattern (``*`` for any text) the key fits."""
+    entry = exact.get((column_key, rule_id, key))
+    if entry is not None:
+        return entry, "key"
+    fitting = [e for e in entries.get((column_key, rule_id), ()) if "*" in e.key and fnmatch.fnmatchcase(key, e.key)]
+    if fitting:
+        return max(fitting, key=lambda e: (len(e.key.replace("*", "")), e.verdict == "confirmed")), "pattern"
+    return None
+
+
 def annotate_triage(document: Mapping[str, Any], triage: Iterable[Any]) -> dict[str, Any]:
     """A copy of ``document`` whose findings carry ``triage`` (the matching entry's verdict,
     summary, evidence and version, or None) and ``confirmed`` (a ``confirmed`` entry matches).
 
-    An entry matches a finding of its column and rule by ``key`` (the finding's grouping key, as
-    the report writes it). Failing that, an entry written by hand (its key a description) matches
-    by column and rule alone (``matched_by: "rule"``), and confirms the finding only when it is the
-    cell's one finding: a second distinct finding of the rule stays unconfirmed until triaged."""
+    An entry matches a finding of its column and rule by ``key``: the finding's grouping key as the
+    report writes it, or a pattern of keys (``*`` stands for any text) for one defect the suite
+    meets at several places (``SM-07 violation: `$anchor` of *``; the most specific pattern wins).
+    An RT-1 finding that restates an SM finding (``RT-1 violation: SM-03 at <where>``: the strictify
+    output breaks SM-03 there) takes the entry of that SM finding (``matched_by: "via SM-03"``) when
+    no RT-1 entry names it. Failing all that, an entry written by hand (its key a description)
+    matches by column and rule alone (``matched_by: "rule"``), and confirms the finding only when it
+    is the cell's one finding: a second distinct finding of the rule stays unconfirmed until triaged."""
     entries = list(triage)
-    by_key = {(entry.sdk_path, entry.rule, entry.key): entry for entry in entries}
+    exact = {(entry.sdk_path, entry.rule, entry.key): entry for entry in entries}
     by_rule: dict[tuple[str, str], list[Any]] = {}
     for entry in entries:
         by_rule.setdefault((entry.sdk_path, entry.rule), []).append(entry)
@@ -240,12 +264,19 @@ def annotate_triage(document: Mapping[str, Any], triage: Iterable[Any]) -> dict[
     for column_key, column_cells in annotated["cells"].items():
         for rule_id, cell in column_cells.items():
             for finding in cell["findings"]:
-                entry = by_key.get((column_key, rule_id, finding["key"]))
-                matched_by = "key"
-                if entry is None:
-                    candidates = sorted(by_rule.get((column_key, rule_id), []), key=lambda e: e.verdict != "confirmed")
-                    entry = candidates[0] if candidates else None
-                    matched_by = "rule"
+                found = _key_entry(by_rule, exact, column_key, rule_id, finding["key"])
+                restated = _RT1_FROM_SM.match(finding["key"]) if rule_id == "RT-1" else None
+                if found is None and restated is not None:
+                    sm_rule = restated.group(1)
+                    via = _key_entry(by_rule, exact, column_key, sm_rule,
+                                     f"{sm_rule} violation: {restated.group(2)}")
+                    if via is not None:
+                        found = (via[0], f"via {sm_rule}")
+                if found is None:
+                    candidates = sorted((e for e in by_rule.get((column_key, rule_id), []) if "*" not in e.key),
+                                        key=lambda e: e.verdict != "confirmed")  # a pattern says what it covers
+                    found = (candidates[0], "rule") if candidates else None
+                entry, matched_by = found if found is not None else (None, "")
                 if entry is not None:
                     matched.add(entry.join_key)
                 finding["triage"] = None if entry is None else {
@@ -253,7 +284,7 @@ def annotate_triage(document: Mapping[str, Any], triage: Iterable[Any]) -> dict[
                     "version": entry.version, "matched_by": matched_by,
                     **({"upstream": entry.upstream} if entry.upstream else {})}
                 finding["confirmed"] = (entry is not None and entry.verdict == "confirmed"
-                                        and (matched_by == "key" or len(cell["findings"]) == 1))
+                                        and (matched_by != "rule" or len(cell["findings"]) == 1))
     # Entries for a column that ran and a rule it ran, matching no finding: a stale key, or a bug fixed
     ran = {column["key"] for column in annotated["columns"] if column["status"] == "ran"}
     annotated["unmatched_triage"] = [
