@@ -140,6 +140,33 @@ def test_openai_agents(run_suite: Callable[..., SuiteRun]) -> None:
     assert "accepted at definition time" in _messages(run, "TL-7")
 
 
+def test_openai_agents_user_error_is_a_refusal_not_a_crash(run_suite: Callable[..., SuiteRun]) -> None:
+    """``ensure_strict_json_schema`` refuses what it cannot make strict with ``UserError`` and a reason
+    (an ``anyOf`` root, an open object): a declared refusal, counted, never an RT-1 crash (the matrix
+    build at b2d10ee reported 696 such refusals as crashes)."""
+    _need("openai-agents")
+    run = run_suite("strictconformance.sdks.openai_agents:OpenAIAgentsStrictSchema", "--sc-rule", "RT-1",
+                    "-k", "traps_and_known_bad and openai")
+    assert run.report is not None, run.output
+    crashes = [finding["key"] for finding in _failures(run, "RT-1") if finding["kind"] == "crash"]
+    assert crashes == [], crashes
+    counts = run.report["strictify"]["openai"]
+    assert counts["refused_by"].get("UserError", 0) >= 2 and "UserError" not in counts["crashed_by"], counts
+
+
+def test_openai_python_stream_error_frame_is_its_api_error(run_suite: Callable[..., SuiteRun]) -> None:
+    """A stream chunk carrying ``error`` makes openai-python raise ``openai.APIError`` (_streaming.py):
+    its answer to an error the provider sent, declared in ``api_errors``, not a DR-6 finding (the
+    matrix build at b2d10ee reported it as one)."""
+    _need("openai")
+    run = run_suite("strictconformance.sdks.openai_python:OpenAIPython", "--sc-rule", "DR-6",
+                    "-k", "provider_errors_raise_only_declared_errors")
+    assert run.report is not None, run.output
+    checks = run.report["rules"]["DR-6"]["checks"]
+    assert [check["outcome"] for check in checks] == ["passed"], run.output
+    assert "APIError" in run.report["adapter"]["api_errors"][0]
+
+
 def test_openai_python_reproducer_runs_standalone(run_suite: Callable[..., SuiteRun]) -> None:
     _need("openai")
     run = run_suite("strictconformance.sdks.openai_python:OpenAIPython", "--sc-rule", "SM-27", "-k", "fixed_cases")
