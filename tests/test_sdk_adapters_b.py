@@ -13,6 +13,7 @@ import contextlib
 import importlib
 import importlib.metadata
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -155,6 +156,60 @@ def test_pydantic_ai_transformer_paths(run_suite: Callable[..., SuiteRun]) -> No
     run = run_suite(path.adapter, "--sc-rule", "SM-20")
     assert _failed(run) == {"SM-20"}, run.output
     assert "anthropic" not in _messages(run, "SM-20")
+
+
+def test_pydantic_ai_transformer_refusals_are_declared(run_suite: Callable[..., SuiteRun]) -> None:
+    """pydantic-ai raises UserError on purpose for a schema it will not make strict (the OpenAI
+    transformer on an untyped array, the known-bad SM-04 schema): RT-1 counts it as a refusal; it
+    reported it as a crash while the adapter did not declare it."""
+    path = _path("pydantic-ai/openai-transformer")
+    from pydantic_ai.exceptions import UserError
+
+    assert path.adapter is not None
+    assert UserError in read_declarations(load_adapter(path.adapter)).strictify_refusals
+    run = run_suite(path.adapter, "--sc-rule", "RT-1", "-k", "traps_and_known_bad")
+    assert "UserError" not in _messages(run, "RT-1"), run.output
+    assert re.search(r"strictify openai: refused [1-9]", run.output), run.output
+
+
+def test_pydantic_ai_requests_resolution(run_suite: Callable[..., SuiteRun]) -> None:
+    """Kit false alarms on pydantic-ai's requests: a request with a provider config (which pydantic-ai
+    cannot express) is refused alone, so RES-1 and RES-6 judge the others (they were not covered);
+    a per-tool `false` that pydantic-ai leaves out for Anthropic (AnthropicModel sends `strict` only
+    when true) is what Anthropic applies (strict tool use is opt-in), not an RES-1 violation; mode
+    ANY with no tools, which pydantic-ai refuses with a UserError before sending, is not a crash."""
+    path = _path("pydantic-ai/requests")
+    run = run_suite(path.adapter, "--sc-rule", "RES-1,RES-6", "-k", "not seed_table")
+    assert run.report is not None, run.output
+    # judged now (the anthropic type-list crash, a real bug, may show; no false/omitted violation)
+    assert run.report["rules"]["RES-1"]["outcome"] in ("passed", "failed"), run.output
+    assert "carries strict=omitted, expected false" not in _messages(run, "RES-1"), run.output
+    assert run.report["rules"]["RES-6"]["outcome"] in ("passed", "failed"), run.output
+    assert "crash" not in _messages(run, "RES-6") and "UserError" not in _messages(run, "RES-6"), run.output
+
+
+def test_pydantic_ai_gemini_validation_error_is_drift_caught() -> None:
+    """GoogleModel lets google-genai's pydantic ValidationError (a retyped field of the answer,
+    named) through: DR-2 reported it as a crash while the adapter did not declare it."""
+    path = _path("pydantic-ai/responses")
+    import pydantic
+
+    assert path.adapter is not None
+    adapter: Any = load_adapter(path.adapter)
+    assert pydantic.ValidationError in read_declarations(adapter).drift_errors
+    payload = {"candidates": [{"content": {"role": "model", "parts": [{"text": "hi"}]}, "finishReason": "STOP"}],
+               "usageMetadata": ["drift"]}
+    with pytest.raises(read_declarations(adapter).drift_errors) as caught:
+        adapter.check_response("gemini.generate_content", payload)
+    assert "usage_metadata" in str(caught.value), caught.value
+
+
+def test_anthropic_omitted_strict_is_false() -> None:
+    from strictconformance.checks._support import same_tool_strict
+
+    assert same_tool_strict("anthropic", None, False) and same_tool_strict("anthropic", False, False)
+    assert not same_tool_strict("anthropic", None, True) and not same_tool_strict("anthropic", True, False)
+    assert not same_tool_strict("openai", None, False) and same_tool_strict("openai", None, None)
 
 
 # -- Reproducers -------------------------------------------------------------------------------------

@@ -95,3 +95,14 @@ def gemini_mode_kept(request: ToolsRequest, wire: WireRequest, *, strict: bool) 
         accepted.add("ANY")
     words = " or ".join(f"mode {mode!r}" if mode != "AUTO" or caller == "AUTO" else "no mode" for mode in sorted(accepted))
     return (wire.function_calling_mode or "AUTO") in accepted, words
+
+
+def same_tool_strict(provider: str, wire: bool | None, expected: object) -> bool:
+    """A tool's wire ``strict`` compared as the provider applies it: on Anthropic, strict tool use is
+    opt-in (a tool is strict only with ``strict: true``, platform.claude.com/docs/en/agents-and-tools/
+    tool-use/strict-tool-use), so an omitted ``strict`` IS ``false`` there: an SDK that leaves out a
+    per-tool ``false`` sends what was asked. OpenAI is not so: unset means the API's own default
+    (the Responses API tries strict), so omitted and ``false`` differ."""
+    if provider == "anthropic" and expected is False:
+        return wire in (False, None)
+    return wire == expected

@@ -15,7 +15,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from strictconformance.adapter import Declarations
-from strictconformance.checks._support import gemini_mode_kept, wire_tool
+from strictconformance.checks._support import (
+    gemini_mode_kept,
+    same_tool_strict,
+    wire_tool,
+)
 from strictconformance.findings import not_covered
 from strictconformance.harness import Harness, check
 from strictconformance.strategies.models import curated_cases, curated_models, models_with_support
@@ -77,7 +81,7 @@ def test_res_1_tool_beats_config_beats_default(strictconformance_harness: Harnes
             continue  # that case is RES-2's
         expected = _first_set(tool.strict, request.config_strict, _declared_default(strictconformance_harness, request.provider))
         actual = wire_tool(strictconformance_harness, wire, tool.name).strict
-        strictconformance_harness.expect(actual == expected, (
+        strictconformance_harness.expect(same_tool_strict(request.provider, actual, expected), (
             f"{request.provider}: tool {tool.name!r} has strict={_show(tool.strict)}, provider config "
             f"strict={_show(request.config_strict)}; the wire carries strict={_show(actual)}, expected "
             f"{_show(expected)} (tool ?? config ?? default)"))
@@ -209,7 +213,7 @@ def _table_case(strictconformance_harness: Harness, provider: str, supports: boo
     if expected == "declared":  # the seed says true; SPEC §1 checks the adapter's declared default
         expected = _declared_default(strictconformance_harness, provider)
     actual = wire_tool(strictconformance_harness, strictconformance_harness.call("build_request", request), "lookup").strict
-    strictconformance_harness.expect(actual == expected, f"seed table row: expected strict={_show(expected)}, the wire carries {_show(actual)}")
+    strictconformance_harness.expect(same_tool_strict(provider, actual, expected), f"seed table row: expected strict={_show(expected)}, the wire carries {_show(actual)}")
 
 
 def _table_params(rule: str) -> list[Any]:

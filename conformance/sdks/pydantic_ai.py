@@ -29,7 +29,9 @@ Every capability runs pydantic-ai's own code, with its model classes talking to 
   that ``NativeOutput(StructuredDict(schema))`` gives, ``strict`` unset). pydantic-ai has no provider-level strict setting: a request with ``config_strict``
   is not covered (skipped, named).
 * ``strictify``: the JSON-schema transformer of the provider's model profile (what the model
-  applies to a tool with ``strict=True`` before sending it), walked with ``strict=True``.
+  applies to a tool with ``strict=True`` before sending it), walked with ``strict=True``. Its
+  ``UserError`` (a schema pydantic-ai refuses to make strict, saying what to change) is a declared
+  refusal (``strictify_refusals``), not a crash.
 * ``encode`` / ``decode``: pydantic-ai has no wire encoding of values; a tool defined from a raw
   JSON Schema (``Tool.from_schema``) validates its arguments with an any-schema validator. Encode
   is the identity; decode is that validator on the JSON text of the arguments.
@@ -91,7 +93,7 @@ from strictconformance import Adapter, ToolsRequest, WireRequest, read_wire_requ
 from strictconformance.drift.body import json_body
 from strictconformance.drift.paths import format_path
 from strictconformance.drift.sse import SSEEvent, format_sse
-from strictconformance.findings import not_covered
+from strictconformance.findings import not_covered, refuse
 from strictconformance.sdks._snippet import literal, snippet, sse_literal
 from strictconformance.tools import (
     AdvertisedTool,
@@ -194,7 +196,8 @@ class _Requests(_PydanticAIAdapter):
 
     def build_request(self, request: ToolsRequest) -> WireRequest:
         if request.config_strict is not None:
-            not_covered("pydantic-ai has no provider-level strict setting (config_strict)")
+            # this request only (refuse, not not_covered): the check goes on with requests pydantic-ai can express
+            refuse("pydantic-ai has no provider-level strict setting (config_strict)")
         kind = {"openai": self.openai_model, "anthropic": "anthropic", "google": "google"}[request.provider]
         captured: list[httpx2.Request] = []
 
@@ -222,11 +225,14 @@ class _Requests(_PydanticAIAdapter):
         except ModelHTTPError:
             pass
         except UserError as error:
-            # pydantic-ai refuses native output on a model without it; the boolean convention has no
-            # declared refusal, so the request is not covered rather than a fault.
-            if "not supported by this model" not in str(error):
+            # pydantic-ai refuses, on purpose and before sending anything, native output on a model
+            # without it, (Gemini 2.5) native output beside function tools (models/google.py: "does
+            # not support `NativeOutput` and function tools at the same time") and tool_choice
+            # 'required' with no function tools (models/_tool_choice.py); the boolean convention has
+            # no declared refusal, so this request is refused, not a fault.
+            if not _REQUEST_REFUSAL.search(str(error)):
                 raise
-            not_covered(f"pydantic-ai refuses this request ({error})")
+            refuse(f"pydantic-ai refuses this request ({error})")
         if len(captured) != 1:
             raise AssertionError(f"expected pydantic-ai to send one request, it sent {len(captured)}")
         sent = captured[0]
@@ -238,6 +244,14 @@ class _Requests(_PydanticAIAdapter):
 class _Transformers(_PydanticAIAdapter):
     """Strictify (SPEC §3, §4): the JSON-schema transformer of the provider's model profile, and
     the codec of a raw-schema tool."""
+
+    # pydantic-ai refuses on purpose, with its user-facing error and a message saying what to change,
+    # the schemas it cannot make strict (profiles/openai.py: an untyped array, a `prefixItems` tuple,
+    # a `false` root; _json_schema.py: an invalid node, an unresolvable `$ref`), and the model class
+    # re-raises it as `UserError("Tool 'x': ...")` (models/__init__.py, _customize_tool_def): a
+    # declared refusal (counted and reported), not a crash. What escapes otherwise (the AssertionError
+    # or ValueError of anthropic's transform_schema) stays a crash.
+    strictify_refusals = (UserError,)
 
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> dict[str, Any]:
         transformer = _transformer_class(dialect)(dict(schema), strict=True)
@@ -255,7 +269,11 @@ class _Transformers(_PydanticAIAdapter):
 class _Responses(_PydanticAIAdapter):
     """Response processing (SPEC §5): the model classes reading a mocked HTTP answer."""
 
-    drift_errors = (UnexpectedModelBehavior, ModelAPIError)
+    # pydantic-ai's own drift errors, and the pydantic ValidationError of the client below it:
+    # google-genai validates a Gemini answer into its pydantic models (GenerateContentResponse)
+    # and raises a ValidationError naming the field, which GoogleModel lets through (the
+    # google-genai adapter declares it too): that is drift caught, not a crash.
+    drift_errors = (UnexpectedModelBehavior, ModelAPIError, pydantic.ValidationError)
     drift_apis = tuple(_DRIFT_MODELS)
 
     def check_response(self, api: str, payload: Any) -> None:
@@ -390,6 +408,10 @@ class PydanticAI(_Requests, _Transformers, _Responses, _Tools):
 # -- Helpers -------------------------------------------------------------------------------------
 
 _CLASS_NAME = re.compile(r"^[A-Z][A-Za-z0-9]*$")
+#: pydantic-ai's UserErrors refusing a request it will not send (native output without support, or
+#: beside function tools; tool_choice 'required', the Gemini mode ANY, with no function tools).
+_REQUEST_REFUSAL = re.compile(r"not supported by this model|does not support `NativeOutput` and function tools"
+                              r"|but no function tools are defined")
 #: The name of the RunContext parameter the adapter puts first (not a name the kit's callbacks use).
 _RUN_CONTEXT = "_strictconformance_run_context"
 
