@@ -99,6 +99,8 @@ def test_library_is_valid_and_covers_the_shapes_of_issue_10() -> None:
                   "draft7-dependencies", "annotations-everywhere", "optional-recursive-property"):
         assert shape in ids
     assert {case.kind for case in LIBRARY} == {"trap", "known-bad", "shape", "regression"}
+    for case in LIBRARY:  # a misspelt dialect name would leave the case run nowhere, silently
+        assert set(case.dialects) <= {"*", *DIALECTS}, f"{case.id}: unknown dialects {set(case.dialects) - {'*', *DIALECTS}}"
 
 
 def test_bad_library_documents_are_refused_naming_the_place(tmp_path: Path) -> None:
@@ -113,10 +115,55 @@ def test_bad_library_documents_are_refused_naming_the_place(tmp_path: Path) -> N
         corpus_cases(tmp_path / "missing")
 
 
-@pytest.mark.parametrize("dialect", DIALECTS)
-@pytest.mark.parametrize("case", [case for case in LIBRARY if case.kind != "known-bad"], ids=lambda case: case.id)
+#: (case, dialect) for every library case but the known-bad ones, in the dialects it lists only
+LIBRARY_PAIRS = [(case, dialect) for case in LIBRARY if case.kind != "known-bad" for dialect in DIALECTS if case.applies_to(dialect)]
+
+
+@pytest.mark.parametrize(("case", "dialect"), LIBRARY_PAIRS, ids=[f"{case.id}-{dialect}" for case, dialect in LIBRARY_PAIRS])
 def test_reference_passes_every_library_case(case: Case, dialect: str) -> None:
     _judge(case, dialect, drawn=5)
+
+
+def _parametrized(function: Any) -> set[tuple[str, str]]:
+    """The (case id, dialect) items a test function is parametrized with, read from its
+    ``parametrize`` marks (stacked marks multiply)."""
+    combos: list[dict[str, Any]] = [{}]
+    for mark in getattr(function, "pytestmark", []):
+        if mark.name != "parametrize":
+            continue
+        names = [name.strip() for name in mark.args[0].split(",")] if isinstance(mark.args[0], str) else list(mark.args[0])
+        # a pytest.param is a (values, marks, id) named tuple; anything else is the value(s) as given
+        unwrapped = [row.values if hasattr(row, "marks") and hasattr(row, "values") else row for row in mark.args[1]]
+        rows = [tuple(row) if len(names) > 1 else (row,) for row in unwrapped]
+        combos = [{**combo, **dict(zip(names, row, strict=True))} for combo in combos for row in rows]
+    return {(combo["case"].id, combo["dialect"]) for combo in combos}
+
+
+def test_the_reference_runs_each_library_case_only_in_its_dialects() -> None:
+    """A case listing dialects (``ref-with-id-base``: not lenient, google-schema, cohere, mistral)
+    is judged in those only, as the shipped checks run it (``Case.applies_to``)."""
+    ran = _parametrized(test_reference_passes_every_library_case)
+    assert ran == {(case.id, dialect) for case in LIBRARY if case.kind != "known-bad" for dialect in DIALECTS
+                   if "*" in case.dialects or dialect in case.dialects}
+    restricted = [case for case in LIBRARY if "*" not in case.dialects and case.kind != "known-bad"]
+    assert restricted, "the library has no case restricted to some dialects: this test would prove nothing"
+    for case in restricted:
+        assert set(DIALECTS) - set(case.dialects), f"{case.id} lists every shipped dialect: it would prove nothing"
+        assert {dialect for case_id, dialect in ran if case_id == case.id} == set(case.dialects) & set(DIALECTS)
+
+
+def test_traps_are_built_only_for_their_dialects(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SM and RT trap checks (:func:`strictconformance.dialects.traps.traps`) honour a trap
+    case's ``dialects`` too."""
+    from strictconformance.dialects import traps as trap_module
+
+    only_openai = Case("trap-only-openai", "trap", "x", "y", ("openai",), {"type": "object"})
+    everywhere = Case("trap-everywhere", "trap", "x", "y", ("*",), {"type": "object"})
+    monkeypatch.setattr(trap_module, "library", lambda: (only_openai, everywhere))
+    names = {dialect: {trap.name for trap in trap_module.traps(SHIPPED[dialect])} for dialect in DIALECTS}
+    assert {"only-openai", "everywhere"} <= names["openai"]
+    assert "only-openai" not in names["lenient"] and "everywhere" in names["lenient"]
+    assert {"only-openai", "everywhere"} <= {trap.name for trap in trap_module.traps()}  # no dialect: every trap
 
 
 SHIPPED_CORPUS = shipped_corpus()

@@ -60,7 +60,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("front ends", ("strictconformance.plugin", "strictconformance.cli", "strictconformance.__main__",
                     "strictconformance.bench", "strictconformance.record", "strictconformance.matrix",
                     # the SDKs' triage files and the README block made from them and the matrix: a tool, not an adapter
-                    "strictconformance.sdks.triage")),
+                    "strictconformance.sdks.triage", "strictconformance.sdks.reproduce")),
 )
 
 REFERENCE = "strictconformance.reference"

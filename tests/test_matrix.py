@@ -509,3 +509,39 @@ def test_triage_patterns_and_rt1_restating_an_sm_finding() -> None:
     # a pattern that fits nothing is listed as matching nothing
     stale = combine([_column(path, report)], profile="ci", triage=[entry("SM-07", "SM-07 violation: `$ref` *")])
     assert [e["key"] for e in stale["unmatched_triage"]] == ["SM-07 violation: `$ref` *"]
+
+
+def test_keep_reruns_only_the_chosen_columns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    (out / "reports").mkdir(parents=True)
+    lc, an = "langchain-core/convert_to_openai_tool", "anthropic/transform_schema"
+    old_columns = []
+    for key, findings in (("reference", {}), (lc, {"SM-03": [_finding("SM-03", "SM-03 violation: old")]}),
+                          (an, {"TL-2": [_finding("TL-2", "TL-2 crash: kept")]})):
+        column = _column(key, _report(findings))
+        column.report_file = f"reports/{key.replace('/', '__')}.json"
+        column.duration_s = 99.0
+        (out / column.report_file).write_text(json.dumps(column.report), encoding="utf-8")
+        old_columns.append(column)
+    (out / "matrix.json").write_text(json.dumps(combine(old_columns, profile="ci")), encoding="utf-8")
+    ran: list[str] = []
+
+    def fake_run(path: SdkPath, out_dir: Path, **_: Any) -> ColumnResult:
+        ran.append(path.key)
+        return _column(path.key, _report({"SM-03": [_finding("SM-03", "SM-03 violation: new")]} if path.key == lc else {}))
+
+    monkeypatch.setattr("strictconformance.matrix.__main__.run_column", fake_run)
+    assert matrix_main(["--paths", lc, "--keep", "--out", str(out)]) == 0
+    assert ran == ["reference", lc]
+    document = json.loads((out / "matrix.json").read_text(encoding="utf-8"))
+    assert [c["key"] for c in document["columns"]] == ["reference", an, lc]  # registry order
+    assert [f["key"] for f in document["cells"][lc]["SM-03"]["findings"]] == ["SM-03 violation: new"]
+    assert [f["key"] for f in document["cells"][an]["TL-2"]["findings"]] == ["TL-2 crash: kept"]
+    assert {c["key"]: c["duration_s"] for c in document["columns"]}[an] == 99.0
+    assert f"kept 1 columns as built before: {an}" in capsys.readouterr().err
+    (out / "reports" / "anthropic__transform_schema.json").unlink()
+    assert matrix_main(["--paths", lc, "--keep", "--out", str(out)]) == 2
+    assert "column anthropic/transform_schema: its report" in capsys.readouterr().err
+    assert matrix_main(["--keep", "--out", str(out)]) == 2
+    assert "--keep needs --paths" in capsys.readouterr().err

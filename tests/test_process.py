@@ -5,6 +5,7 @@ exchanges is valid against the protocol's schemas; check_harness; the plugin's -
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import time
@@ -141,6 +142,7 @@ def test_a_run_through_the_plugin_continues_past_faults_and_every_message_is_val
     record = pytester.path / "messages.jsonl"
     pytester.makepyfile(recording_adapter=f'''
 import json
+import os
 from strictconformance.process import ProcessAdapter
 
 class Recording(ProcessAdapter):
@@ -176,6 +178,7 @@ def test_a_node_harness_run_exchanges_only_valid_messages(pytester: pytest.Pytes
     record = pytester.path / "messages.jsonl"
     pytester.makepyfile(recording_adapter=f'''
 import json
+import os
 from strictconformance.process import ProcessAdapter
 
 class Recording(ProcessAdapter):
@@ -356,3 +359,25 @@ def test_a_check_result_with_a_big_negative_integer_crosses_to_the_xdist_control
     carried = worker_property(value)
     execnet.dumps_internal(("testreport", {"user_properties": [("strictconformance", carried)]}))
     assert isinstance(carried, str) and json.loads(carried) == value
+
+
+def test_install_node_runs_npm_ci_in_the_kits_node_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from strictconformance.process import __main__ as cli
+    from strictconformance.process import node_folder
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "npm.log"
+    npm = bin_dir / "npm"
+    npm.write_text(f'#!/bin/sh\necho "$PWD $*" > {log}\nexit "${{NPM_EXIT:-0}}"\n', encoding="utf-8")
+    npm.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    assert cli.main(["install-node"]) == 0
+    assert log.read_text(encoding="utf-8").split() == [str(Path(node_folder())), "ci", "--no-audit", "--no-fund"]
+    monkeypatch.setenv("NPM_EXIT", "3")
+    assert cli.main(["install-node"]) == 2
+    assert "npm ci in" in capsys.readouterr().err
+    monkeypatch.setattr(cli.shutil, "which", lambda name: None)
+    assert cli.main(["install-node"]) == 2
+    assert "npm is not installed" in capsys.readouterr().err

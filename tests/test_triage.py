@@ -31,7 +31,8 @@ KNOWN = ["acme/strictify", "acme/tools"]
 def _entry(**changes: Any) -> dict[str, Any]:
     entry = {"sdk_path": "acme/strictify", "version": "1.2.3", "rule": "SM-03",
              "key": "SM-03 violation: object inside prefixItems", "summary": "leaves prefixItems objects open",
-             "reproducer": "from acme import strictify\nprint(strictify({}))", "verdict": "confirmed",
+             "reproducer": "from acme import strictify\nif strictify({}).get('prefixItems'):\n    print('BUG: kept')",
+             "verdict": "confirmed",
              "evidence": "acme/strictify.py:41"}
     entry.update(changes)
     return entry

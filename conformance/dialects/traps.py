@@ -53,13 +53,16 @@ def _over_string_size(limit: int) -> Trap:
 
 
 def traps(dialect: Dialect | None = None) -> tuple[Trap, ...]:
-    """The cases (built fresh on each call), sized for ``dialect`` where it has limits."""
+    """The cases (built fresh on each call), sized for ``dialect`` where it has limits; with a
+    dialect, only the library's traps that apply to it (their ``dialects``), without one, all."""
     limits = dialect.limits if dialect is not None else None
     levels = limits.max_depth + 1 if limits is not None and limits.max_depth is not None else DEFAULT_DEEP_LEVELS
     sized = (_over_string_size(limits.max_total_string_length),) if limits is not None and limits.max_total_string_length is not None else ()
     return (
-        # the fixed ones are data: the case library's traps (strictconformance/cases/cases.json)
-        *(Trap(case.id.removeprefix("trap-"), case.exercises, case.schema, case.values) for case in library() if case.kind == "trap"),
+        # the fixed ones are data: the case library's traps (strictconformance/cases/cases.json),
+        # each in the dialects it lists
+        *(Trap(case.id.removeprefix("trap-"), case.exercises, case.schema, case.values) for case in library()
+          if case.kind == "trap" and (dialect is None or case.applies_to(dialect.name))),
         _deep_nesting(levels),
         *sized,
     )

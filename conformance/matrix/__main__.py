@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from strictconformance.matrix.combine import (
+    ColumnResult,
     MatrixError,
     annotate_triage,
     changes_lines,
@@ -67,6 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--bench", action="store_true",
                         help=f"print each column's wall time against the target ({TARGET_S:.0f} s per SDK path)")
     parser.add_argument("--list", action="store_true", help="list the SDK paths and whether each can run here")
+    parser.add_argument("--keep", action="store_true",
+                        help="with --paths: run only those columns and carry every other column over, as it was "
+                             "built, from the matrix already in --out (its report in OUT/reports); reports of "
+                             "another kit version or case set are still refused")
     parser.add_argument("--retriage", action="store_true",
                         help="run nothing: join the current triage files to OUT/matrix.json again and re-render "
                              "matrix.md and matrix.html (after editing triage)")
@@ -161,6 +166,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         print(f"error: --out {out}: {error}", file=sys.stderr)
         return 2
+    kept: dict[str, ColumnResult] = {}
+    if args.keep:
+        if not args.paths:
+            print("error: --keep needs --paths (the columns to run again)", file=sys.stderr)
+            return 2
+        try:
+            kept = kept_columns(out, {path.key for path in paths})
+        except ValueError as error:
+            print(f"error: --keep: {error}", file=sys.stderr)
+            return 2
     started = time.monotonic()
     columns = []
     for index, path in enumerate(paths, 1):
@@ -170,6 +185,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                                   timeout=args.timeout, progress=progress,
                                   extra_pythonpath=[os.getcwd()] if path.key not in {p.key for p in SDK_PATHS}
                                   and path is not REFERENCE else ()))
+    if kept:
+        order = [REFERENCE.key, *(path.key for path in SDK_PATHS)]
+        by_key = {column.key: column for column in [*kept.values(), *columns]}
+        columns = sorted(by_key.values(), key=lambda c: order.index(c.key) if c.key in order else len(order))
+        say(f"kept {len(kept)} columns as built before: {', '.join(kept)}")
     try:
         document = combine(columns, profile=args.profile, selection=rules, triage=triage)
         if old is not None:
@@ -191,6 +211,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(bench_table(document))
     errored = [column for column in document["columns"] if column["status"] == "error"]
     return 3 if errored else 0
+
+
+def kept_columns(out: Path, running: set[str]) -> dict[str, ColumnResult]:
+    """``--keep``: the columns of the matrix in ``out`` that are not run again, with their reports.
+    Raises ValueError naming what is missing."""
+    source = out / "matrix.json"
+    try:
+        document = json.loads(source.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise ValueError(f"{source} is not a readable matrix: {error}") from None
+    check_matrix(document, str(source))
+    kept: dict[str, ColumnResult] = {}
+    for entry in document["columns"]:
+        if entry["key"] in running:
+            continue
+        column = ColumnResult(key=entry["key"], title=entry["title"], language=entry.get("language", "python"),
+                              adapter=entry.get("adapter"), command=entry.get("command"),
+                              versions=dict(entry.get("versions", {})), status=entry["status"],
+                              reason=entry.get("reason", ""), duration_s=float(entry.get("duration_s", 0.0)),
+                              cpu_s=float(entry.get("cpu_s", 0.0)), report_file=entry.get("report_file"),
+                              log_file=entry.get("log_file"))
+        if column.status == "ran":
+            report = out / (column.report_file or "")
+            try:
+                column.report = json.loads(report.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as error:
+                raise ValueError(f"column {column.key}: its report {report} is not readable: {error}") from None
+        kept[column.key] = column
+    return kept
 
 
 def retriage(out: Path, triage: Sequence[Any], old: dict[str, Any] | None) -> int:

@@ -3,7 +3,6 @@ that call only the SDK. Imports no SDK."""
 
 from __future__ import annotations
 
-import pprint
 from collections.abc import Sequence
 from typing import Any
 
@@ -11,9 +10,12 @@ __all__ = ["literal", "snippet", "sse_literal"]
 
 
 def literal(value: Any) -> str:
-    """``value`` (JSON: dicts, lists, strings, finite numbers, booleans, None) as a Python literal
-    that evaluates back to it, pretty-printed."""
-    return pprint.pformat(value, indent=1, width=100, sort_dicts=False)
+    """``value`` (JSON: dicts, lists, strings, finite numbers, booleans, None) as Python source
+    that evaluates back to it, pretty-printed, large regular parts written as the expressions that
+    build them (:func:`strictconformance.sdks._snippets.python_literal`)."""
+    from strictconformance.sdks._snippets import python_literal
+
+    return python_literal(value)
 
 
 def sse_literal(events: Sequence[Any]) -> str:

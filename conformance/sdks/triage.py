@@ -21,7 +21,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from strictconformance.sdks import SdkPath
 
 __all__ = [
     "README_END",
@@ -84,21 +87,32 @@ def load_triage_schema() -> dict[str, Any]:
     return schema
 
 
-def load_triage(folder: Path | None = None, *, known_paths: Iterable[str] | None = None) -> list[TriageEntry]:
+def load_triage(folder: Path | None = None, *, known_paths: Iterable[str | SdkPath] | None = None) -> list[TriageEntry]:
     """Every entry of every ``*.json`` file in ``folder`` (default: the shipped one), validated.
 
     Raises :class:`TriageError` naming the file and the problem: JSON that does not parse, an
     entry the schema rejects, an entry of another SDK than the file's name, a rule the spec does
-    not have, an ``sdk_path`` that is no shipped SDK path (``known_paths``; default
-    :data:`strictconformance.sdks.SDK_PATHS`; the reference has no triage: its findings are kit bugs, fixed), or the same finding twice.
+    not have, an ``sdk_path`` that is no shipped SDK path (``known_paths``, keys or
+    :class:`~strictconformance.sdks.SdkPath` objects; default
+    :data:`strictconformance.sdks.SDK_PATHS`; the reference has no triage: its findings are kit bugs, fixed), the same finding twice,
+    a ``language`` other than its SDK path's, a ``version`` naming a package its path does not
+    use, or a ``confirmed``/``disputed`` reproducer that breaks the reproducer contract (it never
+    prints ``BUG:``; Python that does not compile; Node that is no ES module).
     """
     import jsonschema  # type: ignore[import-untyped]
 
-    from strictconformance.sdks import SDK_PATHS
+    from strictconformance.sdks import SDK_PATHS, SdkPath
+    from strictconformance.sdks.reproduce import entry_pins, reproducer_problem
     from strictconformance.spec import all_rules
 
     folder = TRIAGE_DIR if folder is None else Path(folder)
-    known = set(known_paths) if known_paths is not None else {path.key for path in SDK_PATHS}
+    registry: dict[str, SdkPath | None] = {}
+    for known_path in (SDK_PATHS if known_paths is None else known_paths):
+        if isinstance(known_path, SdkPath):
+            registry[known_path.key] = known_path
+        else:
+            registry[known_path] = next((path for path in SDK_PATHS if path.key == known_path), None)
+    known = set(registry)
     rules = all_rules()
     validator = jsonschema.Draft202012Validator(load_triage_schema())
     entries: list[TriageEntry] = []
@@ -119,7 +133,12 @@ def load_triage(folder: Path | None = None, *, known_paths: Iterable[str] | None
             raise TriageError(f"triage file {name}: at {where}: {first.message}{more}")
         sdk = file.stem
         for index, item in enumerate(data):
-            entry = TriageEntry(**item, file=name)
+            path = registry.get(item["sdk_path"])
+            language = path.language if path is not None else item.get("language", "python")
+            if item.get("language", language) != language:
+                raise TriageError(f"triage file {name}, entry {index} ({item['rule']} {item['key']!r}): language "
+                                  f"{item['language']!r}, but the reproducers of {item['sdk_path']} are {language}")
+            entry = TriageEntry(**{**item, "language": language}, file=name)
             where = f"triage file {name}, entry {index} ({entry.rule} {entry.key!r})"
             if entry.sdk_path.split("/", 1)[0] != sdk:
                 raise TriageError(f"{where}: sdk_path {entry.sdk_path!r} is not a path of {sdk!r} "
@@ -129,6 +148,11 @@ def load_triage(folder: Path | None = None, *, known_paths: Iterable[str] | None
                                   f"known: {', '.join(sorted(known))}")
             if entry.rule not in rules:
                 raise TriageError(f"{where}: no rule {entry.rule} in the spec")
+            if path is not None and entry.verdict != "kit-bug-fixed":
+                entry_pins(entry, path)  # raises naming a version string it cannot read
+            problem = reproducer_problem(entry, language)
+            if problem is not None:
+                raise TriageError(f"{where}: {problem}")
             if entry.join_key in seen:
                 raise TriageError(f"{where}: the same finding is triaged twice (also in {seen[entry.join_key]})")
             seen[entry.join_key] = name
@@ -220,9 +244,11 @@ def load_matrix_file(path: Path) -> dict[str, Any] | None:
     return data
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, sdk_paths: Sequence[SdkPath] | None = None) -> int:
+    """The command line; ``sdk_paths`` replaces :data:`strictconformance.sdks.SDK_PATHS` (self-tests)."""
     parser = argparse.ArgumentParser(prog="python -m strictconformance.sdks.triage",
-                                     description="validate the triage files; regenerate the README's findings block")
+                                     description="validate the triage files; regenerate the README's findings block; "
+                                                 "run the reproducers, each SDK in an environment of its own")
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help="validate every triage file")
     check.add_argument("--dir", type=Path, default=None, help="triage folder (default: the shipped one)")
@@ -232,9 +258,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the committed matrix JSON (default matrix/matrix.json; skipped when absent)")
     readme.add_argument("--write", type=Path, default=None, metavar="README",
                         help="replace the block in this README instead of printing it")
+    rerun = sub.add_parser("reproduce", help="run every confirmed/disputed reproducer in an environment holding only its "
+                                             "SDK at the triaged versions; exit 0 only if each shows its bug")
+    rerun.add_argument("--dir", type=Path, default=None, help="triage folder (default: the shipped one)")
+    rerun.add_argument("--sdk", action="append", default=[], metavar="NAME",
+                       help="only this SDK (its triage file's name, e.g. anthropic) or SDK path; repeatable")
+    rerun.add_argument("--venvs", type=Path, default=None, metavar="DIR",
+                       help="keep the environments in DIR and reuse them while the versions match "
+                            "(default: a temporary folder, removed afterwards)")
+    rerun.add_argument("--timeout", type=float, default=60.0, metavar="S", help="seconds per reproducer (default 60)")
+    rerun.add_argument("--install-timeout", type=float, default=1200.0, metavar="S",
+                       help="seconds per environment's install (default 1200)")
+    rerun.add_argument("--pip-option", action="append", default=[], metavar="OPTION",
+                       help="an extra option for pip install, e.g. --pip-option=--no-index --pip-option=--find-links=DIR")
+    rerun.add_argument("--python", default=sys.executable, help="the interpreter that creates the venvs (default: this one)")
     args = parser.parse_args(argv)
     try:
-        entries = load_triage(args.dir)
+        entries = load_triage(args.dir, known_paths=sdk_paths)
+        if args.command == "reproduce":
+            return _reproduce_command(args, entries, sdk_paths)
         if args.command == "check":
             print(f"{len(entries)} triage entries, all valid")
             return 0
@@ -253,6 +295,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (TriageError, ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+
+
+def _reproduce_command(args: argparse.Namespace, entries: list[TriageEntry], sdk_paths: Sequence[SdkPath] | None) -> int:
+    from strictconformance.sdks import SDK_PATHS
+    from strictconformance.sdks.reproduce import SHOWN_VERDICTS, format_table, reproduce
+
+    if args.timeout <= 0 or args.install_timeout <= 0:
+        raise TriageError("--timeout and --install-timeout take a number of seconds above 0")
+    if args.sdk:
+        names = {entry.sdk_path.split("/", 1)[0] for entry in entries} | {entry.sdk_path for entry in entries}
+        unknown = [name for name in args.sdk if name not in names]
+        if unknown:
+            raise TriageError(f"--sdk {', '.join(unknown)}: no triage entry of that SDK; "
+                              f"known: {', '.join(sorted(n for n in names if '/' not in n))}")
+        entries = [entry for entry in entries if entry.sdk_path in args.sdk or entry.sdk_path.split("/", 1)[0] in args.sdk]
+    selected = [entry for entry in entries if entry.verdict in SHOWN_VERDICTS]
+    if not selected:
+        raise TriageError("no confirmed or disputed entry selected: nothing to reproduce")
+
+    def say(message: str) -> None:
+        print(f"reproduce: {message}", file=sys.stderr, flush=True)
+
+    outcomes = reproduce(selected, paths=SDK_PATHS if sdk_paths is None else sdk_paths, venvs=args.venvs,
+                         timeout=args.timeout, install_timeout=args.install_timeout, pip_options=args.pip_option,
+                         python=args.python, say=say)
+    print(format_table(outcomes))
+    return 0 if all(outcome.shows_bug for outcome in outcomes) else 1
 
 
 if __name__ == "__main__":
