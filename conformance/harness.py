@@ -447,9 +447,16 @@ class _Worker:
 
     def __init__(self) -> None:
         self._jobs: queue.SimpleQueue[tuple[Callable[..., Any], tuple[Any, ...], queue.SimpleQueue[tuple[bool, Any]]] | None] = queue.SimpleQueue()
-        threading.Thread(target=self._serve, name="sc-adapter-call", daemon=True).start()
+        self._cpu: Callable[[], float] | None = None
+        started = threading.Event()
+        threading.Thread(target=self._serve, args=(started,), name="sc-adapter-call", daemon=True).start()
+        started.wait(5)
 
-    def _serve(self) -> None:
+    def _serve(self, started: threading.Event) -> None:
+        from strictconformance.cputime import thread_cpu_reader
+
+        self._cpu = thread_cpu_reader()  # this thread's CPU clock, read by the waiting one
+        started.set()
         while (job := self._jobs.get()) is not None:
             function, args, reply = job
             try:
@@ -458,12 +465,18 @@ class _Worker:
                 reply.put((False, exc))
 
     def run(self, function: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> Any:
+        from strictconformance.cputime import CallBudget
+
         reply: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+        budget = CallBudget(timeout, self._cpu)  # CPU time, not a busy machine's clock, decides
         self._jobs.put((function, args, reply))
-        try:
-            ok, value = reply.get(timeout=timeout)
-        except queue.Empty:
-            raise _CallTimeout() from None
+        while True:
+            try:
+                ok, value = reply.get(timeout=budget.next_check())
+                break
+            except queue.Empty:
+                if budget.expired():
+                    raise _CallTimeout() from None
         if ok:
             return value
         raise value

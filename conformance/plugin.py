@@ -138,7 +138,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--sc-rule", action="append", default=[], metavar="ID",
                     help="run only the checks of these rules: IDs (RES-1) or areas (BUD); repeat or comma-separate")
     group.addoption("--sc-call-timeout", type=float, default=None, metavar="SECONDS",
-                    help="fail an adapter call that takes longer (default 10; 0 disables the watchdog)")
+                    help="fail an adapter call that used this many seconds of CPU, or ran 6 times as long on the clock "
+                         "(default 10; 0 disables the watchdog)")
     parser.addini("sc_call_timeout", "strictconformance: adapter call timeout in seconds", default=None)
     group.addoption("--sc-corpus", metavar="DIR", default=None,
                     help="also run every *.json JSON Schema under DIR (your own tool schemas) as a case of "

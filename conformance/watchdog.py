@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from strictconformance.cputime import WALL_FACTOR, process_cpu_seconds
+
 __all__ = ["GRACE_SECONDS", "WATCH_DIR_ENV", "Beacon", "Watchdog", "describe_call", "stopped_call"]
 
 #: Environment variable naming the beacons' folder; the supervising process sets it for its workers.
@@ -31,7 +33,7 @@ WATCH_DIR_ENV = "STRICTCONFORMANCE_WATCH_DIR"
 GRACE_SECONDS = 5.0
 
 _SIZE = 16384
-_HEADER = struct.Struct("<dI")  # since (time.time(), 0 when idle), length of the description
+_HEADER = struct.Struct("<ddI")  # since (time.time(), 0 when idle), process CPU seconds then, length of the description
 _INPUT_CHARS = 4000
 
 
@@ -70,26 +72,26 @@ class Beacon:
         if len(data) > _SIZE - _HEADER.size:
             data = json.dumps({"nodeid": nodeid[:4000], "call": f"adapter.{method}(...)"}).encode()
         self._map[_HEADER.size:_HEADER.size + len(data)] = data
-        self._map[:_HEADER.size] = _HEADER.pack(time.time(), len(data))
+        self._map[:_HEADER.size] = _HEADER.pack(time.time(), time.process_time(), len(data))
 
     def end(self) -> None:
-        self._map[:_HEADER.size] = _HEADER.pack(0.0, 0)
+        self._map[:_HEADER.size] = _HEADER.pack(0.0, 0.0, 0)
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self._map.close()
 
 
-def _read(path: Path) -> tuple[float, dict[str, Any] | None]:
+def _read(path: Path) -> tuple[float, float, dict[str, Any] | None]:
     try:
         raw = path.read_bytes()
-        since, length = _HEADER.unpack_from(raw)
+        since, cpu, length = _HEADER.unpack_from(raw)
         if not since:
-            return 0.0, None
+            return 0.0, 0.0, None
         call: dict[str, Any] = json.loads(raw[_HEADER.size:_HEADER.size + length])
-        return since, call
+        return since, cpu, call
     except (OSError, ValueError, struct.error):  # being written, or gone with its process
-        return 0.0, None
+        return 0.0, 0.0, None
 
 
 def _is_child(pid: int) -> bool:
@@ -110,7 +112,9 @@ def _is_child(pid: int) -> bool:
 
 class Watchdog:
     """The supervisor's side: a thread that ends a process whose adapter call outlived
-    ``timeout`` + :data:`GRACE_SECONDS`, and remembers what it was doing."""
+    ``timeout`` + :data:`GRACE_SECONDS` having used ``timeout`` seconds of CPU (or ran
+    ``WALL_FACTOR`` times the timeout, CPU or not: see :mod:`strictconformance.cputime`), and
+    remembers what it was doing."""
 
     def __init__(self, folder: str | os.PathLike[str], timeout: float, *, poll: float = 0.5) -> None:
         self.folder = Path(folder)
@@ -124,10 +128,16 @@ class Watchdog:
     def _watch(self) -> None:
         while not self._stop.wait(self.poll):
             for beacon in self.folder.glob("*.beacon"):
-                since, call = _read(beacon)
+                since, cpu_then, call = _read(beacon)
                 if call is None or time.time() - since <= self.limit:
                     continue
                 pid = int(beacon.stem)
+                # past the limit on the clock: stopped only if it used the timeout's CPU (a spin) or
+                # ran WALL_FACTOR times as long (blocked): a busy machine's slow call goes on
+                cpu_now = process_cpu_seconds(pid)
+                if (time.time() - since <= self.timeout * WALL_FACTOR + GRACE_SECONDS and cpu_now is not None
+                        and cpu_now - cpu_then < self.timeout):
+                    continue
                 if not _is_child(pid):  # a worker that died already (os._exit mid-call): not ours to end
                     with contextlib.suppress(OSError):
                         beacon.unlink()

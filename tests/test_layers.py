@@ -34,6 +34,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("spec data", (
         "strictconformance._text", "strictconformance._version", "strictconformance.spec", "strictconformance.cases",
         "strictconformance.profiles",
+        # how long a call may take (CPU time, not a busy clock): used by the harness and the process client
+        "strictconformance.cputime",
         # the dialects are rule data (SPEC §3's catalogue is built from them), with their pointer and value helpers
         "strictconformance.dialects.model", "strictconformance.dialects.catalogue", "strictconformance.dialects.shipped",
         "strictconformance.dialects.contexts",

@@ -277,6 +277,78 @@ class TypeScriptLike(ReferenceAdapter):
     assert "FailedHealthCheck" not in text, text
 
 
+_GEMINI_LIKE_VERCEL = """
+import dataclasses
+from strictconformance.reference import ReferenceAdapter
+from strictconformance.wire import WireTool
+
+class GeminiLikeVercel(ReferenceAdapter):
+    # @ai-sdk/google 4.0.121 prepareTools/getArgs: strict tools switch an unset or AUTO mode to
+    # VALIDATED, a caller's ANY or NONE stays; on gemini-2.5 a structured output beside tools goes
+    # as one more function (the answer's schema as parameters) with mode ANY.
+    FORCE_WITHOUT_ANSWER = False
+
+    def build_request(self, request):
+        wire = super().build_request(request)
+        if request.provider != "google":
+            return wire
+        if request.function_calling_mode in ("ANY", "NONE"):
+            wire = dataclasses.replace(wire, function_calling_mode=request.function_calling_mode)
+        if request.tools and request.response_schema is not None:
+            answer = () if self.FORCE_WITHOUT_ANSWER else (WireTool("json", None, request.response_schema),)
+            wire = dataclasses.replace(wire, tools=wire.tools + answer, response_format=None, function_calling_mode="ANY")
+        return wire
+
+class ForcesAnyWithoutAnswer(GeminiLikeVercel):
+    FORCE_WITHOUT_ANSWER = True
+"""
+
+
+def test_gemini_modes_that_keep_the_request_meaning(pytester: pytest.Pytester) -> None:
+    """RES-2/RES-6 false alarms met on Vercel AI SDK's Gemini requests: a caller's ANY stays ANY
+    beside a strict tool (ANY "guarantees function schema adherence", Gemini function-calling
+    guide), a caller's NONE stays NONE, and a structured output sent as an answer function comes
+    with mode ANY. Forcing ANY without such an answer function still fails both rules."""
+    pytester.makepyfile(gemini_like=_GEMINI_LIKE_VERCEL)
+    args = ("-p", "strictconformance", "--sc-rule", "RES-2,RES-6", "--sc-profile", "ci", "-p", "no:cacheprovider")
+    text = pytester.runpytest_subprocess("--sc-adapter", "gemini_like:GeminiLikeVercel", *args).stdout.str()
+    assert "RES-2   passed" in text and "RES-6   passed" in text, text
+    text = pytester.runpytest_subprocess("--sc-adapter", "gemini_like:ForcesAnyWithoutAnswer", *args).stdout.str()
+    assert "RES-2   failed" in text and "RES-6   failed" in text, text
+    assert "the wire has mode 'ANY'" in text, text
+
+
+def test_gemini_mode_kept_cases() -> None:
+    """The accepted modes, case by case (:func:`gemini_mode_kept`)."""
+    from strictconformance.checks._support import gemini_answer_tool, gemini_mode_kept
+    from strictconformance.wire import ToolSpec, ToolsRequest, WireRequest, WireTool
+
+    schema = {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
+    answer = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": False}
+
+    def case(caller, wire_mode, *, strict, response=None, extra=()):
+        request = ToolsRequest("google", "gemini-2.5-flash", True, (ToolSpec("t", schema, True if strict else None),),
+                               response_schema=response, function_calling_mode=caller)
+        wire = WireRequest(tools=(WireTool("t", None, schema), *extra), function_calling_mode=wire_mode)
+        return gemini_mode_kept(request, wire, strict=strict)[0]
+
+    assert case(None, "VALIDATED", strict=True) and case("AUTO", "VALIDATED", strict=True)
+    assert not case(None, "ANY", strict=True) and not case(None, None, strict=True) and not case(None, "AUTO", strict=True)
+    assert case("ANY", "ANY", strict=True) and case("ANY", "VALIDATED", strict=True) and not case("ANY", "AUTO", strict=True)
+    assert case("NONE", "NONE", strict=True) and not case("NONE", "ANY", strict=True)
+    assert case(None, None, strict=False) and case(None, "AUTO", strict=False) and not case(None, "ANY", strict=False)
+    assert not case(None, "VALIDATED", strict=False) and case("ANY", "ANY", strict=False)
+    json_tool = (WireTool("json", None, answer),)
+    assert case(None, "ANY", strict=False, response=answer, extra=json_tool)
+    assert case(None, "ANY", strict=True, response=answer, extra=json_tool)
+    assert not case(None, "ANY", strict=False, response=answer)  # no answer function on the wire
+    assert not case(None, "ANY", strict=False, response=answer, extra=(WireTool("json", None, schema),))  # not the answer's schema
+    assert not case(None, "AUTO", strict=True, response=answer, extra=json_tool)
+    request = ToolsRequest("google", "gemini-2.5-flash", True, (ToolSpec("t", schema, None),), response_schema=answer)
+    wire = WireRequest(tools=(WireTool("t", None, schema),), function_calling_mode="ANY", response_format={"schema": answer})
+    assert gemini_answer_tool(request, wire) is None  # the answer went as a response format
+
+
 def test_deep_and_huge_values_cross_the_boundary() -> None:
     """The drift fuzz sends arrays nested thousands deep and integers past Python's 4300-digit
     text limit; the kit's encoding must carry them to the harness, not raise (DR-6 false alarms)."""

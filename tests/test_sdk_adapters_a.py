@@ -76,12 +76,37 @@ def test_anthropic_transform_schema(run_suite: Callable[..., SuiteRun]) -> None:
                     "-k", "fixed_cases or traps")
     assert _failed(run) == {"SM-34", "SM-40", "SM-41", "RT-1"}, run.output
     assert "Expected code to be unreachable" in _messages(run, "RT-1")
+    # its deliberate ValueError on an untyped node (known-bad SM-39's enum of a list) is a declared
+    # refusal, counted, never an RT-1 crash (triage/anthropic.json, kit-bug-fixed)
+    assert "Schema must have a 'type'" not in _messages(run, "RT-1"), run.output
+    assert run.report is not None, run.output
+    counts = run.report["strictify"]["anthropic"]
+    assert counts["refused"] >= 1 and [name.rsplit(".", 1)[-1] for name in counts["refused_by"]] == ["TransformSchemaRefusal"], counts
     (failure, *_) = _failures(run, "SM-40")
     assert failure["reproducer_language"] == "python"
     assert "from anthropic import transform_schema" in failure["reproducer"]
     assert "reproducer (python, the SDK alone):\nimport json" in run.output
     shown = subprocess.run([sys.executable, "-c", failure["reproducer"]], capture_output=True, text=True, timeout=120, check=True)
     assert json.loads(shown.stdout)["properties"]["a"]["allOf"] == [{"$ref": "#/$defs/s"}]
+
+
+def test_anthropic_transform_schema_refuses_only_on_purpose() -> None:
+    """``transform_schema``'s one deliberate error (``ValueError("Schema must have a 'type', ...")``
+    on a node with no type, combinator, const or scalar enum) is the adapter's declared refusal;
+    its crashes (TypeError on a boolean subschema, AssertionError on a type list) are not."""
+    _need("anthropic")
+    path = next(path for path in SDK_PATHS if path.key == "anthropic/transform_schema")
+    assert path.adapter is not None
+    adapter = load_adapter(path.adapter)
+    refusals = read_declarations(adapter, path.adapter).strictify_refusals
+    assert refusals, "transform_schema's deliberate ValueError is not declared as a refusal"
+    for untyped in ({"type": "object", "properties": {"a": {}}}, {"type": "object", "properties": {"a": {"enum": [[1], "x"]}}}):
+        with pytest.raises(refusals, match="Schema must have a 'type'"):
+            adapter.strictify(untyped, "anthropic")
+    for crash in ({"type": "object", "properties": {"a": True}}, {"type": "object", "properties": {"a": {"type": ["string", "null"]}}}):
+        with pytest.raises(Exception) as raised:  # noqa: PT011 - any exception, as long as it is no declared refusal
+            adapter.strictify(crash, "anthropic")
+        assert not isinstance(raised.value, refusals), raised.value
 
 
 def test_anthropic_tools(run_suite: Callable[..., SuiteRun]) -> None:
@@ -138,6 +163,33 @@ def test_openai_agents(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite("strictconformance.sdks.openai_agents:OpenAIAgentsFunctionTool", "--sc-rule", "TL-7", "-k", "spec_strict_values")
     assert _failed(run) == {"TL-7"}, run.output
     assert "accepted at definition time" in _messages(run, "TL-7")
+
+
+def test_openai_agents_user_error_is_a_refusal_not_a_crash(run_suite: Callable[..., SuiteRun]) -> None:
+    """``ensure_strict_json_schema`` refuses what it cannot make strict with ``UserError`` and a reason
+    (an ``anyOf`` root, an open object): a declared refusal, counted, never an RT-1 crash (the matrix
+    build at b2d10ee reported 696 such refusals as crashes)."""
+    _need("openai-agents")
+    run = run_suite("strictconformance.sdks.openai_agents:OpenAIAgentsStrictSchema", "--sc-rule", "RT-1",
+                    "-k", "traps_and_known_bad and openai")
+    assert run.report is not None, run.output
+    crashes = [finding["key"] for finding in _failures(run, "RT-1") if finding["kind"] == "crash"]
+    assert crashes == [], crashes
+    counts = run.report["strictify"]["openai"]
+    assert counts["refused_by"].get("UserError", 0) >= 2 and "UserError" not in counts["crashed_by"], counts
+
+
+def test_openai_python_stream_error_frame_is_its_api_error(run_suite: Callable[..., SuiteRun]) -> None:
+    """A stream chunk carrying ``error`` makes openai-python raise ``openai.APIError`` (_streaming.py):
+    its answer to an error the provider sent, declared in ``api_errors``, not a DR-6 finding (the
+    matrix build at b2d10ee reported it as one)."""
+    _need("openai")
+    run = run_suite("strictconformance.sdks.openai_python:OpenAIPython", "--sc-rule", "DR-6",
+                    "-k", "provider_errors_raise_only_declared_errors")
+    assert run.report is not None, run.output
+    checks = run.report["rules"]["DR-6"]["checks"]
+    assert [check["outcome"] for check in checks] == ["passed"], run.output
+    assert "APIError" in run.report["adapter"]["api_errors"][0]
 
 
 def test_openai_python_reproducer_runs_standalone(run_suite: Callable[..., SuiteRun]) -> None:

@@ -140,6 +140,41 @@ def test_google_genai_schema(run_suite: Callable[..., SuiteRun]) -> None:
     assert _failed(run) == {"SM-01"}, run.output
 
 
+@pytest.mark.parametrize("key", ["google-genai/schema", "google-genai/schema-from-json-schema"])
+def test_google_genai_schema_refusals_are_declared(key: str, run_suite: Callable[..., SuiteRun]) -> None:
+    """A schema outside the Schema subset (here `const`, `not`, `prefixItems`...) is refused by
+    google-genai's pydantic models (extra="forbid"), a ValidationError naming the field: a declared
+    refusal, counted, not an RT-1 crash (a kit false alarm on the matrix)."""
+    path = _path(key)
+    run = run_suite(path.adapter, "--sc-rule", "RT-1", "-k", "rt_1_case and known-bad-sm-44")
+    assert run.report is not None, run.output
+    summary = run.report["strictify"]["google-schema"]
+    assert summary["refused_by"] == {"ValidationError": 1} and summary["crashed"] == 0, summary
+    assert _failed(run) == set(), run.output
+
+
+def test_google_genai_from_json_schema_conversion_error_is_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only building the converter's input refuses: a ValidationError of the conversion itself, on a
+    schema types.JSONSchema accepted, stays a crash (ConversionError is no declared refusal)."""
+    pytest.importorskip("google.genai", reason="google-genai is not installed")
+    import pydantic
+    from google.genai import types
+
+    from strictconformance.sdks.google_genai import ConversionError, GoogleGenaiSchemaFromJsonSchema
+
+    adapter = GoogleGenaiSchemaFromJsonSchema()
+    with pytest.raises(pydantic.ValidationError, match="const"):
+        adapter.strictify({"type": "object", "properties": {"a": {"const": 1}}}, "google-schema")
+
+    def failing(**_kwargs: Any) -> Any:
+        return types.Schema.model_validate({"type": ["STRING"]})  # a ValidationError inside the converter
+
+    monkeypatch.setattr(types.Schema, "from_json_schema", failing)
+    with pytest.raises(ConversionError) as raised:
+        adapter.strictify({"type": "object"}, "google-schema")
+    assert not isinstance(raised.value, adapter.strictify_refusals)
+
+
 def test_google_genai_responses(run_suite: Callable[..., SuiteRun]) -> None:
     """The response converter crashes with TypeError on a non-object body, and an over-long
     integer escapes json.loads as ValueError (DR-6): which one the search meets first varies."""
@@ -263,15 +298,19 @@ def test_triage_entries_name_registered_paths() -> None:
 
 @pytest.mark.parametrize(("sdk", "entry"), _triage_entries(), ids=lambda value: value["key"] if isinstance(value, dict) else value)
 def test_triage_reproducer_shows_the_bug(sdk: str, entry: dict[str, Any]) -> None:
-    """Each reproducer runs alone (only the SDK imported) and prints BUG: while the bug is there.
-    With another SDK version installed, a reproducer that no longer shows it fails by name: re-triage."""
+    """Each reproducer runs alone (only the SDK imported) and prints BUG: while the bug is there
+    (a ``kit-bug-fixed`` entry's shows what the SDK does, which was right: no BUG:, as in
+    test_sdk_adapters_a). With another SDK version installed, a reproducer that no longer shows it
+    fails by name: re-triage."""
     pytest.importorskip(MINE[sdk].replace("-slim", "").replace("-", "_").replace("google_genai", "google.genai"),
                         reason=f"{sdk} is not installed")
     assert "strictconformance" not in entry["reproducer"]
     run = _python(entry["reproducer"])
-    # the reproducer contract (triage README): a kit-bug-fixed entry shows what the SDK does, with no BUG: line
-    shows = any(line.startswith("BUG:") for line in run.stdout.splitlines())
-    assert shows == (entry["verdict"] != "kit-bug-fixed"), (entry["key"], run.stdout, run.stderr)
+    assert run.returncode == 0, (entry["key"], run.stderr)
+    if entry["verdict"] == "kit-bug-fixed":
+        assert "BUG:" not in run.stdout, (entry["key"], run.stdout)
+    else:
+        assert "BUG:" in run.stdout, (entry["key"], run.stdout, run.stderr)
 
 
 # -- drift.body (a kit fix found on these SDKs) --------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import shutil
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -204,3 +205,20 @@ def test_a_build_failure_raises_naming_the_sdk(tmp_path: Path) -> None:
     with pytest.raises(ReproduceError, match=r"acme: python -m venv .* failed"):
         build_environment(env, tmp_path / "v", python=str(tmp_path / "no-such-python"))
     assert not (tmp_path / "v").exists()
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (Node reproducers run with node)")
+def test_node_reproducers_run_as_es_modules(tmp_path: Path) -> None:
+    """A Node reproducer runs as an ES module file in its environment's folder (top-level await);
+    an uncaught error is reported by its message, not node's stack or version trailer."""
+    env = Environment("acmejs", "node", ())
+    (tmp_path / "package.json").write_text('{"private": true, "type": "module"}\n', encoding="utf-8")
+    entries = load_triage(_triage(tmp_path / "triage", [
+        _entry("const value = await Promise.resolve(7);\nconsole.log(`BUG: got ${value}`);\n", sdk_path="acmejs/node",
+               version="acme-js 1.0.0"),
+        _entry("await Promise.resolve();\nthrow new TypeError('boom');  // BUG: never printed\n", sdk_path="acmejs/node",
+               version="acme-js 1.0.0", rule="SM-27", key="k2"),
+    ], "acmejs.json"), known_paths=PATHS)
+    shown, raised = (run_reproducer(entry, env, tmp_path, timeout=60) for entry in entries)
+    assert (shown.status, shown.detail) == ("bug", "BUG: got 7")
+    assert (raised.status, raised.detail) == ("error", "exit code 1, TypeError: boom"), raised

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 from strictconformance.harness import Harness
 from strictconformance.spec.resolution import SchemaCost, schema_cost
-from strictconformance.wire import ToolSpec, WireRequest, WireTool
+from strictconformance.wire import ToolSpec, ToolsRequest, WireRequest, WireTool
 
-__all__ = ["cost_on_wire", "ships_strict", "wire_tool", "wire_tools"]
+__all__ = ["cost_on_wire", "gemini_answer_tool", "gemini_mode_kept", "ships_strict", "wire_tool", "wire_tools"]
 
 
 def wire_tools(harness: Harness, request: WireRequest, tools: Sequence[ToolSpec]) -> dict[str, WireTool]:
@@ -52,6 +52,49 @@ def same_gemini_mode(wire: str | None, expected: str | None) -> bool:
     ("If unspecified, the default value will be set to AUTO": FunctionCallingConfig.mode in the
     Gemini API reference), so an SDK that spells out AUTO leaves the mode as the caller set it."""
     return (wire or "AUTO") == (expected or "AUTO")
+
+
+def gemini_answer_tool(request: ToolsRequest, wire: WireRequest) -> WireTool | None:
+    """The function an SDK declared to carry a structured-output answer on Gemini, or None.
+
+    Gemini 2.5 models take no response schema beside function declarations, so an SDK may send the
+    answer as one more function whose parameters are the response schema, and force a function
+    call (mode ``ANY``): the model then either calls one of the caller's tools or answers through
+    that function, which is what the caller asked for (Vercel AI SDK's ``jsonResponseTool``,
+    @ai-sdk/google ``getArgs``). It is recognised on the wire: the request has a response schema,
+    the wire request has no response format, and exactly one declared function is not one of the
+    request's tools, with the response schema as its parameters."""
+    if request.response_schema is None or wire.response_format is not None:
+        return None
+    own = {tool.name for tool in request.tools}
+    extra = [tool for tool in wire.tools if tool.name not in own]
+    if len(extra) == 1 and extra[0].input_schema == request.response_schema:
+        return extra[0]
+    return None
+
+
+def gemini_mode_kept(request: ToolsRequest, wire: WireRequest, *, strict: bool) -> tuple[bool, str]:
+    """Whether the wire's Gemini function-calling mode is what the request asks for, and the
+    expected mode in words.
+
+    Unset (``AUTO``) with a tool resolved to strict becomes ``VALIDATED`` (RES-6); otherwise the
+    mode is the caller's. Two more wire modes keep the request's meaning, by the Gemini API's
+    function-calling guide (https://ai.google.dev/gemini-api/docs/function-calling, "Function
+    calling modes"): ``ANY`` "is constrained to always predict a function call and guarantees
+    function schema adherence", so a caller's ``ANY`` already gives strict tools what ``VALIDATED``
+    would, and turning it into ``VALIDATED`` would drop the forced call the caller asked for; a
+    caller's ``NONE`` forbids function calls, so there is nothing to validate. And an answer sent
+    as a function (:func:`gemini_answer_tool`) comes with ``ANY``, the SDK's way to make the model
+    call a tool or answer, which also guarantees schema adherence."""
+    caller = request.function_calling_mode
+    if strict:
+        accepted = {"VALIDATED"} | ({caller} if caller in ("ANY", "NONE") else set())
+    else:
+        accepted = {caller or "AUTO"}
+    if gemini_answer_tool(request, wire) is not None:
+        accepted.add("ANY")
+    words = " or ".join(f"mode {mode!r}" if mode != "AUTO" or caller == "AUTO" else "no mode" for mode in sorted(accepted))
+    return (wire.function_calling_mode or "AUTO") in accepted, words
 
 
 def same_tool_strict(provider: str, wire: bool | None, expected: object) -> bool:

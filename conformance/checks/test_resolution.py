@@ -15,7 +15,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from strictconformance.adapter import Declarations
-from strictconformance.checks._support import same_gemini_mode, same_tool_strict, wire_tool
+from strictconformance.checks._support import (
+    gemini_mode_kept,
+    same_tool_strict,
+    wire_tool,
+)
 from strictconformance.findings import not_covered
 from strictconformance.harness import Harness, check
 from strictconformance.strategies.models import curated_cases, curated_models, models_with_support
@@ -97,10 +101,10 @@ def test_res_2_unset_gets_declared_default(strictconformance_harness: Harness, r
     if request.provider == "google":
         if any(tool.strict is True for tool in request.tools):
             return  # a strict tool decides Google's mode (RES-6)
-        expected_mode = "VALIDATED" if default is True else request.function_calling_mode
-        strictconformance_harness.expect(same_gemini_mode(wire.function_calling_mode, expected_mode), (
+        kept, expected_mode = gemini_mode_kept(request, wire, strict=default is True)
+        strictconformance_harness.expect(kept, (
             f"google: unset tools under an unset config, declared default {_show(default)}: expected function-calling "
-            f"{_show_mode(expected_mode)}, the wire has {_show_mode(wire.function_calling_mode)}"))
+            f"{expected_mode}, the wire has {_show_mode(wire.function_calling_mode)}"))
         return
     for tool in unset:
         actual = wire_tool(strictconformance_harness, wire, tool.name).strict
@@ -170,10 +174,10 @@ def test_res_6_google_strict_switches_mode(strictconformance_harness: Harness, r
     if not request.tools and wire.function_calling_mode is None:
         return  # no function declarations: no mode applies (Vercel AI SDK sends no toolConfig then)
     resolved_strict = [tool.name for tool in request.tools if _first_set(tool.strict, request.config_strict, default) is True]
-    expected = "VALIDATED" if resolved_strict else request.function_calling_mode
-    strictconformance_harness.expect(same_gemini_mode(wire.function_calling_mode, expected), (
+    kept, expected = gemini_mode_kept(request, wire, strict=bool(resolved_strict))
+    strictconformance_harness.expect(kept, (
         f"tools resolved to strict: {resolved_strict or 'none'}; {_mode_set_by_caller(request)}; "
-        f"expected {_show_mode(expected)}, the wire has {_show_mode(wire.function_calling_mode)}"))
+        f"expected {expected}, the wire has {_show_mode(wire.function_calling_mode)}"))
 
 
 def _mode_set_by_caller(request: ToolsRequest) -> str:

@@ -112,7 +112,8 @@ def shape_at(schema: Any, pointer: str) -> str:
         node = resolve_pointer(schema, pointer)
     except (LookupError, ValueError):
         node = None
-    if tokens and not isinstance(node, (dict, bool)):  # a keyword's value: describe its node
+    if tokens and (not isinstance(node, (dict, bool)) or not _schema_position(schema, tokens)):
+        # a keyword's value (`uniqueItems: true`, `default: {...}` are values, not schemas): describe its node
         keyword = tokens.pop()
         try:
             node = resolve_pointer(schema, join_pointer("", *tokens))
@@ -127,6 +128,27 @@ def shape_at(schema: Any, pointer: str) -> str:
     if holder.isdigit():
         holder = "an array"
     return f"{kind} inside {holder}"
+
+
+def _schema_position(schema: Any, tokens: Sequence[str]) -> bool:
+    """Whether the pointer ``tokens`` names a schema (the root, a subschema keyword's value, a member
+    of a map or array of subschemas) rather than a keyword's value, read from the root down: a
+    property named ``default`` is a schema, the ``default`` beside ``type`` is a value."""
+    node, position = schema, "schema"
+    for token in tokens:
+        if position == "schema":
+            entry = SUBSCHEMAS.get(token) if isinstance(node, dict) else None
+            node = node.get(token) if isinstance(node, dict) else None
+            if entry is None:
+                return False  # a keyword's value, and everything under it
+            position = "map" if entry.holds == "schema-map" else "array" if entry.holds == "schema-array" or isinstance(node, list) else "schema"
+        else:  # a member of a map (by name) or of an array (by index) of subschemas
+            try:
+                node = node[int(token)] if isinstance(node, list) else node.get(token) if isinstance(node, dict) else None
+            except (ValueError, IndexError):
+                node = None
+            position = "schema"
+    return position == "schema"
 
 
 def _node_kind(node: Any) -> str:

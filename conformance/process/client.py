@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from strictconformance._version import __version__
+from strictconformance.cputime import CallBudget, process_cpu_seconds
 from strictconformance.process.protocol import PROTOCOL, dumps, message_problem
 
 __all__ = ["HarnessCallError", "HarnessFault", "HarnessProcess", "HarnessRefusal"]
@@ -208,10 +209,21 @@ class HarnessProcess:
             raise HarnessFault(self._where(what) + f"could not be sent the {message['type']} message: the process "
                                f"exited{'' if code is None else f' with code {code}'}{self._stderr_tail()}") from None
 
-    def _receive(self, what: str, deadline: float, budget: float) -> dict[str, Any]:
-        """The next valid harness message; anything else kills the process and is a fault."""
+    def _receive(self, what: str, deadline: float, budget: float, call: CallBudget | None = None) -> dict[str, Any]:
+        """The next valid harness message; anything else kills the process and is a fault. A call
+        waits by ``call`` (the harness process's CPU time, not a busy machine's clock), the start
+        handshake by ``deadline``."""
         try:
-            kind, payload = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            if call is None:
+                kind, payload = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            else:
+                while True:
+                    try:
+                        kind, payload = self._lines.get(timeout=call.next_check())
+                        break
+                    except queue.Empty:
+                        if call.expired():
+                            raise
         except queue.Empty:
             where = self._where(what)
             self._kill()
@@ -269,8 +281,11 @@ class HarnessProcess:
             what = f"call #{call_id} {method}"
             self._send({"type": "call", "id": call_id, "method": method, "args": args}, what)
             deadline = time.monotonic() + self.call_timeout
+            process = self._process
+            pid = process.pid if process is not None else None
+            budget = CallBudget(self.call_timeout, (lambda: process_cpu_seconds(pid)) if pid is not None else None)
             while True:
-                message = self._receive(what, deadline, self.call_timeout)
+                message = self._receive(what, deadline, self.call_timeout, budget)
                 kind = message["type"]
                 if message.get("id") != call_id:
                     where = self._where(what)
@@ -289,6 +304,7 @@ class HarnessProcess:
                     began = time.monotonic()
                     answer = on_callback(message)
                     deadline += time.monotonic() - began  # the kit's own time does not count
+                    budget.started += time.monotonic() - began
                     self._send({"type": "callback_result", "id": call_id, "callback": message["callback"], **answer}, what)
                     continue
                 where = self._where(what)

@@ -7,7 +7,10 @@
   (``strictify_context = "output"``): the SDK's own callers are the ``output_format`` /
   ``output_config.format`` paths of ``messages.create``/``parse``, which keep a non-object root
   (``parse(output_format=list[int])`` sends ``{"type": "array", ...}``). There is no value codec (the SDK sends and
-  reads values as they are): ``encode``/``decode`` are left out (RT-4..RT-7 not covered).
+  reads values as they are): ``encode``/``decode`` are left out (RT-4..RT-7 not covered). Its one
+  deliberate error, ``ValueError("Schema must have a 'type', ...")`` on a node with no type,
+  combinator, const or scalar enum (``{}`` for ``Any``, an enum of objects), is declared as a
+  refusal (:class:`TransformSchemaRefusal`): counted and reported, not an RT-1 crash.
 * :class:`AnthropicTools` (``:AnthropicTools``): the tool helpers. ``define_tool`` is ``beta_tool``
   (anthropic/lib/tools/_beta_functions.py): from type hints, or from a raw ``input_schema`` with a
   function taking the input as keyword arguments (``BetaFunctionTool.call`` passes the input as
@@ -55,7 +58,7 @@ from strictconformance.sdks._snippets import python_literal, snippet
 from strictconformance.tools.contract import AdvertisedTool, ToolDefinition, ToolLayerTraits
 from strictconformance.tools.results import ToolContext, ToolInvocation, ToolResult, result_content
 
-__all__ = ["AnthropicClient", "AnthropicClientValidating", "AnthropicTools", "AnthropicTransformSchema"]
+__all__ = ["AnthropicClient", "AnthropicClientValidating", "AnthropicTools", "AnthropicTransformSchema", "TransformSchemaRefusal"]
 
 _SDK = f"anthropic-sdk-python {anthropic.__version__}"
 _BASE_URL = "http://127.0.0.1:9"  # never reached: the mock transport answers every request
@@ -84,6 +87,16 @@ def _client_source(answer: str, validate: bool = False) -> str:
 # -- transform_schema ------------------------------------------------------------------------------
 
 
+#: The start of the one error ``transform_schema`` raises on purpose (anthropic/lib/_parse/_transform.py,
+#: ``raise ValueError("Schema must have a 'type', ...")``): a node it does not accept (no type, combinator,
+#: const or enum of scalars). Any other exception it raises is not a refusal.
+_TRANSFORM_REFUSAL = "Schema must have a 'type', 'anyOf', 'oneOf', or 'allOf' field"
+
+
+class TransformSchemaRefusal(ValueError):
+    """``transform_schema`` refused a schema on purpose, naming the node shape it does not accept."""
+
+
 class AnthropicTransformSchema(Adapter):
     """``anthropic.transform_schema``: the SDK's strict-schema transform."""
 
@@ -91,9 +104,17 @@ class AnthropicTransformSchema(Adapter):
     sdk = _SDK
     strictify_dialects = ("anthropic",)
     strictify_context = "output"  # what the SDK runs it on: output_format schemas
+    #: The SDK's deliberate refusal (counted and reported, SPEC §4), not its crashes: a TypeError on a
+    #: boolean subschema or an AssertionError on a type list stay RT-1 crashes.
+    strictify_refusals = (TransformSchemaRefusal,)
 
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> dict[str, Any]:
-        return transform_schema(dict(schema))
+        try:
+            return transform_schema(dict(schema))
+        except ValueError as error:
+            if type(error) is ValueError and str(error).startswith(_TRANSFORM_REFUSAL):
+                raise TransformSchemaRefusal(str(error)) from error
+            raise
 
     def reproduce(self, method: str, args: tuple[Any, ...]) -> str | None:
         if method != "strictify":

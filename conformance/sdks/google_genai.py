@@ -11,7 +11,11 @@ Every capability calls google-genai's own code and nothing else; its client talk
   (``STRING`` is ``string``, ``nullable: true`` a ``null`` type, ``defs``/``ref`` ``$defs``/``$ref``);
   not with the SDK's ``Schema.json_schema``, which turns ``nullable`` beside ``anyOf`` into
   ``type: "null"`` (a bug of its own, triaged).
-  Losses are not reported: google-genai reports none. The client's processing of a dict
+  Losses are not reported: google-genai reports none. A schema outside the subset (a type list,
+  ``$defs``, ``const``...) is refused by design: ``Schema`` is a pydantic model with
+  ``extra="forbid"``, so the declaration raises pydantic's ``ValidationError`` naming the field; the
+  adapter declares it (``strictify_refusals``, SPEC §4), and the suite counts those refusals instead
+  of judging them as crashes. The client's processing of a dict
   ``response_schema`` (``_transformers.t_schema``: ``process_schema`` inlines ``$defs`` and adds
   ``propertyOrdering``) is a structured-output path (``strictify_context = "output"``, where a
   non-object root is allowed: ``t_schema`` keeps ``list[int]`` as ``type: ARRAY``); not covered here.
@@ -20,7 +24,11 @@ Every capability calls google-genai's own code and nothing else; its client talk
   types.JSONSchema.model_validate(schema), api_option="GEMINI_API")``, read back the same way.
   It converts type lists to ``nullable``/``anyOf`` and resolves ``$ref``; its docstring says
   "Conversion of fields that are not included in the JSONSchema class are ignored". The SDK calls it
-  for MCP tools' parameters (``_mcp_utils.py``): tool input, the default context.
+  for MCP tools' parameters (``_mcp_utils.py``): tool input, the default context. Its input is a
+  ``types.JSONSchema``, a pydantic model with ``extra="forbid"``: a schema using a keyword the class
+  lacks (``const``, ``prefixItems``, ``not``...) is refused with ``ValidationError`` when it is built,
+  a declared refusal (``strictify_refusals``). A ``ValidationError`` from the conversion itself, on a
+  schema ``JSONSchema`` accepted, is no refusal: it is re-raised as ``ConversionError`` (a crash).
 * ``encode`` / ``decode`` (both Schema adapters): the identity; google-genai has no wire encoding of
   values.
 * The JSON-Schema mode (``parameters_json_schema``, ``response_json_schema``) is not covered as a
@@ -66,6 +74,7 @@ from strictconformance.sdks._snippet import literal, snippet, sse_literal
 from strictconformance.tools import AdvertisedTool, ToolDefinition, ToolLayerTraits
 
 __all__ = [
+    "ConversionError",
     "GoogleGenaiFunctionDeclarations",
     "GoogleGenaiResponses",
     "GoogleGenaiSchema",
@@ -161,6 +170,11 @@ class _GoogleGenaiAdapter(Adapter):
         return None
 
 
+class ConversionError(RuntimeError):
+    """``Schema.from_json_schema`` raised pydantic's ``ValidationError`` on a schema ``types.JSONSchema``
+    had accepted: the converter's own failure, not a refusal of its input."""
+
+
 class _SchemaCodec(_GoogleGenaiAdapter):
     """google-genai has no wire encoding of values: a value travels as it is, both ways (so RT-4/RT-5
     judge whether the converted schema still means what the original did)."""
@@ -177,6 +191,8 @@ class GoogleGenaiSchema(_SchemaCodec):
 
     name = "google-genai (Schema)"
     strictify_dialects = ("google-schema",)  # Gemini's OpenAPI-subset mode (any format, no prefixItems)
+    # A schema outside the Schema subset: FunctionDeclaration refuses it (Schema has extra="forbid").
+    strictify_refusals = (pydantic.ValidationError,)
 
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> dict[str, Any]:
         declaration = types.FunctionDeclaration(name="answer", parameters=copy.deepcopy(dict(schema)))  # type: ignore[arg-type]  # validated into a Schema
@@ -189,10 +205,16 @@ class GoogleGenaiSchemaFromJsonSchema(_SchemaCodec):
 
     name = "google-genai (Schema.from_json_schema)"
     strictify_dialects = ("google-schema",)
+    # A keyword types.JSONSchema lacks: building the converter's input refuses it (extra="forbid").
+    strictify_refusals = (pydantic.ValidationError,)
 
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> dict[str, Any]:
-        json_schema = types.JSONSchema.model_validate(copy.deepcopy(dict(schema)))
-        return _as_json_schema(types.Schema.from_json_schema(json_schema=json_schema, api_option="GEMINI_API"))
+        json_schema = types.JSONSchema.model_validate(copy.deepcopy(dict(schema)))  # the declared refusal
+        try:
+            converted = types.Schema.from_json_schema(json_schema=json_schema, api_option="GEMINI_API")
+        except pydantic.ValidationError as error:
+            raise ConversionError(f"Schema.from_json_schema raised on a schema types.JSONSchema accepted: {error}") from error
+        return _as_json_schema(converted)
 
     def reproduce(self, method: str, args: tuple[Any, ...]) -> str | None:
         if method != "strictify":

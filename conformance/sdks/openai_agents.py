@@ -3,7 +3,8 @@
 * :class:`OpenAIAgentsStrictSchema` (``strictconformance.sdks.openai_agents:OpenAIAgentsStrictSchema``):
   ``strictify`` is ``agents.strict_schema.ensure_strict_json_schema`` (what ``FunctionTool`` runs on
   its parameters when ``strict_json_schema`` is true, the default, and what output types use). Only
-  the ``openai`` dialect; the SDK has no value codec (encode/decode not covered).
+  the ``openai`` dialect; the SDK has no value codec (encode/decode not covered). Its ``UserError``
+  (a schema it will not make strict, said with a reason) is a declared refusal.
 * :class:`OpenAIAgentsFunctionTool` (``:OpenAIAgentsFunctionTool``): ``@function_tool``.
   ``define_tool`` is ``function_tool(callback, name_override=..., description_override=...,
   strict_mode=...)`` from type hints (``strict_mode`` passed only when the definition sets it: the
@@ -39,6 +40,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from agents import FunctionTool, function_tool
+from agents.exceptions import UserError
 from agents.strict_schema import ensure_strict_json_schema
 from agents.tool import default_tool_error_function
 from agents.tool_context import ToolContext as AgentsToolContext
@@ -63,6 +65,10 @@ class OpenAIAgentsStrictSchema(Adapter):
     name = "openai-agents (ensure_strict_json_schema)"
     sdk = _SDK
     strictify_dialects = ("openai",)
+    #: Its deliberate refusal: ``UserError`` with a message naming what cannot be made strict (an open
+    #: object, an ``anyOf`` or nullable root, a ``$ref`` with constraining siblings, a schema too deep
+    #: or too large; agents/strict_schema.py). Counted as refusals, not crashes (RT-1).
+    strictify_refusals = (UserError,)
 
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> dict[str, Any]:
         return ensure_strict_json_schema(copy.deepcopy(dict(schema)))  # it mutates its argument

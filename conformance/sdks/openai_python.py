@@ -96,6 +96,10 @@ class OpenAIPython(Adapter):
     strict_defaults: ClassVar[Mapping[str, bool | None]] = {"openai": None, "anthropic": None, "google": None}
     strictify_dialects = ("openai",)
     drift_errors = (openai.APIResponseValidationError,)
+    #: What it raises for an error the provider sent: ``APIStatusError`` for an error status, and
+    #: ``APIError`` for a stream chunk carrying ``error`` (openai/_streaming.py). Its drift error is
+    #: a subclass of ``APIError`` and stays a drift error.
+    api_errors = (openai.APIError,)
     drift_apis = ("openai.chat", "openai.responses")
     #: The client option ``_strict_response_validation``: off, as users get the client.
     validate_responses: ClassVar[bool] = False

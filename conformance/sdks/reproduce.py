@@ -164,8 +164,7 @@ def plan(entries: Iterable[TriageEntry], paths: Sequence[SdkPath] = SDK_PATHS) -
                 for _, path in members:
                     for name in path.distributions:
                         wanted.setdefault(name, None)
-            pins = tuple(sorted(wanted.items()))
-            planned.append((Environment(sdk, language, pins), [entry for entry, _ in members]))
+            planned.append((Environment(sdk, language, tuple(sorted(wanted.items()))), [entry for entry, _ in members]))
     return planned
 
 
@@ -206,14 +205,15 @@ def _run(command: Sequence[str], *, cwd: Path, timeout: float, env: Mapping[str,
         return None, out, err
 
 
-def _marker(env: Environment) -> dict[str, object]:
+def _marker(env: Environment, python: str) -> dict[str, object]:
+    """What an environment was built from: reused only when all of it is the same."""
     return {"sdk": env.sdk, "language": env.language, "requirements": env.requirements,
-            "python": list(sys.version_info[:2]) if env.language == "python" else None}
+            "python": python if env.language == "python" else None}
 
 
-def _reusable(folder: Path, env: Environment) -> bool:
+def _reusable(folder: Path, env: Environment, python: str) -> bool:
     try:
-        return bool(json.loads((folder / MARKER).read_text(encoding="utf-8")) == _marker(env))
+        return bool(json.loads((folder / MARKER).read_text(encoding="utf-8")) == _marker(env, python))
     except (OSError, ValueError):
         return False
 
@@ -227,7 +227,7 @@ def build_environment(env: Environment, folder: Path, *, pip_options: Sequence[s
                       say: Callable[[str], None] = lambda message: None) -> Path:
     """Create (or reuse, when its marker names the same pins) ``folder`` holding only ``env``'s
     packages. Raises :class:`ReproduceError` naming the package and pip's or npm's last line."""
-    if _reusable(folder, env):
+    if _reusable(folder, env, python):
         say(f"{env.sdk}: reusing {folder} ({env.describe()})")
         return folder
     if folder.exists():
@@ -242,7 +242,7 @@ def build_environment(env: Environment, folder: Path, *, pip_options: Sequence[s
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)  # never reused half-built
         raise
-    (folder / MARKER).write_text(json.dumps(_marker(env), indent=1) + "\n", encoding="utf-8")
+    (folder / MARKER).write_text(json.dumps(_marker(env, python), indent=1) + "\n", encoding="utf-8")
     return folder
 
 
