@@ -10,7 +10,12 @@ from collections.abc import Callable
 
 import pytest
 
-from strictconformance.cputime import WALL_FACTOR, CallBudget, process_cpu_seconds, thread_cpu_reader
+from strictconformance.cputime import (
+    WALL_FACTOR,
+    CallBudget,
+    process_cpu_seconds,
+    thread_cpu_reader,
+)
 
 
 class _Clock:

@@ -529,14 +529,21 @@ def _parallel_nodes(marked: Any, original: Any, found: dict[int, Any]) -> None:
             stack.extend(zip(ours, theirs, strict=False))
 
 
+def schema_validator(schema: Any) -> Any:
+    """A validator of ``schema`` in the draft its ``$schema`` names (draft-07's ``items`` list is a
+    tuple there, and not a schema at all under 2020-12), 2020-12 when it names none."""
+    return validators.validator_for(schema, default=Draft202012Validator)(schema)
+
+
 def _branch_aware_validator(original: Any, marked: Any) -> Any:
     """A validator of ``marked`` whose ``anyOf``/``oneOf`` descend into every branch the value
     matches under the ORIGINAL schema (any of them may be the one an encoder chose), so a marker
     in a matching branch is found even when another branch also matches."""
-    plain = Draft202012Validator(original)
+    plain = schema_validator(original)
     originals: dict[int, Any] = {}
     _parallel_nodes(marked, original, originals)
-    standard = Draft202012Validator.VALIDATORS
+    base = type(plain)
+    standard = base.VALIDATORS
 
     def branches(keyword: str) -> Callable[..., Iterator[ValidationError]]:
         def check(validator: Any, subschemas: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
@@ -550,7 +557,7 @@ def _branch_aware_validator(original: Any, marked: Any) -> Any:
                 yield from validator.descend(instance, subschemas[index], schema_path=index)
         return check
 
-    extended = validators.extend(Draft202012Validator, {"anyOf": branches("anyOf"), "oneOf": branches("oneOf")})
+    extended = validators.extend(base, {"anyOf": branches("anyOf"), "oneOf": branches("oneOf")})
     return extended(marked)
 
 
@@ -740,7 +747,7 @@ def check_rt4_complete(original: Schema, strict: Strictified, encode: CodecFn, d
     if error:
         return None if regions else oracle_finding("RT-4", "", f"encode raised {error}", example, detail=f"encode raises {_raised(error)}")
     example["wire"] = wire
-    wire_errors = list(Draft202012Validator(strict.schema).iter_errors(wire))
+    wire_errors = list(schema_validator(strict.schema).iter_errors(wire))
     if wire_errors:
         if regions:  # the value holds what a reported loss says cannot travel: nothing more to check
             return None
@@ -773,7 +780,7 @@ def check_rt5_sound(original: Schema, strict: Strictified, decode: CodecFn, wire
                               detail=f"decode raises {_raised(error)}")
     example["decoded"] = decoded
     places = _soundness_places(original, strict.losses)
-    for failure in Draft202012Validator(original).iter_errors(decoded):
+    for failure in schema_validator(original).iter_errors(decoded):
         if not _explained(original, failure, places):
             return oracle_finding("RT-5", schema_location(original, list(failure.absolute_schema_path)),
                                  f"the decoded value is not valid under the original schema at value path "
@@ -799,7 +806,7 @@ def _null_partners(value: Any, path: ValuePath = ()) -> Iterator[tuple[ValuePath
 def check_rt6_no_silent_collapse(original: Schema, strict: Strictified, encode: CodecFn, value: Any) -> Finding | None:
     """RT-6: an optional property that is ``null`` in ``value`` and its absence, both valid, must
     encode apart, or a reported loss must cover that property."""
-    validator = Draft202012Validator(original)
+    validator = schema_validator(original)
     base, error = _call(encode, value)
     if error:
         return None  # RT-4's business

@@ -26,6 +26,7 @@ from decimal import Decimal
 from typing import Any
 
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from jsonschema.validators import validator_for  # type: ignore[import-untyped]
 
 from strictconformance.dialects.model import Loss
 from strictconformance.dialects.pointers import join_pointer, resolve_local_reference
@@ -460,7 +461,7 @@ def _accepts(root: Any, node: Mapping[str, Any], value: Any) -> bool:
                for ref in _refs(node)):
             return True  # a reference into the root's own tree: the final check on the whole value decides
     try:
-        return bool(Draft202012Validator(schema).is_valid(value))
+        return bool(validator_for(schema, default=Draft202012Validator)(schema).is_valid(value))
     except Exception:  # a schema jsonschema cannot read: the final check decides
         return True
 
@@ -489,7 +490,7 @@ def witness_of(schema: Any) -> Verdict:
     verdict = build_witness(schema)
     if isinstance(verdict, Witness):
         try:
-            accepted = Draft202012Validator(schema).is_valid(verdict.value)
+            accepted = validator_for(schema, default=Draft202012Validator)(schema).is_valid(verdict.value)
         except Exception as error:  # a schema jsonschema cannot read
             return Undecided("", f"the validator cannot read the schema: {type(error).__name__}")
         if not accepted:

@@ -250,12 +250,23 @@ def _cyclic_definitions(refs: dict[str, str], document: Node) -> str | None:
     return next((ref_pointer for ref_pointer in successors if ref_pointer in cyclic), None)
 
 
+#: ``$schema`` values of the drafts :func:`_draft_2020_12` rewrites, and the one it writes.
+_OLDER_DRAFTS = ("draft-03", "draft-04", "draft-06", "draft-07", "draft/2019-09")
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+
+
 def _draft_2020_12(node: Node) -> tuple[Node, dict[str, str]]:
     """``node`` with the older drafts' forms written as Draft 2020-12 says the same thing (exact),
     and where each renamed keyword was in the original: ``items`` as a list (drafts 04 to 2019-09)
     is ``prefixItems``, with ``additionalItems`` as ``items``; draft 04's boolean
-    ``exclusiveMinimum``/``exclusiveMaximum`` makes the ``minimum``/``maximum`` beside it exclusive."""
+    ``exclusiveMinimum``/``exclusiveMaximum`` makes the ``minimum``/``maximum`` beside it exclusive;
+    a ``$schema`` naming an older draft names 2020-12."""
     renamed: dict[str, str] = {}
+    declared = node.get("$schema")
+    if isinstance(declared, str) and any(draft in declared for draft in _OLDER_DRAFTS):
+        # what follows is written in 2020-12 now: a draft-07 `$schema` over a `prefixItems` tuple
+        # would tell a validator to read `items: false` as "no items at all"
+        node = {**node, "$schema": DRAFT_2020_12}
     if isinstance(node.get("items"), list):
         rest = {k: v for k, v in node.items() if k not in ("items", "additionalItems")}
         rest["prefixItems"] = node["items"]

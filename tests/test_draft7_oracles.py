@@ -1,0 +1,36 @@
+"""A schema that names an older draft is read in that draft by the round-trip oracles (a draft-07
+``items`` list is a tuple, not a schema: read as 2020-12 it crashed RT-4/RT-5/RT-7 on every SDK that
+returns a draft-07 schema), and the reference, which rewrites the older drafts' forms in 2020-12,
+says so in the ``$schema`` it writes (its ``prefixItems`` under a draft-07 ``$schema`` read as "no
+items at all")."""
+
+from __future__ import annotations
+
+from strictconformance.dialects.oracles import check_rt5_sound, schema_validator
+from strictconformance.reference import ReferenceAdapter
+
+DRAFT7 = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "properties": {"range": {"type": "array", "items": [{"type": "integer"}, {"type": "integer"}],
+                             "additionalItems": False, "minItems": 2}},
+    "required": ["range"],
+}
+
+
+def test_older_drafts_are_read_in_their_draft() -> None:
+    validator = schema_validator(DRAFT7)
+    assert validator.is_valid({"range": [1, 2]})
+    assert not validator.is_valid({"range": [1, 2, 3]})
+    assert schema_validator({"prefixItems": [{"type": "integer"}], "items": False}).is_valid([1])
+
+
+def test_the_reference_writes_2020_12_where_it_rewrote_an_older_draft() -> None:
+    adapter = ReferenceAdapter()
+    for dialect in ("lenient", "mistral", "openai"):
+        strict = adapter.strictify(DRAFT7, dialect)
+        assert strict.schema.get("$schema", "https://json-schema.org/draft/2020-12/schema") == \
+            "https://json-schema.org/draft/2020-12/schema", (dialect, strict.schema)
+        wire = adapter.encode(DRAFT7, dialect, {"range": [3, 7]}) if hasattr(adapter, "encode") else {"range": [3, 7]}
+        assert schema_validator(strict.schema).is_valid(wire), (dialect, strict.schema, wire)
+        assert check_rt5_sound(DRAFT7, strict, lambda value, dialect=dialect: adapter.decode(DRAFT7, dialect, value), wire) is None
