@@ -98,7 +98,7 @@ def test_readme_block_lists_triaged_findings_and_the_matrix(tmp_path: Path) -> N
                      profile="ci")
     block = readme_block(entries, matrix)
     assert block.startswith(README_START) and block.endswith(README_END)
-    assert "| `acme/strictify` | acme 1.2.3 | 1 | 1 | 0 |" in block  # confirmed by today's triage
+    assert "| `acme/strictify` | acme 1.2.3 | 1 | 1 | 1 | 0 | 0 | 0 |" in block  # confirmed by today's triage
     assert "* **`acme/strictify`** (1.2.3):" in block
     assert "  * **SM-01** a \\| b *(disputed)* — evidence: acme/strictify.py:41" in block
     assert "  * **SM-03** leaves prefixItems objects open — evidence: acme/strictify.py:41" in block

@@ -297,13 +297,24 @@ def annotate_triage(document: Mapping[str, Any], triage: Iterable[Any]) -> dict[
 
 
 def column_counts(document: Mapping[str, Any], column_key: str) -> dict[str, int]:
-    """Per column: rules failed (failed or error), distinct findings, and how many of them no
-    confirmed triage entry covers."""
+    """Per column: rules failed (failed or error), distinct findings, how many of them no
+    confirmed triage entry covers (``unconfirmed``), and by verdict: ``confirmed``, ``disputed``,
+    ``kit_bug_fixed`` (a false alarm the kit has since fixed) and ``untriaged`` (no entry)."""
     cells = document["cells"].get(column_key, {})
     failed = sum(1 for cell in cells.values() if cell["outcome"] in ("failed", "error"))
     findings = [finding for cell in cells.values() for finding in cell["findings"]]
+    def verdict(finding: Mapping[str, Any]) -> str | None:
+        triage = finding.get("triage")
+        if not triage or (triage.get("matched_by") == "rule" and not finding.get("confirmed")):
+            return None  # no entry, or only a hand-written entry of its rule that does not confirm it
+        return str(triage.get("verdict"))
+
+    verdicts = [verdict(finding) for finding in findings]
     return {"failed_rules": failed, "findings": len(findings),
-            "unconfirmed": sum(1 for finding in findings if not finding.get("confirmed"))}
+            "unconfirmed": sum(1 for finding in findings if not finding.get("confirmed")),
+            "confirmed": sum(1 for finding in findings if finding.get("confirmed")),
+            "disputed": verdicts.count("disputed"), "kit_bug_fixed": verdicts.count("kit-bug-fixed"),
+            "untriaged": verdicts.count(None)}
 
 
 def diff_matrices(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:

@@ -240,14 +240,16 @@ def render_html(document: Mapping[str, Any]) -> str:
     out.append("</fieldset></div>")
     # Columns
     out.append('<table id="columns"><thead><tr><th>SDK path</th><th>versions</th><th>status</th>'
-               "<th>failed rules</th><th>findings</th><th>unconfirmed</th><th>time</th></tr></thead><tbody>")
+               "<th>failed rules</th><th>findings</th><th>unconfirmed</th><th>disputed</th><th>untriaged</th>"
+               "<th>time</th></tr></thead><tbody>")
     for column in columns:
         counts = column_counts(document, column["key"])
         status = _e(column["status"]) + (f": {_e(column['reason'])}" if column["reason"] else "")
         out.append(f'<tr data-col="{_e(column["key"])}" class="status-{_e(column["status"])}"><td><b>{_e(column["title"])}</b>'
                    f'<br><code>{_e(column["key"])}</code></td><td>{_e(_versions(column)) or "-"}</td>'
-                   f"<td>{status}</td>" + ("".join(f"<td>{counts[name]}</td>" for name in ("failed_rules", "findings", "unconfirmed"))
-                                           if column["status"] == "ran" else "<td>-</td>" * 3)
+                   f"<td>{status}</td>" + ("".join(f"<td>{counts[name]}</td>" for name in ("failed_rules", "findings", "unconfirmed",
+                                                                                     "disputed", "untriaged"))
+                                           if column["status"] == "ran" else "<td>-</td>" * 5)
                    + f"<td>{column['duration_s']:.0f} s</td></tr>")
     out.append("</tbody></table>")
     # The matrix

@@ -176,18 +176,20 @@ def readme_block(entries: Sequence[TriageEntry], matrix: Mapping[str, Any] | Non
                      f"`{matrix.get('profile')}` profile, {len(matrix.get('rules', {}))} rules), "
                      f"rebuilt by `python -m strictconformance.matrix --out matrix`:")
         lines.append("")
-        lines.append("| SDK path | versions | rules failed | distinct findings | unconfirmed |")
-        lines.append("|---|---|---|---|---|")
+        lines.append("| SDK path | versions | rules failed | distinct findings | confirmed | disputed | "
+                     "kit false alarms (fixed since) | untriaged |")
+        lines.append("|---|---|---|---|---|---|---|---|")
         for column in matrix.get("columns", []):
             counts = column_counts(matrix, column["key"])
             versions = ", ".join(f"{name} {version or 'not installed'}"
                                  for name, version in column.get("versions", {}).items()) or "-"
             if column["status"] != "ran":
                 lines.append(f"| `{column['key']}` | {versions} | {column['status']}: "
-                             f"{_md(column.get('reason', ''))} | - | - |")
+                             f"{_md(column.get('reason', ''))} | - | - | - | - | - |")
                 continue
-            lines.append(f"| `{column['key']}` | {versions} | {counts['failed_rules']} | "
-                         f"{counts['findings']} | {counts['unconfirmed']} |")
+            lines.append(f"| `{column['key']}` | {versions} | {counts['failed_rules']} | {counts['findings']} | "
+                         f"{counts['confirmed']} | {counts['disputed']} | {counts['kit_bug_fixed']} | "
+                         f"{counts['untriaged']} |")
         lines.append("")
     if not entries:
         lines.append("No finding is triaged yet.")
