@@ -223,6 +223,22 @@ def test_pydantic_ai_requests_resolution(run_suite: Callable[..., SuiteRun]) -> 
     assert "crash" not in _messages(run, "RES-6") and "UserError" not in _messages(run, "RES-6"), run.output
 
 
+def test_pydantic_ai_native_output_request_is_what_pydantic_ai_builds() -> None:
+    """A request with a response schema is built as NativeOutput builds it (output_mode 'native'
+    implies allow_text_output=True, pydantic_ai/models/__init__.py): the adapter's False, which
+    pydantic-ai never produces, made it assert ("Either output_tools or allow_text_output...") and
+    RES-6 reported a crash on requests-chat."""
+    from strictconformance.wire import ToolSpec, ToolsRequest
+
+    path = _path("pydantic-ai/requests-chat")
+    assert path.adapter is not None
+    adapter: Any = load_adapter(path.adapter)
+    request = ToolsRequest("google", "gemini-3-pro-preview", True, (ToolSpec("t", {"type": "object", "properties": {}}, True),),
+                           response_schema={"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]})
+    wire = adapter.build_request(request)  # raised AssertionError before the fix
+    assert wire is not None
+
+
 def test_pydantic_ai_gemini_validation_error_is_drift_caught() -> None:
     """GoogleModel lets google-genai's pydantic ValidationError (a retyped field of the answer,
     named) through: DR-2 reported it as a crash while the adapter did not declare it."""

@@ -213,7 +213,7 @@ class _Requests(_PydanticAIAdapter):
             tool_defs.append(tool.tool_def)
         parameters = ModelRequestParameters(function_tools=tool_defs)
         if request.response_schema is not None:  # what NativeOutput(StructuredDict(schema)) asks for
-            parameters = ModelRequestParameters(function_tools=tool_defs, output_mode="native", allow_text_output=False,
+            parameters = ModelRequestParameters(function_tools=tool_defs, output_mode="native", allow_text_output=True,
                                                 output_object=OutputObjectDefinition(dict(request.response_schema), name="answer"))
         settings: ModelSettings = {}
         if request.provider == "google" and request.function_calling_mode is not None:
