@@ -228,12 +228,12 @@ def test_pydantic_ai_native_output_request_is_what_pydantic_ai_builds() -> None:
     implies allow_text_output=True, pydantic_ai/models/__init__.py): the adapter's False, which
     pydantic-ai never produces, made it assert ("Either output_tools or allow_text_output...") and
     RES-6 reported a crash on requests-chat."""
-    from strictconformance.wire import ToolSpec, ToolsRequest
+    from strictconformance.wire import ToolsRequest
 
     path = _path("pydantic-ai/requests-chat")
     assert path.adapter is not None
     adapter: Any = load_adapter(path.adapter)
-    request = ToolsRequest("google", "gemini-3-pro-preview", True, (ToolSpec("t", {"type": "object", "properties": {}}, True),),
+    request = ToolsRequest("google", "gemini-2.5-flash", False, (), function_calling_mode="NONE",
                            response_schema={"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]})
     wire = adapter.build_request(request)  # raised AssertionError before the fix
     assert wire is not None
