@@ -378,9 +378,50 @@ def compile_instances(schema: Any) -> st.SearchStrategy[Any]:
     return _Compiler(schema).compile(schema)
 
 
+def in_2020_12(schema: Any) -> Any:
+    """``schema`` with the older drafts' array form of ``items`` (a tuple: drafts 04 to 2019-09)
+    written as 2020-12 says the same (``prefixItems``, with ``additionalItems`` as ``items``), at
+    every subschema; the same object when there is none. The values of both are the same, and the
+    generators speak 2020-12 (a draft-07 tuple in an SDK's strict schema crashed RT-5's draws)."""
+    from strictconformance.spec.keywords import holds
+
+    def walk(node: Any) -> Any:
+        if not isinstance(node, dict):
+            return node
+        out: dict[str, Any] = {}
+        changed = False
+        for keyword, value in node.items():
+            form = holds(keyword, value)
+            if form == "schema":
+                new = walk(value)
+            elif form == "schema-array":
+                new = [walk(item) for item in value]
+            elif form == "schema-map" and isinstance(value, dict):
+                new = {name: walk(item) for name, item in value.items()}
+            else:
+                new = value
+            changed = changed or new is not value
+            out[keyword] = new
+        if isinstance(out.get("items"), list):
+            changed = True
+            tuple_items = out.pop("items")
+            rest = out.pop("additionalItems", None)
+            out["prefixItems"] = tuple_items
+            if rest is not None:
+                out["items"] = rest
+        return out if changed else node
+
+    result = walk(schema)
+    if result is not schema and isinstance(result.get("$schema"), str):
+        result["$schema"] = "https://json-schema.org/draft/2020-12/schema"  # what it is written in now
+    return result
+
+
 def instances(schema: Any, *, engine: Literal["auto", "compiled", "hypothesis-jsonschema"] = "auto") -> st.SearchStrategy[Any]:
     """Values valid under ``schema``. A schema the engine cannot handle gets its error when the
     strategy is drawn from (so one bad case fails its own test, not the collection)."""
+    schema = in_2020_12(schema)
+
     def build() -> st.SearchStrategy[Any]:
         if engine == "compiled" or (engine == "auto" and (uses_only_constructive_keywords(schema) or not _hypothesis_jsonschema_can(schema))):
             return compile_instances(schema)

@@ -34,3 +34,24 @@ def test_the_reference_writes_2020_12_where_it_rewrote_an_older_draft() -> None:
         wire = adapter.encode(DRAFT7, dialect, {"range": [3, 7]}) if hasattr(adapter, "encode") else {"range": [3, 7]}
         assert schema_validator(strict.schema).is_valid(wire), (dialect, strict.schema, wire)
         assert check_rt5_sound(DRAFT7, strict, lambda value, dialect=dialect: adapter.decode(DRAFT7, dialect, value), wire) is None
+
+
+def test_values_of_a_draft7_tuple_are_drawn() -> None:
+    """An SDK's strict schema may keep a draft-07 tuple (openai-python does): RT-5 draws values of
+    it; the generators crashed on the `items` list and RT-5 blamed the SDK's schema."""
+    import jsonschema
+    from hypothesis import given, settings
+
+    from strictconformance.strategies.instances import in_2020_12, instances
+
+    plain = {"type": "object"}
+    assert in_2020_12(plain) is plain
+
+    @settings(max_examples=25, database=None)
+    @given(instances(DRAFT7, engine="compiled"), instances(DRAFT7, engine="auto"))
+    def drawn(compiled: object, auto: object) -> None:
+        assert jsonschema.Draft7Validator(DRAFT7).is_valid(compiled), compiled
+        assert jsonschema.Draft7Validator(DRAFT7).is_valid(auto), auto
+
+    drawn()
+    assert DRAFT7["properties"]["range"]["items"][0] == {"type": "integer"}  # the input is not changed

@@ -26,6 +26,7 @@ import pytest
 from hypothesis import Phase, settings
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
+from jsonschema.validators import validator_for  # type: ignore[import-untyped]
 
 from strictconformance.baseline import baseline_strictify
 from strictconformance.dialects import Dialect, DialectRegistry, SchemaError, Strictified
@@ -279,9 +280,15 @@ def _schema_problem(schema: Any, *, against_meta_schema: bool = False) -> str | 
     except SchemaError as not_a_schema:
         return f"the strict schema is not a JSON Schema: {not_a_schema}"
     # the meta-schema check is slow (tens of milliseconds): only to explain a crash
-    invalid: Any = best_match(_META_SCHEMA.iter_errors(schema)) if against_meta_schema else None
+    invalid: Any = None
+    draft = "Draft 2020-12"
+    if against_meta_schema:  # in the draft its $schema names (a draft-07 tuple is valid draft-07)
+        named = validator_for(schema, default=Draft202012Validator)
+        meta = _META_SCHEMA if named is Draft202012Validator else named(named.META_SCHEMA)
+        draft = "Draft 2020-12" if named is Draft202012Validator else f"{named.__name__.removesuffix('Validator')}"
+        invalid = best_match(meta.iter_errors(schema))
     if invalid is not None:
-        return f"the strict schema is not valid Draft 2020-12 at {pointer_from_path(invalid.absolute_path) or '/'}: {invalid.message}"
+        return f"the strict schema is not valid {draft} at {pointer_from_path(invalid.absolute_path) or '/'}: {invalid.message}"
     return None
 
 
