@@ -106,6 +106,13 @@ class _Compiler:
             return node
         if reference.startswith("#") and reference[1:] in self.anchors:
             return self.anchors[reference[1:]]
+        base = self.root.get("$id") if isinstance(self.root, dict) else None
+        if isinstance(base, str) and base:  # a reference to this very document by its $id: local after all
+            from urllib.parse import urldefrag, urljoin
+
+            document, fragment = urldefrag(urljoin(base, reference))
+            if document == urldefrag(base)[0] and not reference.startswith("#"):
+                return self.resolve("#" + fragment)
         raise ValueError(f"cannot generate values for reference {reference!r}: only local references resolve")
 
     def compile(self, node: Any, chain: tuple[int, ...] = ()) -> st.SearchStrategy[Any]:

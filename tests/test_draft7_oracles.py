@@ -55,3 +55,24 @@ def test_values_of_a_draft7_tuple_are_drawn() -> None:
 
     drawn()
     assert DRAFT7["properties"]["range"]["items"][0] == {"type": "integer"}  # the input is not changed
+
+
+def test_values_are_drawn_through_a_reference_to_the_documents_own_id() -> None:
+    """`$ref: "https://example.com/s.json#/$defs/A"` in the document whose `$id` is that URL is a
+    local reference: the generators said "only local references resolve" and the check failed
+    (case ref-with-id-base, on every SDK that keeps the reference)."""
+    import jsonschema
+    from hypothesis import given, settings
+
+    from strictconformance.strategies.instances import instances
+
+    schema = {"$id": "https://example.com/s.json", "type": "object",
+              "properties": {"a": {"$ref": "https://example.com/s.json#/$defs/A"}, "b": {"$ref": "s.json#/$defs/A"}},
+              "required": ["a", "b"], "additionalProperties": False, "$defs": {"A": {"type": "integer", "minimum": 3}}}
+
+    @settings(max_examples=20, database=None)
+    @given(instances(schema, engine="compiled"))
+    def drawn(value: object) -> None:
+        assert jsonschema.Draft202012Validator(schema).is_valid(value), value
+
+    drawn()
