@@ -303,13 +303,13 @@ def column_counts(document: Mapping[str, Any], column_key: str) -> dict[str, int
     cells = document["cells"].get(column_key, {})
     failed = sum(1 for cell in cells.values() if cell["outcome"] in ("failed", "error"))
     findings = [finding for cell in cells.values() for finding in cell["findings"]]
-    def verdict(finding: Mapping[str, Any]) -> str | None:
+    def verdict(finding: Mapping[str, Any], alone: bool) -> str | None:
         triage = finding.get("triage")
-        if not triage or (triage.get("matched_by") == "rule" and not finding.get("confirmed")):
-            return None  # no entry, or only a hand-written entry of its rule that does not confirm it
+        if not triage or (triage.get("matched_by") == "rule" and not alone):
+            return None  # no entry, or a hand-written entry of its rule beside other findings of it
         return str(triage.get("verdict"))
 
-    verdicts = [verdict(finding) for finding in findings]
+    verdicts = [verdict(finding, len(cell["findings"]) == 1) for cell in cells.values() for finding in cell["findings"]]
     return {"failed_rules": failed, "findings": len(findings),
             "unconfirmed": sum(1 for finding in findings if not finding.get("confirmed")),
             "confirmed": sum(1 for finding in findings if finding.get("confirmed")),
