@@ -167,7 +167,9 @@ def test_google_genai_from_json_schema_conversion_error_is_a_crash(monkeypatch: 
         adapter.strictify({"type": "object", "properties": {"a": {"const": 1}}}, "google-schema")
 
     def failing(**_kwargs: Any) -> Any:
-        return types.Schema.model_validate({"type": ["STRING"]})  # a ValidationError inside the converter
+        # a ValidationError inside the converter, under pydantic 2.13 and 2.14 alike (a type list
+        # escapes as AttributeError under 2.14: google-genai's enum _missing_ calls .upper())
+        return types.Schema.model_validate({"minItems": "many"})
 
     monkeypatch.setattr(types.Schema, "from_json_schema", failing)
     with pytest.raises(ConversionError) as raised:
