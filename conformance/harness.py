@@ -32,6 +32,7 @@ from strictconformance.adapter import (
     result_problem,
     safe_repr,
 )
+from strictconformance.cputime import CallBudget, thread_cpu_reader
 from strictconformance.findings import CheckFailure, Finding, NotCovered
 from strictconformance.watchdog import Beacon
 
@@ -453,8 +454,6 @@ class _Worker:
         started.wait(5)
 
     def _serve(self, started: threading.Event) -> None:
-        from strictconformance.cputime import thread_cpu_reader
-
         self._cpu = thread_cpu_reader()  # this thread's CPU clock, read by the waiting one
         started.set()
         while (job := self._jobs.get()) is not None:
@@ -465,8 +464,6 @@ class _Worker:
                 reply.put((False, exc))
 
     def run(self, function: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> Any:
-        from strictconformance.cputime import CallBudget
-
         reply: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
         budget = CallBudget(timeout, self._cpu)  # CPU time, not a busy machine's clock, decides
         self._jobs.put((function, args, reply))

@@ -219,15 +219,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 3 if errored else 0
 
 
-def kept_columns(out: Path, running: set[str]) -> dict[str, ColumnResult]:
-    """``--keep``: the columns of the matrix in ``out`` that are not run again, with their reports.
-    Raises ValueError naming what is missing."""
-    source = out / "matrix.json"
+def read_matrix(source: Path) -> dict[str, Any]:
+    """The matrix document in ``source``, checked; ValueError (a MatrixError when it is JSON but no
+    matrix) naming what is wrong."""
     try:
-        document = json.loads(source.read_text(encoding="utf-8"))
+        document: dict[str, Any] = json.loads(source.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise ValueError(f"{source} is not a readable matrix: {error}") from None
     check_matrix(document, str(source))
+    return document
+
+
+def kept_columns(out: Path, running: set[str]) -> dict[str, ColumnResult]:
+    """``--keep``: the columns of the matrix in ``out`` that are not run again, with their reports.
+    Raises ValueError naming what is missing."""
+    document = read_matrix(out / "matrix.json")
     kept: dict[str, ColumnResult] = {}
     for entry in document["columns"]:
         if entry["key"] in running:
@@ -252,19 +258,13 @@ def retriage(out: Path, triage: Sequence[Any], old: dict[str, Any] | None) -> in
     """``--retriage``: the matrix in ``out`` joined to ``triage`` again, written back; no suite run."""
     source = out / "matrix.json"
     try:
-        document = json.loads(source.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        print(f"error: --retriage: {source} is not a readable matrix: {error}", file=sys.stderr)
-        return 2
-    try:
-        check_matrix(document, str(source))
-        document = annotate_triage(document, triage)
+        document = annotate_triage(read_matrix(source), triage)
         document.pop("changes", None)
         if old is not None:
             document["changes"] = diff_matrices(old, document)
         check_matrix(document)
         write_outputs(document, out)
-    except MatrixError as error:
+    except ValueError as error:  # MatrixError included
         print(f"error: --retriage: {error}", file=sys.stderr)
         return 2
     except OSError as error:

@@ -110,7 +110,7 @@ class HarnessProcess:
                                                name="sc-harness-stderr")
         self._stderr_thread.start()
         self._send({"type": "start", "protocol": PROTOCOL, "kit": __version__}, "start")
-        message = self._receive("start", time.monotonic() + self.start_timeout, self.start_timeout)
+        message = self._receive("start", CallBudget(self.start_timeout))  # no CPU reader: the clock decides
         if message["type"] != "started":
             self._kill()
             raise HarnessFault(self._where("start") + f"answered the start handshake with a {message['type']} message, expected started")
@@ -209,25 +209,22 @@ class HarnessProcess:
             raise HarnessFault(self._where(what) + f"could not be sent the {message['type']} message: the process "
                                f"exited{'' if code is None else f' with code {code}'}{self._stderr_tail()}") from None
 
-    def _receive(self, what: str, deadline: float, budget: float, call: CallBudget | None = None) -> dict[str, Any]:
+    def _receive(self, what: str, wait: CallBudget) -> dict[str, Any]:
         """The next valid harness message; anything else kills the process and is a fault. A call
-        waits by ``call`` (the harness process's CPU time, not a busy machine's clock), the start
-        handshake by ``deadline``."""
+        waits by the harness process's CPU time, not a busy machine's clock; the start handshake,
+        whose budget has no CPU reader, by the clock."""
         try:
-            if call is None:
-                kind, payload = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            else:
-                while True:
-                    try:
-                        kind, payload = self._lines.get(timeout=call.next_check())
-                        break
-                    except queue.Empty:
-                        if call.expired():
-                            raise
+            while True:
+                try:
+                    kind, payload = self._lines.get(timeout=wait.next_check())
+                    break
+                except queue.Empty:
+                    if wait.expired():
+                        raise
         except queue.Empty:
             where = self._where(what)
             self._kill()
-            raise HarnessFault(where + f"no answer within {budget:g} s; the kit killed the process and starts a new "
+            raise HarnessFault(where + f"no answer within {wait.timeout:g} s; the kit killed the process and starts a new "
                                "one for the next call") from None
         if kind == "eof":
             process = self._process
@@ -280,12 +277,11 @@ class HarnessProcess:
             call_id = self._next_id
             what = f"call #{call_id} {method}"
             self._send({"type": "call", "id": call_id, "method": method, "args": args}, what)
-            deadline = time.monotonic() + self.call_timeout
             process = self._process
             pid = process.pid if process is not None else None
             budget = CallBudget(self.call_timeout, (lambda: process_cpu_seconds(pid)) if pid is not None else None)
             while True:
-                message = self._receive(what, deadline, self.call_timeout, budget)
+                message = self._receive(what, budget)
                 kind = message["type"]
                 if message.get("id") != call_id:
                     where = self._where(what)
@@ -303,8 +299,7 @@ class HarnessProcess:
                 if kind == "callback" and on_callback is not None:
                     began = time.monotonic()
                     answer = on_callback(message)
-                    deadline += time.monotonic() - began  # the kit's own time does not count
-                    budget.started += time.monotonic() - began
+                    budget.started += time.monotonic() - began  # the kit's own time does not count
                     self._send({"type": "callback_result", "id": call_id, "callback": message["callback"], **answer}, what)
                     continue
                 where = self._where(what)
