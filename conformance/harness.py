@@ -10,6 +10,7 @@ adapter calls that produced it, which the plugin renders and the report records.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import json
@@ -524,6 +525,9 @@ class Harness:
     _answered: dict[str, bool] = field(default_factory=dict)  # check -> an adapter call returned
     #: Which call this process is in, for the run-level watchdog of the supervising process.
     beacon: Beacon | None = None
+    #: per check: what a draw that never returned was drawing from (an adapter's output, say a
+    #: strict schema with no value): when Hypothesis then gives up, the check is not covered, not an error
+    unfinished_draws: dict[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # shown in Hypothesis's falsifying examples: keep it short
         return f"<strictconformance harness: {self.declarations.adapter}>"
@@ -543,16 +547,32 @@ class Harness:
         self.notes = {}
         self.refused = None
 
-    def count_strictify(self, error: BaseException | None = None, *, declared: bool = False, dialect: str | None = None) -> None:
+    @contextlib.contextmanager
+    def drawing_from(self, what: str) -> Iterator[None]:
+        """Mark a draw from ``what`` (an adapter's output): if the draw never returns (Hypothesis
+        found no value and discarded the example), the check remembers it, so a check whose every
+        example ended so reads as not covered ("no value of <what> could be generated")."""
+        finished = False
+        try:
+            yield
+            finished = True
+        finally:
+            if not finished:
+                self.unfinished_draws[self.current_nodeid] = what
+
+    def count_strictify(self, error: BaseException | None = None, *, declared: bool = False, dialect: str | None = None,
+                        invalid_input: bool = False) -> None:
         """Count one strictify call of the current check (in ``dialect``): an output (``error``
-        None), a declared refusal, or a crash (an undeclared exception); the report says how many of each."""
+        None), a declared refusal, an exception on input the reference refuses too
+        (``invalid_input``: not a usable schema, not judged), or a crash (an undeclared exception
+        on a usable schema); the report says how many of each."""
         counts = self.strictify_outcomes.setdefault(self.current_nodeid, {"outputs": 0, "refused": {}, "crashed": {}})
         if dialect is not None:
             counts["dialect"] = dialect
         if error is None:
             counts["outputs"] += 1
         else:
-            bucket = counts["refused" if declared else "crashed"]
+            bucket = counts["refused"] if declared else counts.setdefault("invalid_input", {}) if invalid_input else counts["crashed"]
             name = type(error).__qualname__
             bucket[name] = bucket.get(name, 0) + 1
 

@@ -147,13 +147,14 @@ class ConformanceReport:
             if result.strictify is None:
                 continue
             total = by_dialect.setdefault(result.dialect or "", {"calls": 0, "outputs": 0, "refused": 0, "crashed": 0,
-                                                                  "refused_by": {}, "crashed_by": {}})
+                                                                  "refused_by": {}, "crashed_by": {},
+                                                                  "invalid_input": 0, "invalid_input_by": {}})
             total["outputs"] += result.strictify["outputs"]
-            for kind in ("refused", "crashed"):
-                for name, count in result.strictify[kind].items():
+            for kind in ("refused", "crashed", "invalid_input"):
+                for name, count in result.strictify.get(kind, {}).items():
                     total[kind] += count
                     total[f"{kind}_by"][name] = total[f"{kind}_by"].get(name, 0) + count
-            total["calls"] = total["outputs"] + total["refused"] + total["crashed"]
+            total["calls"] = total["outputs"] + total["refused"] + total["crashed"] + total["invalid_input"]
         return dict(sorted(by_dialect.items()))
 
     def write_json(self, path: str) -> None:
@@ -198,12 +199,15 @@ class ConformanceReport:
                     where = f" at {finding['where']}" if finding.get("where") else ""
                     yield f"{'':<7} - {finding['key']}{where}  [{finding['nodeid'].rpartition('::')[2]}]"
         for dialect, counts in self.strictify_summary().items():
-            if counts["refused"] or counts["crashed"]:
+            if counts["refused"] or counts["crashed"] or counts["invalid_input"]:
                 parts = [f"refused {counts['refused']} of {counts['calls']} schemas"
                          + (f" ({_by_type(counts['refused_by'])})" if counts["refused"] else "")]
                 if counts["crashed"]:
                     parts.append(f"raised an undeclared exception on {counts['crashed']} ({_by_type(counts['crashed_by'])}; "
                                  "RT-1 judges each: a crash on a valid schema fails it)")
+                if counts["invalid_input"]:
+                    parts.append(f"raised on {counts['invalid_input']} inputs that are not usable schemas "
+                                 f"({_by_type(counts['invalid_input_by'])}; the reference refuses them too: not judged)")
                 yield f"strictify {dialect or '?'}: {', '.join(parts)}"
         not_covered: dict[str, list[str]] = {}
         for rule_id, data in outcomes.items():

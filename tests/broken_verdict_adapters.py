@@ -116,3 +116,22 @@ class OpensTheRoot(_OpenAI):
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
         result = reference_strictify(schema, dialect)
         return Strictified(opens_the_root(result.schema), result.losses)
+
+
+class EveryPropertyRequired(_OpenAI):
+    """Closes every object and makes every property required, with no null branch (as openai-python's
+    ``to_strict_json_schema`` does): an optional recursive property then leaves the strict schema with
+    no value at all (RT-8), and RT-5 has nothing to draw."""
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        def close(node: Any) -> Any:
+            if isinstance(node, list):
+                return [close(item) for item in node]
+            if not isinstance(node, dict):
+                return node
+            closed = {key: close(value) for key, value in node.items()}
+            if isinstance(closed.get("properties"), dict):
+                closed["required"] = list(closed["properties"])
+                closed["additionalProperties"] = False
+            return closed
+        return Strictified(close(dict(schema)), ())

@@ -18,6 +18,7 @@ from strictconformance import checks
 from strictconformance.findings import FINDING_KINDS
 
 SM_CHECKS = str(Path(checks.__file__).parent / "test_strict_mode.py")
+CASE_CHECKS = str(Path(checks.__file__).parent / "test_cases.py")
 RT_CHECKS = str(Path(checks.__file__).parent / "test_roundtrip.py")
 _ADAPTERS = "broken_verdict_adapters"
 
@@ -134,3 +135,34 @@ def test_a_big_counterexample_is_summarised_and_the_report_stays_small(run_suite
     import jsonschema
     report_schema = json.loads((resources.files("strictconformance") / "report.schema.json").read_text(encoding="utf-8"))
     jsonschema.validate(json.loads((pytester.path / "sc-report.json").read_text(encoding="utf-8")), report_schema)
+
+
+def test_a_strict_schema_with_no_value_leaves_rt_5_not_covered_and_fails_rt_8(run_suite: Callable[..., SuiteRun]) -> None:
+    """openai-python's RT-5 read 'error' on the matrix: its strict schema of an optional recursive
+    property has no value, Hypothesis found nothing to draw and gave up (Unsatisfiable). A strict
+    schema proved empty (the witness) or one no draw could satisfy is RT-8's finding, and leaves
+    RT-5 not covered, saying why; never an error of the check."""
+    cases = "optional-recursive-property or allof-recursive-ref-and-implied-type"
+    run = run_suite(f"{_ADAPTERS}:EveryPropertyRequired", "--sc-rule", "RT-5,RT-8", ".", CASE_CHECKS,
+                    "-k", f"(rt_5_case or rt_8_case) and ({cases})")
+    assert run.report is not None, run.output
+    rt5 = run.report["rules"]["RT-5"]
+    assert rt5["outcome"] == "not covered", (rt5, run.output)
+    reasons = " ".join(rt5["reasons"])
+    assert "the strict schema has no value to decode (required property 'next'" in reasons, reasons  # proved by the witness
+    assert "no value of the strict schema could be generated in any example" in reasons, reasons  # no draw returned
+    assert "could not run" not in json.dumps(run.report), run.output
+    assert run.outcome("RT-8") == "failed", run.output
+    assert {finding["key"] for finding in _findings(run, "RT-8")} == {"RT-8 violation: a required recursion with no exit"}
+
+
+@pytest.mark.parametrize("adapter", [None, f"{_ADAPTERS}:ThreeBugs"])
+def test_an_exception_on_input_the_reference_refuses_too_is_not_counted_as_a_crash(run_suite: Callable[..., SuiteRun], adapter: str | None) -> None:
+    """The reference's own report said it 'raised an undeclared exception' (RT-1: 'a crash') on the
+    known-bad cases it refuses as not usable schemas (SchemaError). Such input is counted apart, not judged."""
+    run = run_suite(adapter, "--sc-rule", "RT-1", ".", CASE_CHECKS, "-k", "rt_1_case and openai-known-bad-sm-08")
+    assert run.report is not None, run.output
+    counts = run.report["strictify"]["openai"]
+    assert counts["crashed"] == 0 and counts["invalid_input"] == 1, counts
+    assert "undeclared exception" not in run.output and "inputs that are not usable schemas" in run.output, run.output
+    assert run.outcome("RT-1") != "failed", run.output

@@ -60,10 +60,24 @@ def test_a_witness_is_built_and_accepted(schema: dict[str, Any]) -> None:
     (_object({}, ["ghost"]), "not among the properties"),
     (_object({"a": {"anyOf": [{"type": "string", "maxLength": 0, "minLength": 1}, {"enum": []}]}}), "no branch"),
     (_object({"root": {"$ref": "#/$defs/Node"}}, **{"$defs": {"Node": _object({"next": {"$ref": "#/$defs/Node"}})}}), "recursion"),
+    # a real schema's property (corpus o30959): string names under type object, then made required
+    (_object({"a": {"type": "object", "enum": ["ALL", "RSA-MD5"]}}), "no `enum` value is of the declared `type`"),
+    (_object({"a": {"type": ["integer", "null"], "enum": ["1", 2.5]}}), "no `enum` value is of the declared `type`"),
+    (_object({"a": {"type": "string", "const": 1}}), "`const` is not of the declared `type`"),
 ])
 def test_an_empty_schema_is_proven_empty(schema: dict[str, Any], says: str) -> None:
     verdict = witness_of(schema)
     assert isinstance(verdict, Unsatisfiable) and says in verdict.reason, verdict
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": "integer", "enum": [1.0]},  # an integral float is an integer
+    {"type": ["string", "null"], "enum": [None]},
+    {"type": "number", "const": 3},
+    {"enum": ["no type", 1]},
+])
+def test_an_enum_or_const_of_the_declared_type_is_a_witness(schema: dict[str, Any]) -> None:
+    assert isinstance(witness_of(schema), Witness), witness_of(schema)
 
 
 def test_no_proof_where_the_constructor_cannot_decide() -> None:

@@ -202,8 +202,11 @@ class StrictImplementation:
         attempt = self._through(lambda: self.strictconformance_harness.attempt("strictify", schema, self.dialect.name, allowed=(Exception,)))
         if attempt.error is not None:
             declared = isinstance(attempt.error, self.strictconformance_harness.declarations.strictify_refusals)
-            self.strictconformance_harness.count_strictify(attempt.error, declared=declared, dialect=self.dialect.name)
-            raise Refused(attempt.error, schema, self.dialect, declared=declared)
+            refused = Refused(attempt.error, schema, self.dialect, declared=declared)
+            # an undeclared exception on input the reference refuses too is no crash: the input is not a usable schema
+            self.strictconformance_harness.count_strictify(attempt.error, declared=declared, dialect=self.dialect.name,
+                                                           invalid_input=not declared and refused.reference_refuses)
+            raise refused
         self.strictconformance_harness.count_strictify(dialect=self.dialect.name)
         try:
             result = Strictified.coerce(attempt.value)

@@ -89,7 +89,7 @@ def _rt5(sc: Harness, dialect: str, case: Case, data: st.DataObject) -> None:
     _roundtrip._needs(sc, "RT-5", "decode")
     if not case.values_judged:
         not_covered(f"case {case.id} declares an older draft than 2020-12 (values are judged in 2020-12)")
-    _roundtrip._rt5(sc, resolved, case.schema, data)
+    _roundtrip._rt5(sc, resolved, case.schema, data, alone=True)
 
 
 def _rt8(sc: Harness, dialect: str, case: Case) -> None:

@@ -169,12 +169,17 @@ class _Builder:
         return Unsatisfiable(pointer, f"no branch of `{keyword}` admits a value" + (" (recursion with no exit)" if recursive else ""))
 
     def _typed(self, node: Mapping[str, Any], pointer: str) -> Verdict:
+        declared_types = _declared_types(node)
         if "const" in node:
+            if declared_types is not None and not _of_types(node["const"], declared_types):
+                return Unsatisfiable(pointer, "`const` is not of the declared `type`")
             return self._confirmed(Witness(node["const"]), node, pointer)
         if "enum" in node:
             values = node["enum"]
             if isinstance(values, list) and not values:
                 return Unsatisfiable(pointer, "`enum` is empty")
+            if isinstance(values, list) and declared_types is not None and not any(_of_types(value, declared_types) for value in values):
+                return Unsatisfiable(pointer, "no `enum` value is of the declared `type`")
             for value in values if isinstance(values, list) else ():
                 confirmed = self._confirmed(Witness(value), node, pointer)
                 if isinstance(confirmed, Witness):
@@ -400,6 +405,34 @@ def _class_member(items: Any) -> str | None:
     return None
 
 
+def _declared_types(node: Mapping[str, Any]) -> list[str] | None:
+    """The node's ``type`` as a list (None: no ``type``, or one that is not a string or list of them)."""
+    declared = node.get("type")
+    if isinstance(declared, str):
+        return [declared]
+    if isinstance(declared, list) and all(isinstance(name, str) for name in declared):
+        return list(declared)
+    return None
+
+
+def _of_types(value: Any, types: Sequence[str]) -> bool:
+    """Whether ``value`` is an instance of one of the JSON ``types`` (an integral float is an integer)."""
+    if value is None:
+        return "null" in types
+    if isinstance(value, bool):
+        return "boolean" in types
+    if isinstance(value, (int, float)):
+        integral = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+        return "number" in types or (integral and "integer" in types)
+    if isinstance(value, str):
+        return "string" in types
+    if isinstance(value, list):
+        return "array" in types
+    if isinstance(value, Mapping):
+        return "object" in types
+    return True  # not a JSON value: no proof
+
+
 def _implied_types(node: Mapping[str, Any]) -> list[str]:
     """The types to try for a node with no ``type``: any (null first), as JSON Schema says."""
     return list(_TYPE_ORDER)
@@ -535,6 +568,7 @@ def check_rt8_satisfiable(original: Any, strict: Any, original_value: Any = _NOT
 def _proof_kind(reason: str) -> str:
     """What kind of proof ``reason`` is, for a finding's key (distinct bugs, distinct keys)."""
     for marker, kind in (("properties can be present", "minProperties over the properties allowed"), ("recursion", "a required recursion with no exit"), ("`enum` is empty", "an empty enum"),
+                         ("of the declared `type`", "an enum or const of another type"),
                          ("`false`", "a `false` schema where a value is needed"), ("`not`", "`not` of everything"),
                          ("over", "a lower bound over its upper bound"), ("no integer", "no integer between the bounds"),
                          ("not among the properties", "a required name no property allows"), ("no branch", "no satisfiable branch"),
