@@ -234,7 +234,11 @@ def pytest_configure(config: pytest.Config) -> None:
         profile_arg = ["--sc-profile", profile]
     elif config.getoption("hypothesis_profile", default=None):
         profile_arg = ["--hypothesis-profile", config.getoption("hypothesis_profile")]
-    elif previous_profile != "ci":  # Hypothesis loads `ci` by itself when CI is set
+    elif previous_profile == "ci" or _in_ci():
+        # Hypothesis loads its `ci` at import when CI is set; a CI variable set after that import
+        # (a test harness, an in-process run) is read here, so a CI run is derandomized either way
+        settings.load_profile("ci")
+    else:
         settings.load_profile("dev")
 
     timeout = config.getoption("sc_call_timeout")
@@ -434,6 +438,11 @@ def _skip_reason(report: pytest.TestReport) -> str:
     if isinstance(longrepr, tuple) and len(longrepr) == 3:
         return str(longrepr[2]).removeprefix("Skipped: ")
     return str(longrepr or "")
+
+
+def _in_ci() -> bool:
+    """Whether this is a CI run, as Hypothesis tells (a ``CI`` or ``TF_BUILD`` variable)."""
+    return "CI" in os.environ or "TF_BUILD" in os.environ
 
 
 def _is_check_error(error: BaseException) -> bool:

@@ -113,10 +113,21 @@ def test_collect_only_writes_no_report(pytester: pytest.Pytester) -> None:
 
 
 def test_ci_profile_is_deterministic(run_suite: Callable[..., SuiteRun], monkeypatch: pytest.MonkeyPatch) -> None:
+    """CI=true selects the derandomized `ci` profile, also when CI was set after Hypothesis was
+    imported (Hypothesis loads its `ci` only at import): under xdist this test got `dev` and two
+    different random findings, depending on what the worker had loaded before."""
+    from hypothesis import settings
+
+    previous = settings.get_current_profile_name()
+    settings.load_profile("default")  # as a process that imported Hypothesis before CI was set
     monkeypatch.setenv("CI", "true")
-    first = run_suite("broken_resolution:ConfigBeatsTool", "--sc-rule", "RES-1", profile=None)
-    second = run_suite("broken_resolution:ConfigBeatsTool", "--sc-rule", "RES-1", profile=None)
+    try:
+        first = run_suite("broken_resolution:ConfigBeatsTool", "--sc-rule", "RES-1", profile=None)
+        second = run_suite("broken_resolution:ConfigBeatsTool", "--sc-rule", "RES-1", profile=None)
+    finally:
+        settings.load_profile(previous)
     assert first.report is not None and second.report is not None
+    assert first.report["profile"] == second.report["profile"] == "ci", first.output
     assert first.report["rules"]["RES-1"]["findings"] == second.report["rules"]["RES-1"]["findings"]
 
 
