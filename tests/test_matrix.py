@@ -26,7 +26,7 @@ from strictconformance.matrix import (
 from strictconformance.matrix.__main__ import main as matrix_main
 from strictconformance.matrix.combine import ColumnResult, changes_lines, check_matrix
 from strictconformance.matrix.render import cell_id
-from strictconformance.matrix.run import install_hint, run_column
+from strictconformance.matrix.run import column_versions, install_hint, run_column
 from strictconformance.sdks import SdkPath
 from strictconformance.sdks.triage import TriageEntry
 from strictconformance.spec import all_rules
@@ -290,6 +290,21 @@ def test_a_hanging_column_is_stopped_and_named(tmp_path: Path, monkeypatch: pyte
     assert result.report is None
     assert any("ERROR after" in message for message in messages)
     assert any(message.startswith("hang: still running (") for message in messages), messages
+
+
+def test_a_node_column_names_its_npm_package_versions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The committed matrix gave the three Node columns no versions ('-'): a column names the
+    packages it ran, read from node_modules as the harness reads them; an absent one is None."""
+    import strictconformance.matrix.run as run
+
+    package = tmp_path / "node_modules" / "@acme" / "sdk"
+    package.mkdir(parents=True)
+    (package / "package.json").write_text(json.dumps({"name": "@acme/sdk", "version": "4.0.0-beta.7"}))
+    monkeypatch.setattr(run, "node_harness_dir", lambda: tmp_path)
+    path = SdkPath(key="acme/node", title="acme", distributions=("@acme/sdk", "@acme/absent"), adapter=None,
+                   command="node harnesses/acme.mjs", language="node")
+    assert column_versions(path) == {"@acme/sdk": "4.0.0-beta.7", "@acme/absent": None}
+    assert run_column(path, tmp_path / "out", profile="ci").versions == {"@acme/sdk": "4.0.0-beta.7", "@acme/absent": None}
 
 
 def test_unavailable_sdk_and_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -63,6 +63,25 @@ def node_harness_dir() -> Path:
     return Path(strictconformance.__file__).resolve().parent / "process" / "node"
 
 
+def node_package_versions(path: SdkPath) -> dict[str, str | None]:
+    """Installed version of each npm package of a Node ``path`` (``None``: not installed), read
+    from ``node_modules/<name>/package.json`` in the kit's Node folder, as the harness reads them."""
+    folder = node_harness_dir() / "node_modules"
+    versions: dict[str, str | None] = {}
+    for name in path.distributions:
+        try:
+            version = json.loads((folder / name / "package.json").read_text(encoding="utf-8")).get("version")
+        except (OSError, ValueError):
+            version = None
+        versions[name] = version if isinstance(version, str) else None
+    return versions
+
+
+def column_versions(path: SdkPath) -> dict[str, str | None]:
+    """The versions a column names: its Python distributions, or its npm packages."""
+    return node_package_versions(path) if path.language == "node" else distribution_versions(path)
+
+
 def unavailable_reason(path: SdkPath) -> str | None:
     """Why ``path`` cannot run here (None: it can)."""
     if path.command is not None:
@@ -151,7 +170,7 @@ def run_column(path: SdkPath, out_dir: Path, *, profile: str, rules: Sequence[st
     """Run the suite on ``path``; its report goes to ``out_dir/reports``, its output to
     ``out_dir/logs``. Never raises for what the run does: a failed run is an ``error`` column."""
     result = ColumnResult(key=path.key, title=path.title, language=path.language, adapter=path.adapter,
-                          command=path.command, versions=distribution_versions(path))
+                          command=path.command, versions=column_versions(path))
     reason = unavailable_reason(path)
     if reason is not None:
         result.status, result.reason = "unavailable", reason

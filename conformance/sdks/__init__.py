@@ -99,6 +99,9 @@ SDK_PATHS: tuple[SdkPath, ...] = (
     # process harnesses (strictconformance.process; run from HARNESS_DIR)
     SdkPath("vercel-ai/node", "Vercel AI SDK (TypeScript)", ("ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/google"),
             command="node harnesses/vercel-ai.mjs", language="node"),
+    # the same harness, its tool layer only, with tools defined from a Zod schema (z.fromJSONSchema)
+    SdkPath("vercel-ai/node-zod", "Vercel AI SDK (TypeScript) tool() with Zod schemas", ("ai", "zod"),
+            command="node harnesses/vercel-ai.mjs --zod", language="node"),
     SdkPath("effect-ai/node", "Effect AI (TypeScript)", ("effect", "@effect/ai-openai", "@effect/ai-anthropic"),
             command="node harnesses/effect-ai.mjs", language="node"),
     SdkPath("strands-agents/node", "Strands Agents (TypeScript) tool()", ("@strands-agents/sdk",),
