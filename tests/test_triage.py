@@ -11,12 +11,14 @@ from typing import Any
 import pytest
 
 from strictconformance.sdks.triage import (
+    FINDINGS_FILE,
     README_END,
     README_START,
     REGENERATE,
     TRIAGE_DIR,
     TriageError,
     current_readme_block,
+    findings_document,
     load_matrix_file,
     load_triage,
     main,
@@ -99,10 +101,15 @@ def test_readme_block_lists_triaged_findings_and_the_matrix(tmp_path: Path) -> N
     block = readme_block(entries, matrix)
     assert block.startswith(README_START) and block.endswith(README_END)
     assert "| `acme/strictify` | acme 1.2.3 | 1 | 1 | 1 | 0 | 0 | 0 |" in block  # confirmed by today's triage
-    assert "* **`acme/strictify`** (1.2.3):" in block
-    assert "  * **SM-01** a \\| b *(disputed)* — evidence: acme/strictify.py:41" in block
-    assert "  * **SM-03** leaves prefixItems objects open — evidence: acme/strictify.py:41" in block
-    assert block.index("SM-01") < block.index("**SM-03**")
+    # the README: confirmed findings in a line each; the evidence and the rest in the findings document
+    assert "* **`acme/strictify`** (1.2.3):\n  * **SM-03** leaves prefixItems objects open\n" in block
+    assert "SM-01" not in block and "evidence: acme" not in block and FINDINGS_FILE in block
+    document = findings_document(entries, matrix)
+    assert "| `acme/strictify` | acme 1.2.3 | 1 | 1 | 1 | 0 | 0 | 0 |" in document
+    assert "* **`acme/strictify`** (1.2.3):" in document
+    assert "  * **SM-01** a \\| b *(disputed)* — evidence: acme/strictify.py:41" in document
+    assert "  * **SM-03** leaves prefixItems objects open — evidence: acme/strictify.py:41" in document
+    assert document.index("SM-01") < document.index("**SM-03**")
     assert "No finding is triaged yet." in readme_block([], None)
     readme = f"intro\n{README_START}\nold\n{README_END}\noutro\n"
     assert replace_readme_block(readme, block) == f"intro\n{block}\noutro\n"
@@ -112,9 +119,12 @@ def test_readme_block_lists_triaged_findings_and_the_matrix(tmp_path: Path) -> N
 
 def test_readme_is_in_step_with_the_triage_files() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    expected = readme_block(load_triage(), load_matrix_file(ROOT / "matrix" / "matrix.json"))
-    assert current_readme_block(readme) == expected, (
+    entries, matrix = load_triage(), load_matrix_file(ROOT / "matrix" / "matrix.json")
+    assert current_readme_block(readme) == readme_block(entries, matrix), (
         f"README.md's findings block is out of date with conformance/sdks/triage/ and matrix/matrix.json; "
+        f"regenerate it from the repository root: {REGENERATE}")
+    assert (ROOT / FINDINGS_FILE).read_text(encoding="utf-8") == findings_document(entries, matrix), (
+        f"{FINDINGS_FILE} is out of date with conformance/sdks/triage/ and matrix/matrix.json; "
         f"regenerate it from the repository root: {REGENERATE}")
 
 
@@ -127,6 +137,7 @@ def test_command_check_and_write(tmp_path: Path, capsys: pytest.CaptureFixture[s
     empty.mkdir()
     assert main(["readme", "--dir", str(empty), "--matrix", str(tmp_path / "none.json"), "--write", str(readme)]) == 0
     assert "No finding is triaged yet." in readme.read_text()
+    assert "No finding is triaged yet." in (tmp_path / FINDINGS_FILE).read_text()  # beside the README
     assert main(["readme", "--dir", str(empty), "--matrix", str(tmp_path / "none.json"), "--write", str(readme)]) == 0
     assert "already up to date" in capsys.readouterr().out
     _folder(tmp_path, "acme.json", [_entry(verdict="maybe")])

@@ -9,7 +9,8 @@ evidence (provider documentation or the SDK's source line). The files follow
 
 ``python -m strictconformance.sdks.triage check`` validates every file;
 ``python -m strictconformance.sdks.triage readme --write README.md`` regenerates the README's
-"What it finds in real SDKs" block from the triage files and the committed matrix.
+"What it finds in real SDKs" block (the matrix's columns and every confirmed finding in a line) and
+``FINDINGS_FILE`` (every entry with its verdict and evidence) from the triage files and the committed matrix.
 """
 
 from __future__ import annotations
@@ -27,11 +28,13 @@ if TYPE_CHECKING:
     from strictconformance.sdks import SdkPath
 
 __all__ = [
+    "FINDINGS_FILE",
     "README_END",
     "README_START",
     "TRIAGE_DIR",
     "TriageEntry",
     "TriageError",
+    "findings_document",
     "load_triage",
     "load_triage_schema",
     "readme_block",
@@ -162,55 +165,95 @@ def load_triage(folder: Path | None = None, *, known_paths: Iterable[str | SdkPa
 
 # -- The README block ------------------------------------------------------------------------
 
+#: The generated document holding every triaged finding with its evidence (beside the README).
+FINDINGS_FILE = "conformance/sdks/triage/FINDINGS.md"
+
+
+def _matrix_table(entries: Sequence[TriageEntry], matrix: Mapping[str, Any]) -> list[str]:
+    """The committed matrix's columns, counted by verdict against today's triage."""
+    from strictconformance.matrix.combine import annotate_triage, column_counts
+
+    matrix = annotate_triage(matrix, entries)  # today's triage, not the one the matrix was built with
+    lines = [f"The committed matrix (`matrix/matrix.md`, kit {matrix.get('kit_version')}, "
+             f"`{matrix.get('profile')}` profile, {len(matrix.get('rules', {}))} rules), "
+             f"rebuilt by `python -m strictconformance.matrix --out matrix`:", "",
+             "| SDK path | versions | rules failed | distinct findings | confirmed | disputed | "
+             "kit false alarms (fixed since) | untriaged |",
+             "|---|---|---|---|---|---|---|---|"]
+    for column in matrix.get("columns", []):
+        counts = column_counts(matrix, column["key"])
+        versions = ", ".join(f"{name} {version or 'not installed'}"
+                             for name, version in column.get("versions", {}).items()) or "-"
+        if column["status"] != "ran":
+            lines.append(f"| `{column['key']}` | {versions} | {column['status']}: "
+                         f"{_md(column.get('reason', ''))} | - | - | - | - | - |")
+            continue
+        lines.append(f"| `{column['key']}` | {versions} | {counts['failed_rules']} | {counts['findings']} | "
+                     f"{counts['confirmed']} | {counts['disputed']} | {counts['kit_bug_fixed']} | "
+                     f"{counts['untriaged']} |")
+    lines.append("")
+    return lines
+
+
+def _by_path(entries: Sequence[TriageEntry]) -> list[tuple[str, list[TriageEntry]]]:
+    from strictconformance.spec import rule_sort_key
+
+    groups: dict[str, list[TriageEntry]] = {}
+    for entry in entries:
+        groups.setdefault(entry.sdk_path, []).append(entry)
+    return [(path, sorted(groups[path], key=lambda e: (rule_sort_key(e.rule), e.key))) for path in sorted(groups)]
+
+
 def readme_block(entries: Sequence[TriageEntry], matrix: Mapping[str, Any] | None = None) -> str:
     """The README's generated "What it finds in real SDKs" block (between the markers): a table
-    of the committed matrix's SDK columns (when there is one), then every triaged finding by SDK
-    path."""
+    of the committed matrix's SDK columns (when there is one), then every confirmed finding in one
+    line by SDK path. The evidence, the disputed findings and the kit's fixed false alarms are in
+    :func:`findings_document` (``FINDINGS_FILE``)."""
     lines: list[str] = [README_START, f"<!-- generated: edit conformance/sdks/triage/*.json, then run `{REGENERATE}` -->", ""]
     if matrix is not None:
-        from strictconformance.matrix.combine import annotate_triage, column_counts
-
-        matrix = annotate_triage(matrix, entries)  # today's triage, not the one the matrix was built with
-
-        lines.append(f"The committed matrix (`matrix/matrix.md`, kit {matrix.get('kit_version')}, "
-                     f"`{matrix.get('profile')}` profile, {len(matrix.get('rules', {}))} rules), "
-                     f"rebuilt by `python -m strictconformance.matrix --out matrix`:")
-        lines.append("")
-        lines.append("| SDK path | versions | rules failed | distinct findings | confirmed | disputed | "
-                     "kit false alarms (fixed since) | untriaged |")
-        lines.append("|---|---|---|---|---|---|---|---|")
-        for column in matrix.get("columns", []):
-            counts = column_counts(matrix, column["key"])
-            versions = ", ".join(f"{name} {version or 'not installed'}"
-                                 for name, version in column.get("versions", {}).items()) or "-"
-            if column["status"] != "ran":
-                lines.append(f"| `{column['key']}` | {versions} | {column['status']}: "
-                             f"{_md(column.get('reason', ''))} | - | - | - | - | - |")
-                continue
-            lines.append(f"| `{column['key']}` | {versions} | {counts['failed_rules']} | {counts['findings']} | "
-                         f"{counts['confirmed']} | {counts['disputed']} | {counts['kit_bug_fixed']} | "
-                         f"{counts['untriaged']} |")
-        lines.append("")
+        lines += _matrix_table(entries, matrix)
     if not entries:
         lines.append("No finding is triaged yet.")
     else:
-        lines.append("Every finding below was checked by hand against the SDK (its reproducer "
-                     "runs with only the SDK installed) and the provider's documentation:")
+        verdicts = {verdict: sum(entry.verdict == verdict for entry in entries) for verdict in VERDICTS}
+        lines.append(f"The confirmed findings, one line each ({verdicts['confirmed']} triage entries; a pattern entry "
+                     f"covers one defect met at many places). Each was checked by hand against the SDK (its reproducer "
+                     f"runs with only the SDK installed) and the provider's documentation; the evidence of each, the "
+                     f"{verdicts['disputed']} disputed findings and the {verdicts['kit-bug-fixed']} kit false alarms "
+                     f"fixed since are in [`{FINDINGS_FILE}`]({FINDINGS_FILE}):")
         lines.append("")
-        by_path: dict[str, list[TriageEntry]] = {}
-        for entry in entries:
-            by_path.setdefault(entry.sdk_path, []).append(entry)
-        from strictconformance.spec import rule_sort_key
-
-        for sdk_path in sorted(by_path):
-            group = sorted(by_path[sdk_path], key=lambda e: (rule_sort_key(e.rule), e.key))
-            versions = ", ".join(sorted({e.version for e in group}))
+        for sdk_path, group in _by_path(entries):
+            confirmed = [entry for entry in group if entry.verdict == "confirmed"]
+            if not confirmed:
+                continue
+            versions = ", ".join(sorted({e.version for e in confirmed}))
             lines.append(f"* **`{sdk_path}`** ({versions}):")
-            for entry in group:
-                verdict = "" if entry.verdict == "confirmed" else f" *({entry.verdict})*"
-                lines.append(f"  * **{entry.rule}** {_md(entry.summary)}{verdict} — evidence: {_md(entry.evidence)}")
+            lines += [f"  * **{entry.rule}** {_md(entry.summary)}" for entry in confirmed]
     lines.append("")
     lines.append(README_END)
+    return "\n".join(lines)
+
+
+def findings_document(entries: Sequence[TriageEntry], matrix: Mapping[str, Any] | None = None) -> str:
+    """``FINDINGS_FILE``: every triage entry by SDK path, with its verdict and evidence."""
+    lines = ["# What the kit finds in real SDKs, with the evidence", "",
+             f"<!-- generated: edit conformance/sdks/triage/*.json, then run `{REGENERATE}` -->", "",
+             "Every triage entry of `conformance/sdks/triage/*.json`, by SDK path: the rule, what the finding is, "
+             "its verdict when it is not `confirmed` (`disputed`: the SDK's maintainers or the provider's documentation "
+             "say otherwise; `kit-bug-fixed`: a kit false alarm, fixed in the kit with a self-test), and the evidence "
+             "(the provider's documentation or the SDK's source line). Each entry's standalone reproducer is in its "
+             "triage file; `python -m strictconformance.sdks.triage reproduce` runs them.", ""]
+    if matrix is not None:
+        lines += _matrix_table(entries, matrix)
+    if not entries:
+        lines.append("No finding is triaged yet.")
+    for sdk_path, group in _by_path(entries):
+        versions = ", ".join(sorted({e.version for e in group}))
+        lines.append(f"* **`{sdk_path}`** ({versions}):")
+        for entry in group:
+            verdict = "" if entry.verdict == "confirmed" else f" *({entry.verdict})*"
+            lines.append(f"  * **{entry.rule}** {_md(entry.summary)}{verdict} — evidence: {_md(entry.evidence)}")
+    lines.append("")
     return "\n".join(lines)
 
 
@@ -259,7 +302,10 @@ def main(argv: Sequence[str] | None = None, *, sdk_paths: Sequence[SdkPath] | No
     readme.add_argument("--matrix", type=Path, default=Path("matrix/matrix.json"),
                         help="the committed matrix JSON (default matrix/matrix.json; skipped when absent)")
     readme.add_argument("--write", type=Path, default=None, metavar="README",
-                        help="replace the block in this README instead of printing it")
+                        help="replace the block in this README instead of printing it, and write the findings "
+                             f"document with the evidence ({FINDINGS_FILE} beside it, or --findings)")
+    readme.add_argument("--findings", type=Path, default=None, metavar="FILE",
+                        help=f"where --write writes the findings document (default: {FINDINGS_FILE} in the README's folder)")
     rerun = sub.add_parser("reproduce", help="run every confirmed/disputed reproducer in an environment holding only its "
                                              "SDK at the triaged versions; exit 0 only if each shows its bug")
     rerun.add_argument("--dir", type=Path, default=None, help="triage folder (default: the shipped one)")
@@ -282,7 +328,8 @@ def main(argv: Sequence[str] | None = None, *, sdk_paths: Sequence[SdkPath] | No
         if args.command == "check":
             print(f"{len(entries)} triage entries, all valid")
             return 0
-        block = readme_block(entries, load_matrix_file(args.matrix))
+        matrix = load_matrix_file(args.matrix)
+        block = readme_block(entries, matrix)
         if args.write is None:
             print(block)
             return 0
@@ -293,6 +340,12 @@ def main(argv: Sequence[str] | None = None, *, sdk_paths: Sequence[SdkPath] | No
             print(f"{args.write}: findings block regenerated")
         else:
             print(f"{args.write}: findings block already up to date")
+        document = args.findings or args.write.resolve().parent / FINDINGS_FILE
+        full = findings_document(entries, matrix)
+        if not document.exists() or document.read_text(encoding="utf-8") != full:
+            document.parent.mkdir(parents=True, exist_ok=True)
+            document.write_text(full, encoding="utf-8")
+            print(f"{document}: regenerated")
         return 0
     except (TriageError, ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
