@@ -212,7 +212,11 @@ function failureOf(cause, stream) {
   if (fail) {
     const error = fail.error;
     if (error?._tag === "AiError" && error.reason) {
-      return new DeclaredError(error.reason._tag, String(error.message).slice(0, 4000), { path: issuePath(error.reason.description, stream) });
+      // Only the provider clients decode the response itself: LanguageModel's own decode (module
+      // "LanguageModel") is of the response parts Effect built, whose paths are not the payload's.
+      const decodedPayload = error.module === "OpenAiClient" || error.module === "AnthropicClient";
+      const path = decodedPayload ? issuePath(error.reason.description, stream) : null;
+      return new DeclaredError(error.reason._tag, String(error.message).slice(0, 4000), { path });
     }
     return new DeclaredError(error?._tag ?? error?.name ?? "Error", String(error?.message ?? error).slice(0, 4000));
   }
