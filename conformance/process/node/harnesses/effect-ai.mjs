@@ -98,8 +98,6 @@ const RESPONSE_MODELS = { openai: "gpt-4o", anthropic: "claude-sonnet-4-5" };
 //   key every call passes is required (kept as sent, null too), another optional (Effect's OpenAI
 //   codec then reads null as absent).
 const MAX_TOOL_NAMES = 256;
-// Toolkit.make keys its tools by name in a plain object: these names cannot be tools' names there.
-const UNUSABLE_NAMES = new Set(["__proto__"]);
 const PLACEHOLDER_KEY = "strictconformance_no_arguments";
 
 // The tools the caller offers for a response of `api` (`values`: its body, or its events' data):
@@ -116,7 +114,7 @@ function offeredTools(api, values) {
       for (const item of node) if (item !== null && typeof item === "object") stack.push(item);
     } else if (node !== null && typeof node === "object") {
       for (const [key, item] of Object.entries(node)) {
-        if (key === "name" && typeof item === "string" && !UNUSABLE_NAMES.has(item)) names.add(item);
+        if (key === "name" && typeof item === "string") names.add(item);
         else if (key === "arguments" && typeof item === "string") {
           try {
             const parsed = JSON.parse(item);
@@ -131,23 +129,23 @@ function offeredTools(api, values) {
   if (names.size > MAX_TOOL_NAMES) throw new Refusal(`the response names ${names.size} tools; this harness offers at most ${MAX_TOOL_NAMES}`);
   if (api !== "openai.responses") return { names: [...names], fields: null };
   const every = argumentKeys.length ? argumentKeys.reduce((common, keys) => common.filter((key) => keys.includes(key))) : [];
-  const fields = {};
+  const fields = new Map();  // (a key may be "__proto__")
   for (const keys of argumentKeys) {
-    for (const key of keys) if (!UNUSABLE_NAMES.has(key)) fields[key] = every.includes(key) ? "required" : "optional";
+    for (const key of keys) fields.set(key, every.includes(key) ? "required" : "optional");
   }
-  if (!Object.keys(fields).length) fields[PLACEHOLDER_KEY] = "optional";
-  return { names: [...names], fields };
+  if (!fields.size) fields.set(PLACEHOLDER_KEY, "optional");
+  return { names: [...names], fields: [...fields] };
 }
 
 function toolParameters({ fields }) {
   if (fields === null) return { type: "object" };
-  return Schema.Struct(Object.fromEntries(Object.entries(fields).map(([key, kind]) => [key, kind === "required" ? Schema.Json : Schema.optionalKey(Schema.Json)])));
+  return Schema.Struct(Object.fromEntries(fields.map(([key, kind]) => [key, kind === "required" ? Schema.Json : Schema.optionalKey(Schema.Json)])));
 }
 
 function toolParametersSource({ fields }) {
   if (fields === null) return '{ type: "object" }';
-  const entries = Object.entries(fields).map(([key, kind]) => `${JSON.stringify(key)}: ${kind === "required" ? "Schema.Json" : "Schema.optionalKey(Schema.Json)"}`);
-  return `Schema.Struct({ ${entries.join(", ")} })`;
+  const entries = fields.map(([key, kind]) => `[${JSON.stringify(key)}, ${kind === "required" ? "Schema.Json" : "Schema.optionalKey(Schema.Json)"}]`);
+  return `Schema.Struct(Object.fromEntries([${entries.join(", ")}]))`;
 }
 
 function eventData(events) {
