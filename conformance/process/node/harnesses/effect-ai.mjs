@@ -28,7 +28,9 @@ const NOT_COVERED = {
   "strictify/encode/decode": "Effect AI sends dynamic tools' JSON Schemas as given",
   "drift APIs": "Effect AI's provider models speak the OpenAI Responses API and Anthropic Messages only (no OpenAI Chat Completions model, no Gemini): other APIs' drift checks are not covered",
   stop_reason: "Effect keeps only its own finish reason (\"stop\", \"tool-calls\"...), not the provider's stop_reason or status: DR-7 compares text, tool calls and usage",
-  tools: "tool layer not implemented in this harness",
+  invoke_tool: "Effect runs a tool as an Effect handler (toolkit.toLayer): a failure is typed and its failureMode decides whether it reaches the model or fails the call, a generator has no counterpart (progress is context.preliminary()), and the handler's context holds the tool-call id but no invocation state; bridging the kit's callbacks to that would judge the harness's mapping, not Effect: TL-2..TL-6 are not covered",
+  call_tool: "an Effect tool is a description, not a callable: its handler is the caller's own Effect",
+  sources: "tools from type hints or Python models cannot cross the process boundary; Effect Schema tools (Tool.make) are not built from the kit's JSON Schemas",
 };
 
 // One fetch for the whole process (the SDK's FetchHttpClient calls globalThis.fetch): build_request
@@ -315,6 +317,42 @@ async function checkStream({ api, events }) {
   return normalized(texts.join(""), calls, finish && { usage: finish.usage, provider: RESPONSE_APIS[api] });
 }
 
+// -- the tool layer, as far as it maps: define_tool / describe_tool ---------------------------------
+// Tool.dynamic(name, { description, parameters: <raw JSON Schema> }), annotated Tool.Strict when
+// the definition sets strict (what build_request sends); what it advertises is Tool.getJsonSchema()
+// and Tool.getStrictMode(). The callback is never run: see NOT_COVERED.invoke_tool.
+const definedTools = new Map();
+
+function effectTool(definition) {
+  const tool = Tool.dynamic(definition.name, { description: definition.description, parameters: definition.input_schema });
+  return definition.strict === null ? tool : tool.annotate(Tool.Strict, definition.strict);
+}
+
+async function defineTool({ definition }) {
+  if (definition.input_schema === null) throw new Refusal("this harness defines tools from a JSON Schema only (Tool.dynamic)");
+  const handle = `tool-${definedTools.size + 1}`;
+  definedTools.set(handle, { tool: effectTool(definition), definition });
+  return { tool: handle };
+}
+
+async function describeTool({ tool: handle }) {
+  const found = definedTools.get(handle);
+  if (!found) throw new Error(`unknown tool handle ${handle}`);
+  const strict = Tool.getStrictMode(found.tool);
+  return { name: found.tool.name, description: found.tool.description ?? "", input_schema: Tool.getJsonSchema(found.tool),
+           strict: strict === undefined ? null : strict };
+}
+
+function reproduceDefineTool({ definition }) {
+  const strict = definition.strict === null ? "" : `.annotate(Tool.Strict, ${JSON.stringify(definition.strict)})`;
+  return `// npm install effect@${versions.effect}
+import { Tool } from "effect/unstable/ai";
+// Tool.dynamic keeps what it is given: the strict annotation and the schema the providers will send
+const t = Tool.dynamic(${JSON.stringify(definition.name)}, { description: ${JSON.stringify(definition.description)}, parameters: ${JSON.stringify(definition.input_schema)} })${strict};
+console.log("strict:", JSON.stringify(Tool.getStrictMode(t)), "schema:", JSON.stringify(Tool.getJsonSchema(t)));
+`;
+}
+
 function reproduceBuildRequest({ request }) {
   const provider = PROVIDERS[request.provider];
   const tools = request.tools.map((t, i) => `const t${i} = Tool.dynamic(${JSON.stringify(t.name)}, { description: ${JSON.stringify(t.description)}, parameters: ${JSON.stringify(t.input_schema)} })${t.strict !== null ? `.annotate(Tool.Strict, ${t.strict})` : ""};`).join("\n");
@@ -387,6 +425,8 @@ serve({
     strict_defaults: { openai: true, anthropic: true },
     providers: ["openai", "anthropic"],
     drift_apis: Object.keys(RESPONSE_APIS),
+    // Tool.Strict is typed boolean; a tool's strict left unset stays unset (getStrictMode: undefined).
+    tool_layer_traits: { sources: ["json_schema"], strict_convention: "boolean" },
     // AiError reasons (AiError.js): InvalidOutputError, the response (body, SSE, an event) failed
     // the provider package's schema, or Effect's response-part schema; ToolParameterValidationError,
     // a tool call's params are not JSON or fail the tool's parameters schema.
@@ -397,6 +437,6 @@ serve({
     parse_fidelity: true,
   },
   notCovered: NOT_COVERED,
-  capabilities: { build_request: buildRequest, check_response: checkResponse, check_stream: checkStream },
-  reproducers: { build_request: reproduceBuildRequest, check_response: reproduceCheckResponse, check_stream: reproduceCheckStream },
+  capabilities: { build_request: buildRequest, check_response: checkResponse, check_stream: checkStream, define_tool: defineTool, describe_tool: describeTool },
+  reproducers: { build_request: reproduceBuildRequest, check_response: reproduceCheckResponse, check_stream: reproduceCheckStream, define_tool: reproduceDefineTool },
 });
