@@ -590,3 +590,22 @@ def test_check_harness_samples_responses_of_a_declared_drift_api() -> None:
     assert api == "openai.responses" and json.loads(events[0].data)["type"].startswith("response.")
     for declared in (None, ("openai.chat", "anthropic.messages")):
         assert _sample_args("check_response", SimpleNamespace(drift_apis=declared, providers=(), strictify_dialects=()))[0] == "openai.chat"
+
+
+@needs_effect
+def test_effect_harness_defines_and_describes_tools() -> None:
+    """define_tool is Tool.dynamic with the raw JSON Schema (Tool.Strict when set); describe_tool
+    reads back Tool.getJsonSchema and Tool.getStrictMode (unset stays unset)."""
+    from strictconformance.tools.contract import ToolDefinition
+
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"], "additionalProperties": False}
+    adapter = _effect_harness()
+    try:
+        for strict in (True, False, None):
+            tool = adapter.define_tool(ToolDefinition("get_weather", "Weather in a city", lambda arguments: "ok",
+                                                      input_schema=schema, strict=strict))
+            advertised = adapter.describe_tool(tool)
+            assert (advertised.name, advertised.description, advertised.strict) == ("get_weather", "Weather in a city", strict)
+            assert advertised.input_schema == schema
+    finally:
+        adapter.close()
