@@ -1,9 +1,19 @@
 // strictconformance harness for Effect AI (effect 4 `effect/unstable/ai` with @effect/ai-openai and
-// @effect/ai-anthropic). Calls only the SDK's own code: LanguageModel.generateText() with a toolkit
-// of Tool.dynamic tools (raw JSON Schema parameters), each annotated with Tool.Strict when the
-// request sets it, and the provider config's strictJsonSchema; the HTTP request the provider
-// client builds is captured by the fetch the SDK's FetchHttpClient calls (globalThis.fetch), and
-// the call stops there.
+// @effect/ai-anthropic). Calls only the SDK's own code:
+// * build_request: LanguageModel.generateText() with a toolkit of Tool.dynamic tools (raw JSON
+//   Schema parameters), each annotated with Tool.Strict when the request sets it, and the provider
+//   config's strictJsonSchema; the HTTP request the provider client builds is captured by the fetch
+//   the SDK's FetchHttpClient calls (globalThis.fetch), and the call stops there.
+// * check_response / check_stream (OpenAI Responses, Anthropic Messages): generateText() /
+//   streamText() on OpenAiLanguageModel / AnthropicLanguageModel, the fetch answering with the
+//   recorded (or mutated) body or event stream, so the provider packages' own schemas decode it;
+//   a failure is Effect's AiError reason (InvalidOutputError with the path Effect names,
+//   ToolParameterValidationError), a stream's error part is ErrorPart, and a success returns what
+//   Effect parsed (text, tool calls, usage) for DR-7.
+// * define_tool / describe_tool: Tool.dynamic + Tool.Strict, read back with Tool.getJsonSchema and
+//   Tool.getStrictMode (TL-1, TL-7).
+//
+// Not covered (declared in not_covered, never faked): see NOT_COVERED below.
 
 import { Effect, Redacted, Schema, Stream } from "effect";
 import { LanguageModel, Tool, Toolkit } from "effect/unstable/ai";
