@@ -456,3 +456,156 @@ def test_install_node_runs_npm_ci_in_the_kits_node_folder(tmp_path: Path, monkey
     monkeypatch.setattr(cli.shutil, "which", lambda name: None)
     assert cli.main(["install-node"]) == 2
     assert "npm is not installed" in capsys.readouterr().err
+
+
+# -- the Effect AI harness's response parsing (check_response / check_stream) --------------------------
+
+needs_effect = pytest.mark.skipif(
+    NODE is None or not (NODE_DIR / "node_modules" / "@effect" / "ai-openai").is_dir(),
+    reason=f"the Effect AI harness's packages are not installed: run `npm ci` in {NODE_DIR}")
+
+
+def _effect_harness() -> ProcessAdapter:
+    return ProcessAdapter(["node", "harnesses/effect-ai.mjs"], cwd=str(NODE_DIR))
+
+
+def _recorded(location: str, index: int = 0) -> object:
+    from strictconformance.drift.cassettes import load_cassette
+
+    return list(load_cassette(location).responses())[index]
+
+
+@needs_effect
+def test_effect_harness_parses_recorded_responses_with_effects_own_code() -> None:
+    """generateText() / streamText() on OpenAiLanguageModel read a recorded Responses body and
+    stream; what the harness returns is what Effect parsed, and it is what the response holds
+    (a function call of a tool the caller offers, its id and arguments, the token counts)."""
+    from strictconformance.drift.fidelity import (
+        ParsedResponse,
+        ParsedToolCall,
+        expected_parse,
+        parse_differences,
+    )
+
+    adapter = _effect_harness()
+    try:
+        assert set(adapter.drift_apis) == {"openai.responses", "anthropic.messages"} and adapter.parse_fidelity
+        body = _recorded("openai/responses/function_call_reasoning.yaml").payload()  # type: ignore[attr-defined]
+        parsed = adapter.check_response("openai.responses", body)
+        assert isinstance(parsed, ParsedResponse)
+        assert parsed.tool_calls == (ParsedToolCall("weather", {"location": "Florence, Italy"}, "call_ves1YcSxZVxr4IGeGzt3Hn6u"),)
+        assert parsed.usage == {"input_tokens": 63, "output_tokens": 132}
+        expected = expected_parse("openai.responses", body)
+        assert expected is not None and parse_differences(expected, parsed) == []
+        for location in ("openai/responses/stream_function_call.yaml", "openai/responses/stream_text.yaml"):
+            events = _recorded(location).events()  # type: ignore[attr-defined]
+            streamed = adapter.check_stream("openai.responses", events)
+            expected = expected_parse("openai.responses", events=events)
+            assert isinstance(streamed, ParsedResponse) and expected is not None, location
+            assert parse_differences(expected, streamed) == [], location
+        assert streamed.text == "Oi!"
+        # Anthropic: a recorded tool_use body with the usage keys Effect's schema requires (DR-1's
+        # finding is that the real body lacks them)
+        anthropic = _recorded("anthropic/messages/tool_use.yaml").payload()  # type: ignore[attr-defined]
+        anthropic["usage"]["inference_geo"] = None
+        read = adapter.check_response("anthropic.messages", anthropic)
+        assert isinstance(read, ParsedResponse) and read.text == "I'll check the weather in Florence, Italy for you."
+        assert read.tool_calls == (ParsedToolCall("weather", {"location": "Florence, Italy"}, "toolu_01Dx5rwFL7pCC3c11qUZiSFH"),)
+    finally:
+        adapter.close()
+
+
+@needs_effect
+def test_effect_harness_reports_drift_as_declared_errors_at_the_payload_path() -> None:
+    """A breaking change is Effect's InvalidOutputError (a declared drift error) at the path Effect
+    names, read back in the kit's syntax (a stream's as events[i].data...); a provider's error
+    frame in a stream is Effect's ErrorPart (a declared API error)."""
+    import copy
+
+    from strictconformance.drift.sse import SSEEvent
+
+    adapter = _effect_harness()
+    try:
+        body = _recorded("openai/responses/function_call_reasoning.yaml").payload()  # type: ignore[attr-defined]
+        broken = copy.deepcopy(body)
+        broken["output"][1]["arguments"] = 7
+        with pytest.raises(adapter.drift_errors) as caught:
+            adapter.check_response("openai.responses", broken)
+        assert type(caught.value).__name__ == "InvalidOutputError" and caught.value.path == "output[1].arguments"
+        events = list(_recorded("openai/responses/stream_text.yaml").events())  # type: ignore[attr-defined]
+        data = json.loads(events[4].data)
+        data["delta"] = None
+        events[4] = SSEEvent(json.dumps(data), events[4].event)
+        with pytest.raises(adapter.drift_errors) as caught:
+            adapter.check_stream("openai.responses", events)
+        assert caught.value.path == "events[4].data.delta", caught.value.path
+        frame = SSEEvent(json.dumps({"type": "error", "code": "server_error", "message": "The server had an error.",
+                                     "param": None, "sequence_number": 1}), "error")
+        first = _recorded("openai/responses/stream_text.yaml").events()[0]  # type: ignore[attr-defined]
+        with pytest.raises(adapter.api_errors) as raised:
+            adapter.check_stream("openai.responses", [first, frame])
+        assert type(raised.value).__name__ == "ErrorPart" and "server_error" in str(raised.value)
+    finally:
+        adapter.close()
+
+
+@needs_effect
+def test_effect_harness_false_alarms_stay_fixed() -> None:
+    """Two false alarms of the harness itself (not Effect's behaviour):
+    * a function call whose name is "" failed with ToolNotFoundError (DR-3 crash): the caller's
+      toolkit left that name out; it offers a tool of every name the response calls;
+    * a usage count that makes Effect's own response parts invalid (reasoning_tokens 0.5) fails
+      LanguageModel's decode of those parts: its path is into Effect's parts, not the payload,
+      and was reported as the payload's (events[0].usage.outputTokens.text)."""
+    import copy
+
+    adapter = _effect_harness()
+    try:
+        body = _recorded("openai/responses/function_call_reasoning.yaml").payload()  # type: ignore[attr-defined]
+        unnamed = copy.deepcopy(body)
+        unnamed["output"][1]["name"] = ""
+        parsed = adapter.check_response("openai.responses", unnamed)
+        assert parsed is not None and [call.name for call in parsed.tool_calls] == [""]
+        fractional = copy.deepcopy(body)
+        fractional["usage"]["output_tokens_details"]["reasoning_tokens"] = 0.5
+        with pytest.raises(adapter.drift_errors) as caught:
+            adapter.check_response("openai.responses", fractional)
+        assert "LanguageModel." in str(caught.value) and caught.value.path is None
+    finally:
+        adapter.close()
+
+
+def test_check_harness_samples_responses_of_a_declared_drift_api() -> None:
+    """check_harness called check_response/check_stream with an OpenAI Chat response whatever the
+    harness declared, and counted the refusal of a harness that parses other APIs only (Effect AI:
+    openai.responses, anthropic.messages) as a problem."""
+    from types import SimpleNamespace
+
+    from strictconformance.process.conformance import _sample_args
+
+    effect_like = SimpleNamespace(drift_apis=("openai.responses", "anthropic.messages"), providers=("openai",), strictify_dialects=())
+    api, payload = _sample_args("check_response", effect_like)
+    assert api == "openai.responses" and payload["object"] == "response"
+    api, events = _sample_args("check_stream", effect_like)
+    assert api == "openai.responses" and json.loads(events[0].data)["type"].startswith("response.")
+    for declared in (None, ("openai.chat", "anthropic.messages")):
+        assert _sample_args("check_response", SimpleNamespace(drift_apis=declared, providers=(), strictify_dialects=()))[0] == "openai.chat"
+
+
+@needs_effect
+def test_effect_harness_defines_and_describes_tools() -> None:
+    """define_tool is Tool.dynamic with the raw JSON Schema (Tool.Strict when set); describe_tool
+    reads back Tool.getJsonSchema and Tool.getStrictMode (unset stays unset)."""
+    from strictconformance.tools.contract import ToolDefinition
+
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"], "additionalProperties": False}
+    adapter = _effect_harness()
+    try:
+        for strict in (True, False, None):
+            tool = adapter.define_tool(ToolDefinition("get_weather", "Weather in a city", lambda arguments: "ok",
+                                                      input_schema=schema, strict=strict))
+            advertised = adapter.describe_tool(tool)
+            assert (advertised.name, advertised.description, advertised.strict) == ("get_weather", "Weather in a city", strict)
+            assert advertised.input_schema == schema
+    finally:
+        adapter.close()

@@ -65,15 +65,29 @@ def _sample_args(method: str, declarations: Any) -> tuple[Any, ...]:
         return (_SCHEMA, dialect)
     if method in ("encode", "decode"):
         return (_SCHEMA, dialect, {"city": "Paris"})
-    if method == "check_response":
-        return ("openai.chat", {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4o",
-                                "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
-                                             "message": {"role": "assistant", "content": "hi", "refusal": None}}]})
-    if method == "check_stream":
-        from strictconformance.drift.sse import SSEEvent
-
-        return ("openai.chat", (SSEEvent("[DONE]"),))
+    if method in ("check_response", "check_stream"):
+        return _sample_response(method, declarations)
     raise KeyError(method)
+
+
+def _sample_response(method: str, declarations: Any) -> tuple[Any, ...]:
+    """A response of an API the harness declares in ``drift_apis`` (a harness rightly refuses
+    others): a small Chat Completions one, else the first recorded body or stream of the first API."""
+    from strictconformance.drift.sse import SSEEvent
+
+    apis = tuple(declarations.drift_apis or ()) or ("openai.chat",)
+    stream = method == "check_stream"
+    if "openai.chat" not in apis:
+        from strictconformance.drift.cassettes import recorded_responses
+
+        for api in apis:
+            for response in recorded_responses(api, streams=stream):
+                return (api, response.events()) if stream else (api, response.payload())
+    if stream:
+        return ("openai.chat", (SSEEvent("[DONE]"),))
+    return ("openai.chat", {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4o",
+                            "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                                         "message": {"role": "assistant", "content": "hi", "refusal": None}}]})
 
 
 def check_harness(command: str | Sequence[str], *, cwd: str | None = None, timeout: float = 10.0) -> HarnessCheck:
