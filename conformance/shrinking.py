@@ -72,6 +72,6 @@ def install() -> None:
             raise StopShrinking  # caught by the shrinker: this finding keeps its smallest example so far
         test_function(self, data)
 
-    runner_type.shrink = budgeted_shrink  # type: ignore[method-assign]
+    runner_type.shrink = budgeted_shrink  # type: ignore[method-assign,assignment]
     runner_type.test_function = budgeted_test_function  # type: ignore[method-assign]
     _installed = True

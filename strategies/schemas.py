@@ -744,8 +744,8 @@ def schema_features(schema: Any) -> set[str]:
         if isinstance(schema.get("definitions"), dict):
             found.add("definitions")
         node_defs = schema.get("$defs", schema.get("definitions"))
-        recursive = isinstance(node_defs, dict) and isinstance(node_defs.get("Node"), dict)
-        if recursive and "next" in node_defs["Node"].get("properties", {}):
+        node = node_defs.get("Node") if isinstance(node_defs, dict) else None
+        if isinstance(node, dict) and "next" in node.get("properties", {}):
             found.add("optional-recursion")
     for visited in iter_schema_nodes(schema):
         if not isinstance(visited.schema, dict):

@@ -35,14 +35,17 @@ def _load(name: str) -> dict[Any, Any]:
     return data
 
 
-def _steps(name: str) -> list[dict[str, Any]]:
+def _steps(name: str, job: str | None = None) -> list[dict[str, Any]]:
+    """The steps of ``job``, or of the workflow's only job."""
     jobs = _load(name)["jobs"]
-    assert len(jobs) == 1, name
-    return list(next(iter(jobs.values()))["steps"])
+    if job is None:
+        assert len(jobs) == 1, name
+        job = next(iter(jobs))
+    return list(jobs[job]["steps"])
 
 
-def _step(name: str, step_id: str) -> dict[str, Any]:
-    return next(step for step in _steps(name) if step.get("id") == step_id)
+def _step(name: str, step_id: str, job: str | None = None) -> dict[str, Any]:
+    return next(step for step in _steps(name, job) if step.get("id") == step_id)
 
 
 def _env(extra: dict[str, str] | None = None, drop: tuple[str, ...] = ()) -> dict[str, str]:
@@ -76,7 +79,7 @@ def test_a_broken_workflow_is_caught_by_the_validation(tmp_path: Path) -> None:
 
 
 def test_ci_runs_the_readme_test_command_and_it_collects() -> None:
-    command = _step("ci.yml", "test")["run"].strip()
+    command = _step("ci.yml", "test", "test")["run"].strip()
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"```sh\n{command}\n```" in readme  # the README's test command, exactly
     # .ci/run runs the same install and pytest (in that order, not in one && chain since it also installs
@@ -88,14 +91,22 @@ def test_ci_runs_the_readme_test_command_and_it_collects() -> None:
     assert "npm ci" in ci_run and "apt-get install" in ci_run and "chromium" in ci_run
     assert "`npm ci`" in readme and "Chromium" in readme  # ... the README names both extras
     # ... and the workflow runs npm ci for the Node harnesses before the test step, as .ci/run does
-    steps = _steps("ci.yml")
+    steps = _steps("ci.yml", "test")
     names = [step.get("id") for step in steps]
-    assert "npm ci" in _step("ci.yml", "node")["run"] and names.index("node") < names.index("test")
+    assert "npm ci" in _step("ci.yml", "node", "test")["run"] and names.index("node") < names.index("test")
     pytest_part = command.split(" && ")[-1]
     assert pytest_part == "python -m pytest -n auto tests"
     result = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "tests/test_workflows.py"],
                             cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout[-2000:]
+
+
+def test_ci_runs_tox_lint_and_types() -> None:
+    """CI runs what `tox -e lint,types` runs: ruff on the kit and mypy --strict on the installed package."""
+    tox = (ROOT / "tox.ini").read_text(encoding="utf-8")
+    runs = " ".join(str(step.get("run", "")) for step in _steps("ci.yml", "lint-and-types"))
+    assert "ruff check conformance strategies tests" in tox and "ruff check conformance strategies tests" in runs
+    assert "mypy --config-file" in runs and "-p strictconformance" in runs and 'pip install ".[test]"' in runs
 
 
 def test_nightly_keeps_the_example_database_and_leaves_hypothesis_ci_profile_out() -> None:

@@ -408,6 +408,7 @@ def test_tl_7_spec_strict_values(strictconformance_harness: Harness, strict: obj
 # @function_tool, @tool, Tool(fn). An undeclared key is TL-9's here, not TL-2's.
 
 _NO_EXTRA_KEYS = ("unexpected",)
+_SIGNATURE: tuple[InputSource, ...] = ("signature",)
 
 
 @check("TL-2")
@@ -415,7 +416,7 @@ _NO_EXTRA_KEYS = ("unexpected",)
 def test_tl_2_from_function(strictconformance_harness: Harness, data: st.DataObject) -> None:
     """A tool from a documented function validates its input before the callback runs."""
     layer = FromFunction(_function_layer(strictconformance_harness, "TL-2"))
-    case = data.draw(callbacks.recording_cases(sources=("signature",), exclude_mutations=_NO_EXTRA_KEYS), label="case")
+    case = data.draw(callbacks.recording_cases(sources=_SIGNATURE, exclude_mutations=_NO_EXTRA_KEYS), label="case")
     _judge(strictconformance_harness, layer, "TL-2", case)
 
 
@@ -434,7 +435,7 @@ def test_tl_3_from_function(strictconformance_harness: Harness, kind: CallbackKi
 def test_tl_3_from_function_drawn(strictconformance_harness: Harness, data: st.DataObject) -> None:
     """Drawn exceptions and messages from functions of every kind."""
     layer = FromFunction(_function_layer(strictconformance_harness, "TL-3"))
-    _judge(strictconformance_harness, layer, "TL-3", data.draw(callbacks.raising_cases(sources=("signature",)), label="case"))
+    _judge(strictconformance_harness, layer, "TL-3", data.draw(callbacks.raising_cases(sources=_SIGNATURE), label="case"))
 
 
 @check("TL-4")
@@ -456,7 +457,7 @@ def test_tl_6_from_function(strictconformance_harness: Harness, data: st.DataObj
     """Calling a decorated function's tool validates and raises, where the SDK lets it be called
     (call_tool); an SDK whose tool objects cannot be called leaves call_tool out: not covered."""
     layer = FromFunction(_function_layer(strictconformance_harness, "TL-6"))
-    case = data.draw(callbacks.direct_call_cases(sources=("signature",), exclude_mutations=_NO_EXTRA_KEYS), label="case")
+    case = data.draw(callbacks.direct_call_cases(sources=_SIGNATURE, exclude_mutations=_NO_EXTRA_KEYS), label="case")
     _judge(strictconformance_harness, layer, "TL-6", case)
 
 

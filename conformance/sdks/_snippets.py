@@ -85,8 +85,8 @@ def _string(text: str) -> Any:
     return _checked(source, text) or text
 
 
-def _numbered(texts: list[str]) -> str | None:
-    """An f-string over ``i`` that writes each of ``texts`` from its index (``f'p{i}'`` for p0 p1
+def _numbered(texts: list[str]) -> tuple[str, int] | None:
+    """An f-string over ``i`` and its first index, that writes each of ``texts`` from its index (``f'p{i}'`` for p0 p1
     ...; ``f'{i:03d}' + 'y' * 57`` for 000yyy... 001yyy...), or None when they follow no such pattern."""
     first = texts[0]
     for match in _DIGITS.finditer(first):
@@ -120,7 +120,7 @@ def _numbered(texts: list[str]) -> str | None:
         if literal:
             parts.append(f"f'{literal}'")
         source = " + ".join(parts)
-        return f"({source})" if len(parts) > 1 else source, start  # type: ignore[return-value]
+        return (f"({source})" if len(parts) > 1 else source), start
     return None
 
 
@@ -140,7 +140,7 @@ def _compact(value: Any) -> Any:
             if all(isinstance(item, str) for item in value):
                 found = _numbered(value)
                 if found is not None:
-                    expression, start = found  # type: ignore[misc]
+                    expression, start = found
                     code = _checked(f"[{expression} for i in {_range(start, len(value))}]", value)
                     if code is not None:
                         return code
@@ -155,7 +155,7 @@ def _compact(value: Any) -> Any:
             items = list(value.values())
             found = _numbered(keys)
             if found is not None and all(_same(item, items[0]) for item in items):
-                expression, start = found  # type: ignore[misc]
+                expression, start = found
                 code = _checked(f"{{{expression}: {_source(_compact(items[0]))} for i in {_range(start, len(keys))}}}", value)
                 if code is not None:
                     return code
