@@ -800,10 +800,11 @@ class Harness:
         fault.__cause__ = error
         raise fault
 
-    def each_case(self, cases: Iterable[tuple[str, T]], judge: Callable[[str, T], Any]) -> None:
+    def each_case(self, cases: Iterable[tuple[str, T]], judge: Callable[[str, T], Any], *, name_in_key: bool = True) -> None:
         """``judge(name, case)`` for every fixed case (traps, known-bad schemas); a failing case
-        does not hide the next: each failure is its own finding (its key names the case), all
-        raised together at the end as an exception group."""
+        does not hide the next: each failure is its own finding (its key names the case, unless
+        ``name_in_key`` is false: then failures of one defect at several cases are one finding,
+        distinct defects still apart), all raised together at the end as an exception group."""
         __tracebackhide__ = True
         failures: list[ConformanceFailure] = []
         for name, case in cases:
@@ -813,7 +814,8 @@ class Harness:
                 judge(name, case)
             except ConformanceFailure as failure:
                 failure.rule_id = failure.rule_id or self.current_rule
-                failure.detail = f"{failure.detail} ({name})" if failure.detail else name
+                if name_in_key:
+                    failure.detail = f"{failure.detail} ({name})" if failure.detail else name
                 if failure.drawn is None:
                     failure.drawn = dict(self.notes)
                 failures.append(failure)
@@ -822,10 +824,13 @@ class Harness:
         if failures:
             raise ExceptionGroup(f"{len(failures)} fixed cases failed", failures)
 
-    def expect(self, condition: bool, message: str | Callable[[], str]) -> None:
+    def expect(self, condition: bool, message: str | Callable[[], str], *, detail: str | None = None,
+               where: str | None = None) -> None:
+        """Fail with ``message`` unless ``condition``; ``detail`` (what tells this defect from the
+        rule's others, a stable phrase without the drawn values) goes into the finding's key."""
         __tracebackhide__ = True
         if not condition:
-            self.fail(message() if callable(message) else message)
+            self.fail(message() if callable(message) else message, where=where, detail=detail)
 
 
 _KEYED: dict[tuple[type[ConformanceFailure], str], type[ConformanceFailure]] = {}
@@ -898,10 +903,15 @@ def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None
                 violation.drawn = _counterexample(kwargs, harness.notes)
                 violation.__cause__ = error
                 failure = _keyed(violation)
-            except BaseExceptionGroup as group:  # the findings of a fixed-case loop (Harness.each_case)
-                if not all(isinstance(inner, ConformanceFailure) for inner in group.exceptions):
+            except BaseExceptionGroup as group:  # the findings of a fixed-case loop (Harness.each_case), or
+                if not all(isinstance(inner, ConformanceFailure) for inner in group.exceptions):  # an oracle's defects
                     raise
                 _discard_if_refused(harness)
+                for inner in group.exceptions:
+                    inner.rule_id = inner.rule_id or rule_id
+                    if getattr(inner, "with_inputs", False):  # its counterexample: the check's inputs and its own notes
+                        inner.drawn = {**_counterexample(kwargs, {}), **(inner.drawn or {})}
+                    _keyed(inner)  # a type per key: Hypothesis tells groups of distinct defects apart
                 failure = group
             else:
                 _discard_if_refused(harness)

@@ -324,3 +324,12 @@ EXTRA_BROKEN: Mapping[str, tuple[type[ReferenceLike], ...]] = {
     "DR-2": (ParentPath, RaisesBareKeyError),
     "DR-6": (CleansUpPayload, RecursesIntoPayload, PrintsNumbers),
 }
+
+
+class ThreeRelationsUnchecked(_SkipsRelations):
+    """DR-5, three defects at once: duplicate tool-call ids, a wrong usage total and a
+    non-increasing sequence_number all pass (DuplicateIdsPass, UsageTotalUnchecked and
+    SequenceUnchecked in one SDK): three findings, each with its own counterexample."""
+
+    name = "three-relations-unchecked"
+    skipped = ("unique", "sum", "increasing")

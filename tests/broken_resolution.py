@@ -412,14 +412,24 @@ class DottedClaude3IsStrict(_CuratedWith):
 
 #: adapter -> the rules it must fail, and no other (run with ``--sc-rule RES,BUD``).
 MORE_BROKEN: dict[str, frozenset[str]] = {
-    # its miscount also ships a truly no-cheaper lower-priority tool strict before a higher one (BUD-4)
-    "broken_resolution:SkipsArrayItems": frozenset({"BUD-1", "BUD-4", "BUD-5"}),
+    "broken_resolution:SkipsArrayItems": frozenset({"BUD-1", "BUD-5"}),
     "broken_resolution:OneOfIsNotAUnion": frozenset({"BUD-1", "BUD-5"}),
     "broken_resolution:SkipsAnyOfBranches": frozenset({"BUD-1", "BUD-5"}),
     "broken_resolution:VagueBudgetError": frozenset({"BUD-5"}),
     "broken_resolution:AnyGpt4IsStrict": frozenset({"RES-14"}),
     "broken_resolution:AnyBedrockClaudeIsStrict": frozenset({"RES-14"}),
     "broken_resolution:DottedClaude3IsStrict": frozenset({"RES-14"}),
+}
+
+
+#: Rules an adapter of MORE_BROKEN may fail too, as a consequence of its bug, when the draws meet
+#: it: a miscount also ships a truly no-cheaper lower-priority tool strict before a higher one
+#: (BUD-4). Whether the derandomized draws meet that case depends on the check's seed, which
+#: Hypothesis derives from the check's source: the findings must not be asserted either way.
+MAY_ALSO_FAIL: dict[str, frozenset[str]] = {
+    "broken_resolution:SkipsArrayItems": frozenset({"BUD-4"}),
+    "broken_resolution:OneOfIsNotAUnion": frozenset({"BUD-4"}),
+    "broken_resolution:SkipsAnyOfBranches": frozenset({"BUD-4"}),
 }
 
 

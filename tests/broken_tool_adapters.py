@@ -32,6 +32,7 @@ from broken_tools import (
     StaleIdLayer,
     StrictTransformByDefaultLayer,
     TextifiedGeneratorLayer,
+    TwoValidationDefectsLayer,
     UndeclaredDefaultsDroppingLayer,
     UnvalidatedDirectCallLayer,
     UnvalidatedRawSchemaLayer,
@@ -90,6 +91,12 @@ class UnvalidatedRawSchemaAdapter(_LayerAdapter):
     """TL-2: a raw JSON Schema is advertised but never validates the input."""
 
     layer_class = UnvalidatedRawSchemaLayer
+
+
+class TwoValidationDefectsAdapter(_LayerAdapter):
+    """TL-2 twice: raw schemas never validate, and nested models arrive as dicts."""
+
+    layer_class = TwoValidationDefectsLayer
 
 
 class DictNestedModelsAdapter(_LayerAdapter):

@@ -470,3 +470,9 @@ CONFORMING_ON: tuple[tuple[type[ReferenceToolLayer], tuple[str, ...]], ...] = (
     (LoggingKeyDroppingLayer, ("TL-9",)),
     (DeclaredRedactingErrorsLayer, ("TL-3", "TL-6")),
 )
+
+
+class TwoValidationDefectsLayer(UnvalidatedRawSchemaLayer, DictNestedModelsLayer):
+    """TL-2, two defects at once: raw-schema tools never validate (invalid input reaches the
+    callback) and type-hinted tools hand nested models over as dicts (the callback gets the wrong
+    types): two findings, each with its own counterexample."""

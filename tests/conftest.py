@@ -9,6 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml  # noqa: F401  # see below
+
+# PyYAML's C loader (yaml._yaml) cannot be imported twice in one process: an in-process pytester
+# run that is the first to import yaml has it removed from sys.modules afterwards, and the next
+# run's fresh yaml meets the old C module ("could not determine a constructor for the tag None" on
+# every cassette). Imported here, before any inner run, yaml stays in sys.modules for them all.
 
 TESTS_DIR = Path(__file__).resolve().parent
 

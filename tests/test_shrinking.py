@@ -54,3 +54,33 @@ def test_a_kit_check_under_ci_shrinks_within_the_budget(ci_profile: None) -> Non
     assert sum(example) > 20_000  # still a failing example
     # deterministic: the same calls and the same counterexample again
     assert _calls_of_failing_test(kit_check=True) == (budgeted_calls, example)
+
+
+def test_a_kit_check_looks_for_further_bugs_by_calls_not_seconds() -> None:
+    """Hypothesis stops looking for further distinct bugs once its first is ten seconds old; on a
+    busy machine a check then reported two of an adapter's three bugs. For a kit check only the
+    call-count limits end that search: a runner whose first bug is an hour old goes on generating
+    when it is a kit check, and stops when it is not (Hypothesis's own rule, left alone)."""
+    import time
+    from types import SimpleNamespace
+
+    from hypothesis import Phase
+    from hypothesis.internal.conjecture.engine import ConjectureRunner
+
+    shrinking.install()
+
+    def runner(*, kit_check: bool) -> object:
+        test = SimpleNamespace(**({shrinking.MARK: True} if kit_check else {}))
+        state = SimpleNamespace(test=test)
+        fake = SimpleNamespace(
+            settings=SimpleNamespace(max_examples=100, phases=tuple(Phase), report_multiple_bugs=True),
+            valid_test_cases=20, invalid_test_cases=0, overrun_test_cases=0, call_count=20,
+            interesting_test_cases={"first": object()}, first_bug_found_at=10, last_bug_found_at=15,
+            first_bug_found_time=time.monotonic() - 3600,  # found an hour ago (a slow, loaded machine)
+            _ConjectureRunner__tree_is_exhausted=lambda: False,
+            _test_function=SimpleNamespace(__self__=state),
+        )
+        return fake
+
+    assert ConjectureRunner.should_generate_more(runner(kit_check=True)) is True  # type: ignore[arg-type]
+    assert ConjectureRunner.should_generate_more(runner(kit_check=False)) is False  # type: ignore[arg-type]

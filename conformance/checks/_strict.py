@@ -214,13 +214,13 @@ class StrictImplementation:
         except (TypeError, ValueError) as error:
             problem = str(error)
         if problem is not None:
-            self._fail(f"adapter.strictify() returned an unusable result: {problem}")
+            self._fail(f"adapter.strictify() returned an unusable result: {problem}", detail="strictify() returned an unusable result")
         return result
 
-    def _fail(self, message: str) -> NoReturn:
+    def _fail(self, message: str, *, detail: str | None = None) -> NoReturn:
         __tracebackhide__ = True
         try:
-            self.strictconformance_harness.fail(message)
+            self.strictconformance_harness.fail(message, detail=detail)
         except ConformanceFailure as failure:
             self.failure = self.failure or failure
             raise
@@ -257,7 +257,8 @@ class StrictImplementation:
             problem = _schema_problem(strict.schema, against_meta_schema=True) if strict is not None else None
             if problem is None:
                 raise
-            self._fail(f"adapter.strictify() returned a schema values cannot be checked against: {problem}")
+            self._fail(f"adapter.strictify() returned a schema values cannot be checked against: {problem}",
+                       detail="strictify() returned a schema values cannot be checked against")
         self.settle(outcome)
 
     def settle(self, outcome: Finding | None) -> None:

@@ -21,7 +21,7 @@ def wire_tools(harness: Harness, request: WireRequest, tools: Sequence[ToolSpec]
             duplicated.add(wired.name)
         by_name[wired.name] = wired
     for tool in tools:
-        harness.expect(tool.name in by_name and tool.name not in duplicated, (
+        harness.expect(tool.name in by_name and tool.name not in duplicated, detail="a tool missing from the wire or sent twice", message=(
             f"the wire request carries tool {tool.name!r} {'twice or more' if tool.name in duplicated else 'not at all'}, "
             f"expected once (wire tools: {[wired.name for wired in request.tools]})"))
     return by_name

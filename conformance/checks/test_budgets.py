@@ -91,7 +91,8 @@ def _strict_set(strictconformance_harness: Harness, request: PlanRequest, plan: 
 
 def _requires_plan(strictconformance_harness: Harness, request: PlanRequest, outcome: Plan | BaseException) -> Plan:
     __tracebackhide__ = True
-    strictconformance_harness.expect(isinstance(outcome, Plan), f"the adapter refused a request it can serve: {type(outcome).__name__}: {outcome}")
+    strictconformance_harness.expect(isinstance(outcome, Plan), f"the adapter refused a request it can serve: {type(outcome).__name__}: {outcome}",
+                                     detail="refused a request it can serve")
     assert isinstance(outcome, Plan)
     return outcome
 
@@ -128,7 +129,7 @@ def test_bud_1_strict_tools_stay_within_budgets(strictconformance_harness: Harne
     for name in budget.names():
         used = sum(_DIMENSIONS[name](cost) for cost in strict.values())
         limit = getattr(budget, name)
-        strictconformance_harness.expect(used <= limit, (
+        strictconformance_harness.expect(used <= limit, detail=f"strict tools over {name}", message=(
             f"the strict tools use {used} against {name} = {limit}: {sorted(strict)} "
             f"(costs: {{{', '.join(f'{k}: {v.optional_params} optional/{v.union_params} union' for k, v in strict.items())}}})"))
 
@@ -141,7 +142,7 @@ def test_bud_2_priority_order_with_equal_costs(strictconformance_harness: Harnes
     strict = _strict_set(strictconformance_harness, request, plan)
     order = [tool.name for tool in _walk_order(request)]
     shipped = [name for name in order if name in strict]
-    strictconformance_harness.expect(shipped == order[: len(shipped)], (
+    strictconformance_harness.expect(shipped == order[: len(shipped)], detail="strict tools out of priority order", message=(
         f"with equal costs the strict tools must be the first of the order true-first, then high-to-low, ties in "
         f"declaration order: {order}; the adapter ships strict {shipped}"))
 
@@ -169,7 +170,7 @@ def test_bud_3_greedy_fit(strictconformance_harness: Harness, request: PlanReque
     plan = _requires_plan(strictconformance_harness, request, _plan(strictconformance_harness, request))
     expected = _greedy(request, budget)
     actual = [tool.name for tool in _walk_order(request) if tool.name in _strict_set(strictconformance_harness, request, plan)]
-    strictconformance_harness.expect(actual == expected, (
+    strictconformance_harness.expect(actual == expected, detail="not the greedy fit", message=(
         f"greedy fit ships strict {expected}; the adapter ships {actual} "
         f"(missing {sorted(set(expected) - set(actual))}, extra {sorted(set(actual) - set(expected))})"))
 
@@ -183,7 +184,7 @@ def test_bud_3_twenty_five_equal_tools(strictconformance_harness: Harness) -> No
     plan = _requires_plan(strictconformance_harness, request, _plan(strictconformance_harness, request))
     strict = _strict_set(strictconformance_harness, request, plan)
     expected = [f"tool-{index}" for index in range(20)]
-    strictconformance_harness.expect(sorted(strict, key=lambda n: int(n.split("-")[1])) == expected, (
+    strictconformance_harness.expect(sorted(strict, key=lambda n: int(n.split("-")[1])) == expected, detail="seeds/001: not tools 0-19 strict", message=(
         f"expected tools 0-19 strict and 20-24 lenient; strict: {sorted(strict, key=lambda n: int(n.split('-')[1]))}"))
 
 
@@ -205,7 +206,7 @@ def test_bud_4_no_cheaper_higher_priority_left_lenient(strictconformance_harness
             if lower.name not in strict or (priority_of(lower.strict) or 0) >= (priority_of(higher.strict) or 0):
                 continue
             no_dearer = all(_DIMENSIONS[name](costs[higher.name]) <= _DIMENSIONS[name](costs[lower.name]) for name in budget.names())
-            strictconformance_harness.expect(not no_dearer, (
+            strictconformance_harness.expect(not no_dearer, detail="a cheaper higher-priority tool left lenient", message=(
                 f"{higher.name!r} (strict={higher.strict!r}) ships lenient while {lower.name!r} "
                 f"(strict={lower.strict!r}), which costs at least as much on every budget, ships strict"))
 
@@ -224,13 +225,16 @@ def test_bud_5_required_over_budget_is_an_error(strictconformance_harness: Harne
         wired = wire_tools(strictconformance_harness, outcome.request, request.tools)
         lenient = [name for name in required if wired[name].strict is not True]
         strictconformance_harness.fail(f"the strict=true tools alone exceed {', '.join(exceeded)}, yet the adapter "
-                f"sent the request" + (f" with required tools lenient: {lenient}" if lenient else " over budget"))
+                f"sent the request" + (f" with required tools lenient: {lenient}" if lenient else " over budget"),
+                detail="required strict tools over budget sent" + (" with some lenient" if lenient else ""))
     message = str(outcome)
     names_budget = any(_names_budget(message, name, getattr(budget, name), [tool.name for tool in request.tools])
                        for name in exceeded)
-    strictconformance_harness.expect(names_budget, f"the error does not name the exceeded budget ({', '.join(exceeded)}): {message}")
+    strictconformance_harness.expect(names_budget, f"the error does not name the exceeded budget ({', '.join(exceeded)}): {message}",
+                                     detail="the error does not name the exceeded budget")
     missing = [name for name in required if name not in message]
-    strictconformance_harness.expect(not missing, f"the error does not name the required tools {missing}: {message}")
+    strictconformance_harness.expect(not missing, f"the error does not name the required tools {missing}: {message}",
+                                     detail="the error does not name the required tools")
 
 
 @check("BUD-6", requires=_anthropic_budget)
@@ -241,6 +245,6 @@ def test_bud_6_everything_fits_everything_ships_strict(strictconformance_harness
     strict = _strict_set(strictconformance_harness, request, plan)
     wanting = [tool.name for tool in request.tools if priority_of(tool.strict) is not None]
     lenient = [name for name in wanting if name not in strict]
-    strictconformance_harness.expect(not lenient, (
+    strictconformance_harness.expect(not lenient, detail="fitting strict-wanting tools left lenient", message=(
         f"every strict-wanting tool fits the budgets together, yet {lenient} ship lenient on {plan.model.id!r}"))
 

@@ -210,7 +210,7 @@ def _settle(strictconformance_harness: Harness, verdict: Verdict) -> None:
     __tracebackhide__ = True
     if verdict.status == "skip":
         not_covered(f"{verdict.message}")
-    strictconformance_harness.expect(verdict.passed, verdict.message)
+    strictconformance_harness.expect(verdict.passed, verdict.message, detail=verdict.defect)
 
 
 def _judge_change(strictconformance_harness: Harness, mutation: DriftMutation, *, explicit: bool = False) -> Verdict:
@@ -280,6 +280,11 @@ def _usable_responses(strictconformance_harness: Harness, cassette: str) -> list
     return usable
 
 
+def _distinct_cases(responses: Sequence[RecordedResponse]) -> list[tuple[str, RecordedResponse]]:
+    """The responses as fixed cases, each named by its label."""
+    return [(response.label, response) for response in responses]
+
+
 def _subject(response: RecordedResponse) -> ResponseSubject:
     if response.is_stream:
         return ResponseSubject(response.api, events=response.events(), source=response.label)
@@ -294,14 +299,18 @@ def test_dr_1_recorded_cassette_passes(strictconformance_harness: Harness, casse
     loaded = load_cassette(cassette)
     provenance = loaded.provenance
     checker = adapter_checker(strictconformance_harness)
-    for response in usable:
+
+    def judge(_: str, response: RecordedResponse) -> None:
         strictconformance_harness.note(
+            cassette=cassette,
             response=response.label,
             file=_cassette_file(cassette),
             provenance={"origin": provenance.origin, "recorded_by": provenance.recorded_by,
                         "recorded_on": provenance.recorded_on, "source": provenance.source},
         )
         _settle(strictconformance_harness, judge_recorded(checker, _subject(response), label=response.label))
+    # each response judged: one rejected response never hides another's different failure
+    strictconformance_harness.each_case(_distinct_cases(usable), judge, name_in_key=False)
 
 
 @check("DR-1", requires=_mutations_exist("DR-1", breaking=False, kinds=_RESPLIT))
@@ -347,16 +356,23 @@ def test_dr_4_unknown_variant_in_every_recorded_array(strictconformance_harness:
     """Each open discriminated array of each recorded response, in turn, gains an element of a
     variant no shape knows: the response still passes (the property may miss a given array)."""
     judged = rejected = 0
+    mutations: list[DriftMutation] = []
     for response in _usable_responses(strictconformance_harness, cassette):
         subject = _subject(response)
-        for candidate in mutation_candidates(subject):
-            if candidate.kind != "add_unknown_variant":
-                continue
-            verdict = _judge_change(strictconformance_harness, apply_mutation(subject, candidate, candidate.choices[0]))
-            if verdict.failed:  # only when the unmutated response is rejected: DR-1's to report
-                rejected += 1
-                break
+        mutations += [apply_mutation(subject, candidate, candidate.choices[0])
+                      for candidate in mutation_candidates(subject) if candidate.kind == "add_unknown_variant"]
+
+    def judge(_: str, mutation: DriftMutation) -> None:
+        nonlocal judged, rejected
+        strictconformance_harness.note(cassette=cassette)
+        verdict = _judge_change(strictconformance_harness, mutation)
+        if verdict.failed:  # only when the unmutated response is rejected: DR-1's to report
+            rejected += 1
+        else:
             judged += 1
+    # each array its own finding: a rejected element in one array never hides another array's
+    strictconformance_harness.each_case([(f"{m.original.source or 'response'} at {m.path}", m) for m in mutations], judge,
+                                        name_in_key=False)
     if not judged:
         pytest.skip("no recorded response of this cassette has an open discriminated array"
                     if not rejected else "the unmutated responses are rejected already, see DR-1")
@@ -389,19 +405,20 @@ def test_dr_7_recorded_response_is_parsed_as_it_holds(strictconformance_harness:
     difference of every response is reported."""
     usable = _usable_responses(strictconformance_harness, cassette)
     checker = adapter_checker(strictconformance_harness)
-    failures: list[str] = []
     judged = 0
-    for response in usable:
-        strictconformance_harness.note(response=response.label, file=_cassette_file(cassette))
+
+    def judge(_: str, response: RecordedResponse) -> None:
+        nonlocal judged
+        strictconformance_harness.note(cassette=cassette, response=response.label, file=_cassette_file(cassette))
         verdict = judge_fidelity(checker, _subject(response))
         if verdict.status == "skip":
-            continue
+            return
         judged += 1
-        if verdict.failed:
-            failures.append(f"{response.label}: {verdict.message}")
-    if not failures and not judged:
+        strictconformance_harness.expect(verdict.passed, f"{response.label}: {verdict.message}", detail=verdict.defect)
+    # each response judged, its failure keyed by what the SDK misread: one never hides another
+    strictconformance_harness.each_case(_distinct_cases(usable), judge, name_in_key=False)
+    if not judged:
         not_covered(f"no response of {cassette} could be judged (the kit cannot read it, or the check raised: see DR-1)")
-    strictconformance_harness.expect(not failures, lambda: "\n".join(failures))
 
 
 def _parses_and_mutations(declarations: Declarations) -> str | None:
@@ -420,7 +437,7 @@ def test_dr_7_additive_change_is_parsed_as_it_holds(strictconformance_harness: H
             **_subject_notes(mutation.subject))
     verdict = judge_fidelity(adapter_checker(strictconformance_harness), mutation.subject)
     if verdict.status != "skip":
-        strictconformance_harness.expect(verdict.passed, verdict.message)
+        strictconformance_harness.expect(verdict.passed, verdict.message, detail=verdict.defect)
 
 
 # -- DR-6 only drift errors, on any value, and the value is left alone --------------------------------
@@ -629,7 +646,7 @@ def test_dr_5_seed_renamed_tool_use(strictconformance_harness: Harness) -> None:
     # The value may be in the error's text, its args, its attributes or its causes (an SDK error
     # wrapping pydantic's ValidationError keeps the input there): read the whole chain.
     shown = chain_text(error) if error is not None else ""
-    strictconformance_harness.expect("function_call" in shown, (
+    strictconformance_harness.expect("function_call" in shown, detail="the drift error does not name the actual value", message=(
         f"the drift error does not name the actual value 'function_call' (SPEC DR-5: it fails at content[*].type "
         f"with the actual value), in its text, args, attributes or causes; it reads: {type(error).__name__}: {error}"))
 
@@ -650,7 +667,7 @@ def test_dr_7_seed_unknown_block_is_not_text(strictconformance_harness: Harness)
     verdict = judge_fidelity(adapter_checker(strictconformance_harness), mutation.subject)
     if verdict.status == "skip":
         pytest.skip(f"not judged: {verdict.message}")
-    strictconformance_harness.expect(verdict.passed, verdict.message)
+    strictconformance_harness.expect(verdict.passed, verdict.message, detail=verdict.defect)
 
 
 @check("DR-2", requires=_api_covered("openai.chat", "check_response"))

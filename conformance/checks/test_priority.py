@@ -28,7 +28,8 @@ def _plan(strictconformance_harness: Harness, request: PlanRequest) -> Plan | Ba
 
 
 def _chosen_support(strictconformance_harness: Harness, request: PlanRequest, plan: Plan) -> StrictSupport:
-    strictconformance_harness.expect(plan.model in request.candidates, f"the plan chose {plan.model}, which is not one of the candidates")
+    strictconformance_harness.expect(plan.model in request.candidates, f"the plan chose {plan.model}, which is not one of the candidates",
+                                     detail="chose a model that is not a candidate")
     return expected_support(plan.model)
 
 
@@ -41,24 +42,24 @@ def test_res_10_required_strict_filters_or_fails(strictconformance_harness: Harn
     capable = [model for model in request.candidates if expected_support(model).capable]
     outcome = _plan(strictconformance_harness, request)
     if not capable:
-        strictconformance_harness.expect(isinstance(outcome, BaseException), (
+        strictconformance_harness.expect(isinstance(outcome, BaseException), detail="planned required strict with no capable candidate", message=(
             f"tools {required} require strict but no candidate is strict-capable; the adapter planned {outcome} "
             "instead of failing"))
         message = str(outcome)
-        strictconformance_harness.expect(any(name in message for name in required), (
+        strictconformance_harness.expect(any(name in message for name in required), detail="the error does not name a required tool", message=(
             f"the error does not name a required tool ({', '.join(required)}): {type(outcome).__name__}: {message}"))
         return
-    strictconformance_harness.expect(isinstance(outcome, Plan), (
+    strictconformance_harness.expect(isinstance(outcome, Plan), detail="refused with strict-capable candidates", message=(
         f"strict-capable candidates exist ({', '.join(m.id for m in capable)}) but the adapter refused: "
         f"{type(outcome).__name__}: {outcome}"))
     assert isinstance(outcome, Plan)
     support = _chosen_support(strictconformance_harness, request, outcome)
-    strictconformance_harness.expect(support.capable, (
+    strictconformance_harness.expect(support.capable, detail="required strict on a model that is not strict-capable", message=(
         f"tools {required} require strict, yet the plan chose {outcome.model.id!r} (strict_format="
         f"{outcome.model.strict_format!r}), which is not strict-capable; capable candidates: {[m.id for m in capable]}"))
     for name in required:
         wired = wire_tool(strictconformance_harness, outcome.request, name)
-        strictconformance_harness.expect(ships_strict(outcome.request, wired, support.dialect), (
+        strictconformance_harness.expect(ships_strict(outcome.request, wired, support.dialect), detail="a required tool ships lenient", message=(
             f"required tool {name!r} ships lenient on {outcome.model.id!r} (wire strict={wired.strict!r}, "
             f"mode={outcome.request.function_calling_mode!r})"))
 
@@ -85,9 +86,10 @@ def test_res_11_false_is_never_strict(strictconformance_harness: Harness, reques
     lenient = [tool.name for tool in request.tools if tool.strict is False]
     for name in lenient:
         wired = wire_tool(strictconformance_harness, outcome.request, name)
-        strictconformance_harness.expect(wired.strict is not True, f"tool {name!r} has strict=false but ships strict=true on {outcome.model.id!r}")
+        strictconformance_harness.expect(wired.strict is not True, f"tool {name!r} has strict=false but ships strict=true on {outcome.model.id!r}",
+                                         detail="a strict=false tool ships strict")
     if support.dialect == "google" and lenient and len(lenient) == len(request.tools):
-        strictconformance_harness.expect(outcome.request.function_calling_mode != "VALIDATED", (
+        strictconformance_harness.expect(outcome.request.function_calling_mode != "VALIDATED", detail="VALIDATED with every tool strict=false", message=(
             f"every tool has strict=false, yet the Google request switches to VALIDATED ({outcome.model.id!r})"))
 
 
@@ -95,7 +97,7 @@ def test_res_11_false_is_never_strict(strictconformance_harness: Harness, reques
 @given(request=plan_requests(strict=strict_settings("priority", required=False), max_tools=6, schema=_SMALL))
 def test_res_12_priority_prefers_never_filters(strictconformance_harness: Harness, request: PlanRequest) -> None:
     outcome = _plan(strictconformance_harness, request)
-    strictconformance_harness.expect(isinstance(outcome, Plan), (
+    strictconformance_harness.expect(isinstance(outcome, Plan), detail="refused with no required strict tool", message=(
         f"no tool has strict=true, so nothing may filter the candidates, yet the adapter refused: "
         f"{type(outcome).__name__}: {outcome}"))
     assert isinstance(outcome, Plan)
@@ -103,12 +105,12 @@ def test_res_12_priority_prefers_never_filters(strictconformance_harness: Harnes
     wanting = [tool.name for tool in request.tools if priority_of(tool.strict) is not None]
     capable = [model.id for model in request.candidates if expected_support(model).capable]
     if wanting and capable:
-        strictconformance_harness.expect(support.capable, (
+        strictconformance_harness.expect(support.capable, detail="a strict-capable candidate passed over", message=(
             f"tools {wanting} prefer strict and candidates {capable} are strict-capable, yet the plan chose "
             f"{outcome.model.id!r}, which is not"))
     if not support.capable:
         for tool in request.tools:
             wired = wire_tool(strictconformance_harness, outcome.request, tool.name)
-            strictconformance_harness.expect(not ships_strict(outcome.request, wired, support.dialect), (
+            strictconformance_harness.expect(not ships_strict(outcome.request, wired, support.dialect), detail="strict on a model that is not strict-capable", message=(
                 f"{outcome.model.id!r} is not strict-capable, yet tool {tool.name!r} ships strict "
                 f"(wire strict={wired.strict!r}, mode={outcome.request.function_calling_mode!r})"))

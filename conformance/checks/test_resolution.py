@@ -81,7 +81,9 @@ def test_res_1_tool_beats_config_beats_default(strictconformance_harness: Harnes
             continue  # that case is RES-2's
         expected = _first_set(tool.strict, request.config_strict, _declared_default(strictconformance_harness, request.provider))
         actual = wire_tool(strictconformance_harness, wire, tool.name).strict
-        strictconformance_harness.expect(same_tool_strict(request.provider, actual, expected), (
+        strictconformance_harness.expect(same_tool_strict(request.provider, actual, expected), detail=(
+            f"{request.provider}: the {'tool' if tool.strict is not None else 'config'} sets {_show(expected)}, "
+            f"the wire carries {_show(actual)}"), message=(
             f"{request.provider}: tool {tool.name!r} has strict={_show(tool.strict)}, provider config "
             f"strict={_show(request.config_strict)}; the wire carries strict={_show(actual)}, expected "
             f"{_show(expected)} (tool ?? config ?? default)"))
@@ -102,13 +104,13 @@ def test_res_2_unset_gets_declared_default(strictconformance_harness: Harness, r
         if any(tool.strict is True for tool in request.tools):
             return  # a strict tool decides Google's mode (RES-6)
         kept, expected_mode = gemini_mode_kept(request, wire, strict=default is True)
-        strictconformance_harness.expect(kept, (
+        strictconformance_harness.expect(kept, detail=f"google: mode {_show_mode(wire.function_calling_mode)} where {expected_mode} is expected", message=(
             f"google: unset tools under an unset config, declared default {_show(default)}: expected function-calling "
             f"{expected_mode}, the wire has {_show_mode(wire.function_calling_mode)}"))
         return
     for tool in unset:
         actual = wire_tool(strictconformance_harness, wire, tool.name).strict
-        strictconformance_harness.expect(actual == default, (
+        strictconformance_harness.expect(actual == default, detail=f"{request.provider}: unset strict sent as {_show(actual)}, not the declared default", message=(
             f"{request.provider}: tool {tool.name!r} and the provider config are unset; the wire carries "
             f"strict={_show(actual)}, the adapter declares the default {_show(default)}"))
 
@@ -119,7 +121,7 @@ def test_res_3_anthropic_without_structured_outputs_omits(strictconformance_harn
     wire = strictconformance_harness.call("build_request", request)
     for tool in request.tools:
         actual = wire_tool(strictconformance_harness, wire, tool.name).strict
-        strictconformance_harness.expect(actual is None, (
+        strictconformance_harness.expect(actual is None, detail=f"strict={_show(actual)} sent to a model without structured outputs", message=(
             f"anthropic model {request.model!r} has no structured-output support, yet tool {tool.name!r} "
             f"(strict={_show(tool.strict)}, config {_show(request.config_strict)}) carries strict={_show(actual)}; "
             "it must be omitted"))
@@ -145,12 +147,13 @@ def _strict_keys(value: Any, path: str = "") -> list[str]:
 def test_res_4_anthropic_response_format_has_no_strict(strictconformance_harness: Harness, request: ToolsRequest) -> None:
     wire = strictconformance_harness.call("build_request", request)
     if wire.response_format is None:
-        strictconformance_harness.expect(not request.supports_structured_outputs, (
+        strictconformance_harness.expect(not request.supports_structured_outputs, detail="no response_format on the wire", message=(
             "the request asks for a structured-output response (response_schema) on a model with structured "
             "outputs, but the wire request has no response_format to check (WireRequest.response_format)"))
         return
     found = _strict_keys(wire.response_format, "response_format")
-    strictconformance_harness.expect(not found, f"the Anthropic response format carries strict at {', '.join(found)}; the API has no such field")
+    strictconformance_harness.expect(not found, f"the Anthropic response format carries strict at {', '.join(found)}; the API has no such field",
+                                     detail="strict in the response format")
 
 
 @check("RES-5", requires=_provider("anthropic"))
@@ -158,7 +161,7 @@ def test_res_4_anthropic_response_format_has_no_strict(strictconformance_harness
 def test_res_5_anthropic_strict_carries_beta(strictconformance_harness: Harness, request: ToolsRequest) -> None:
     wire = strictconformance_harness.call("build_request", request)
     strict_tools = [tool.name for tool in wire.tools if tool.strict is True]
-    strictconformance_harness.expect(not strict_tools or ANTHROPIC_STRUCTURED_OUTPUTS_BETA in wire.betas, (
+    strictconformance_harness.expect(not strict_tools or ANTHROPIC_STRUCTURED_OUTPUTS_BETA in wire.betas, detail="strict tools without the beta", message=(
         f"tools {strict_tools} are sent with strict=true but the request's betas {sorted(wire.betas)} lack "
         f"{ANTHROPIC_STRUCTURED_OUTPUTS_BETA!r}"))
 
@@ -170,12 +173,13 @@ def test_res_6_google_strict_switches_mode(strictconformance_harness: Harness, r
     default = _declared_default(strictconformance_harness, "google")
     for tool in request.tools:
         actual = wire_tool(strictconformance_harness, wire, tool.name).strict
-        strictconformance_harness.expect(actual is None, f"google has no per-tool strict field, yet tool {tool.name!r} carries strict={_show(actual)}")
+        strictconformance_harness.expect(actual is None, f"google has no per-tool strict field, yet tool {tool.name!r} carries strict={_show(actual)}",
+                                         detail="a per-tool strict field on google")
     if not request.tools and wire.function_calling_mode is None:
         return  # no function declarations: no mode applies (Vercel AI SDK sends no toolConfig then)
     resolved_strict = [tool.name for tool in request.tools if _first_set(tool.strict, request.config_strict, default) is True]
     kept, expected = gemini_mode_kept(request, wire, strict=bool(resolved_strict))
-    strictconformance_harness.expect(kept, (
+    strictconformance_harness.expect(kept, detail=f"mode {_show_mode(wire.function_calling_mode)} where {expected} is expected", message=(
         f"tools resolved to strict: {resolved_strict or 'none'}; {_mode_set_by_caller(request)}; "
         f"expected {expected}, the wire has {_show_mode(wire.function_calling_mode)}"))
 
@@ -213,7 +217,8 @@ def _table_case(strictconformance_harness: Harness, provider: str, supports: boo
     if expected == "declared":  # the seed says true; SPEC §1 checks the adapter's declared default
         expected = _declared_default(strictconformance_harness, provider)
     actual = wire_tool(strictconformance_harness, strictconformance_harness.call("build_request", request), "lookup").strict
-    strictconformance_harness.expect(same_tool_strict(provider, actual, expected), f"seed table row: expected strict={_show(expected)}, the wire carries {_show(actual)}")
+    strictconformance_harness.expect(same_tool_strict(provider, actual, expected), f"seed table row: expected strict={_show(expected)}, the wire carries {_show(actual)}",
+                                     detail=f"seed table row ({provider}): strict={_show(expected)} expected, {_show(actual)} sent")
 
 
 def _table_params(rule: str) -> list[Any]:
@@ -245,9 +250,11 @@ def test_res_4_seed_table_output_config_format(strictconformance_harness: Harnes
         request = ToolsRequest("anthropic", "claude-sonnet-4-5", True, (), config_strict=config,
                                response_schema={"type": "object", "properties": {}, "required": [], "additionalProperties": False})
         wire = strictconformance_harness.call("build_request", request)
-        strictconformance_harness.expect(wire.response_format is not None, "the request asks for a structured-output response, but the wire request has no response_format")
+        strictconformance_harness.expect(wire.response_format is not None, "the request asks for a structured-output response, but the wire request has no response_format",
+                                         detail="no response_format on the wire")
         found = _strict_keys(wire.response_format, "response_format")
-        strictconformance_harness.expect(not found, f"config strict={_show(config)}: the response format carries strict at {', '.join(found)}")
+        strictconformance_harness.expect(not found, f"config strict={_show(config)}: the response format carries strict at {', '.join(found)}",
+                                         detail="strict in the response format")
 
 
 # -- Strict-format resolution ---------------------------------------------------------------------
@@ -262,13 +269,13 @@ def _support_text(support: StrictSupport) -> str:
 def test_res_13_strict_format_resolution(strictconformance_harness: Harness, case: tuple[ModelSpec, StrictSupport]) -> None:
     model, expected = case
     actual: StrictSupport = strictconformance_harness.call("strict_support", model)
-    strictconformance_harness.expect(actual.capable == expected.capable, (
+    strictconformance_harness.expect(actual.capable == expected.capable, detail="strict capability misread", message=(
         f"model {model.provider}/{model.id} with strict_format={model.strict_format!r}: the adapter says "
         f"{_support_text(actual)}; expected {'strict-capable' if expected.capable else 'not strict-capable'} "
         + ("(an explicit family opts in)" if model.strict_format not in (None, "none") else
            "('none' opts out)" if model.strict_format == "none" else "(the fallback picks a dialect, never a capability)")))
     if model.strict_format != "none":
-        strictconformance_harness.expect(actual.dialect == expected.dialect, (
+        strictconformance_harness.expect(actual.dialect == expected.dialect, detail="another dialect", message=(
             f"model {model.provider}/{model.id} with strict_format={model.strict_format!r}: dialect {actual.dialect!r}, "
             f"expected {expected.dialect!r} (explicit value, else provider name, else the id's family/ prefix)"))
 
@@ -293,9 +300,9 @@ def test_res_14_every_listed_model(strictconformance_harness: Harness) -> None:
 
 def _expect_curated(strictconformance_harness: Harness, model: ModelSpec, expected: StrictSupport) -> None:
     actual: StrictSupport = strictconformance_harness.call("strict_support", model)
-    strictconformance_harness.expect(actual.capable == expected.capable, (
+    strictconformance_harness.expect(actual.capable == expected.capable, detail="strict capability misread", message=(
         f"{model.provider} model {model.id!r} (strict format unset): the adapter says {_support_text(actual)}; "
         f"SPEC RES-14 has it {'strict-capable' if expected.capable else 'lenient'}"))
     if expected.capable:
-        strictconformance_harness.expect(actual.dialect == expected.dialect, (
+        strictconformance_harness.expect(actual.dialect == expected.dialect, detail="another dialect", message=(
             f"{model.provider} model {model.id!r}: dialect {actual.dialect!r}, expected {expected.dialect!r}"))

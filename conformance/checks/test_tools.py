@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import sys
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
@@ -25,7 +26,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from strictconformance.findings import not_covered
-from strictconformance.harness import ConformanceFailure, Harness, check
+from strictconformance.harness import ConformanceFailure, Harness, RuleViolation, check
 from strictconformance.spec import all_rules
 from strictconformance.strategies import callbacks
 from strictconformance.tools.cases import CallbackKind, CallLog, RecordingCase
@@ -40,6 +41,9 @@ from strictconformance.tools.jsonvalue import JSONValue
 from strictconformance.tools.oracles import CHECKS, FromFunction, Violation
 from strictconformance.tools.results import ToolContext, ToolInvocation
 from strictconformance.tools.shapes import FieldShape, ObjectShape, schema_for
+
+if sys.version_info < (3, 11):  # pragma: no cover
+    from exceptiongroup import ExceptionGroup
 
 _ALL_SOURCES: frozenset[InputSource] = frozenset({"signature", "model", "json_schema"})
 _SCHEMA_SOURCES: frozenset[InputSource] = frozenset({"model", "json_schema"})
@@ -161,11 +165,24 @@ def _judge(strictconformance_harness: Harness, layer: _AdapterToolLayer | FromFu
         raise
     if not violations:
         return
-    first, *others = violations
-    # the oracle names the layer's methods; for the user they are the adapter's, with the tool as "handle"
-    strictconformance_harness.note(call=first.call.replace("layer.", "adapter.", 1), **first.counterexample)
-    also = "".join(f"\nalso: {other.message}" for other in others)
-    strictconformance_harness.fail(first.message + also)
+    # each kind of defect its own finding, with its own counterexample: an SDK whose error result
+    # names no field and that also runs the callback on invalid input shows both
+    distinct: dict[str, Violation] = {}
+    for violation in violations:
+        distinct.setdefault(violation.defect or violation.message, violation)
+    notes = dict(strictconformance_harness.notes)
+    failures: list[ConformanceFailure] = []
+    for violation in distinct.values():
+        # the oracle names the layer's methods; for the user they are the adapter's, with the tool as "handle"
+        strictconformance_harness.notes = {**notes, "call": violation.call.replace("layer.", "adapter.", 1), **violation.counterexample}
+        if len(distinct) == 1:
+            strictconformance_harness.fail(violation.message, detail=violation.defect or None)
+        failure = RuleViolation(violation.message, rule_id=rule_id, detail=violation.defect or None)
+        failure.calls = list(strictconformance_harness.transcript)
+        failure.drawn = dict(strictconformance_harness.notes)
+        failure.with_inputs = True  # type: ignore[attr-defined]  # @check adds the check's inputs
+        failures.append(failure)
+    raise ExceptionGroup(f"{len(failures)} defects of {rule_id}", failures)
 
 
 # -- TL-1: one shape, one advertised schema ------------------------------------------------------

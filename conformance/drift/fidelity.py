@@ -31,6 +31,7 @@ arguments that are not JSON) is ``None``: DR-7 does not judge that response.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -428,3 +429,13 @@ def parse_differences(expected: ParsedResponse, got: ParsedResponse) -> list[str
             if key in expected.usage and expected.usage[key] != count:
                 differences.append(f"usage.{key}: the SDK read {count}, the response holds {expected.usage[key]}")
     return differences
+
+
+def difference_field(difference: str) -> str:
+    """What one of :func:`parse_differences`' lines is about, without the values: ``text``,
+    ``tool_calls (invented)``, ``tool_calls (dropped)``, ``tool_calls[].id``, ``stop_reason``,
+    ``usage`` (a finding's key: distinct kinds of misreading are distinct findings)."""
+    field = re.sub(r"\[\d+\]", "[]", difference.partition(":")[0])
+    if field == "tool_calls[]":
+        return "tool_calls (invented)" if difference.endswith("(invented)") else "tool_calls (dropped)"
+    return "usage" if field.startswith("usage.") else field

@@ -45,6 +45,7 @@ choice (a deterministic sweep). ``strictconformance.strategies.responses`` draws
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -194,6 +195,10 @@ class DriftMutation:
     description: str
     subject: ResponseSubject
     original: ResponseSubject
+    #: What kind of change this is, finer than ``kind`` where one kind covers several
+    #: (``change_type:bool_int``, ``break_relation:unique`` or ``:sum`` or ``:increasing``): a finding's key names
+    #: it, so an SDK that misses two families shows two findings.
+    family: str = ""
 
     @property
     def api(self) -> str:
@@ -485,6 +490,7 @@ def _break_relation(subject: ResponseSubject, choice: Any) -> DriftMutation:
         description=f"{description} ({relation.id}: {relation.description})",
         subject=mutated,
         original=subject,
+        family=f"break_relation:{relation.kind}",
     )
 
 
@@ -554,7 +560,12 @@ def _present(data: object, path: str) -> bool:
 
 
 def apply_mutation(subject: ResponseSubject, candidate: Candidate, choice: Any) -> DriftMutation:
-    """The mutation ``candidate`` makes with ``choice`` (one of ``candidate.choices``)."""
+    """The mutation ``candidate`` makes with ``choice`` (one of ``candidate.choices``), with its family."""
+    mutation = _apply(subject, candidate, choice)
+    return mutation if mutation.family else dataclasses.replace(mutation, family=candidate.family)
+
+
+def _apply(subject: ResponseSubject, candidate: Candidate, choice: Any) -> DriftMutation:
     if candidate.kind == "resplit_stream":
         return _resplit(subject, candidate, choice)
     if candidate.kind == "break_relation":

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from strictconformance.drift.errors import SchemaDriftError, describe_type
-from strictconformance.drift.fidelity import expected_parse, parse_differences
+from strictconformance.drift.fidelity import difference_field, expected_parse, parse_differences
 from strictconformance.drift.mutations import DriftMutation, ResponseSubject
 from strictconformance.drift.paths import PathLike, format_path, parse_path, paths_match
 from strictconformance.drift.provider_errors import carried_error, exception_chain
@@ -120,6 +120,10 @@ class Verdict:
     counterexample: str | None = None
     #: What the check raised, if anything (a drift error, or the exception that failed it).
     error: BaseException | None = field(default=None, compare=False, repr=False)
+    #: What tells a failure from the rule's others (a stable phrase without the drawn values: the
+    #: kind of mistake, the mutation family, the exception type): part of the finding's key, so
+    #: distinct defects are distinct findings, each with its own counterexample.
+    defect: str | None = None
 
     @property
     def passed(self) -> bool:
@@ -205,7 +209,7 @@ def _api_error_verdict(checker: DriftChecker, outcome: _Outcome, subject: Respon
         outcome, rule_id, "fail",
         f"raised its API error {_describe_error(outcome.error)} for a response that carries no provider error "
         "(no error body, no error event): a declared API error answers an error the provider sent",
-        call, _counterexample(subject))
+        call, _counterexample(subject), defect=f"API error {type(outcome.error).__qualname__} without a provider error")
 
 
 def _read_path(checker: DriftChecker, error: BaseException) -> PathLike | None:
@@ -233,9 +237,13 @@ def _skip(rule_id: str, call: str, missing: str) -> Verdict:
 
 
 def _verdict(outcome: _Outcome, rule_id: str, status: Literal["pass", "fail", "skip"], message: str, call: str,
-             counterexample: str | None = None) -> Verdict:
-    """A verdict carrying what the check raised."""
-    return Verdict(rule_id, status, message, call, counterexample, error=outcome.error)
+             counterexample: str | None = None, *, defect: str | None = None) -> Verdict:
+    """A verdict carrying what the check raised (and, failing, what kind of defect it is)."""
+    return Verdict(rule_id, status, message, call, counterexample, error=outcome.error, defect=defect)
+
+
+def _raised(error: BaseException | None) -> str:
+    return type(error).__qualname__ if error is not None else "nothing"
 
 
 def judge_recorded(checker: DriftChecker, subject: ResponseSubject, *, label: str = "") -> Verdict:
@@ -257,6 +265,7 @@ def judge_recorded(checker: DriftChecker, subject: ResponseSubject, *, label: st
         f"{kind} a recorded real response{where}: {_describe_error(outcome.error)}",
         call,
         _counterexample(subject),
+        defect=f"{kind} a recorded response ({_raised(outcome.error)})",
     )
 
 
@@ -282,11 +291,13 @@ def judge_mutation(checker: DriftChecker, mutation: DriftMutation) -> Verdict:
             f"{kind} a change that is not drift ({change}): {_describe_error(error)}",
             call,
             _counterexample(mutation.subject),
+            defect=f"{kind} an additive change ({mutation.family or mutation.kind}, {_raised(error)})",
         )
     if error is None:
         return _verdict(
             outcome,
-            rule, "fail", f"missed breaking drift ({change}); expected a drift error at {mutation.path}", call, _counterexample(mutation.subject)
+            rule, "fail", f"missed breaking drift ({change}); expected a drift error at {mutation.path}", call, _counterexample(mutation.subject),
+            defect=f"missed breaking drift ({mutation.family or mutation.kind})",
         )
     if not _is_drift_error(checker, error):
         declared = ", ".join(t.__qualname__ for t in checker.error_types) or "none declared"
@@ -297,11 +308,13 @@ def judge_mutation(checker: DriftChecker, mutation: DriftMutation) -> Verdict:
             f"raised {_describe_error(error)} on breaking drift ({change}), not a declared drift error ({declared})",
             call,
             _counterexample(mutation.subject),
+            defect=f"undeclared {_raised(error)} on breaking drift ({mutation.family or mutation.kind})",
         )
     try:
         reported = _read_path(checker, error)
     except Exception as exc:  # the adapter's path reader failing is its fault, reported as such
-        return _verdict(outcome, rule, "fail", f"drift_error_path() raised {_describe_error(exc)}", call, _counterexample(mutation.subject))
+        return _verdict(outcome, rule, "fail", f"drift_error_path() raised {_describe_error(exc)}", call, _counterexample(mutation.subject),
+                        defect=f"drift_error_path() raised {_raised(exc)}")
     if reported is None:
         return _verdict(outcome, rule, "pass", f"detected {change} (the error carries no path; path not checked)", call)
     if paths_match(reported, mutation.path):
@@ -313,6 +326,7 @@ def judge_mutation(checker: DriftChecker, mutation: DriftMutation) -> Verdict:
         f"detected {change} but reported path {_render(reported)}; expected {mutation.path} ([*] matches any position)",
         call,
         _counterexample(mutation.subject),
+        defect=f"drift reported at the wrong path ({mutation.family or mutation.kind})",
     )
 
 
@@ -331,7 +345,7 @@ def judge_fidelity(checker: DriftChecker, subject: ResponseSubject) -> Verdict:
     if outcome.result is None:
         return _verdict(outcome, "DR-7", "fail", f"{call.split('(')[0]}() returned nothing, but the adapter declares "
                         "parse_fidelity: return what the SDK parsed, a strictconformance.drift.fidelity.ParsedResponse", call,
-                        _counterexample(subject))
+                        _counterexample(subject), defect="returned nothing")
     expected = (expected_parse(subject.api, events=subject.events or ()) if subject.is_stream
                 else expected_parse(subject.api, subject.payload))
     if expected is None:
@@ -340,7 +354,7 @@ def judge_fidelity(checker: DriftChecker, subject: ResponseSubject) -> Verdict:
     if not differences:
         return _verdict(outcome, "DR-7", "pass", "parsed what the response holds", call)
     return _verdict(outcome, "DR-7", "fail", "the SDK's parse differs from the response: " + "; ".join(differences), call,
-                    _counterexample(subject))
+                    _counterexample(subject), defect="parse differs in " + ", ".join(sorted({difference_field(d) for d in differences})))
 
 
 def _render(path: PathLike) -> str:
@@ -373,9 +387,11 @@ def judge_total(checker: DriftChecker, api: str, value: object, *, stream: bool 
             + _api_error_hint(subject),
             call,
             _counterexample(subject),
+            defect=f"undeclared {_raised(outcome.error)} on {_a(describe_type(value))} input",
         )
     if fingerprint(value) != before:
-        return _verdict(outcome, "DR-6", "fail", "modified the payload it was given", call, _counterexample(subject))
+        return _verdict(outcome, "DR-6", "fail", "modified the payload it was given", call, _counterexample(subject),
+                        defect="modified the payload it was given")
     return _verdict(outcome, "DR-6", "pass", "raised nothing but drift errors and left the input unchanged", call)
 
 

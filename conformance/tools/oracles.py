@@ -101,6 +101,9 @@ class Violation:
     message: str
     call: str
     counterexample: Mapping[str, Any]
+    #: What kind of mistake it is, without the drawn values: part of the finding's key, so two
+    #: defects of one rule are two findings.
+    defect: str = ""
 
     def __str__(self) -> str:
         example = json.dumps(self.counterexample, indent=2, default=repr, ensure_ascii=False)
@@ -147,7 +150,7 @@ def _attempt(rule_id: str, call: str, example: Mapping[str, Any], action: Callab
     except CheckFailure:
         raise
     except Exception as exc:
-        raise _Escaped(Violation(rule_id, f"{what} raised {type(exc).__qualname__}: {exc}", call, example)) from exc
+        raise _Escaped(Violation(rule_id, f"{what} raised {type(exc).__qualname__}: {exc}", call, example, defect=f"{what} raised {type(exc).__qualname__}")) from exc
 
 
 def _define(rule_id: str, layer: ToolLayer, definition: ToolDefinition, example: Mapping[str, Any]) -> Any:
@@ -170,7 +173,7 @@ def _checked(rule_id: str, run: Callable[[], list[Violation]]) -> list[Violation
 def _single_result(rule_id: str, invocation: ToolInvocation, call: str, example: Mapping[str, Any]) -> tuple[ToolResult | None, list[Violation]]:
     if len(invocation.results) == 1:
         return invocation.results[0], []
-    return None, [Violation(rule_id, f"expected exactly one final result, got {len(invocation.results)}", call, {**example, "invocation": invocation.as_json()})]
+    return None, [Violation(rule_id, f"expected exactly one final result, got {len(invocation.results)}", call, {**example, "invocation": invocation.as_json()}, defect="not exactly one final result")]
 
 
 def _text(result: ToolResult) -> str:
@@ -305,7 +308,7 @@ def _advertised_schema(rule_id: str, layer: ToolLayer, handle: Any, definition: 
         return canonical_input_schema(advertised.input_schema).schema, call, advertised.input_schema, []
     except ToolDefinitionError as exc:
         message = f"the schema advertised for a {definition.source} definition is unusable: {exc}"
-        return None, call, advertised.input_schema, [Violation(rule_id, message, call, {**example, "advertised": advertised.input_schema})]
+        return None, call, advertised.input_schema, [Violation(rule_id, message, call, {**example, "advertised": advertised.input_schema}, defect=f"the schema advertised for a {definition.source} definition is unusable")]
 
 
 def check_tl1(layer: ToolLayer, case: ShapeCase) -> list[Violation]:
@@ -341,7 +344,7 @@ def check_tl1(layer: ToolLayer, case: ShapeCase) -> list[Violation]:
                 where, actual, wanted = difference
                 return [Violation("TL-1", f"the {definition.source} definition advertises a schema that validates differently "
                                           f"from the shape's raw JSON Schema; first difference at {where}: {_dump(actual)} "
-                                          f"instead of {_dump(wanted)}", call, shown)]
+                                          f"instead of {_dump(wanted)}", call, shown, defect=f"the {definition.source} definition validates differently from the raw JSON Schema")]
             source, yardstick = baseline
             difference = _first_difference(got, yardstick)
             if difference is None:
@@ -350,7 +353,7 @@ def check_tl1(layer: ToolLayer, case: ShapeCase) -> list[Violation]:
             what = "the same shape as raw JSON Schema" if source == "json_schema" else f"the same shape as a {source} definition"
             return [Violation("TL-1", f"the {definition.source} definition advertises a different schema than {what}; "
                                       f"first difference at {where}: {_dump(actual)} instead of {_dump(wanted)}",
-                              call, {**shown, f"advertised_for_{source}": yardstick})]
+                              call, {**shown, f"advertised_for_{source}": yardstick}, defect=f"the {definition.source} definition advertises another schema than {what}")]
 
         violations.extend(_checked("TL-1", run))
     return violations
@@ -375,32 +378,32 @@ def check_tl2(layer: ToolLayer, case: RecordingCase) -> list[Violation]:
         violations += problems
         calls = _new_calls(case.log, before)
         if result is not None and result.status != "success":
-            violations.append(Violation("TL-2", f"valid input gave an error result: {result.content}", call, {**valid_example, "result": result.as_json()}))
+            violations.append(Violation("TL-2", f"valid input gave an error result: {result.content}", call, {**valid_example, "result": result.as_json()}, defect="valid input gave an error result"))
         elif result is not None and (wrong_id := _id_problem([result], "toolu_valid")):
-            violations.append(Violation("TL-2", f"the success result {wrong_id}", call, {**valid_example, "result": result.as_json()}))
+            violations.append(Violation("TL-2", f"the success result {wrong_id}", call, {**valid_example, "result": result.as_json()}, defect="the success result has the wrong tool-use id"))
         if len(calls) != 1:
-            violations.append(Violation("TL-2", f"valid input should call the callback once, it was called {len(calls)} times", call, valid_example))
+            violations.append(Violation("TL-2", f"valid input should call the callback once, it was called {len(calls)} times", call, valid_example, defect="valid input did not call the callback once"))
         else:
             received = calls[0].input
             if not _received_ok(received, case.valid_input, case.definition, case.shape):
-                violations.append(Violation("TL-2", "the callback did not receive the input as given", call, {**valid_example, "received": as_json(received)}))
+                violations.append(Violation("TL-2", "the callback did not receive the input as given", call, {**valid_example, "received": as_json(received)}, defect="the callback did not receive the input as given"))
             mismatches = type_mismatches(received, case.shape, expect_models=case.definition.source != "json_schema")
             if mismatches:
-                violations.append(Violation("TL-2", f"the callback received the wrong types: {'; '.join(mismatches)}", call, valid_example))
+                violations.append(Violation("TL-2", f"the callback received the wrong types: {'; '.join(mismatches)}", call, valid_example, defect="the callback received the wrong types"))
         before = len(case.log.calls)
         invalid_example = {**example, "input": case.invalid_input, "invalid_at": case.invalid_field}
         invocation, call = _invoke("TL-2", layer, handle, "toolu_invalid", case.invalid_input, {}, invalid_example, "invoking with invalid input")
         result, problems = _single_result("TL-2", invocation, call, invalid_example)
         violations += problems
         if _new_calls(case.log, before):
-            violations.append(Violation("TL-2", f"input invalid at {case.invalid_field} reached the callback", call, invalid_example))
+            violations.append(Violation("TL-2", f"input invalid at {case.invalid_field} reached the callback", call, invalid_example, defect="invalid input reached the callback"))
         if result is not None:
             if result.status != "error":
-                violations.append(Violation("TL-2", f"input invalid at {case.invalid_field} gave a success result", call, {**invalid_example, "result": result.as_json()}))
+                violations.append(Violation("TL-2", f"input invalid at {case.invalid_field} gave a success result", call, {**invalid_example, "result": result.as_json()}, defect="invalid input gave a success result"))
             elif not _names_field(result, case.invalid_field):
-                violations.append(Violation("TL-2", f"the error result does not name the failing field {case.invalid_field}", call, {**invalid_example, "result": result.as_json()}))
+                violations.append(Violation("TL-2", f"the error result does not name the failing field {case.invalid_field}", call, {**invalid_example, "result": result.as_json()}, defect="the error result does not name the failing field"))
             elif wrong_id := _id_problem([result], "toolu_invalid"):
-                violations.append(Violation("TL-2", f"the error result for invalid input {wrong_id}", call, {**invalid_example, "result": result.as_json()}))
+                violations.append(Violation("TL-2", f"the error result for invalid input {wrong_id}", call, {**invalid_example, "result": result.as_json()}, defect="the error result for invalid input has the wrong tool-use id"))
         return violations
 
     return _checked("TL-2", run)
@@ -428,29 +431,29 @@ def check_tl3(layer: ToolLayer, case: RaisingCase) -> list[Violation]:
         except CheckFailure:
             raise
         except Exception as exc:
-            return [Violation("TL-3", f"the callback's {type(exc).__qualname__} escaped the tool-use path", call, example)]
+            return [Violation("TL-3", f"the callback's {type(exc).__qualname__} escaped the tool-use path", call, example, defect="the callback's exception escaped the tool-use path")]
         result, violations = _single_result("TL-3", invocation, call, example)
         if result is None:
             return violations
         shown = {**example, "result": result.as_json()}
         if result.status != "error":
-            violations.append(Violation("TL-3", "a raising callback gave a success result", call, shown))
+            violations.append(Violation("TL-3", "a raising callback gave a success result", call, shown, defect="a raising callback gave a success result"))
             return violations
         text = _text(result)
         redacted = layer.traits.error_text
         if redacted is not None:
             # the layer declares it puts this fixed text in every error result instead of the exception
             if redacted not in text:
-                violations.append(Violation("TL-3", f"the error result does not carry the declared error_text {redacted!r}", call, shown))
+                violations.append(Violation("TL-3", f"the error result does not carry the declared error_text {redacted!r}", call, shown, defect="the error result does not carry the declared error_text"))
         elif case.exception_type.__name__ not in text:
-            violations.append(Violation("TL-3", f"the error result does not carry the exception type {case.exception_type.__qualname__}", call, shown))
+            violations.append(Violation("TL-3", f"the error result does not carry the exception type {case.exception_type.__qualname__}", call, shown, defect="the error result does not carry the exception type"))
         if redacted is None and case.exception_text and case.exception_text not in text:
-            violations.append(Violation("TL-3", f"the error result does not carry the exception message {case.exception_text!r}", call, shown))
+            violations.append(Violation("TL-3", f"the error result does not carry the exception message {case.exception_text!r}", call, shown, defect="the error result does not carry the exception message"))
         if result.tool_use_id != "toolu_raise":
-            violations.append(Violation("TL-3", f"the error result carries tool-use id {result.tool_use_id!r}, not 'toolu_raise'", call, shown))
+            violations.append(Violation("TL-3", f"the error result carries tool-use id {result.tool_use_id!r}, not 'toolu_raise'", call, shown, defect="the error result has the wrong tool-use id"))
         got = [event.data for event in invocation.events]
         if not json_equal(got, list(case.items_before)):
-            violations.append(Violation("TL-3", "the progress events before the exception were not delivered in order", call, {**shown, "events": got}))
+            violations.append(Violation("TL-3", "the progress events before the exception were not delivered in order", call, {**shown, "events": got}, defect="the progress events before the exception are not delivered in order"))
         return violations
 
     return _checked("TL-3", run)
@@ -485,22 +488,22 @@ def check_tl4(layer: ToolLayer, case: StreamingCase) -> list[Violation]:
         result, violations = _single_result("TL-4", invocation, call, example)
         got = [event.data for event in invocation.events]
         if not json_equal(got, list(case.items)):
-            violations.append(Violation("TL-4", f"progress events {_dump(got)} differ from the items yielded {_dump(list(case.items))}", call, {**example, "invocation": invocation.as_json()}))
+            violations.append(Violation("TL-4", f"progress events {_dump(got)} differ from the items yielded {_dump(list(case.items))}", call, {**example, "invocation": invocation.as_json()}, defect="progress events differ from the items yielded"))
         if any(event.tool_use_id != "toolu_stream" for event in invocation.events):
-            violations.append(Violation("TL-4", "a progress event carries the wrong tool-use id", call, example))
+            violations.append(Violation("TL-4", "a progress event carries the wrong tool-use id", call, example, defect="a progress event carries the wrong tool-use id"))
         late = _events_after_a_result(invocation)
         if late:
             violations.append(Violation("TL-4", f"{late} progress event(s) came after the final result; events stream first, then the "
-                                                "one result", call, {**example, "invocation": invocation.as_json()}))
+                                                "one result", call, {**example, "invocation": invocation.as_json()}, defect="progress events after the final result"))
         if result is not None:
             if result.status != "success":
-                violations.append(Violation("TL-4", f"the stream ended in an error result: {result.content}", call, {**example, "result": result.as_json()}))
+                violations.append(Violation("TL-4", f"the stream ended in an error result: {result.content}", call, {**example, "result": result.as_json()}, defect="the stream ended in an error result"))
             elif not _carries(result, expected_final):
                 what = "an empty generator's result" if not case.items and not case.has_final else "the final result"
                 violations.append(Violation("TL-4", f"{what} carries {_dump(result.value)} (text {_dump(result.content)}) instead of "
-                                                    f"{_dump(expected_final)}", call, {**example, "result": result.as_json()}))
+                                                    f"{_dump(expected_final)}", call, {**example, "result": result.as_json()}, defect=f"{what} carries another value"))
             elif wrong_id := _id_problem([result], "toolu_stream"):
-                violations.append(Violation("TL-4", f"the final result {wrong_id}", call, {**example, "result": result.as_json()}))
+                violations.append(Violation("TL-4", f"the final result {wrong_id}", call, {**example, "result": result.as_json()}, defect="the final result has the wrong tool-use id"))
         return violations
 
     return _checked("TL-4", run)
@@ -540,27 +543,27 @@ def check_tl5(layer: ToolLayer, case: ContextCase) -> list[Violation]:
             same = False
         if leaked or not same:
             detail = f"the context parameter {case.context_parameter!r} appears in the advertised schema" if leaked else "the advertised schema differs from the same tool without context"
-            violations.append(Violation("TL-5", detail, call, {**example, "advertised": advertised.input_schema, "advertised_without_context": without}))
+            violations.append(Violation("TL-5", detail, call, {**example, "advertised": advertised.input_schema, "advertised_without_context": without}, defect="the context parameter is in the advertised schema" if leaked else "context changes the advertised schema"))
         before = len(case.log.calls)
         invocation, call = _invoke("TL-5", layer, handle, case.tool_use_id, case.input, case.invocation_state, example, "invoking a tool with context")
         calls = _new_calls(case.log, before)
         if len(calls) != 1:
             result = invocation.results[0].as_json() if invocation.results else None
-            violations.append(Violation("TL-5", f"the context tool's callback ran {len(calls)} times for one valid invocation", call, {**example, "result": result}))
+            violations.append(Violation("TL-5", f"the context tool's callback ran {len(calls)} times for one valid invocation", call, {**example, "result": result}, defect="the context tool's callback did not run once"))
         else:
             context = calls[0].context
             if not isinstance(context, ToolContext):
-                violations.append(Violation("TL-5", f"the callback received {type(context).__name__} as its context, not a ToolContext", call, example))
+                violations.append(Violation("TL-5", f"the callback received {type(context).__name__} as its context, not a ToolContext", call, example, defect="the context is not a ToolContext"))
             else:
                 if context.tool_use_id != case.tool_use_id:
-                    violations.append(Violation("TL-5", f"the context carries tool-use id {context.tool_use_id!r}, not {case.tool_use_id!r}", call, example))
+                    violations.append(Violation("TL-5", f"the context carries tool-use id {context.tool_use_id!r}, not {case.tool_use_id!r}", call, example, defect="the context carries the wrong tool-use id"))
                 if not json_equal(dict(context.invocation_state), dict(case.invocation_state)):
-                    violations.append(Violation("TL-5", "the context does not carry the invocation state", call, {**example, "received_state": dict(context.invocation_state)}))
+                    violations.append(Violation("TL-5", "the context does not carry the invocation state", call, {**example, "received_state": dict(context.invocation_state)}, defect="the context does not carry the invocation state"))
         before = len(case.plain_log.calls)
         invocation, call = _invoke("TL-5", layer, plain_handle, case.tool_use_id, case.input, case.invocation_state, plain_example, "invoking a tool without context")
         for recorded in _new_calls(case.plain_log, before):
             if recorded.context is not None or recorded.surplus:
-                violations.append(Violation("TL-5", "a tool that did not opt in to context received one", call, {**plain_example, "surplus": [repr(item) for item in recorded.surplus]}))
+                violations.append(Violation("TL-5", "a tool that did not opt in to context received one", call, {**plain_example, "surplus": [repr(item) for item in recorded.surplus]}, defect="a tool that did not opt in received a context"))
         return violations
 
     return _checked("TL-5", run)
@@ -585,9 +588,9 @@ def check_tl6(layer: ToolLayer, case: DirectCallCase) -> list[Violation]:
         returned = _attempt("TL-6", call, valid_example, lambda: layer.call_tool(handle, recording.valid_input, None), "a direct call with valid input")
         calls = _new_calls(recording.log, before)
         if not json_equal(_to_json(returned), recording.returns):
-            violations.append(Violation("TL-6", f"a direct call returned {_dump(returned)}, not the callback's {_dump(recording.returns)}", call, valid_example))
+            violations.append(Violation("TL-6", f"a direct call returned {_dump(returned)}, not the callback's {_dump(recording.returns)}", call, valid_example, defect="a direct call did not return the callback's value"))
         if len(calls) != 1 or not _received_ok(calls[0].input, recording.valid_input, recording.definition, recording.shape):
-            violations.append(Violation("TL-6", "a direct call with valid input did not pass it to the callback once, as given", call, valid_example))
+            violations.append(Violation("TL-6", "a direct call with valid input did not pass it to the callback once, as given", call, valid_example, defect="a direct call did not pass valid input to the callback once"))
         before = len(recording.log.calls)
         call = _call("call_tool", "handle", recording.invalid_input, None)
         invalid_example = {**example, "input": recording.invalid_input, "invalid_at": recording.invalid_field}
@@ -598,21 +601,21 @@ def check_tl6(layer: ToolLayer, case: DirectCallCase) -> list[Violation]:
         except Exception:
             pass
         else:
-            violations.append(Violation("TL-6", f"a direct call with input invalid at {recording.invalid_field} returned {_dump(returned)} instead of raising", call, invalid_example))
+            violations.append(Violation("TL-6", f"a direct call with input invalid at {recording.invalid_field} returned {_dump(returned)} instead of raising", call, invalid_example, defect="a direct call with invalid input did not raise"))
         if _new_calls(recording.log, before):
-            violations.append(Violation("TL-6", "a direct call passed invalid input to the callback", call, invalid_example))
+            violations.append(Violation("TL-6", "a direct call passed invalid input to the callback", call, invalid_example, defect="a direct call passed invalid input to the callback"))
         call = _call("invoke_tool", "handle", "toolu_direct", recording.invalid_input, {})
         try:
             invocation = layer.invoke_tool(handle, "toolu_direct", recording.invalid_input, {})
         except CheckFailure:
             raise
         except Exception as exc:
-            violations.append(Violation("TL-6", f"the tool-use path raised {type(exc).__qualname__} for invalid input instead of returning an error result", call, invalid_example))
+            violations.append(Violation("TL-6", f"the tool-use path raised {type(exc).__qualname__} for invalid input instead of returning an error result", call, invalid_example, defect="the tool-use path raised for invalid input"))
         else:
             wrong_id = _id_problem(invocation.results, "toolu_direct")
             if wrong_id:
                 shown = {**invalid_example, "invocation": invocation.as_json()}
-                violations.append(Violation("TL-6", f"the tool-use path's result for invalid input {wrong_id}", call, shown))
+                violations.append(Violation("TL-6", f"the tool-use path's result for invalid input {wrong_id}", call, shown, defect="the tool-use path's result for invalid input has the wrong tool-use id"))
         raising = case.raising
         raising_example = {"definition": raising.definition.as_json(), "raises": f"{raising.exception_type.__qualname__}({raising.message!r})"}
         if raising.definition.source in layer.traits.sources:
@@ -625,9 +628,9 @@ def check_tl6(layer: ToolLayer, case: DirectCallCase) -> list[Violation]:
             except CheckFailure:
                 raise
             except Exception as exc:
-                violations.append(Violation("TL-6", f"a direct call raised {type(exc).__qualname__} instead of the callback's {raising.exception_type.__qualname__}", call, raising_example))
+                violations.append(Violation("TL-6", f"a direct call raised {type(exc).__qualname__} instead of the callback's {raising.exception_type.__qualname__}", call, raising_example, defect="a direct call raised another exception than the callback's"))
             else:
-                violations.append(Violation("TL-6", f"a direct call of a raising callback returned {_dump(returned)} instead of raising", call, raising_example))
+                violations.append(Violation("TL-6", f"a direct call of a raising callback returned {_dump(returned)} instead of raising", call, raising_example, defect="a direct call of a raising callback did not raise"))
         return violations
 
     return _checked("TL-6", run)
@@ -647,12 +650,12 @@ def check_tl7(layer: ToolLayer, case: StrictCase) -> list[Violation]:
         raise
     except Exception as exc:
         if case.valid:
-            return [Violation("TL-7", f"a valid strict setting {strict!r} was rejected: {type(exc).__qualname__}: {exc}", call, example)]
+            return [Violation("TL-7", f"a valid strict setting {strict!r} was rejected: {type(exc).__qualname__}: {exc}", call, example, defect="a valid strict setting was rejected")]
         if "strict" not in str(exc).lower():
-            return [Violation("TL-7", f"the error for strict={strict!r} does not mention the strict setting: {exc}", call, example)]
+            return [Violation("TL-7", f"the error for strict={strict!r} does not mention the strict setting: {exc}", call, example, defect="the error for an invalid strict setting does not mention strict")]
         return []
     if not case.valid:
-        return [Violation("TL-7", f"an invalid strict setting {strict!r} was accepted at definition time", call, example)]
+        return [Violation("TL-7", f"an invalid strict setting {strict!r} was accepted at definition time", call, example, defect="an invalid strict setting was accepted at definition time")]
 
     # An unset strict is advertised as the layer's declared default (ToolLayerTraits.strict_default).
     expected = layer.traits.strict_default if strict is None else strict
@@ -661,7 +664,7 @@ def check_tl7(layer: ToolLayer, case: StrictCase) -> list[Violation]:
         advertised = _attempt("TL-7", _call("describe_tool", "handle"), example, lambda: layer.describe_tool(handle), "describe_tool")
         if type(advertised.strict) is not type(expected) or advertised.strict != expected:
             wanted = "" if expected is strict else f" (unset strict is advertised as the declared strict_default {expected!r})"
-            return [Violation("TL-7", f"strict={strict!r} was defined but {advertised.strict!r} is advertised{wanted}", call, example)]
+            return [Violation("TL-7", f"strict={strict!r} was defined but {advertised.strict!r} is advertised{wanted}", call, example, defect="the advertised strict differs from the one defined")]
         return []
 
     return _checked("TL-7", run)
@@ -733,15 +736,15 @@ def check_tl8(layer: FunctionToolLayer, case: DescriptionCase) -> list[Violation
         violations: list[Violation] = []
         if advertised.name != case.function.__name__:
             violations.append(Violation("TL-8", f"the tool is advertised as {advertised.name!r}, not as its function's name "
-                                                f"{case.function.__name__!r}", call, shown))
+                                                f"{case.function.__name__!r}", call, shown, defect="advertised under another name than its function's"))
         got, summary, first = _words(advertised.description), _words(case.summary), _words(case.first_paragraph)
         leaked = [text for text in case.args_texts if _words(text) in got and _words(text) not in summary]
         if leaked:
             violations.append(Violation("TL-8", f"the description holds the docstring's Args: section, not only its summary: "
-                                                f"{_dump(leaked[0])} is in {_dump(advertised.description)}", call, shown))
+                                                f"{_dump(leaked[0])} is in {_dump(advertised.description)}", call, shown, defect="the description holds the docstring's Args: section"))
         elif first not in got:
             violations.append(Violation("TL-8", f"the description {_dump(advertised.description)} does not hold the docstring's "
-                                                f"summary {_dump(case.summary)}", call, shown))
+                                                f"summary {_dump(case.summary)}", call, shown, defect="the description does not hold the docstring's summary"))
         return violations
 
     return _checked("TL-8", run)
@@ -799,10 +802,10 @@ def check_tl9(layer: FunctionToolLayer, case: ExtraKeysCase) -> list[Violation]:
         if result.status == "error":
             if calls:
                 violations.append(Violation("TL-9", "input with an undeclared key gave an error result, but only after running the callback",
-                                            call, {**shown, "result": result.as_json()}))
+                                            call, {**shown, "result": result.as_json()}, defect="an undeclared key was rejected only after running the callback"))
             return violations
         if len(calls) != 1:
-            violations.append(Violation("TL-9", f"the callback ran {len(calls)} times for one accepted input", call, shown))
+            violations.append(Violation("TL-9", f"the callback ran {len(calls)} times for one accepted input", call, shown, defect="the callback ran more than once for one accepted input"))
             return violations
         received = as_json(calls[0].input)
         if isinstance(received, Mapping) and case.extra_key in received:
@@ -811,7 +814,7 @@ def check_tl9(layer: FunctionToolLayer, case: ExtraKeysCase) -> list[Violation]:
             return violations  # reported
         violations.append(Violation("TL-9", f"the undeclared key {case.extra_key!r} was dropped silently: the schema advertised "
                                             "additionalProperties: false, but the input was neither rejected nor the key reported",
-                                    call, {**shown, "received": received, "result": result.as_json()}))
+                                    call, {**shown, "received": received, "result": result.as_json()}, defect="an undeclared key was dropped silently"))
         return violations
 
     return _checked("TL-9", run)
@@ -848,12 +851,12 @@ def check_tl10(layer: FunctionToolLayer, case: DefaultsCase) -> list[Violation]:
             if "default" in node:
                 if not json_equal(_to_json(node["default"]), _to_json(default)):
                     violations.append(Violation("TL-10", f"parameter {name!r} defaults to {_dump(default)} but {_dump(node['default'])} "
-                                                         "is advertised", call, shown))
+                                                         "is advertised", call, shown, defect="an advertised default differs from the parameter's"))
             elif not may_drop:
                 why = (f"tool_layer_traits.advertised_defaults is {convention!r}" +
                        (" and the tool is not advertised strict" if convention == "dropped_when_strict" else ""))
                 violations.append(Violation("TL-10", f"the default of parameter {name!r} ({_dump(default)}) is not in the advertised "
-                                                     f"schema, and its loss is not declared ({why})", call, shown))
+                                                     f"schema, and its loss is not declared ({why})", call, shown, defect="a default is not advertised and its loss not declared"))
         return violations
 
     return _checked("TL-10", run)
