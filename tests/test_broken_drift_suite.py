@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from broken_drift_adapters import BROKEN, EXTRA
+from broken_pinned import PINNED_MUTATIONS
 from conftest import SuiteRun
 from strictconformance.drift.cassettes import list_cassettes
 from strictconformance.spec import all_rules
@@ -148,3 +149,17 @@ def test_partial_adapters_pass_what_they_cover(run_suite: Callable[..., SuiteRun
     assert run.report is not None
     reasons = {check["reason"] for data in run.report["rules"].values() for check in data["checks"] if check["outcome"] == "not covered"}
     assert reasons, "an adapter that covers part of the APIs or methods has checks reported as not covered"
+
+
+@pytest.mark.parametrize("adapter", sorted(PINNED_MUTATIONS))
+def test_a_pinned_mutation_meets_the_sdk_bug_it_pins(run_suite: Callable[..., SuiteRun], adapter: str) -> None:
+    """A mutation pinned after the ci profile's draws stopped meeting a real SDK's bug: an adapter
+    with that bug fails the pinned check with the finding key the SDK's triage entry names (only the
+    pinned check runs here, nothing drawn); the reference passes it."""
+    check_name, rule_id, key = PINNED_MUTATIONS[adapter]
+    run = run_suite(adapter, "--sc-rule", rule_id, "-k", check_name)
+    assert run.rules_with("failed") == {rule_id}, run.output
+    assert run.report is not None
+    keys = {finding["key"] for check in run.report["rules"][rule_id]["checks"] for finding in check.get("findings", [])}
+    assert keys == {key}, keys
+    assert run_suite(None, "--sc-rule", rule_id, "-k", check_name).rules_with("passed") == {rule_id}

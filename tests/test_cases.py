@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from broken_pinned import PINNED_CASES
+from conftest import SuiteRun
 from strictconformance.cases import (
     Case,
     CaseLibraryError,
@@ -255,3 +258,17 @@ def test_mutual_recursion_is_unrolled_to_a_total_depth() -> None:
     result = strictify({"$defs": {"e": expr}, "$ref": "#/$defs/e"}, "anthropic")
     assert not validate_strict(result.schema, "anthropic")
     assert len(json.dumps(result.schema)) < 50_000
+
+
+@pytest.mark.parametrize("adapter", sorted(PINNED_CASES))
+def test_a_pinned_case_meets_the_sdk_bug_it_pins(run_suite: Callable[..., SuiteRun], adapter: str) -> None:
+    """A case pinned after the ci profile's draws stopped meeting a real SDK's bug: an adapter with
+    that bug fails the case's rule with the finding key the SDK's triage entry names, drawn
+    examples or not (only the case's own test items run here)."""
+    case_id, rule_id, key = PINNED_CASES[adapter]
+    assert case_id in {case.id for case in LIBRARY}
+    run = run_suite(adapter, "--sc-rule", rule_id, "-k", f"case and {case_id}")
+    assert run.rules_with("failed") == {rule_id}, run.output
+    assert run.report is not None
+    keys = {finding["key"] for check in run.report["rules"][rule_id]["checks"] for finding in check.get("findings", [])}
+    assert keys == {key}, keys

@@ -17,7 +17,9 @@ The adapter's ``check_response`` / ``check_stream`` are reached only through the
 
 A mutation is judged only when the adapter accepts the unmutated response: otherwise its verdict
 would not be about the change (DR-1 reports the rejection). Only the APIs the adapter declares in
-``drift_apis`` are used. The four cases of seeds/004 are explicit checks.
+``drift_apis`` are used. The four cases of seeds/004 are explicit checks, and so are the pinned
+mutations: ones the ``ci`` profile once drew that met a real SDK's bug, kept fixed so a change of
+Hypothesis's draws cannot lose them.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ from strictconformance.drift.oracles import (
     judge_recorded,
     judge_total,
 )
+from strictconformance.drift.paths import format_path
 from strictconformance.drift.provider_errors import chain_text
 from strictconformance.drift.shapes import get_shape
 from strictconformance.drift.shapes.model import Arr
@@ -595,6 +598,7 @@ def test_dr_6_payloads_nested_past_the_recursion_limit(strictconformance_harness
 
 _ANTHROPIC_TOOL_USE = "anthropic/messages/tool_use.yaml"
 _OPENAI_TOOL_CALL = "openai/chat/tool_call.yaml"
+_ANTHROPIC_STREAM = "anthropic/messages/stream_text.yaml"
 
 
 def _seed_subject(location: str) -> ResponseSubject:
@@ -668,6 +672,49 @@ def test_dr_7_seed_unknown_block_is_not_text(strictconformance_harness: Harness)
     if verdict.status == "skip":
         pytest.skip(f"not judged: {verdict.message}")
     strictconformance_harness.expect(verdict.passed, verdict.message, detail=verdict.defect)
+
+
+# -- pinned mutations: drawn once by the ci profile, each met a real SDK's bug ----------------------
+# A change of Hypothesis's draws (a new release, another derandomized stream) lost them from the
+# matrix while the SDKs still had the bug; as fixed cases the kit meets them whatever it draws.
+
+
+def _recorded_subject(location: str, *, stream: bool) -> ResponseSubject:
+    """The first response of the cassette at ``location`` that is (or is not) a stream."""
+    response = next(response for response in load_cassette(location).responses() if response.is_stream == stream)
+    if stream:
+        return ResponseSubject(response.api, events=response.events(), source=response.label)
+    return ResponseSubject(response.api, payload=response.payload(), source=response.label)
+
+
+def _pinned(location: str, *, stream: bool, kind: MutationKind, path: str, choice: Any) -> DriftMutation:
+    """The mutation of ``kind`` at ``path`` with ``choice``, made on a recorded response by the
+    same code as the drawn ones (so its label, breaking and rule, is theirs)."""
+    subject = _recorded_subject(location, stream=stream)
+    for candidate in mutation_candidates(subject):
+        if candidate.kind == kind and candidate.site is not None and format_path(candidate.site.path) == path:
+            return apply_mutation(subject, candidate, choice)
+    raise LookupError(f"{location} offers no {kind} mutation at {path}: the pin no longer fits the cassette")
+
+
+@check("DR-2", requires=_api_covered("anthropic.messages", "check_response"))
+def test_dr_2_pinned_retyped_content(strictconformance_harness: Harness) -> None:
+    """Anthropic's ``content`` (the array of blocks) arrives as an object: drift at ``content``.
+    Pinned: pydantic-ai 2.68.0's AnthropicModel crashed on it with AssertionError (an ``assert`` on
+    each block's type), not a drift error (triage pydantic-ai.json, DR-2)."""
+    mutation = _pinned(_ANTHROPIC_TOOL_USE, stream=False, kind="change_type", path="content", choice={"drift": 1})
+    _judge_change(strictconformance_harness, mutation, explicit=True)
+
+
+@check("DR-5", requires=_api_covered("anthropic.messages", "check_stream"))
+def test_dr_5_pinned_renamed_message_start(strictconformance_harness: Harness) -> None:
+    """A stream's one ``message_start`` is renamed (``message_start_v2``): the stream has no message
+    to build (the invariant anthropic.messages.stream.message_start): drift at
+    ``events[0].data.type``. Pinned: the AI SDK's Anthropic provider (@ai-sdk/anthropic 4.0.105)
+    threw a plain Error on a first event it cannot read, not a declared AI_* error (triage
+    vercel-ai.json, DR-5)."""
+    mutation = _pinned(_ANTHROPIC_STREAM, stream=True, kind="rename_discriminator", path="events[0].data", choice="message_start_v2")
+    _judge_change(strictconformance_harness, mutation, explicit=True)
 
 
 @check("DR-2", requires=_api_covered("openai.chat", "check_response"))

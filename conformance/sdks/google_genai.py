@@ -103,7 +103,10 @@ def _openapi_node(node: Any) -> Any:
     ``nullable: true`` as a ``null`` type (or a ``null`` branch beside ``anyOf``), ``defs``/``ref``
     as ``$defs``/``$ref``, ``example`` as ``examples``; every other keyword has the same name and
     meaning in both. Not ``Schema.json_schema``: that turns ``nullable`` beside ``anyOf`` into
-    ``type: "null"`` (only null), a bug of its own (triage: google-genai.json)."""
+    ``type: "null"`` (only null), a bug of its own that no SDK path here exercises, so no finding
+    and no triage entry carries it (google-genai 2.34.0, types.py:3141-3143, nullable with no type:
+    ``Schema(any_of=[INTEGER, STRING], nullable=True).json_schema`` gives
+    ``{"type": "null", "anyOf": [...]}``, which accepts no value)."""
     if not isinstance(node, dict):
         return node
     out: dict[str, Any] = {}
