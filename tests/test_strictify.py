@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from strictconformance.dialects import SHIPPED, Loss, SchemaError, Strictified, validate_strict
+from strictconformance.dialects.annotations import check_rt9_annotations_survive
 from strictconformance.dialects.known_bad import KnownBad, known_bad_cases
 from strictconformance.dialects.oracles import (
     check_rt1_obeys_rules,
@@ -427,3 +428,104 @@ def test_losses_name_the_original_keyword_when_the_wire_form_renames_it() -> Non
     record = {"type": "object", "additionalProperties": {"type": "string"}, "minProperties": 3, "maxProperties": 5}
     losses = {(loss.pointer, loss.keyword) for loss in strictify(record, "anthropic").losses if loss.kind == "keyword-stripped"}
     assert losses == {("", "minProperties"), ("", "maxProperties")}
+
+
+# -- shared definitions (issue 10 item 11) -----------------------------------------------------------
+
+#: Dialects that keep `$ref` and have no depth limit: a definition several places refer to is kept once.
+SHARING = [name for name in DIALECTS if SHIPPED[name].encoding.references == "keep" and SHIPPED[name].limits.max_depth is None
+           and name != "lenient"]
+
+
+def _nodes(schema: Any) -> int:
+    """Dict nodes of a JSON value, as written (the reference's output shares no node)."""
+    return json.dumps(schema).count("{")
+
+
+def _references(schema: Any) -> dict[str, int]:
+    found: dict[str, int] = {}
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("$ref"), str):
+                found[node["$ref"]] = found.get(node["$ref"], 0) + 1
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+def _bound(dialect: str) -> Any:
+    return lambda schema: strictify(schema, dialect).as_strictified()
+
+
+def test_the_sharing_dialects_are_those_with_references_and_no_depth_limit() -> None:
+    assert SHARING == ["anthropic", "cohere", "google", "google-schema", "mistral"]
+
+
+@pytest.mark.parametrize("dialect", SHARING)
+def test_a_dag_of_shared_definitions_grows_linearly_not_exponentially(dialect: str) -> None:
+    from strictconformance.bench.scaling import shared_dag
+
+    sizes = {depth: _nodes(strictify(shared_dag(depth), dialect).schema) for depth in (8, 9, 10, 11, 12)}
+    steps = {sizes[depth + 1] - sizes[depth] for depth in (8, 9, 10, 11)}
+    assert len(steps) == 1 and sizes[12] < 400, sizes  # unfolded, depth 12 is 2^12 leaves: 12288 nodes before
+    result = strictify(shared_dag(12), dialect)
+    references = _references(result.schema)
+    assert set(result.schema["$defs"]) == {f"d{i}" for i in range(1, 13)}  # d0, used once, is inlined
+    assert all(references[f"#/$defs/{name}"] == 2 for name in result.schema["$defs"])
+    require(check_rt1_obeys_rules(shared_dag(12), _bound(dialect), dialect))
+    require(check_rt2_pure(shared_dag(12), _bound(dialect)))
+    require(check_rt3_idempotent(shared_dag(12), _bound(dialect)))
+
+
+@pytest.mark.parametrize("dialect", ["openai", "openai@2025-01"])
+def test_a_depth_limited_dialect_still_inlines_shared_definitions(dialect: str) -> None:
+    from strictconformance.bench.scaling import shared_dag
+
+    assert "$ref" not in json.dumps(strictify(shared_dag(3), dialect).schema)
+
+
+_POINT = {"type": "object", "properties": {"x": {"type": "number"}, "y": {"type": "number"}}, "required": ["x", "y"]}
+
+
+@pytest.mark.parametrize("dialect", SHARING)
+def test_a_definition_left_with_one_use_is_inlined_and_a_described_use_keeps_its_description(dialect: str) -> None:
+    described = {"type": "object", "$defs": {"P": _POINT}, "required": ["a", "b"], "properties": {
+        "a": {"$ref": "#/$defs/P", "description": "the start"}, "b": {"$ref": "#/$defs/P"}}}
+    titled = {"type": "object", "$defs": {"P": _POINT}, "required": ["a", "b"], "properties": {
+        "a": {"allOf": [{"title": "Start"}, {"$ref": "#/$defs/P"}]}, "b": {"allOf": [{"title": "End"}, {"$ref": "#/$defs/P"}]}}}
+    merged = {"type": "object", "$defs": {"P": _POINT}, "required": ["a", "b"], "properties": {
+        "a": {"allOf": [{"$ref": "#/$defs/P"}, {"properties": {"z": {"type": "integer"}}, "required": ["z"]}]}, "b": {"$ref": "#/$defs/P"}}}
+    for schema in (described, titled, merged):
+        result = strictify(schema, dialect)
+        # each leaves P used at most once on the wire (where allOf is merged: mistral keeps it, and
+        # its two references): inlined, and a second strictify changes nothing
+        if schema is described or SHIPPED[dialect].encoding.combine_all_of:
+            assert "$ref" not in json.dumps(result.schema) and "$defs" not in result.schema, result.schema
+        require(check_rt3_idempotent(schema, _bound(dialect)))
+        require(check_rt1_obeys_rules(schema, _bound(dialect), dialect))
+        assert check_rt9_annotations_survive(schema, result.as_strictified()) is None
+    kept = {**described, "properties": {**described["properties"], "c": {"$ref": "#/$defs/P"}}, "required": ["a", "b", "c"]}
+    result = strictify(kept, dialect)
+    assert _references(result.schema) == {"#/$defs/P": 2}
+    assert "the start" in json.dumps(result.schema["properties"])
+    require(check_rt3_idempotent(kept, _bound(dialect)))
+
+
+@pytest.mark.parametrize("dialect", SHARING)
+def test_two_shared_references_merged_are_merged_through_their_definitions(dialect: str) -> None:
+    named = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+    aged = {"type": "object", "properties": {"age": {"type": "integer"}}, "required": ["age"]}
+    schema = {"type": "object", "$defs": {"Named": named, "Aged": aged}, "required": ["person", "pet", "owner"], "properties": {
+        "person": {"allOf": [{"$ref": "#/$defs/Named"}, {"$ref": "#/$defs/Aged"}]},
+        "pet": {"$ref": "#/$defs/Named"}, "owner": {"$ref": "#/$defs/Aged"}}}
+    result = strictify(schema, dialect)
+    person = result.schema["properties"]["person"]
+    if "properties" in person:  # (records-as-pairs dialects keep the object: it has properties)
+        assert set(person["properties"]) == {"name", "age"} and set(person["required"]) == {"name", "age"}
+    assert not any(loss.keyword == "$ref" for loss in result.losses), result.losses
+    require(check_rt3_idempotent(schema, _bound(dialect)))
+    value = {"person": {"name": "a", "age": 3}, "pet": {"name": "b"}, "owner": {"age": 40}}
+    require(check_rt4_complete(schema, result.as_strictified(), result.codec.encode, result.codec.decode, value))

@@ -105,7 +105,12 @@ class ValueEncoding:
       ``T | null`` (null meaning absent); ``"optional"`` keeps it optional.
     - ``recursion``: ``"keep"`` keeps recursive ``$defs``/``$ref``; ``"unroll"`` inlines them
       ``unroll_depth`` times and truncates below.
-    - ``references``: ``"keep"`` may keep ``$ref`` (only to recursive definitions); ``"inline"``
+    - ``references``: ``"keep"`` may keep ``$ref``: to recursive definitions (where ``recursion`` is
+      ``"keep"``) and, where the dialect has no depth limit (``Limits.max_depth`` is ``None``), to a
+      definition the strict schema refers to from two places or more, kept once under ``$defs``
+      (inlined at each place, shared definitions unfold exponentially); a definition used once, or
+      with a ``title``/``description`` beside the reference, is inlined there. With a depth limit
+      (counted on the tree, not through ``$ref``) shared definitions stay inlined. ``"inline"``
       replaces every reference by its target.
     - ``close_objects``: every object gets ``additionalProperties: false``.
     - ``wrap_root``: a root that is not a plain object is wrapped as ``{"result": <root>}``.

@@ -53,6 +53,12 @@ _CYCLIC_REFERENCE_NOTE = (
     "says schemas should not do it and leaves the behaviour undefined. Recursion through a value "
     "(properties, items...) is not flagged here."
 )
+_SHARED_DEFINITIONS_NOTE = (
+    "strictify keeps a definition that two places or more of the strict schema refer to once under "
+    "$defs, referred to by $ref, instead of inlining it at each place (a DAG of shared definitions "
+    "would unfold exponentially); one used once, or with a title or description beside the "
+    "reference, is inlined there."
+)
 _GOOGLE_IGNORED_NOTE = (
     "Gemini ignores unsupported JSON Schema keywords instead of rejecting them; a schema that "
     "keeps one promises a constraint the model does not honour."
@@ -135,6 +141,9 @@ OPENAI = Dialect(
         "$defs and $ref, including recursion. `openai@2025-01` keeps it.",
         "minLength/maxLength are not in the documented list of string keywords; the validator does "
         "not flag them (the documentation does not say they are rejected), strictify drops them.",
+        "strictify keeps $ref only to recursive definitions and inlines shared ones: the depth limit "
+        "is counted on the tree (SM-21 does not follow $ref), so a kept shared definition could hide "
+        "levels the provider counts.",
     ),
 )
 
@@ -174,6 +183,10 @@ ANTHROPIC = Dialect(
     source=SOURCES["anthropic"],
     contexts=ANTHROPIC_CONTEXTS,
     budgets={"strict_tools": 20, "optional_parameters": 24, "union_parameters": 16},
+    notes=(
+        "Recursive definitions are unrolled (no recursion); a definition that is not recursive is "
+        "kept as $ref only where it is shared: " + _SHARED_DEFINITIONS_NOTE,
+    ),
 )
 
 _GOOGLE_UNLISTED_NOTE = (
@@ -219,6 +232,7 @@ GOOGLE = Dialect(
         "`multipleOf` is in neither the Schema reference nor the JSON-Schema mode's list, and the "
         "documentation does not say it is unsupported: no rule flags it; strictify drops it, as a loss.",
         "Recursion through the root stays `$ref: \"#\"` (SPEC §3), moved to `$defs` when the root is wrapped.",
+        "Recursive definitions stay under `$defs`, and shared ones: " + _SHARED_DEFINITIONS_NOTE,
     ),
 )
 
@@ -265,6 +279,7 @@ GOOGLE_SCHEMA = Dialect(
         "an adapter returns it read as the JSON Schema it means (google-genai's adapter shows how).",
         "`additionalProperties` is a field of google-genai's Schema (\"Can either be a boolean or an object\"); "
         "the API reference does not list it: no rule flags it (the reading that flags less).",
+        "`defs` holds the recursive definitions and the shared ones: " + _SHARED_DEFINITIONS_NOTE,
     ),
 )
 
@@ -321,6 +336,7 @@ COHERE = Dialect(
         "the kit does not model for Cohere).",
         "Silent: recursion, prefixItems, patternProperties, if/then/else, dependent*, unevaluated*, contains "
         "and default are not mentioned; no rule flags them, strictify keeps only the supported keywords.",
+        "$ref/$defs are supported: recursive definitions stay under $defs, and shared ones: " + _SHARED_DEFINITIONS_NOTE,
     ),
 )
 
@@ -339,6 +355,7 @@ MISTRAL = Dialect(
         "Mistral documents `strict` (response_format json_schema and function definitions) but no "
         "supported subset, no unsupported keyword and no limit: the documentation is silent, so this "
         "dialect flags only a root that is not an object. Add rules only with a documented source.",
+        "Recursive definitions stay under $defs, and shared ones: " + _SHARED_DEFINITIONS_NOTE,
     ),
 )
 

@@ -2,7 +2,9 @@
 
 Exact where JSON Schema allows (types intersect, bounds tighten, ``required`` unites, properties
 merge, ``anyOf`` distributes); where it cannot be exact it keeps the first side's keyword and
-reports a ``loosened`` loss, so the result never rejects a value both sides accept.
+reports a ``loosened`` loss, so the result never rejects a value both sides accept. Two sides that
+differ where one is a kept reference are merged through ``resolve`` (the reference's target, where
+the caller can give it): two different references cannot be one.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from strictconformance.dialects.values import canonical
 from strictconformance.reference.strictify._schema import MARK, Node, type_set
 from strictconformance.spec.keywords import ANNOTATION_KEYWORDS
 
-__all__ = ["MAX_CROSS_PRODUCT", "canonical", "merge_schemas"]
+__all__ = ["MAX_CROSS_PRODUCT", "attributed", "canonical", "merge_schemas"]
 
 MAX_CROSS_PRODUCT = 16
 
@@ -24,6 +26,9 @@ _ANNOTATIONS = ANNOTATION_KEYWORDS | {"$comment"}
 
 #: report(keyword, detail): called where the merge had to loosen.
 Report = Callable[[str, str], None]
+#: resolve(node): a kept reference as its target's body (annotated as the reference is), anything
+#: else as it is.
+Resolve = Callable[[Any], Any]
 
 
 def _intersect_types(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
@@ -41,12 +46,21 @@ def _open_to(node: Node, names: set[str]) -> bool:
                          and "unevaluatedProperties" not in node)
 
 
-def merge_schemas(a: Any, b: Any, report: Report) -> Any:
+def _says_something(node: Node) -> bool:
+    return any(keyword != MARK and keyword not in _ANNOTATIONS for keyword in node)
+
+
+def merge_schemas(a: Any, b: Any, report: Report, resolve: Resolve | None = None) -> Any:
     """A schema accepting what both ``a`` and ``b`` accept (``False`` when nothing can)."""
     if a is False or b is False:
         return False
     if not isinstance(a, dict) or not isinstance(b, dict):
         return a if isinstance(a, dict) else b
+    if resolve is not None and a.get("$ref") != b.get("$ref") and _says_something(a) and _says_something(b):
+        # (a side saying nothing but annotations keeps the reference)
+        resolved = resolve(a)
+        a = attributed(resolved) if resolved is not a else a
+        b = resolve(b)
     result: Node = dict(a)
     for keyword, theirs in b.items():
         if keyword == MARK:
@@ -57,8 +71,18 @@ def merge_schemas(a: Any, b: Any, report: Report) -> Any:
         ours = result[keyword]
         if canonical(ours) == canonical(theirs) or keyword in _ANNOTATIONS:
             continue
-        result[keyword] = _merge_keyword(keyword, ours, theirs, a, b, report)
+        result[keyword] = _merge_keyword(keyword, ours, theirs, a, b, report, resolve)
     return _keep_keyword_origins(result, a, b)
+
+
+def attributed(node: Any) -> Any:
+    """``node`` whose keywords remember where they come from (``MARK["from"]``): merged as the
+    first side, its keywords would otherwise be taken for the merged node's own."""
+    marks = node.get(MARK) if isinstance(node, dict) else None
+    if not isinstance(marks, dict) or "origin" not in marks:
+        return node
+    sources = {keyword: marks["origin"] for keyword in node if keyword != MARK}
+    return {**node, MARK: {**marks, "from": {**sources, **marks.get("from", {})}}}
 
 
 def _keep_keyword_origins(result: Node, a: Node, b: Node) -> Node:
@@ -86,7 +110,7 @@ def _keep_keyword_origins(result: Node, a: Node, b: Node) -> Node:
     return result
 
 
-def _merge_keyword(keyword: str, ours: Any, theirs: Any, a: Node, b: Node, report: Report) -> Any:
+def _merge_keyword(keyword: str, ours: Any, theirs: Any, a: Node, b: Node, report: Report, resolve: Resolve | None) -> Any:
     if keyword == "type":
         common = _intersect_types(type_set(a), type_set(b))
         if not common:
@@ -99,7 +123,7 @@ def _merge_keyword(keyword: str, ours: Any, theirs: Any, a: Node, b: Node, repor
             report("additionalProperties", "allOf branches close over different properties; the merged object accepts both sets")
         merged = dict(ours)
         for name, sub in theirs.items():
-            merged[name] = merge_schemas(merged[name], sub, report) if name in merged else sub
+            merged[name] = merge_schemas(merged[name], sub, report, resolve) if name in merged else sub
         return merged
     if keyword == "required":
         return list(dict.fromkeys([*ours, *theirs]))
@@ -121,16 +145,16 @@ def _merge_keyword(keyword: str, ours: Any, theirs: Any, a: Node, b: Node, repor
     # single-schema child keywords whose two schemas merge into one (not `contains`: two
     # witnesses need not be one item; not `additionalItems`: it depends on the sibling `items`)
     if keyword in ("items", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties"):
-        return merge_schemas(ours, theirs, report)
+        return merge_schemas(ours, theirs, report, resolve)
     if keyword == "not":
         return {"anyOf": [ours, theirs]}
     if keyword == "prefixItems" and isinstance(ours, list) and isinstance(theirs, list):
         common_length = min(len(ours), len(theirs))
-        merged_items = [merge_schemas(x, y, report) for x, y in zip(ours[:common_length], theirs[:common_length], strict=True)]
+        merged_items = [merge_schemas(x, y, report, resolve) for x, y in zip(ours[:common_length], theirs[:common_length], strict=True)]
         return merged_items + ours[common_length:] + theirs[common_length:]
     if keyword == "anyOf" and isinstance(ours, list) and isinstance(theirs, list):
         if len(ours) * len(theirs) <= MAX_CROSS_PRODUCT:
-            product = [merge_schemas(x, y, report) for x in ours for y in theirs]
+            product = [merge_schemas(x, y, report, resolve) for x in ours for y in theirs]
             kept = [branch for branch in product if branch is not False]
             if kept:
                 return kept

@@ -11,6 +11,7 @@ import importlib
 import re
 from collections import deque
 from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +36,7 @@ from strictconformance.reference.strictify._schema import (
     on_cycles,
     origin,
     strip_marks,
+    subschema_kind,
     type_set,
 )
 from strictconformance.spec.keywords import ANNOTATION_KEYWORDS, DEFINITION_KEYWORDS
@@ -73,6 +75,9 @@ class State:
     semantic: Any = None
     #: tagged subschemas `$ref`s reach outside any keyword, by pointer (``CheckedInput.detached``)
     detached: dict[str, Node] = field(default_factory=dict)
+    #: names of the ``$defs`` entries kept because several places refer to them (not recursive):
+    #: :func:`settle_shared_definitions` inlines those the final schema refers to only once
+    shared: set[str] = field(default_factory=set)
 
     def target(self, pointer: str) -> Any:
         """The tagged node a reference's target ``pointer`` names, also outside every keyword."""
@@ -189,13 +194,24 @@ def resolve_references(state: State) -> None:
     """Inline every reference; keep recursive definitions where the dialect allows recursion,
     else unroll them ``unroll_depth`` times and truncate below (a loss). Recursion through the root
     stays ``$ref: "#"`` (OpenAI and Gemini take it; ``wrap_root`` moves the root to ``$defs`` if it
-    wraps it)."""
+    wraps it). Where the dialect keeps references and has no depth limit, a definition that is not
+    recursive and is referred to from several places is kept once under ``$defs`` and referred to
+    (inlining it at each place unfolds a DAG of shared definitions exponentially); a depth limit is
+    counted on the tree, so there it stays inlined."""
     encoding = state.dialect.encoding
     keep = encoding.references == "keep" and encoding.recursion == "keep"
+    share = encoding.references == "keep" and state.dialect.limits.max_depth is None
     original_root = state.schema
     recursive = _recursive_targets({site: target for site, target in state.refs.items() if not _ignored_site(site, state)})
+    uses: dict[str, int] = {}
+    for target in state.refs.values():
+        uses[target] = uses.get(target, 0) + 1
+    # counted on the input: a use that later passes merge away or drop leaves a definition used once,
+    # which settle_shared_definitions inlines (idempotence: the output keeps what it refers to twice)
+    shared = {target for target, count in uses.items() if share and count >= 2 and target and target not in recursive}
     taken: set[str] = set()
-    names = {target: _definition_name(target, taken) for target in sorted(recursive) if target} if keep else {}
+    names = {target: _definition_name(target, taken) for target in sorted((recursive if keep else set()) | shared) if target}
+    state.shared = {names[target] for target in shared}
     target_node = state.target  # (before state.schema is replaced below)
     bodies: dict[tuple[str, int], Any] = {}
 
@@ -222,6 +238,14 @@ def resolve_references(state: State) -> None:
             for keyword in notes:  # a kept reference carries nothing beside it (RT-9: said, not silent)
                 state.lose(here, "annotation-dropped", keyword, f"the `{keyword}` beside a recursive `$ref` is not kept")
             return {"$ref": f"#/$defs/{names[target]}" if target else ROOT_REF, MARK: {"origin": here}}
+        if target in shared and not notes:
+            # a shared definition: referred to; the keywords beside the reference apply as well (allOf,
+            # merged where the dialect merges). A title or description beside it is kept by inlining
+            # the target annotated (below): a kept reference carries nothing beside it
+            reference = {"$ref": f"#/$defs/{names[target]}", MARK: {"origin": here}}
+            if not meaningful:
+                return reference
+            return {"allOf": [reference, inline(siblings, chain, nesting + 1)], MARK: {"origin": here}}
         # unrolled levels count every recursive definition met on the way, not each one apart: with
         # several definitions referring to each other, per-definition counts grow the output exponentially
         depth = sum(met in recursive for met in chain)
@@ -238,9 +262,16 @@ def resolve_references(state: State) -> None:
         rest = inline(siblings, chain, nesting + 1)
         return {"allOf": [body, rest], MARK: {"origin": here}}
 
+    def definition(target: str) -> Any:
+        if target in shared:  # not recursive: its body is the same at every unrolled depth
+            if (target, 0) not in bodies:
+                bodies[target, 0] = inline(target_node(target), (target,), 1)
+            return bodies[target, 0]
+        return inline(target_node(target), (target,), 1)
+
     root = inline(original_root, ("",) if "" in recursive else (), 0)
-    if keep and names:
-        definitions = {names[target]: inline(target_node(target), (target,), 1) for target in sorted(names)}
+    if names:
+        definitions = {names[target]: definition(target) for target in sorted(names)}
         if isinstance(root, dict) and set(root) <= {"$ref", MARK} and "$ref" in root:
             root = dict(definitions[root["$ref"].rsplit("/", 1)[1]])
         root = {**root, "$defs": definitions} if isinstance(root, dict) else root
@@ -298,13 +329,34 @@ def combine_all_of(state: State) -> None:
             return node
         here = origin(node)
         result: Any = {k: v for k, v in node.items() if k != "allOf"}
-        branches = _implied_by_references([result, *node["allOf"]], definitions)
+        branches = _implied_by_references([result, *node["allOf"]], definitions, state.shared)
         result = branches[0]
         for branch in branches[1:]:
-            result = merge_schemas(result, branch, lambda keyword, detail: state.lose(here, "loosened", keyword, detail))
+            result = merge_schemas(result, branch, lambda keyword, detail: state.lose(here, "loosened", keyword, detail), resolve)
         return _with_mark(result, origin=here) if isinstance(result, dict) else result
     definitions = state.schema.get("$defs", {}) if isinstance(state.schema, dict) else {}
-    state.schema = _settle_merged_references(_bottom_up(combine)(state.schema), state)
+    visit = _bottom_up(combine)
+    resolve = _shared_resolver(state, definitions, visit)
+    state.schema = _settle_merged_references(visit(state.schema), state)
+
+
+def _shared_resolver(state: State, definitions: Mapping[str, Any],
+                     settled: Callable[[Any], Any] = lambda body: body) -> Callable[[Any], Any] | None:
+    """For :func:`merge_schemas`: a reference to a shared definition (nothing but annotations beside
+    it) read as the definition's body as this pass leaves it (``settled``), annotated as the
+    reference is; anything else as it is. A merge of two different references, or of a reference
+    and other keywords, is a merge of what they mean (it cannot stay one reference)."""
+    if not state.shared:
+        return None
+
+    def resolve(node: Any) -> Any:
+        name = _reference_name(node.get("$ref")) if isinstance(node, dict) else None
+        if name not in state.shared or not isinstance(definitions.get(name), dict) or any(
+                k not in ANNOTATIONS for k in node if k not in ("$ref", MARK)):
+            return node
+        notes = {k: node[k] for k in ("title", "description") if isinstance(node.get(k), str) and node[k].strip()}
+        return _annotated(settled(definitions[name]), notes)
+    return resolve
 
 
 def _settle_merged_references(root: Any, state: State) -> Any:
@@ -356,10 +408,15 @@ def _settle_merged_references(root: Any, state: State) -> Any:
 
     def merged(node: Node, target: str, siblings: dict[str, Any]) -> Any:
         here = origin(node)
-        result = merge_schemas(body_of(target), siblings, lambda keyword, detail: state.lose(here, "loosened", keyword, detail))
+        # the site's own title and description are kept or folded into the target's (a merge keeps the
+        # first side's annotations: the target's would silently win, RT-9)
+        notes = {k: siblings[k] for k in ("title", "description") if isinstance(siblings.get(k), str) and siblings[k].strip()}
+        rest = {k: v for k, v in siblings.items() if k not in notes}
+        result = merge_schemas(body_of(target), rest, lambda keyword, detail: state.lose(here, "loosened", keyword, detail), resolve)
         # the merged node stands for the site (its keywords are the site's): later losses name the site
-        return _with_mark(result, origin=here) if isinstance(result, dict) else result
+        return _with_mark(_annotated(result, notes), origin=here) if isinstance(result, dict) else result
 
+    resolve = _shared_resolver(state, definitions)
     done: dict[int, tuple[Any, Any]] = {}  # id -> (node kept alive, its rewrite)
     settled_any = False
 
@@ -403,14 +460,17 @@ def _reference_name(ref: Any) -> str | None:
     return None
 
 
-def _implied_by_references(branches: list[Any], definitions: dict[str, Any]) -> list[Any]:
+def _implied_by_references(branches: list[Any], definitions: dict[str, Any], shared: AbstractSet[str] = frozenset()) -> list[Any]:
     """``branches`` without those a kept reference among them already implies (``allOf`` of
     ``$ref: Foo`` and ``{"type": "object"}`` where Foo is an object): merging them would leave
-    a ``$ref`` with sibling keywords, which strict dialects judge as an unclosed object."""
-    targets = [definitions.get(branch["$ref"][len("#/$defs/"):]) for branch in branches
-               if isinstance(branch, dict) and isinstance(branch.get("$ref"), str) and branch["$ref"].startswith("#/$defs/")
-               and set(branch) <= {"$ref", MARK}]
-    bodies = [target for target in targets if isinstance(target, dict)]
+    a ``$ref`` with sibling keywords, which strict dialects judge as an unclosed object. Where
+    every such reference names a ``shared`` definition, the title and description of a dropped
+    branch go to the node's own keywords (settle_shared_definitions then writes the definition
+    annotated in place: ``allOf`` of ``{"title": ...}`` and ``$ref`` keeps its title, RT-9)."""
+    names = [branch["$ref"][len("#/$defs/"):] for branch in branches
+             if isinstance(branch, dict) and isinstance(branch.get("$ref"), str) and branch["$ref"].startswith("#/$defs/")
+             and set(branch) <= {"$ref", MARK}]
+    bodies = [target for target in (definitions.get(name) for name in names) if isinstance(target, dict)]
     if not bodies:
         return branches
 
@@ -422,6 +482,11 @@ def _implied_by_references(branches: list[Any], definitions: dict[str, Any]) -> 
     kept = [branch for index, branch in enumerate(branches) if index == 0 or not implied(branch)]
     if isinstance(kept[0], dict) and implied(kept[0]) and len(kept) > 1:  # the node's own keywords (annotations stay)
         kept[0] = {k: v for k, v in kept[0].items() if k == MARK or k in ANNOTATIONS}
+    if names and all(name in shared for name in names) and isinstance(kept[0], dict):
+        for branch in branches[1:]:
+            if isinstance(branch, dict) and implied(branch):
+                notes = {k: branch[k] for k in ("title", "description") if isinstance(branch.get(k), str) and branch[k].strip()}
+                kept[0] = _annotated(kept[0], notes)
     return kept
 
 
@@ -433,7 +498,20 @@ def _values(node: Any) -> set[str] | None:
     return None
 
 
-def _disjoint(a: Any, b: Any) -> bool:
+def _referred(node: Any, definitions: Mapping[str, Any]) -> Any:
+    """What ``node`` says, read through a kept reference with nothing but annotations beside it (its
+    definition's body), to be looked at, never written."""
+    for _ in range(len(definitions) + 1):
+        name = _reference_name(node.get("$ref")) if isinstance(node, dict) else None
+        if not name or not isinstance(definitions.get(name), dict) or any(k not in ANNOTATIONS for k in node if k not in ("$ref", MARK)):
+            break
+        node = definitions[name]
+    return node
+
+
+def _disjoint(a: Any, b: Any, definitions: Mapping[str, Any] | None = None) -> bool:
+    if definitions:
+        a, b = _referred(a, definitions), _referred(b, definitions)
     types_a, types_b = type_set(a), type_set(b)
     if types_a and types_b and not (types_a & types_b) and not ({"integer", "number"} <= types_a | types_b):
         return True
@@ -457,11 +535,14 @@ def rewrite_one_of(state: State) -> None:
             return node
         branches = node["oneOf"]
         here = origin(node)
-        if not all(_disjoint(x, y) for i, x in enumerate(branches) for y in branches[i + 1:]):
+        if not all(_disjoint(x, y, definitions) for i, x in enumerate(branches) for y in branches[i + 1:]):
             state.lose(here, "loosened", "oneOf", "oneOf became anyOf: a value matching several branches is no longer rejected")
         rest = {k: v for k, v in node.items() if k != "oneOf"}
-        return merge_schemas(rest, {"anyOf": branches}, lambda keyword, detail: state.lose(here, "loosened", keyword, detail))
-    state.schema = _bottom_up(rewrite)(state.schema)
+        return merge_schemas(rest, {"anyOf": branches}, lambda keyword, detail: state.lose(here, "loosened", keyword, detail), resolve)
+    definitions = state.schema.get("$defs", {}) if isinstance(state.schema, dict) else {}
+    visit = _bottom_up(rewrite)
+    resolve = _shared_resolver(state, definitions, visit)
+    state.schema = visit(state.schema)
 
 
 #: What a node says about the object it describes (besides ``type``), which its ``anyOf`` branches
@@ -469,8 +550,9 @@ def rewrite_one_of(state: State) -> None:
 _OBJECT_LEVEL = _BY_TYPE["object"]
 
 
-def _open_object(node: Any) -> bool:
+def _open_object(node: Any, definitions: Mapping[str, Any]) -> bool:
     """Might ``node`` describe an object with keys it does not list (which closing rejects)?"""
+    node = _referred(node, definitions)
     if not isinstance(node, dict) or (type_set(node) and "object" not in type_set(node)):
         return False
     return node.get("additionalProperties", True) is not False
@@ -489,8 +571,8 @@ def distribute_into_branches(state: State) -> None:
         # X and oneOf(A, B) = oneOf(X and A, X and B) too; with both, anyOf takes X
         combinator = "anyOf" if isinstance(node.get("anyOf"), list) else "oneOf"
         branches = node.get(combinator)
-        if combinator == "oneOf" and isinstance(branches, list) and any(_open_object(branch) for branch in branches) and not all(
-                _disjoint(x, y) for i, x in enumerate(branches) for y in branches[i + 1:]):
+        if combinator == "oneOf" and isinstance(branches, list) and any(_open_object(branch, definitions) for branch in branches) and not all(
+                _disjoint(x, y, definitions) for i, x in enumerate(branches) for y in branches[i + 1:]):
             # closing a branch lets a value through that the original rejects for matching it too
             state.lose(origin(node), "loosened", "oneOf", "oneOf branches are closed: a value matching an open branch "
                        "besides another one matches only the other on the wire")
@@ -502,10 +584,11 @@ def distribute_into_branches(state: State) -> None:
             shared["type"] = node["type"]
         merged = []
         for branch in branches:
-            if isinstance(branch, dict) and type_set(branch) and type_set(shared) and not (
-                    type_set(branch) & type_set(shared) or {"integer", "number"} <= type_set(branch) | type_set(shared)):
+            kinds = type_set(_referred(branch, definitions))  # a kept reference's: its definition's
+            if isinstance(branch, dict) and kinds and type_set(shared) and not (
+                    kinds & type_set(shared) or {"integer", "number"} <= kinds | type_set(shared)):
                 continue  # a string branch of an object node: accepts nothing here
-            combined = merge_schemas(shared, branch, report(here))
+            combined = merge_schemas(shared, branch, report(here), resolve)
             if combined is False:
                 continue
             if isinstance(combined, dict):
@@ -519,7 +602,10 @@ def distribute_into_branches(state: State) -> None:
     # keywords distributed into a kept `$ref` branch are settled (see _settle_merged_references); a
     # settled body may need distributing in turn (bounded: each round settles what the last made)
     for _ in range(4):
-        distributed = _bottom_up(distribute)(state.schema)
+        definitions = state.schema.get("$defs", {}) if isinstance(state.schema, dict) else {}
+        visit = _bottom_up(distribute)
+        resolve = _shared_resolver(state, definitions, visit)
+        distributed = visit(state.schema)
         state.schema = _settle_merged_references(distributed, state)
         if state.schema is distributed:
             break
@@ -551,8 +637,11 @@ def split_type_lists(state: State) -> None:
             branches.append(branch)
         if not branches:
             return False
-        return merge_schemas(shared, {"anyOf": branches}, lambda keyword, detail: state.lose(here, "loosened", keyword, detail))
-    state.schema = _bottom_up(split)(state.schema)
+        return merge_schemas(shared, {"anyOf": branches}, lambda keyword, detail: state.lose(here, "loosened", keyword, detail), resolve)
+    definitions = state.schema.get("$defs", {}) if isinstance(state.schema, dict) else {}
+    visit = _bottom_up(split)
+    resolve = _shared_resolver(state, definitions, visit)
+    state.schema = visit(state.schema)
 
 
 def snapshot_semantics(state: State) -> None:
@@ -1133,6 +1222,154 @@ def report_ambiguous_branches(state: State) -> None:
     _bottom_up(visit)(root)
 
 
+def _subschemas(node: Any) -> list[Any]:
+    """The direct subschemas of a working node (not the values of ``enum``, ``const``, ``default``...)."""
+    if not isinstance(node, dict):
+        return []
+    found: list[Any] = []
+    for keyword, value in node.items():
+        kind = subschema_kind(keyword, value) if keyword != MARK else None
+        if kind == "one":
+            found.append(value)
+        elif kind == "map" and isinstance(value, dict):
+            found.extend(value.values())
+        elif kind == "list" and isinstance(value, list):
+            found.extend(value)
+    return found
+
+
+def _use_counts(top: Any, definitions: Mapping[str, Any]) -> dict[str, int]:
+    """How many places of the final schema (``top`` and the definitions it reaches, each written
+    once) refer to each definition, counted up to 2. The working schema shares subtrees (unrolled
+    recursion, a body annotated at two places): the count is taken over the tree it is written as,
+    without unfolding it (each distinct node's number of places, parents first)."""
+    starts: list[Any] = [top]
+    reached: set[str] = set()
+    seen: set[int] = set()
+    stack: list[Any] = [top]
+    while stack:  # the definitions the top reaches, through references
+        current = stack.pop()
+        if not isinstance(current, dict) or id(current) in seen:
+            continue
+        seen.add(id(current))
+        name = _reference_name(current.get("$ref"))
+        if name and name not in reached and isinstance(definitions.get(name), dict):
+            reached.add(name)
+            starts.append(definitions[name])
+            stack.append(definitions[name])
+        stack.extend(_subschemas(current))
+    order: list[Any] = []  # distinct nodes, children before parents
+    done: set[int] = set()
+    walk: list[tuple[Any, bool]] = [(start, False) for start in reversed(starts)]
+    while walk:
+        current, expanded = walk.pop()
+        if expanded:
+            order.append(current)
+            continue
+        if not isinstance(current, dict) or id(current) in done:
+            continue
+        done.add(id(current))
+        walk.append((current, True))
+        walk.extend((sub, False) for sub in reversed(_subschemas(current)))
+    places: dict[int, int] = {}
+    for start in starts:
+        places[id(start)] = min(2, places.get(id(start), 0) + 1)
+    counts: dict[str, int] = {}
+    for current in reversed(order):  # parents first: a node's count is complete when it is reached
+        here = places.get(id(current), 0)
+        name = _reference_name(current.get("$ref"))
+        if name:
+            counts[name] = min(2, counts.get(name, 0) + here)
+        for sub in _subschemas(current):
+            if isinstance(sub, dict):
+                places[id(sub)] = min(2, places.get(id(sub), 0) + here)
+    return counts
+
+
+def share_definitions(state: State) -> None:
+    """After the merges, keep a shared definition only where two places still refer to it (see
+    :func:`settle_shared_definitions`): one merged into each of its uses goes before the later
+    passes convert it (and report its losses) for nothing."""
+    _settle_shared(state)
+
+
+def settle_shared_definitions(state: State) -> None:
+    """Decide on the final schema which shared definitions stay (those ``resolve_references`` kept
+    because several places of the input refer to them): a reference to one with a title or
+    description beside it (a merge can leave one) becomes the definition annotated in place (RT-9:
+    a kept reference carries nothing beside it), and one that the schema now refers to from fewer
+    than two places (its other uses merged away, dropped or cut) is inlined where it is used, or
+    dropped. A second strictify keeps exactly the definitions referred to twice: idempotent."""
+    _settle_shared(state)
+
+
+def _settle_shared(state: State) -> None:
+    root = state.schema
+    if not state.shared or not isinstance(root, dict) or not isinstance(root.get("$defs"), dict):
+        return
+    definitions: dict[str, Any] = root["$defs"]
+    shared = {name for name in state.shared if isinstance(definitions.get(name), dict)}
+    if not shared:
+        return
+
+    def shared_site(node: Node) -> str | None:
+        """The shared definition ``node`` refers to, with nothing but annotations beside it."""
+        name = _reference_name(node.get("$ref"))
+        if name not in shared or any(k not in ANNOTATIONS and k not in DEFINITION_KEYWORDS for k in node if k not in ("$ref", MARK)):
+            return None
+        return name
+
+    def bare(node: Node) -> Node:
+        return {"$ref": node["$ref"], MARK: node.get(MARK, {})}
+
+    annotated: dict[int, tuple[Any, Any]] = {}  # id -> (node kept alive, its rewrite)
+    changed = False
+
+    def unannotate(node: Any) -> Any:
+        nonlocal changed
+        if not isinstance(node, dict):
+            return node
+        if id(node) not in annotated:
+            result: Any = node
+            name = shared_site(node)
+            while name is not None and set(result) - {"$ref", MARK}:
+                changed = True
+                notes = {k: result[k] for k in ("title", "description") if isinstance(result.get(k), str) and result[k].strip()}
+                # (an alias definition, itself a reference to a shared one, is followed on the next turn)
+                result = _annotated(unannotate(definitions[name]), notes) if notes else bare(result)
+                name = shared_site(result) if isinstance(result, dict) else None
+            if result is node:
+                result = map_children(node, lambda sub, keyword, key: unannotate(sub))
+            annotated[id(node)] = (node, result)
+        return annotated[id(node)][1]
+
+    top = unannotate({k: v for k, v in root.items() if k != "$defs"})
+    definitions = {name: unannotate(body) for name, body in definitions.items()}
+    counts = _use_counts(top, definitions)
+    once = {name for name in shared if counts.get(name, 0) == 1}
+    # one nothing refers to any more goes (drop_unused_definitions keeps every definition when the
+    # schema holds a `$ref` the pipeline did not write, e.g. in a keyword it keeps as data)
+    unused = {name for name in shared if not counts.get(name)}
+    if unused:
+        definitions = {name: body for name, body in definitions.items() if name not in unused}
+    if once:
+        inlined: dict[int, tuple[Any, Any]] = {}
+
+        def substitute(node: Any) -> Any:
+            if not isinstance(node, dict):
+                return node
+            if id(node) not in inlined:
+                name = shared_site(node)
+                result = substitute(definitions[name]) if name in once else map_children(node, lambda sub, keyword, key: substitute(sub))
+                inlined[id(node)] = (node, result)
+            return inlined[id(node)][1]
+        top = substitute(top)
+        definitions = {name: substitute(body) for name, body in definitions.items() if name not in once}
+    elif not changed and not unused:
+        return
+    state.schema = {k: definitions if k == "$defs" else top[k] for k in root if k in top or (k == "$defs" and definitions)}
+
+
 def drop_unused_definitions(state: State) -> None:
     """``$defs`` entries no reference reaches any more (their uses were inlined, cut to JSON text
     or merged away) are dropped: a second strictify would drop them (idempotence)."""
@@ -1188,6 +1425,7 @@ PASSES: tuple[Pass, ...] = tuple(
         _when(lambda d: d.encoding.one_of_as_any_of, rewrite_one_of),
         _when(lambda d: d.encoding.close_objects, distribute_into_branches),
         _when(lambda d: d.encoding.declare_types, split_type_lists),
+        share_definitions,
         snapshot_semantics,
         _when(lambda d: d.encoding.records == "pairs", records_to_pairs),
         _when(lambda d: d.encoding.records == "native" and d.encoding.keywords is not None
@@ -1202,6 +1440,7 @@ PASSES: tuple[Pass, ...] = tuple(
         apply_limits,
         _when(lambda d: d.encoding.property_ordering, property_ordering),
         report_ambiguous_branches,
+        settle_shared_definitions,
         _when(_transforms, drop_unused_definitions),
     )
 )
