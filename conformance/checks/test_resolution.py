@@ -82,8 +82,7 @@ def test_res_1_tool_beats_config_beats_default(strictconformance_harness: Harnes
         expected = _first_set(tool.strict, request.config_strict, _declared_default(strictconformance_harness, request.provider))
         actual = wire_tool(strictconformance_harness, wire, tool.name).strict
         strictconformance_harness.expect(same_tool_strict(request.provider, actual, expected), detail=(
-            f"{request.provider}: the {'tool' if tool.strict is not None else 'config'} sets {_show(expected)}, "
-            f"the wire carries {_show(actual)}"), message=(
+            f"{request.provider}: the {'tool' if tool.strict is not None else 'config'}'s setting is not what the wire carries"), message=(
             f"{request.provider}: tool {tool.name!r} has strict={_show(tool.strict)}, provider config "
             f"strict={_show(request.config_strict)}; the wire carries strict={_show(actual)}, expected "
             f"{_show(expected)} (tool ?? config ?? default)"))
@@ -104,13 +103,13 @@ def test_res_2_unset_gets_declared_default(strictconformance_harness: Harness, r
         if any(tool.strict is True for tool in request.tools):
             return  # a strict tool decides Google's mode (RES-6)
         kept, expected_mode = gemini_mode_kept(request, wire, strict=default is True)
-        strictconformance_harness.expect(kept, detail=f"google: mode {_show_mode(wire.function_calling_mode)} where {expected_mode} is expected", message=(
+        strictconformance_harness.expect(kept, detail=f"google: {expected_mode} not sent for unset tools", message=(
             f"google: unset tools under an unset config, declared default {_show(default)}: expected function-calling "
             f"{expected_mode}, the wire has {_show_mode(wire.function_calling_mode)}"))
         return
     for tool in unset:
         actual = wire_tool(strictconformance_harness, wire, tool.name).strict
-        strictconformance_harness.expect(actual == default, detail=f"{request.provider}: unset strict sent as {_show(actual)}, not the declared default", message=(
+        strictconformance_harness.expect(actual == default, detail=f"{request.provider}: unset strict not sent as the declared default", message=(
             f"{request.provider}: tool {tool.name!r} and the provider config are unset; the wire carries "
             f"strict={_show(actual)}, the adapter declares the default {_show(default)}"))
 
@@ -121,7 +120,7 @@ def test_res_3_anthropic_without_structured_outputs_omits(strictconformance_harn
     wire = strictconformance_harness.call("build_request", request)
     for tool in request.tools:
         actual = wire_tool(strictconformance_harness, wire, tool.name).strict
-        strictconformance_harness.expect(actual is None, detail=f"strict={_show(actual)} sent to a model without structured outputs", message=(
+        strictconformance_harness.expect(actual is None, detail="strict sent to a model without structured outputs", message=(
             f"anthropic model {request.model!r} has no structured-output support, yet tool {tool.name!r} "
             f"(strict={_show(tool.strict)}, config {_show(request.config_strict)}) carries strict={_show(actual)}; "
             "it must be omitted"))
@@ -179,7 +178,7 @@ def test_res_6_google_strict_switches_mode(strictconformance_harness: Harness, r
         return  # no function declarations: no mode applies (Vercel AI SDK sends no toolConfig then)
     resolved_strict = [tool.name for tool in request.tools if _first_set(tool.strict, request.config_strict, default) is True]
     kept, expected = gemini_mode_kept(request, wire, strict=bool(resolved_strict))
-    strictconformance_harness.expect(kept, detail=f"mode {_show_mode(wire.function_calling_mode)} where {expected} is expected", message=(
+    strictconformance_harness.expect(kept, detail=f"{expected} not sent", message=(
         f"tools resolved to strict: {resolved_strict or 'none'}; {_mode_set_by_caller(request)}; "
         f"expected {expected}, the wire has {_show_mode(wire.function_calling_mode)}"))
 
