@@ -234,6 +234,13 @@ def resolve_references(state: State) -> None:
             bodies[target, depth] = inline(target_node(target), (*chain, target), nesting + 1)
         body = bodies[target, depth]
         if not meaningful:
+            if keep and isinstance(body, dict) and "$ref" in body:
+                # the target is itself a kept recursive reference (a reference to a reference): this
+                # one is that reference, which carries nothing beside it, as above (else the notes
+                # would stay here and go on strictifying the output again: not idempotent, RT-3)
+                for keyword in notes:
+                    state.lose(here, "annotation-dropped", keyword, f"the `{keyword}` beside a recursive `$ref` is not kept")
+                return body
             return _annotated(body, notes)
         rest = inline(siblings, chain, nesting + 1)
         return {"allOf": [body, rest], MARK: {"origin": here}}
