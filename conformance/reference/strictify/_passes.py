@@ -104,13 +104,29 @@ def _keep_definitions(before: Node, after: Node) -> Node:
     return after
 
 
-def opaque(at_origin: str, *, replacing: Any = None) -> Node:
+def opaque(at_origin: str, *, replacing: Any = None, cutting: Any = None) -> Node:
     """A node carrying any value as JSON text (keeping the semantic pointer of the node it
-    replaces, so the codec still knows which ``anyOf`` branch it stands for)."""
+    replaces, so the codec still knows which ``anyOf`` branch it stands for). ``cutting``: the
+    subtree it cuts before the semantic snapshot is taken (:func:`snapshot_semantics`)."""
     marks: dict[str, Any] = {"origin": at_origin, "codec": "json"}
     if isinstance(replacing, dict) and "sem" in replacing.get(MARK, {}):
         marks["sem"] = replacing[MARK]["sem"]
+    if cutting is not None:
+        marks["means"] = _cut_meaning(cutting)
     return {"type": "string", "description": OPAQUE_DESCRIPTION, MARK: marks}
+
+
+def _cut_meaning(node: Any) -> dict[str, Any]:
+    """What the semantic snapshot says of a subtree cut before it is taken (recursion unrolled
+    to its depth, nesting past the limit): the subtree cannot be spelt out there (it recurses), so
+    it stands for every value of the types the subtree declares (its own ``type``, a necessary
+    condition), or for any value."""
+    if not isinstance(node, dict) or "$ref" in node or "$dynamicRef" in node:
+        return {}
+    declared = node.get("type")
+    if isinstance(declared, str) or (isinstance(declared, list) and all(isinstance(name, str) for name in declared)):
+        return {"type": declared}
+    return {}
 
 
 def _bottom_up(fn: Callable[[Node], Any]) -> Callable[[Any], Any]:
@@ -204,7 +220,7 @@ def resolve_references(state: State) -> None:
             return node
         if nesting > MAX_NESTING:
             state.lose(origin(node), "truncated", "$ref", f"nesting beyond {MAX_NESTING} levels travels as JSON text")
-            return opaque(origin(node))
+            return opaque(origin(node), cutting=node)
         siblings = {k: v for k, v in node.items() if k not in ("$ref", "$dynamicRef")}
         if "$ref" not in node and "$dynamicRef" not in node:
             walked = map_children(siblings, lambda sub, keyword, key: inline(sub, chain, nesting + 1))
@@ -227,7 +243,7 @@ def resolve_references(state: State) -> None:
         depth = sum(met in recursive for met in chain)
         if not keep and target in recursive and depth >= encoding.unroll_depth:
             state.lose(here, "truncated", "$ref", f"recursion unrolled {encoding.unroll_depth} times; deeper levels travel as JSON text")
-            return opaque(here)
+            return opaque(here, cutting=target_node(target))
         # a target's body at a given unrolled depth is the same tree wherever it is met: built once and
         # shared (passes never change nodes in place), so shared definitions are not unfolded exponentially
         if (target, depth) not in bodies:
@@ -571,8 +587,14 @@ def snapshot_semantics(state: State) -> None:
 
     def tag(node: Node) -> Any:
         return {**node, MARK: {**node.get(MARK, {}), "sem": next(numbers)}}
+
+    def meaning(node: Node) -> Any:
+        # a subtree cut already (recursion unrolled, see opaque) means its original values, not
+        # JSON text: an `anyOf` branch holding one is the branch of a value deep enough to reach it
+        marks = node.get(MARK, {})
+        return {**marks["means"], MARK: marks} if marks.get("codec") == "json" and "means" in marks else node
     state.schema = _bottom_up(tag)(state.schema)
-    state.semantic = state.schema
+    state.semantic = _bottom_up(meaning)(state.schema)
 
 
 # --- records, tuples ---------------------------------------------------------------------------
