@@ -257,7 +257,7 @@ def resolve_references(state: State) -> None:
                 for keyword in notes:
                     state.lose(here, "annotation-dropped", keyword, f"the `{keyword}` beside a recursive `$ref` is not kept")
                 return body
-            return _annotated(body, notes)
+            return _annotated(body, notes, here)
         rest = inline(siblings, chain, nesting + 1)
         return {"allOf": [body, rest], MARK: {"origin": here}}
 
@@ -270,12 +270,16 @@ def resolve_references(state: State) -> None:
     state.schema = root
 
 
-def _annotated(body: Any, notes: Mapping[str, str]) -> Any:
+def _annotated(body: Any, notes: Mapping[str, str], here: str) -> Any:
     """``body`` (a reference's target) with the ``title``/``description`` written beside the
-    reference: kept where the target has none, else folded into its description (RT-9)."""
+    reference (at ``here``): kept where the target has none, else folded into its description
+    (RT-9). The marks remember where they were written, so a pass that drops the node's
+    description later reports it there too (:func:`_lose_noted`)."""
     if not notes or not isinstance(body, dict) or body.get("description") == OPAQUE_DESCRIPTION:
         return body
     result = dict(body)
+    marks = result.get(MARK, {})
+    result[MARK] = {**marks, "noted": (*marks.get("noted", ()), *((here, keyword, text) for keyword, text in notes.items()))}
     for keyword, text in notes.items():
         current = result.get(keyword)
         if not isinstance(current, str) or not current.strip():
@@ -285,6 +289,18 @@ def _annotated(body: Any, notes: Mapping[str, str]) -> Any:
             described = description if isinstance(description, str) and description.strip() else ""
             result["description"] = f"{text}\n\n{described}" if described and text not in described else (described or text)
     return result
+
+
+def _lose_noted(state: State, node: Node, replaced: Node) -> None:
+    """Report what was written beside a reference into ``node`` (:func:`_annotated`) and is not
+    in ``replaced`` (the JSON-text node taking its place) as dropped where it was written: the
+    opaque loss names only the node's own place (the nightly fuzz found a description beside a
+    `$ref` to an untyped member lost unreported, RT-9)."""
+    kept = " ".join(str(replaced.get(keyword, "")) for keyword in ("title", "description"))
+    for pointer, keyword, text in node.get(MARK, {}).get("noted", ()):
+        if text not in kept:
+            state.lose(pointer, "annotation-dropped", keyword,
+                       f"the `{keyword}` beside a `$ref` went with its target, which travels as JSON text")
 
 
 def _refers_to_root(node: Any) -> bool:
@@ -814,7 +830,9 @@ def declare_types(state: State) -> None:
         here = origin(typed)
         if "enum" in typed or "const" in typed:  # JSON-text elements could not match the listed arrays
             state.lose(here, "opaque", "items", "an enum of arrays with no `items` travels as JSON text")
-            return _keep_definitions(typed, opaque(here, replacing=typed))
+            replaced = opaque(here, replacing=typed)
+            _lose_noted(state, typed, replaced)
+            return _keep_definitions(typed, replaced)
         state.lose(here, "opaque", "items", "an array with no `items` carries its elements as JSON text")
         return {**typed, "items": opaque(here)}
 
@@ -832,8 +850,9 @@ def declare_types(state: State) -> None:
             state.lose(here, "narrowed", "type", f"an untyped node with {name} keywords now accepts only {name} values")
             return {**node, "type": name}
         state.lose(here, "opaque", "type", "a node with no type travels as JSON text")
-        return _keep_definitions(node, {**opaque(here), **{k: v for k, v in node.items() if k in ("title",)},
-                                        MARK: {**node.get(MARK, {}), "codec": "json"}})
+        replaced = {**opaque(here), **{k: v for k, v in node.items() if k in ("title",)}, MARK: {**node.get(MARK, {}), "codec": "json"}}
+        _lose_noted(state, node, replaced)
+        return _keep_definitions(node, replaced)
     state.schema = _bottom_up(declare)(state.schema)
 
 
