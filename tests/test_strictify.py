@@ -200,6 +200,23 @@ def test_array_without_items_carries_its_elements_as_json_text() -> None:
     assert {("/properties/a", "opaque"), ("/properties/e", "opaque")} <= {(loss.pointer, loss.kind) for loss in result.losses}
 
 
+@pytest.mark.parametrize("dialect", ["anthropic", "openai"])
+def test_json_text_that_python_reads_as_a_non_finite_number_decodes_as_the_text(dialect: str) -> None:
+    """Python's json reads NaN and Infinity, and 1e999 as inf: none is JSON. A strict answer holding
+    such text where JSON text travels decodes to the text itself, a JSON value (found by the nightly
+    fuzz: RT-5 on corpus case Github_easy/o90449 in anthropic and cohere decoded 'Infinity' to inf)."""
+    schema = {"type": "object", "properties": {"params": {"type": "array"}}, "required": ["params"]}
+    result = strictify(schema, dialect)
+    texts = ["Infinity", "-Infinity", "NaN", "1e999", "[-1e400]", '{"a": NaN}']
+    wire = {"params": texts}
+    assert Draft202012Validator(result.schema).is_valid(wire)
+    decoded = result.codec.decode(wire)
+    assert decoded == {"params": texts}
+    json.dumps(decoded, allow_nan=False)  # a JSON value
+    assert check_rt5_sound(schema, result.as_strictified(), result.codec.decode, wire) is None
+    assert result.codec.decode({"params": ["1.5", "1e3"]}) == {"params": [1.5, 1000.0]}  # finite numbers still read
+
+
 def test_enums_of_arrays_or_objects_are_dropped_where_enums_must_be_scalars() -> None:
     schema = {"type": "object", "properties": {"a": {"enum": [[1], "x"]}}, "required": ["a"]}
     result = strictify(schema, "anthropic")

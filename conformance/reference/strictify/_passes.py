@@ -109,13 +109,29 @@ def _keep_definitions(before: Node, after: Node) -> Node:
     return after
 
 
-def opaque(at_origin: str, *, replacing: Any = None) -> Node:
+def opaque(at_origin: str, *, replacing: Any = None, cutting: Any = None) -> Node:
     """A node carrying any value as JSON text (keeping the semantic pointer of the node it
-    replaces, so the codec still knows which ``anyOf`` branch it stands for)."""
+    replaces, so the codec still knows which ``anyOf`` branch it stands for). ``cutting``: the
+    subtree it cuts before the semantic snapshot is taken (:func:`snapshot_semantics`)."""
     marks: dict[str, Any] = {"origin": at_origin, "codec": "json"}
     if isinstance(replacing, dict) and "sem" in replacing.get(MARK, {}):
         marks["sem"] = replacing[MARK]["sem"]
+    if cutting is not None:
+        marks["means"] = _cut_meaning(cutting)
     return {"type": "string", "description": OPAQUE_DESCRIPTION, MARK: marks}
+
+
+def _cut_meaning(node: Any) -> dict[str, Any]:
+    """What the semantic snapshot says of a subtree cut before it is taken (recursion unrolled
+    to its depth, nesting past the limit): the subtree cannot be spelt out there (it recurses), so
+    it stands for every value of the types the subtree declares (its own ``type``, a necessary
+    condition), or for any value."""
+    if not isinstance(node, dict) or "$ref" in node or "$dynamicRef" in node:
+        return {}
+    declared = node.get("type")
+    if isinstance(declared, str) or (isinstance(declared, list) and all(isinstance(name, str) for name in declared)):
+        return {"type": declared}
+    return {}
 
 
 def _bottom_up(fn: Callable[[Node], Any]) -> Callable[[Any], Any]:
@@ -220,7 +236,7 @@ def resolve_references(state: State) -> None:
             return node
         if nesting > MAX_NESTING:
             state.lose(origin(node), "truncated", "$ref", f"nesting beyond {MAX_NESTING} levels travels as JSON text")
-            return opaque(origin(node))
+            return opaque(origin(node), cutting=node)
         siblings = {k: v for k, v in node.items() if k not in ("$ref", "$dynamicRef")}
         if "$ref" not in node and "$dynamicRef" not in node:
             walked = map_children(siblings, lambda sub, keyword, key: inline(sub, chain, nesting + 1))
@@ -251,14 +267,21 @@ def resolve_references(state: State) -> None:
         depth = sum(met in recursive for met in chain)
         if not keep and target in recursive and depth >= encoding.unroll_depth:
             state.lose(here, "truncated", "$ref", f"recursion unrolled {encoding.unroll_depth} times; deeper levels travel as JSON text")
-            return opaque(here)
+            return opaque(here, cutting=target_node(target))
         # a target's body at a given unrolled depth is the same tree wherever it is met: built once and
         # shared (passes never change nodes in place), so shared definitions are not unfolded exponentially
         if (target, depth) not in bodies:
             bodies[target, depth] = inline(target_node(target), (*chain, target), nesting + 1)
         body = bodies[target, depth]
         if not meaningful:
-            return _annotated(body, notes)
+            if keep and isinstance(body, dict) and "$ref" in body:
+                # the target is itself a kept recursive reference (a reference to a reference): this
+                # one is that reference, which carries nothing beside it, as above (else the notes
+                # would stay here and go on strictifying the output again: not idempotent, RT-3)
+                for keyword in notes:
+                    state.lose(here, "annotation-dropped", keyword, f"the `{keyword}` beside a recursive `$ref` is not kept")
+                return body
+            return _annotated(body, notes, here)
         rest = inline(siblings, chain, nesting + 1)
         return {"allOf": [body, rest], MARK: {"origin": here}}
 
@@ -278,12 +301,16 @@ def resolve_references(state: State) -> None:
     state.schema = root
 
 
-def _annotated(body: Any, notes: Mapping[str, str]) -> Any:
+def _annotated(body: Any, notes: Mapping[str, str], here: str) -> Any:
     """``body`` (a reference's target) with the ``title``/``description`` written beside the
-    reference: kept where the target has none, else folded into its description (RT-9)."""
+    reference (at ``here``): kept where the target has none, else folded into its description
+    (RT-9). The marks remember where they were written, so a pass that drops the node's
+    description later reports it there too (:func:`_lose_noted`)."""
     if not notes or not isinstance(body, dict) or body.get("description") == OPAQUE_DESCRIPTION:
         return body
     result = dict(body)
+    marks = result.get(MARK, {})
+    result[MARK] = {**marks, "noted": (*marks.get("noted", ()), *((here, keyword, text) for keyword, text in notes.items()))}
     for keyword, text in notes.items():
         current = result.get(keyword)
         if not isinstance(current, str) or not current.strip():
@@ -293,6 +320,18 @@ def _annotated(body: Any, notes: Mapping[str, str]) -> Any:
             described = description if isinstance(description, str) and description.strip() else ""
             result["description"] = f"{text}\n\n{described}" if described and text not in described else (described or text)
     return result
+
+
+def _lose_noted(state: State, node: Node, replaced: Node) -> None:
+    """Report what was written beside a reference into ``node`` (:func:`_annotated`) and is not
+    in ``replaced`` (the JSON-text node taking its place) as dropped where it was written: the
+    opaque loss names only the node's own place (the nightly fuzz found a description beside a
+    `$ref` to an untyped member lost unreported, RT-9)."""
+    kept = " ".join(str(replaced.get(keyword, "")) for keyword in ("title", "description"))
+    for pointer, keyword, text in node.get(MARK, {}).get("noted", ()):
+        if text not in kept:
+            state.lose(pointer, "annotation-dropped", keyword,
+                       f"the `{keyword}` beside a `$ref` went with its target, which travels as JSON text")
 
 
 def _refers_to_root(node: Any) -> bool:
@@ -653,8 +692,14 @@ def snapshot_semantics(state: State) -> None:
 
     def tag(node: Node) -> Any:
         return {**node, MARK: {**node.get(MARK, {}), "sem": next(numbers)}}
+
+    def meaning(node: Node) -> Any:
+        # a subtree cut already (recursion unrolled, see opaque) means its original values, not
+        # JSON text: an `anyOf` branch holding one is the branch of a value deep enough to reach it
+        marks = node.get(MARK, {})
+        return {**marks["means"], MARK: marks} if marks.get("codec") == "json" and "means" in marks else node
     state.schema = _bottom_up(tag)(state.schema)
-    state.semantic = state.schema
+    state.semantic = _bottom_up(meaning)(state.schema)
 
 
 # --- records, tuples ---------------------------------------------------------------------------
@@ -874,7 +919,9 @@ def declare_types(state: State) -> None:
         here = origin(typed)
         if "enum" in typed or "const" in typed:  # JSON-text elements could not match the listed arrays
             state.lose(here, "opaque", "items", "an enum of arrays with no `items` travels as JSON text")
-            return _keep_definitions(typed, opaque(here, replacing=typed))
+            replaced = opaque(here, replacing=typed)
+            _lose_noted(state, typed, replaced)
+            return _keep_definitions(typed, replaced)
         state.lose(here, "opaque", "items", "an array with no `items` carries its elements as JSON text")
         return {**typed, "items": opaque(here)}
 
@@ -892,8 +939,9 @@ def declare_types(state: State) -> None:
             state.lose(here, "narrowed", "type", f"an untyped node with {name} keywords now accepts only {name} values")
             return {**node, "type": name}
         state.lose(here, "opaque", "type", "a node with no type travels as JSON text")
-        return _keep_definitions(node, {**opaque(here), **{k: v for k, v in node.items() if k in ("title",)},
-                                        MARK: {**node.get(MARK, {}), "codec": "json"}})
+        replaced = {**opaque(here), **{k: v for k, v in node.items() if k in ("title",)}, MARK: {**node.get(MARK, {}), "codec": "json"}}
+        _lose_noted(state, node, replaced)
+        return _keep_definitions(node, replaced)
     state.schema = _bottom_up(declare)(state.schema)
 
 

@@ -10,6 +10,7 @@ caller's validation names the problem. Values nested deeper than :data:`MAX_VALU
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -71,9 +72,22 @@ class _JsonText(_Node):
         if not isinstance(value, str):
             return value
         try:
-            return json.loads(value)
+            # JSON text only: Python's json also reads NaN and Infinity, and a number too large for a
+            # float (1e999) becomes inf; none of them is a JSON value, so the text stays as it came
+            return json.loads(value, parse_constant=_not_json_number, parse_float=_finite_float)
         except (ValueError, RecursionError):
             return value
+
+
+def _not_json_number(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{text} is too large for a float")
+    return number
 
 
 @dataclass
