@@ -394,7 +394,7 @@ def _shared_resolver(state: State, definitions: Mapping[str, Any],
                 k not in ANNOTATIONS for k in node if k not in ("$ref", MARK)):
             return node
         notes = {k: node[k] for k in ("title", "description") if isinstance(node.get(k), str) and node[k].strip()}
-        return _annotated(settled(definitions[name]), notes)
+        return _annotated(settled(definitions[name]), notes, origin(node))
     return resolve
 
 
@@ -453,7 +453,7 @@ def _settle_merged_references(root: Any, state: State) -> Any:
         rest = {k: v for k, v in siblings.items() if k not in notes}
         result = merge_schemas(body_of(target), rest, lambda keyword, detail: state.lose(here, "loosened", keyword, detail), resolve)
         # the merged node stands for the site (its keywords are the site's): later losses name the site
-        return _with_mark(_annotated(result, notes), origin=here) if isinstance(result, dict) else result
+        return _with_mark(_annotated(result, notes, here), origin=here) if isinstance(result, dict) else result
 
     resolve = _shared_resolver(state, definitions)
     done: dict[int, tuple[Any, Any]] = {}  # id -> (node kept alive, its rewrite)
@@ -525,7 +525,7 @@ def _implied_by_references(branches: list[Any], definitions: dict[str, Any], sha
         for branch in branches[1:]:
             if isinstance(branch, dict) and implied(branch):
                 notes = {k: branch[k] for k in ("title", "description") if isinstance(branch.get(k), str) and branch[k].strip()}
-                kept[0] = _annotated(kept[0], notes)
+                kept[0] = _annotated(kept[0], notes, origin(branch))
     return kept
 
 
@@ -1384,7 +1384,7 @@ def _settle_shared(state: State) -> None:
                 changed = True
                 notes = {k: result[k] for k in ("title", "description") if isinstance(result.get(k), str) and result[k].strip()}
                 # (an alias definition, itself a reference to a shared one, is followed on the next turn)
-                result = _annotated(unannotate(definitions[name]), notes) if notes else bare(result)
+                result = _annotated(unannotate(definitions[name]), notes, origin(result)) if notes else bare(result)
                 name = shared_site(result) if isinstance(result, dict) else None
             if result is node:
                 result = map_children(node, lambda sub, keyword, key: unannotate(sub))
