@@ -548,6 +548,7 @@ class Declarations:
                 "strict_default": self.tool_layer_traits.strict_default,
                 "error_text": self.tool_layer_traits.error_text,
                 "advertised_defaults": self.tool_layer_traits.advertised_defaults,
+                "callback_returns": self.tool_layer_traits.callback_returns,
                 "empty_generator_value": repr(self.tool_layer_traits.empty_generator_value),
                 "sources": sorted(self.tool_layer_traits.sources),
             },

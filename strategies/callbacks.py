@@ -41,7 +41,7 @@ from strictconformance.tools.cases import (
     StreamingCase,
     StrictCase,
 )
-from strictconformance.tools.contract import FinalValueConvention, StrictConvention, ToolDefinition
+from strictconformance.tools.contract import CallbackReturns, FinalValueConvention, StrictConvention, ToolDefinition
 from strictconformance.tools.docstrings import parse_docstring
 from strictconformance.tools.helper import InputSource
 from strictconformance.tools.jsonvalue import JSONValue
@@ -69,6 +69,7 @@ __all__ = [
     "SUMMARY_PARAGRAPHS",
     "UNEXPECTED_PROPERTY",
     "ToolFailure",
+    "callback_return_values",
     "context_case",
     "context_cases",
     "defaults_case",
@@ -724,13 +725,23 @@ def shape_cases(draw: st.DrawFn) -> ShapeCase:
     return case
 
 
+def callback_return_values(returns: CallbackReturns = "json") -> st.SearchStrategy[JSONValue]:
+    """What a recording callback returns in a layer whose callbacks may return ``returns`` (see
+    :data:`~strictconformance.tools.contract.CallbackReturns`): any JSON value, or a string or null."""
+    if returns == "text":
+        return st.none() | st.text(max_size=20)
+    return json_values()
+
+
 @st.composite
 def recording_cases(
-    draw: st.DrawFn, sources: Collection[InputSource] | None = None, exclude_mutations: Collection[str] = ()
+    draw: st.DrawFn, sources: Collection[InputSource] | None = None, exclude_mutations: Collection[str] = (),
+    returns: CallbackReturns = "json",
 ) -> RecordingCase:
     """TL-2: a recording tool, a valid input and an input invalid at a known field; ``sources``
     limits where its input schema comes from (a ``"signature"`` tool gets a closed root);
-    ``exclude_mutations`` the kinds of invalid input left out (see :func:`invalid_inputs`)."""
+    ``exclude_mutations`` the kinds of invalid input left out (see :func:`invalid_inputs`);
+    ``returns`` what the layer's callbacks may return (its ``tool_layer_traits.callback_returns``)."""
     closed = draw(st.booleans(), label="root closed")
     shape = draw(input_shapes(closed=closed, min_fields=1))
     source = draw(st.sampled_from(sorted(sources)) if sources else _sources(closed), label="source")
@@ -738,11 +749,11 @@ def recording_cases(
     if source == "signature" and not shape.closed:
         shape = ObjectShape(shape.name, shape.fields, closed=True, description=shape.description)
     log = CallLog()
-    returns = draw(json_values(), label="returns")
-    definition = recording_definition(shape, source, name=draw(tool_names()), log=log, returns=returns)
+    returned = draw(callback_return_values(returns), label="returns")
+    definition = recording_definition(shape, source, name=draw(tool_names()), log=log, returns=returned)
     valid = draw(valid_inputs(shape), label="valid input")
     invalid, pointer = draw(invalid_inputs(shape, valid, exclude_mutations))
-    return RecordingCase(definition, shape, log, valid, invalid, pointer, returns)
+    return RecordingCase(definition, shape, log, valid, invalid, pointer, returned)
 
 
 def _item_values() -> st.SearchStrategy[JSONValue]:
@@ -820,12 +831,14 @@ def context_cases(draw: st.DrawFn, sources: Collection[InputSource] | None = Non
 
 @st.composite
 def direct_call_cases(
-    draw: st.DrawFn, sources: Collection[InputSource] | None = None, exclude_mutations: Collection[str] = ()
+    draw: st.DrawFn, sources: Collection[InputSource] | None = None, exclude_mutations: Collection[str] = (),
+    returns: CallbackReturns = "json",
 ) -> DirectCallCase:
     """TL-6: a recording tool (from ``sources``, default any) and a raising tool, both with sync
-    callbacks (the raising one from a ``"signature"`` when that is the only source)."""
+    callbacks (the raising one from a ``"signature"`` when that is the only source); ``returns``
+    as for :func:`recording_cases`."""
     raising_sources = ("signature",) if sources is not None and set(sources) == {"signature"} else _SCHEMA_SOURCES
-    return DirectCallCase(recording=draw(recording_cases(sources, exclude_mutations)),
+    return DirectCallCase(recording=draw(recording_cases(sources, exclude_mutations, returns)),
                           raising=draw(raising_cases(kinds=("sync",), sources=raising_sources)))
 
 

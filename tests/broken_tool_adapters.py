@@ -393,3 +393,40 @@ class BadStrictDefaultTraitsAdapter(ReferenceAdapter):
     """Declares a strict default that is not a strict setting: a usage error naming the field."""
 
     tool_layer_traits = ToolLayerTraits(strict_default="yes")  # type: ignore[arg-type]
+
+
+class _TextResultsLayer(ReferenceToolLayer):
+    """An SDK whose tools return text (anthropic's ``beta_tool``: ``str | Iterable[content block]``):
+    on the tool-use path any other return value is an error result, as the runner's ``list(True)``
+    raises ``TypeError``; a direct call returns the callback's value as it is."""
+
+    def invoke_tool(self, handle: Tool[..., Any], tool_use_id: str, input: Mapping[str, Any],
+                    invocation_state: Mapping[str, Any]) -> ToolInvocation:
+        invocation = super().invoke_tool(handle, tool_use_id, input, invocation_state)
+        outputs = []
+        for output in invocation.outputs:
+            if isinstance(output, ToolResult) and output.status == "success" and not isinstance(output.value, (str, type(None))):
+                message = f"{type(output.value).__name__!r} object is not iterable"
+                output = ToolResult(tool_use_id, "error", f"TypeError: {message}", error_type="TypeError", error_message=message)
+            outputs.append(output)
+        return ToolInvocation(outputs=tuple(outputs))
+
+
+class TextResultsAdapter(_LayerAdapter):
+    """Declares that its tools return text (``callback_returns="text"``) and follows it: conforms."""
+
+    layer_class = _TextResultsLayer
+    tool_layer_traits = ToolLayerTraits(callback_returns="text")
+
+
+class UndeclaredTextResultsAdapter(_LayerAdapter):
+    """Takes only text from its tools without declaring it: the checks' callbacks return other JSON
+    values, and TL-2 fails on valid input (a result error no rule is about)."""
+
+    layer_class = _TextResultsLayer
+
+
+class BadCallbackReturnsTraitsAdapter(ReferenceAdapter):
+    """Declares a callback return convention the kit does not know: a usage error naming the field."""
+
+    tool_layer_traits = ToolLayerTraits(callback_returns="bytes")  # type: ignore[arg-type]

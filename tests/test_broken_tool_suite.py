@@ -74,6 +74,7 @@ def test_junk_inside_an_invocation_is_an_adapter_fault_naming_the_method(run_sui
     ("BadFinalValueTraitsAdapter", "BadFinalValueTraitsAdapter.tool_layer_traits: final_value is 'whatever'; allowed: 'tool_return', 'last_item', 'none'"),
     ("BadSourcesTraitsAdapter", "BadSourcesTraitsAdapter.tool_layer_traits: sources names unknown sources ['yaml']; allowed: 'signature', 'model', 'json_schema'"),
     ("BadStrictDefaultTraitsAdapter", "BadStrictDefaultTraitsAdapter.tool_layer_traits: strict_default is 'yes'; allowed: None, True, False"),
+    ("BadCallbackReturnsTraitsAdapter", "BadCallbackReturnsTraitsAdapter.tool_layer_traits: callback_returns is 'bytes'; allowed: 'json', 'text'"),
 ])
 def test_unknown_tool_layer_traits_are_a_usage_error(run_suite: Callable[..., SuiteRun], adapter: str, message: str) -> None:
     """An unknown convention would be judged by the kit's default (false failures), an unknown source
@@ -115,6 +116,19 @@ def test_the_declared_strict_convention_decides_which_strict_values_are_valid(ru
     undeclared = run_suite("broken_tool_adapters:UndeclaredBooleanStrictAdapter", "--sc-rule", "TL-7")
     assert undeclared.rules_with("failed") == {"TL-7"}, undeclared.output
     assert "was rejected" in undeclared.output
+
+
+def test_a_declared_callback_return_type_is_what_the_checks_callbacks_return(run_suite: Callable[..., SuiteRun]) -> None:
+    """A layer whose tools return text (anthropic's beta_tool: a number or a boolean is outside its
+    return type, and the runner's tool_result_content raises TypeError on one) gets callbacks that
+    return a string or None when it declares callback_returns="text": TL-2 and TL-6 pass. Before the
+    declaration existed the checks' callbacks returned any JSON value, and TL-2 reported "valid input
+    gave an error result" on anthropic/tools (a kit false alarm, triage/anthropic.json)."""
+    declared = run_suite("broken_tool_adapters:TextResultsAdapter", "--sc-rule", "TL-2,TL-6")
+    assert declared.rules_with("passed") == {"TL-2", "TL-6"}, declared.output
+    undeclared = run_suite("broken_tool_adapters:UndeclaredTextResultsAdapter", "--sc-rule", "TL-2")
+    assert undeclared.rules_with("failed") == {"TL-2"}, undeclared.output
+    assert "valid input gave an error result: TypeError" in undeclared.output
 
 
 def test_a_declared_strict_default_is_what_unset_strict_advertises(run_suite: Callable[..., SuiteRun]) -> None:

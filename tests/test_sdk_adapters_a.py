@@ -120,6 +120,11 @@ def test_anthropic_tools(run_suite: Callable[..., SuiteRun]) -> None:
     assert "the error result does not name the failing field" in _messages(run, "TL-2")
     assert "passed invalid input to the callback" in _messages(run, "TL-6")
     assert "accepted at definition time" in _messages(run, "TL-7")
+    # beta_tool's tools return str or content blocks: the checks' callbacks return a string or None
+    # (a boolean made the runner's tool_result_content raise TypeError: a TL-2 false alarm, kit-bug-fixed)
+    assert "valid input gave an error result" not in _messages(run, "TL-2"), run.output
+    traits = read_declarations(load_adapter("strictconformance.sdks.anthropic:AnthropicTools"), "AnthropicTools").tool_layer_traits
+    assert traits is not None and traits.callback_returns == "text", traits
 
 
 def test_anthropic_client(run_suite: Callable[..., SuiteRun]) -> None:

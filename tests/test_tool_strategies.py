@@ -212,3 +212,17 @@ def test_a_raising_case_from_a_signature_takes_its_fields_as_keywords() -> None:
 def test_case_builders_give_fresh_inputs() -> None:
     first, second = callbacks.raising_case("sync", ValueError, "boom"), callbacks.raising_case("sync", ValueError, "boom")
     assert first.input == second.input == callbacks.SIMPLE_INPUT and first.input is not second.input
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=_QUIET)
+@given(case=callbacks.recording_cases(returns="text"))
+def test_a_text_layer_gets_callbacks_returning_a_string_or_none(case: RecordingCase) -> None:
+    """``callback_returns="text"`` (anthropic's beta_tool takes ``str | Iterable[content block]``):
+    the recording callback returns a string or None, never a number, a boolean or an object."""
+    assert case.returns is None or isinstance(case.returns, str), case.returns
+
+
+def test_a_json_layer_gets_callbacks_returning_other_json_values_too() -> None:
+    found = find(callbacks.recording_cases(), lambda case: isinstance(case.returns, (bool, int, float)),
+                 settings=settings(max_examples=500, database=None, suppress_health_check=_QUIET))
+    assert not isinstance(found.returns, str)

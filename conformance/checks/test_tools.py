@@ -236,7 +236,7 @@ def test_tl_2_input_is_validated_before_the_callback(strictconformance_harness: 
     """Valid input reaches the callback as given (nested models as models); invalid input never
     does and gives an error result naming the field."""
     layer = _layer(strictconformance_harness, "TL-2")
-    case = data.draw(callbacks.recording_cases(sources=layer.traits.sources & _ALL_SOURCES), label="case")
+    case = data.draw(callbacks.recording_cases(sources=layer.traits.sources & _ALL_SOURCES, returns=layer.traits.callback_returns), label="case")
     _judge(strictconformance_harness, layer, "TL-2", case)
 
 
@@ -271,8 +271,9 @@ def test_tl_2_known_inputs(strictconformance_harness: Harness, name: str) -> Non
     source, shape, valid, invalid, pointer = _KNOWN_INPUTS[name]
     layer = _layer(strictconformance_harness, "TL-2", {source})
     log = CallLog()
-    definition = callbacks.recording_definition(shape, source, name="known_input", log=log, returns={"ok": True})
-    _judge(strictconformance_harness, layer, "TL-2", RecordingCase(definition, shape, log, valid, invalid, pointer, {"ok": True}))
+    returns: JSONValue = "ok" if layer.traits.callback_returns == "text" else {"ok": True}
+    definition = callbacks.recording_definition(shape, source, name="known_input", log=log, returns=returns)
+    _judge(strictconformance_harness, layer, "TL-2", RecordingCase(definition, shape, log, valid, invalid, pointer, returns))
 
 
 # -- TL-3: exceptions become error results -------------------------------------------------------
@@ -371,7 +372,7 @@ def test_tl_6_direct_call_validates_and_raises(strictconformance_harness: Harnes
     """Calling the tool object validates its input and raises (invalid input, the callback's
     exception); the tool-use path returns an error result for the same invalid input."""
     layer = _layer(strictconformance_harness, "TL-6")
-    case = data.draw(callbacks.direct_call_cases(sources=layer.traits.sources & _ALL_SOURCES), label="case")
+    case = data.draw(callbacks.direct_call_cases(sources=layer.traits.sources & _ALL_SOURCES, returns=layer.traits.callback_returns), label="case")
     _judge(strictconformance_harness, layer, "TL-6", case)
 
 
@@ -433,7 +434,7 @@ _SIGNATURE: tuple[InputSource, ...] = ("signature",)
 def test_tl_2_from_function(strictconformance_harness: Harness, data: st.DataObject) -> None:
     """A tool from a documented function validates its input before the callback runs."""
     layer = FromFunction(_function_layer(strictconformance_harness, "TL-2"))
-    case = data.draw(callbacks.recording_cases(sources=_SIGNATURE, exclude_mutations=_NO_EXTRA_KEYS), label="case")
+    case = data.draw(callbacks.recording_cases(sources=_SIGNATURE, exclude_mutations=_NO_EXTRA_KEYS, returns=layer.traits.callback_returns), label="case")
     _judge(strictconformance_harness, layer, "TL-2", case)
 
 
@@ -474,7 +475,7 @@ def test_tl_6_from_function(strictconformance_harness: Harness, data: st.DataObj
     """Calling a decorated function's tool validates and raises, where the SDK lets it be called
     (call_tool); an SDK whose tool objects cannot be called leaves call_tool out: not covered."""
     layer = FromFunction(_function_layer(strictconformance_harness, "TL-6"))
-    case = data.draw(callbacks.direct_call_cases(sources=_SIGNATURE, exclude_mutations=_NO_EXTRA_KEYS), label="case")
+    case = data.draw(callbacks.direct_call_cases(sources=_SIGNATURE, exclude_mutations=_NO_EXTRA_KEYS, returns=layer.traits.callback_returns), label="case")
     _judge(strictconformance_harness, layer, "TL-6", case)
 
 

@@ -21,7 +21,8 @@
   end to end over a mock transport: the first answer asks for the tool, the ``tool_result`` the
   runner sends next is the result. ``call_tool`` calls the tool object as a user calls the function.
   ``define_tool_from_function`` is ``@beta_tool`` on the function alone (``strict`` only when set).
-  ``strict`` is a ``bool | None`` (``strict_convention="boolean"``).
+  ``strict`` is a ``bool | None`` (``strict_convention="boolean"``). A tool returns ``str`` or
+  content blocks, so the checks' callbacks return a string or None (``callback_returns="text"``).
 * :class:`AnthropicClient` (``:AnthropicClient``): the client as users get it. ``build_request`` is
   the body ``client.messages.create(tools=[...])`` sends (a tool's ``strict`` goes on the wire as
   written, unset is omitted; no provider-level setting, Anthropic only). ``check_response`` /
@@ -135,8 +136,13 @@ class AnthropicTools(Adapter):
 
     name = "anthropic (beta_tool, tool_runner)"
     sdk = _SDK
+    #: A tool returns ``str | Iterable[content block]`` (``BetaFunctionToolResultType``,
+    #: anthropic/lib/tools/_beta_functions.py), which the runner lists into the tool_result's content
+    #: (lib/tools/_tool_dispatch.py ``tool_result_content``): the checks' callbacks return a string or
+    #: None (``callback_returns="text"``), never a number or a boolean the SDK's type rules out.
     tool_layer_traits = ToolLayerTraits(final_value="none", empty_generator_value=None,
-                                        sources=frozenset({"signature", "json_schema"}), strict_convention="boolean")
+                                        sources=frozenset({"signature", "json_schema"}), strict_convention="boolean",
+                                        callback_returns="text")
 
     def define_tool(self, definition: ToolDefinition) -> Any:
         if definition.context:

@@ -37,6 +37,7 @@ from strictconformance.tools.results import ToolContext, ToolInvocation
 
 __all__ = [
     "AdvertisedTool",
+    "CallbackReturns",
     "DefaultsConvention",
     "FinalValueConvention",
     "FunctionToolLayer",
@@ -61,6 +62,13 @@ FinalValueConvention = Literal["tool_return", "last_item", "none"]
 #: ``"dropped_when_strict"`` - a strict tool may lose defaults (strict modes reject ``default``),
 #: a non-strict one keeps them; ``"dropped"`` - the layer never advertises defaults.
 DefaultsConvention = Literal["kept", "dropped_when_strict", "dropped"]
+
+#: What a tool's callback may return for the layer to make a result of it: ``"json"`` - any JSON
+#: value (the default); ``"text"`` - a string, or null for no value: the layer's documented return
+#: type is narrower (anthropic's ``beta_tool``: ``str | Iterable[content block]``, so a number or a
+#: boolean is outside it). The checks' callbacks return only what the layer takes: a value outside
+#: the contract would make a result error that no rule is about.
+CallbackReturns = Literal["json", "text"]
 
 #: Which strict values a tool definition takes (SPEC §1): ``"priority"`` - true, false, unset or a
 #: finite number > 0; ``"boolean"`` - true, false or unset only (any number is invalid).
@@ -136,6 +144,8 @@ class ToolLayerTraits:
     error_text: str | None = None
     #: whether advertised schemas keep parameters' defaults (TL-10); see :data:`DefaultsConvention`
     advertised_defaults: DefaultsConvention = "kept"
+    #: what the checks' callbacks may return (TL-2, TL-6); see :data:`CallbackReturns`
+    callback_returns: CallbackReturns = "json"
 
 
 def _allowed(values: tuple[str, ...]) -> str:
@@ -173,6 +183,10 @@ def validated_traits(traits: ToolLayerTraits) -> ToolLayerTraits:
     if raw.advertised_defaults not in defaults:
         raise ValueError(f"advertised_defaults is {raw.advertised_defaults!r}; allowed: {_allowed(defaults)} "
                          "(whether advertised schemas keep parameters' defaults)")
+    returns: tuple[str, ...] = get_args(CallbackReturns)
+    if raw.callback_returns not in returns:
+        raise ValueError(f"callback_returns is {raw.callback_returns!r}; allowed: {_allowed(returns)} "
+                         "(what a tool's callback may return)")
     problem = json_value_problem(raw.empty_generator_value, max_depth=MAX_INPUT_DEPTH)
     if problem is not None:
         raise ValueError(f"empty_generator_value is not a JSON value: {problem}")
