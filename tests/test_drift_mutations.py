@@ -234,3 +234,25 @@ def test_resplit_keeps_the_text_and_the_sequence_numbers() -> None:
                 e["data"]["delta"] for e in stream_document(subject.api, mutated.events)["events"] if e["data"]["type"].endswith("arguments.delta")
             )
             assert pieces == '{"location":"Florence, Italy"}'
+
+
+def test_a_gemini_rename_is_never_the_proto_field_name() -> None:
+    """Gemini's JSON is proto3's JSON mapping: a parser takes ``function_call`` for ``functionCall``
+    (https://protobuf.dev/programming-guides/json/), and google-genai reads it as the call. Renaming
+    a variant key to its snake_case spelling is therefore no rename, and DR-5 blamed google-genai
+    for reading the call it was given (the matrix's google-genai/responses DR-5 rename finding)."""
+    renames = [(m.path, m.description) for label, m in _sweep()
+               if m.api == "gemini.generate_content" and m.kind == "rename_discriminator"]
+    assert renames
+    for subject_label, subject in _subjects():
+        if not subject_label.startswith("gemini/"):
+            continue
+        for candidate in mutation_candidates(subject):
+            if candidate.kind != "rename_discriminator" or candidate.site is None:
+                continue
+            variant = candidate.site.variant
+            snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in variant).lstrip("_")
+            if snake != variant:
+                assert snake not in candidate.choices, (subject_label, variant, candidate.choices)
+    # and the realistic rename of a call is still drawn, so the invariant keeps its catching mutation
+    assert any("'functionCall' to 'functionInvocation'" in description for _, description in renames), renames[:5]

@@ -527,3 +527,23 @@ def test_stream_fuzz_raises_only_schema_drift_error(events: tuple[SSEEvent, ...]
 def test_anything_as_a_stream_argument_is_drift_not_a_crash(value: Any) -> None:
     with contextlib.suppress(SchemaDriftError):
         check_stream("openai.chat", value)
+
+
+def test_an_anthropic_server_tool_result_is_an_object_except_web_search() -> None:
+    """anthropic 2.13.0 types a server tool's result block's ``content`` as one object (its result
+    or an error object); only web search's may be a list of results. A shape that took a list
+    anywhere generated 'valid' responses with ``web_fetch_tool_result.content: []``, and DR-4
+    blamed pydantic-ai's AttributeError on one of them (the matrix's pydantic-ai/responses DR-4
+    crash) though the response itself was drift."""
+    def body(block: dict[str, Any]) -> dict[str, Any]:
+        return {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+                "content": [{"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_fetch", "input": {}}, block],
+                "stop_reason": "end_turn", "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
+
+    for block_type in ("web_fetch_tool_result", "code_execution_tool_result", "bash_code_execution_tool_result",
+                       "text_editor_code_execution_tool_result", "tool_search_tool_result"):
+        listed = validate_response("anthropic.messages", body({"type": block_type, "tool_use_id": "srvtoolu_1", "content": []}))
+        assert [error.path for error in listed.errors] == ["content[1].content"], (block_type, listed)
+        assert validate_response("anthropic.messages", body({"type": block_type, "tool_use_id": "srvtoolu_1",
+                                                             "content": {"type": f"{block_type}_error", "error_code": "unavailable"}})).ok
+    assert validate_response("anthropic.messages", body({"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []})).ok

@@ -146,7 +146,8 @@ _EMPTY: dict[str, object] = {"string": "", "array": [], "object": {}}
 #: kit's shapes do not list it (openai-python 3.54 types ``moderation`` on chat chunks): adding it
 #: with an arbitrary value is then a type change for that SDK, and DR-4 would cry wolf.
 FRESH_FIELDS = ("sc_new_field", "sc_new_metadata", "x_sc_trace")
-#: Realistic renames of variants; anything else gets a ``_v2`` suffix.
+#: Realistic renames of variants; anything else gets a ``_v2`` suffix. Never a camelCase key's
+#: snake_case spelling (see :func:`_renamed`).
 RENAMES = {
     "tool_use": "function_call",
     "text": "output_text",
@@ -154,7 +155,7 @@ RENAMES = {
     "function_call": "tool_call",
     "message": "assistant_message",
     "thinking": "reasoning",
-    "functionCall": "function_call",
+    "functionCall": "functionInvocation",
     "choices": "choice",
     "content_block_start": "content_block_begin",
 }
@@ -294,9 +295,19 @@ def _fresh(name_pool: Sequence[str], taken: set[str] | frozenset[str]) -> tuple[
     return tuple(name for name in name_pool if name not in taken) or ("x_new_field",)
 
 
+def _snake_case(name: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
+
+
 def _renamed(value: str, taken: Sequence[str]) -> tuple[str, ...]:
+    """The names a variant ``value`` may be renamed to. Never its snake_case spelling: Gemini's
+    JSON is proto3's JSON mapping, whose parsers accept a field's lowerCamelCase name and its
+    original proto name alike (https://protobuf.dev/programming-guides/json/: "Parsers accept both
+    the lowerCamelCase name ... and the original proto field name"), so ``function_call`` is the
+    same field as ``functionCall``, not a renamed variant; google-genai reads it as such."""
     options = [RENAMES.get(value, ""), f"{value}_v2", f"new_{value}"]
-    return tuple(dict.fromkeys(o for o in options if o and o not in taken))
+    same_field = _snake_case(value)
+    return tuple(dict.fromkeys(o for o in options if o and o not in taken and o != same_field))
 
 
 def _expected_types(field: Field) -> str:

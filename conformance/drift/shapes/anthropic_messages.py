@@ -53,9 +53,21 @@ STOP_REASONS = (
 )
 
 
-def _tool_result(source: str) -> Obj:
-    # the result payload varies per tool (list of results or an error object); SDKs pass it through
-    return Obj((req("tool_use_id", STRING, source, nonempty=True), req("content", Value(("array", "object", "string")), source)))
+#: Where a server tool's result block may carry a list: only web search's (a list of
+#: web_search_result blocks, or an error object). Every other result is one object (its result
+#: block or an error object): anthropic 2.13.0 types/web_fetch_tool_result_block.py,
+#: code_execution_tool_result_block_content.py, bash_code_execution_tool_result_block.py,
+#: text_editor_code_execution_tool_result_block.py, tool_search_tool_result_block.py (``content:
+#: Union[<Error>, <Result>]``), web_search_tool_result_block_content.py (``Union[<Error>,
+#: List[WebSearchResultBlock]]``). A list where an object is documented is a retyped field: the
+#: generated responses that must pass (DR-1, DR-4's unmutated ones) never carry one.
+RESULT_TYPES = ("object",)
+WEB_SEARCH_RESULT_TYPES = ("array", "object")
+
+
+def _tool_result(source: str, types: tuple[str, ...] = RESULT_TYPES) -> Obj:
+    # the result payload varies per tool (its result block or an error object); SDKs pass it through
+    return Obj((req("tool_use_id", STRING, source, nonempty=True), req("content", Value(types), source)))
 
 
 _CITATION = Tagged(
@@ -100,7 +112,7 @@ CONTENT_BLOCK = Tagged(
                 opt("caller", OBJECT, GA_2026),
             )
         ),
-        "web_search_tool_result": _tool_result(SERVER_TOOLS),
+        "web_search_tool_result": _tool_result(SERVER_TOOLS, WEB_SEARCH_RESULT_TYPES),
         "web_fetch_tool_result": _tool_result(GA_2026),
         "code_execution_tool_result": _tool_result(GA_2026),
         "bash_code_execution_tool_result": _tool_result(GA_2026),
