@@ -115,6 +115,6 @@ def shipped_corpus() -> tuple[Case, ...]:
 
 def _known_draft(uri: str) -> bool:
     """Whether jsonschema has a validator for the draft ``uri`` names (with or without its ``#``)."""
-    from jsonschema.validators import validator_for
+    from jsonschema.validators import validator_for  # type: ignore[import-untyped]
 
     return validator_for({"$schema": uri}, default=None) is not None
