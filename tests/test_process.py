@@ -406,6 +406,60 @@ def test_shipped_harnesses_speak_the_protocol(harness: str) -> None:
     assert verdict.ok, verdict.render()
 
 
+def test_a_callbacks_exception_the_sdk_lets_through_is_raised_as_itself() -> None:
+    """TL-6 false alarm met on Strands Agents (tool.invoke() lets the callback's error through): a
+    kit callback raised ValueError in the kit, the harness answered an error of that type and
+    message, and the kit raised a class of its own named ValueError (not a ValueError), so a direct
+    call "raised ValueError instead of the callback's ValueError". Now the callback's own exception
+    is raised; an error the SDK makes of it (another type or message) stays the harness's error."""
+    from strictconformance.process import HarnessCallError
+    from strictconformance.tools.contract import ToolDefinition
+
+    schema = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"], "additionalProperties": False}
+    raised = [ValueError(""), LookupError("no such city: Atlantis")]
+
+    def raising(arguments: object) -> object:
+        raise raised[0]
+
+    adapter = ProcessAdapter([*PYTHON_HARNESS, "call-tool"])
+    try:
+        passes_on = adapter.define_tool(ToolDefinition("passes_on", "Lets errors through", raising, input_schema=schema))
+        for exception in list(raised):
+            raised[0] = exception
+            with pytest.raises(type(exception)) as caught:
+                adapter.call_tool(passes_on, {"query": "q"}, None)
+            assert caught.value is exception
+        assert adapter.call_tool(adapter.define_tool(ToolDefinition("plain", "Returns", lambda arguments: {"ok": True}, input_schema=schema)),
+                                 {"query": "q"}, None) == {"ok": True}
+        wraps = adapter.define_tool(ToolDefinition("wraps_errors", "Wraps errors", raising, input_schema=schema))
+        with pytest.raises(HarnessCallError, match="tool wraps_errors failed") as wrapped:
+            adapter.call_tool(wraps, {"query": "q"}, None)
+        assert not isinstance(wrapped.value, LookupError) and wrapped.value.type_name == "RuntimeError"
+    finally:
+        adapter.close()
+
+
+@needs_node_modules
+def test_strands_direct_call_raises_the_callbacks_own_exception() -> None:
+    """The same through the Strands harness: tool.invoke() lets the callback's ValueError('') through."""
+    from strictconformance.tools.contract import ToolDefinition
+
+    schema = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"], "additionalProperties": False}
+    exception = ValueError("")
+
+    def raising(arguments: object) -> object:
+        raise exception
+
+    adapter = ProcessAdapter(["node", "harnesses/strands.mjs"], cwd=str(NODE_DIR))
+    try:
+        tool = adapter.define_tool(ToolDefinition("a", "Tool a for tests.", raising, input_schema=schema))
+        with pytest.raises(ValueError) as caught:
+            adapter.call_tool(tool, {"query": "q"}, None)
+        assert caught.value is exception
+    finally:
+        adapter.close()
+
+
 def test_an_input_json_cannot_carry_is_refused_not_a_fault() -> None:
     """NaN or infinity in a call's arguments never reaches the harness: the input is refused (the
     example discarded, an explicit case not covered), not answered by a fault whose message a
