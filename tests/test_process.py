@@ -234,6 +234,36 @@ def test_vercel_ai_harness_speaks_the_protocol() -> None:
     assert verdict.implementation["name"] == "vercel-ai-sdk"
 
 
+@needs_node_modules
+def test_vercel_ai_harness_stream_drift_carries_no_path_into_one_event() -> None:
+    """DR-3 false alarm of the harness: the provider packages validate each stream event on its own,
+    so a zod issue's path is a path into one event ("index"), and the error does not say which
+    event; the harness reported it as the payload's path, and DR-3 found "drift reported at the
+    wrong path" (expected events[1].data.index). A stream's drift error carries no path now (as the
+    Python adapters'); a response body's still carries the path zod names."""
+    import copy
+
+    from strictconformance.drift.sse import SSEEvent
+
+    adapter = ProcessAdapter(["node", "harnesses/vercel-ai.mjs"], cwd=str(NODE_DIR))
+    try:
+        events = list(_recorded("anthropic/messages/stream_refusal.yaml").events())  # type: ignore[attr-defined]
+        data = json.loads(events[1].data)
+        assert data["type"] == "content_block_start"
+        del data["index"]
+        events[1] = SSEEvent(json.dumps(data), events[1].event)
+        with pytest.raises(adapter.drift_errors) as caught:
+            adapter.check_stream("anthropic.messages", events)
+        assert type(caught.value).__name__ == "AI_TypeValidationError" and caught.value.path is None, caught.value.path
+        body = copy.deepcopy(_recorded("anthropic/messages/tool_use.yaml").payload())  # type: ignore[attr-defined]
+        body["content"][1]["id"] = 7
+        with pytest.raises(adapter.drift_errors) as caught:
+            adapter.check_response("anthropic.messages", body)
+        assert caught.value.path == "content[1].id", caught.value.path
+    finally:
+        adapter.close()
+
+
 def test_unset_and_auto_gemini_modes_are_the_same() -> None:
     from strictconformance.checks._support import same_gemini_mode
 

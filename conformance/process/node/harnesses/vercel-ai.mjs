@@ -116,11 +116,13 @@ const PROMPT = [{ role: "user", content: [{ type: "text", text: "hi" }] }];
 
 // A provider-package error as the kit's drift error: AI_APICallError "Invalid JSON response"
 // (or a stream's error part) whose cause is the AI_TypeValidationError with the zod issues
-// (their path is the drift path).
-function driftError(error) {
+// (their path is the drift path). In a stream the provider packages validate each event's data
+// on its own: the issues' path is a path into one event, and which event that was is not in the
+// error, so a stream's drift error carries no path (`inStream`), as the Python adapters do.
+function driftError(error, { inStream = false } = {}) {
   const cause = error?.cause;
   const issue = cause?.cause?.issues?.[0] ?? cause?.issues?.[0] ?? error?.issues?.[0];
-  const parts = issue ? deepestPath(issue) : null;
+  const parts = issue && !inStream ? deepestPath(issue) : null;
   const path = parts ? parts.map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`)).join("").replace(/^\./, "") : null;
   const detail = cause?.message ? `: ${cause.message}` : "";
   if (!(error instanceof Error) && error && typeof error === "object" && "statusCode" in error && "data" in error) {
@@ -201,7 +203,7 @@ async function checkStream({ api, events }) {
       else if (part.type === "finish") finish = part;
     }
   } catch (error) {
-    throw driftError(error);
+    throw driftError(error, { inStream: true });
   }
   return normalized(api, texts.join(""), calls, finish?.finishReason, finish?.usage);
 }
