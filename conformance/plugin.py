@@ -682,15 +682,19 @@ class _ConformanceRun:
     def _undrawable(self, item: pytest.Item, call: pytest.CallInfo[None]) -> str | None:
         """Why the check is not covered when Hypothesis found no example to run because a draw
         from an adapter's output never returned (None: another failure)."""
-        from hypothesis.errors import Unsatisfiable
+        from hypothesis.errors import FailedHealthCheck, Unsatisfiable
 
-        if call.excinfo is None or not isinstance(call.excinfo.value, Unsatisfiable):
+        if call.excinfo is None:
+            return None
+        error = call.excinfo.value
+        # every example rejected (Unsatisfiable), or so many that the filter health check stopped it
+        if not isinstance(error, Unsatisfiable) and not (isinstance(error, FailedHealthCheck) and "filtering out" in str(error)):
             return None
         what = self.state.harness.unfinished_draws.get(item.nodeid)
         if what is None:
             return None
-        return (f"no value of {what} could be generated in any example: it may have none "
-                "(RT-8 judges whether the strict schema keeps a value of the original)")
+        return (f"no value of {what} could be generated in any example: it may have none (RT-8 judges whether "
+                "the strict schema keeps a value of the original), or the kit's generator cannot build one")
 
     def _findings_dir(self) -> Path:
         """Where counterexamples too big for the report are written whole: beside the --sc-report

@@ -255,7 +255,18 @@ class _Compiler:
             patterns_check = self.valid({"patternProperties": patterns, "additionalProperties": extra_schema})
         else:
             names = node.get("propertyNames", {})
-            keys = st.from_regex(names["pattern"], fullmatch=True) if isinstance(names, dict) and "pattern" in names else st.text(alphabet="klmnopqrstuvwxyz", min_size=1, max_size=6)
+            keys = st.text(alphabet="klmnopqrstuvwxyz", min_size=1, max_size=6)
+            if isinstance(names, dict) and isinstance(names.get("enum"), list):
+                # a closed set of names (a record keyed by an enum): draw from it
+                listed = [name for name in names["enum"] if isinstance(name, str)]
+                keys = st.sampled_from(listed) if listed else st.nothing()
+                closed = closed or not listed
+            elif isinstance(names, dict) and isinstance(names.get("const"), str):
+                keys = st.just(names["const"])
+            elif isinstance(names, dict) and "pattern" in names:
+                keys = st.from_regex(names["pattern"], fullmatch=True)
+            if names not in ({}, True):  # every name must be valid under it, whatever else it says
+                keys = keys.filter(self.valid(names))
             extra_values = self.compile(extra_schema, chain)
             patterns_check = None
         if extra_values.is_empty:

@@ -202,3 +202,19 @@ def test_strategies_draw_what_real_schemas_use() -> None:
         drawn.update(key for visited in iter_schema_nodes(schema) if isinstance(visited.schema, dict) for key in visited.schema)
     collect()
     assert common - drawn - set(_NOT_DRAWN) == set()
+
+
+@pytest.mark.parametrize("names", [{"enum": ["N", "NE", "C"]}, {"const": "only"}, {"maxLength": 2}, {"pattern": "^[ab]+$"}],
+                         ids=["enum", "const", "maxLength", "pattern"])
+def test_compiled_instances_keep_a_records_keys_inside_property_names(names: dict[str, Any]) -> None:
+    """A record keyed by an enum (corpus Github_medium/o90904: exits keyed by a direction): every
+    drawn key is valid under ``propertyNames``. Only a pattern was read before, so a key like 'lwnx'
+    made RT-5 blame the reference for a wire value the strict schema itself rejects."""
+    schema = {"type": "object", "additionalProperties": {"type": "string"}, "propertyNames": names, "minProperties": 1}
+
+    @settings(max_examples=60, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(instances(schema, engine="compiled"))
+    def drawn(value: Any) -> None:
+        assert Draft202012Validator(schema).is_valid(value), value
+
+    drawn()

@@ -44,11 +44,13 @@ class Case:
 
     @property
     def values_judged(self) -> bool:
-        """Whether values can be judged against the original as written: the oracles read Draft
-        2020-12, so a schema declaring an older draft (``id`` anchors, boolean bounds, ``items``
-        lists) is checked for RT-1..RT-3 only."""
+        """Whether values can be judged against the original as written: the oracles read a
+        schema in the draft its ``$schema`` names (04, 06, 07, 2019-09, 2020-12; none is 2020-12),
+        so a schema naming a draft jsonschema does not know is checked for RT-1..RT-3 only."""
         declared = self.schema.get("$schema", "") if isinstance(self.schema, dict) else ""
-        return isinstance(declared, str) and declared in DRAFT_2020_12
+        if not isinstance(declared, str):
+            return False
+        return not declared or declared in DRAFT_2020_12 or _known_draft(declared)
 
 
 @lru_cache(maxsize=1)
@@ -109,3 +111,10 @@ def shipped_corpus() -> tuple[Case, ...]:
     """The curated subset of JSONSchemaBench shipped with the kit (see ``corpus/README.md``)."""
     folder = resources.files(__package__).joinpath("corpus")
     return corpus_cases(Path(str(folder)), source="JSONSchemaBench (MIT), see strictconformance/cases/corpus/README.md")
+
+
+def _known_draft(uri: str) -> bool:
+    """Whether jsonschema has a validator for the draft ``uri`` names (with or without its ``#``)."""
+    from jsonschema.validators import validator_for
+
+    return validator_for({"$schema": uri}, default=None) is not None

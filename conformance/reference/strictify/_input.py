@@ -255,12 +255,15 @@ _OLDER_DRAFTS = ("draft-03", "draft-04", "draft-06", "draft-07", "draft/2019-09"
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
 
-def _draft_2020_12(node: Node) -> tuple[Node, dict[str, str]]:
+def _draft_2020_12(node: Node, older: bool = False) -> tuple[Node, dict[str, str]]:
     """``node`` with the older drafts' forms written as Draft 2020-12 says the same thing (exact),
     and where each renamed keyword was in the original: ``items`` as a list (drafts 04 to 2019-09)
     is ``prefixItems``, with ``additionalItems`` as ``items``; draft 04's boolean
     ``exclusiveMinimum``/``exclusiveMaximum`` makes the ``minimum``/``maximum`` beside it exclusive;
-    a ``$schema`` naming an older draft names 2020-12."""
+    a plain-name fragment ``id``/``$id`` (``"#gate"``) is ``$anchor`` (``"gate"``); a ``$schema``
+    naming an older draft names 2020-12; in a document of drafts 04 to 07 (``older``),
+    ``dependencies`` is ``dependentRequired`` (its arrays of names) and ``dependentSchemas`` (its
+    subschemas), as Draft 2019-09 split it (under 2020-12 ``dependencies`` means nothing)."""
     renamed: dict[str, str] = {}
     declared = node.get("$schema")
     if isinstance(declared, str) and any(draft in declared for draft in _OLDER_DRAFTS):
@@ -281,30 +284,52 @@ def _draft_2020_12(node: Node) -> tuple[Node, dict[str, str]]:
             node = {k: v for k, v in node.items() if k != exclusive}
             if flag and bound in node:
                 node[exclusive] = node.pop(bound)
+    for keyword in ("id", "$id"):
+        # drafts 04-07 name a plain-name fragment with `id`/`$id` ("#gate"), which 2020-12 writes
+        # `$anchor` ("gate"): left as it was under a 2020-12 `$schema`, a `$ref: "#gate"` kept in
+        # the output resolves to nothing
+        name = node.get(keyword)
+        if isinstance(name, str) and name.startswith("#") and len(name) > 1 and "/" not in name:
+            node = {k: v for k, v in node.items() if k != keyword}
+            node.setdefault("$anchor", name[1:])
+            renamed["$anchor"] = keyword
+    dependencies = node.get("dependencies")
+    if older and isinstance(dependencies, dict):
+        node = {k: v for k, v in node.items() if k != "dependencies"}
+        names = {key: value for key, value in dependencies.items() if isinstance(value, list)}
+        schemas = {key: value for key, value in dependencies.items() if not isinstance(value, list)}
+        for keyword, split in (("dependentRequired", names), ("dependentSchemas", schemas)):
+            if split:
+                node[keyword] = {**split, **node.get(keyword, {})}
+                renamed[keyword] = "dependencies"
     return node, renamed
 
 
-def _tag(node: Any, pointer: str) -> Any:
+def _tag(node: Any, pointer: str, older: bool = False) -> Any:
     """A copy with `true` subschemas as `{}` and every dict tagged with its origin pointer (older
-    drafts' forms written in Draft 2020-12: :func:`_draft_2020_12`)."""
+    drafts' forms written in Draft 2020-12: :func:`_draft_2020_12`; ``older``: the document is
+    written in drafts 04 to 07)."""
     if node is True:
         return {MARK: {"origin": pointer}}
     if not isinstance(node, dict):
         return node
     result: Node = {}
-    normal, renamed = _draft_2020_12(node)
+    normal, renamed = _draft_2020_12(node, older)
     for keyword, value in normal.items():
         kind = subschema_kind(keyword, value)
         was = renamed.get(keyword, keyword)  # origins point into the original as written
         if kind == "one":
-            result[keyword] = _tag(value, join_pointer(pointer, was))
+            result[keyword] = _tag(value, join_pointer(pointer, was), older)
         elif kind == "map":
-            result[keyword] = {name: _tag(sub, join_pointer(pointer, was, name)) for name, sub in value.items()}
+            result[keyword] = {name: _tag(sub, join_pointer(pointer, was, name), older) for name, sub in value.items()}
         elif kind == "list":
-            result[keyword] = [_tag(sub, join_pointer(pointer, was, index)) for index, sub in enumerate(value)]
+            result[keyword] = [_tag(sub, join_pointer(pointer, was, index), older) for index, sub in enumerate(value)]
         else:
             result[keyword] = value
     result[MARK] = {"origin": pointer}
+    dependencies = {keyword: was for keyword, was in renamed.items() if was == "dependencies"}
+    if dependencies:  # a loss of one names the keyword the original has (see the strip pass)
+        result[MARK]["renamed"] = dependencies
     return result
 
 
@@ -353,5 +378,8 @@ def check_input(schema: object) -> CheckedInput:
     cyclic = _cyclic_definitions(refs, copied)
     if cyclic is not None:
         raise SchemaError(cyclic, "cyclic definition: this $ref reaches itself again without describing any value")
-    detached = {target: _tag(resolve_pointer(copied, target), target) for target in detached_roots}
-    return CheckedInput(_tag(copied, ""), refs, anchors, detached)
+    declared = copied.get("$schema")
+    # drafts 04 to 07 (2019-09 split `dependencies` into `dependentRequired`/`dependentSchemas`)
+    older = isinstance(declared, str) and any(draft in declared for draft in _OLDER_DRAFTS[:-1])
+    detached = {target: _tag(resolve_pointer(copied, target), target, older) for target in detached_roots}
+    return CheckedInput(_tag(copied, "", older), refs, anchors, detached)
