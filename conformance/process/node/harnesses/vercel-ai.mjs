@@ -427,6 +427,18 @@ serve({
       api_errors: ["AI_ProviderStreamError"],
       drift_errors: ["AI_TypeValidationError", "AI_APICallError", "AI_JSONParseError", "AI_NoContentGeneratedError", "AI_InvalidResponseDataError"],
       drift_apis: Object.keys(RESPONSE_APIS),
+      // Response fields the provider packages do not read: their zod schemas do not declare them
+      // (z.object strips an undeclared key), so no value of theirs reaches the caller and DR-2/DR-3
+      // do not mutate them. Not Anthropic usage.cache_creation: the usage looseObject keeps it and
+      // hands it on (usage.raw, @ai-sdk/anthropic dist/index.js:2429; providerMetadata.anthropic.usage, :5255).
+      drift_unread: {
+        "openai.responses": {
+          "output[type=function_call].status": "@ai-sdk/openai 4.0.118 dist/index.js:5185-5194 (openaiResponsesResponseSchema output[] "
+            + "function_call variant: z.object of type, call_id, name, arguments, id, async, namespace, caller; no status)",
+          "events[type=response.created].data.sequence_number": "@ai-sdk/openai 4.0.118 dist/index.js:4544-4552 (openaiResponsesChunkSchema "
+            + "response.created: z.object of type and response; no sequence_number, which only the error and response.failed chunks declare, :4411, :4421, :4531)",
+        },
+      },
       // check_response / check_stream return what doGenerate() / doStream() parsed (DR-7).
       parse_fidelity: true,
     }),
