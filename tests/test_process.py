@@ -9,7 +9,9 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -691,5 +693,76 @@ def test_effect_harness_defines_and_describes_tools() -> None:
             advertised = adapter.describe_tool(tool)
             assert (advertised.name, advertised.description, advertised.strict) == ("get_weather", "Weather in a city", strict)
             assert advertised.input_schema == schema
+    finally:
+        adapter.close()
+
+
+# -- drift_unread: the fields the Effect and Vercel harnesses declare their SDK does not read --------------
+
+
+def _mutated_body(location: str, change: Callable[[Any], None]) -> tuple[Any, Any]:
+    import copy
+
+    body = _recorded(location).payload()  # type: ignore[attr-defined]
+    mutated = copy.deepcopy(body)
+    change(mutated)
+    return body, mutated
+
+
+def _mutated_stream(location: str, index: int, change: Callable[[Any], None]) -> tuple[Any, Any]:
+    from strictconformance.drift.sse import SSEEvent
+
+    events = list(next(r for r in load_cassette_responses(location) if r.is_stream).events())
+    data = json.loads(events[index].data)
+    change(data)
+    mutated = [*events[:index], SSEEvent(json.dumps(data), events[index].event), *events[index + 1:]]
+    return events, mutated
+
+
+def load_cassette_responses(location: str) -> list[Any]:
+    from strictconformance.drift.cassettes import load_cassette
+
+    return list(load_cassette(location).responses())
+
+
+def _set(path: tuple[Any, ...], value: Any) -> Callable[[Any], None]:
+    def change(node: Any) -> None:
+        for part in path[:-1]:
+            node = node[part]
+        node[path[-1]] = value
+    return change
+
+
+def _drop(path: tuple[Any, ...]) -> Callable[[Any], None]:
+    def change(node: Any) -> None:
+        for part in path[:-1]:
+            node = node[part]
+        del node[path[-1]]
+    return change
+
+
+@pytest.mark.parametrize(("harness", "declared", "cases"), [
+    ("effect-ai.mjs", {"status", "completed_at", "events[*].data.response.status", "events[*].data.response.completed_at"}, [
+        ("check_response", _mutated_body("openai/responses/function_call_reasoning.yaml", _set(("status",), 7))),
+        ("check_response", _mutated_body("openai/responses/function_call_reasoning.yaml", _set(("completed_at",), True))),
+        ("check_stream", _mutated_stream("openai/responses/stream_function_call.yaml", 0, _set(("response", "status"), 7))),
+    ]),
+    ("vercel-ai.mjs", {"output[type=function_call].status", "events[type=response.created].data.sequence_number"}, [
+        ("check_response", _mutated_body("openai/responses/function_call_reasoning.yaml", _set(("output", 1, "status"), 7))),
+        ("check_stream", _mutated_stream("openai/responses/stream_function_call.yaml", 0, _drop(("sequence_number",)))),
+    ]),
+])
+@needs_effect
+def test_harnesses_declare_unread_only_fields_their_sdk_does_not_read(harness: str, declared: set[str], cases: list[Any]) -> None:
+    """Kit false alarm (DR-2/DR-3 "missed breaking drift" on fields the SDK never declares): the
+    harness declares them in drift_unread, each with its source, and the SDK indeed does not read
+    them: the mutated response parses without error into exactly what the unmutated one gives."""
+    adapter = ProcessAdapter(["node", f"harnesses/{harness}"], cwd=str(NODE_DIR))
+    try:
+        fields = read_declarations(adapter).drift_unread
+        assert {field.path for field in fields} == declared and {field.api for field in fields} == {"openai.responses"}
+        assert all("dist/" in field.source and ".js:" in field.source for field in fields), fields
+        for method, (original, mutated) in cases:
+            assert getattr(adapter, method)("openai.responses", mutated) == getattr(adapter, method)("openai.responses", original)
     finally:
         adapter.close()
