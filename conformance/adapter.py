@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from strictconformance.dialects.model import Strictified
     from strictconformance.drift.fidelity import ParsedResponse
     from strictconformance.drift.sse import SSEEvent
+    from strictconformance.drift.unread import UnreadField
     from strictconformance.tools.contract import AdvertisedTool, ToolDefinition, ToolLayerTraits
     from strictconformance.tools.results import ToolContext, ToolInvocation
 
@@ -162,6 +163,12 @@ class Adapter:
     #: APIs check_response / check_stream handle (``strictconformance.drift.API_IDS``, e.g.
     #: ``("openai.chat", "groq.chat")``); ``None``: all of them. Drift checks of the others are not covered.
     drift_apis: ClassVar[Collection[str] | None] = None
+    #: Response fields your SDK does not read, per API: ``{"openai.responses": {"completed_at":
+    #: "sdk/file.py:120 (the response type declares no completed_at)"}}``, paths in the kit's syntax
+    #: (``[*]`` for any element, ``[type=NAME]`` for one variant's, ``events[*].data...`` in a stream),
+    #: each with the source showing it. DR-2/DR-3 mutate none of them (SPEC §5: drift in a field the
+    #: SDK does not read is nothing to detect); a field DR-7 reads cannot be declared.
+    drift_unread: ClassVar[Mapping[str, Mapping[str, str]]] = {}
     #: Tool layer conventions the TL checks respect (how a generator gives its final value, what an
     #: empty one gives, which schema sources the layer supports). ``None``: the kit's defaults.
     tool_layer_traits: ClassVar[ToolLayerTraits | None] = None
@@ -514,6 +521,8 @@ class Declarations:
     api_errors: tuple[type[BaseException], ...] = ()
     #: Whether the response checks return what the SDK parsed (``Adapter.parse_fidelity``, DR-7).
     parse_fidelity: bool = False
+    #: Response fields the SDK does not read (``Adapter.drift_unread``), checked against the shapes.
+    drift_unread: tuple[UnreadField, ...] = ()
     #: Every dialect of the run by name: the shipped ones, then the adapter's own.
     dialect_registry: DialectRegistry = field(default_factory=DialectRegistry)
     #: Exceptions strictify raises to refuse a schema (declared refusals, not crashes).
@@ -542,6 +551,7 @@ class Declarations:
             "api_errors": [_qualname(error) for error in self.api_errors],
             "parse_fidelity": self.parse_fidelity,
             "drift_apis": list(self.drift_apis),
+            "drift_unread": _unread_json(self.drift_unread),
             "tool_layer_traits": None if self.tool_layer_traits is None else {
                 "final_value": self.tool_layer_traits.final_value,
                 "strict_convention": self.tool_layer_traits.strict_convention,
@@ -555,6 +565,13 @@ class Declarations:
             "expected_failures": dict(self.expected_failures),
             "dialects": [_dialect_json(dialect) for dialect in self.dialects],
         }
+
+
+def _unread_json(fields: Sequence[UnreadField]) -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for declared in fields:
+        out.setdefault(declared.api, {})[declared.path] = declared.source
+    return out
 
 
 def _jsonable(value: Any) -> Any:
@@ -731,6 +748,22 @@ def _registry(own: Collection[Dialect], contexts: Mapping[str, str] | None = Non
     return registry
 
 
+def _is_unread(value: object) -> bool:
+    return isinstance(value, Mapping) and all(
+        isinstance(api, str) and isinstance(fields, Mapping) and all(isinstance(path, str) and isinstance(source, str)
+                                                                     for path, source in fields.items())
+        for api, fields in value.items())
+
+
+def _drift_unread(value: Mapping[str, Mapping[str, str]], reading: _Reading) -> tuple[UnreadField, ...]:
+    from strictconformance.drift.unread import read_unread
+
+    try:
+        return read_unread(value, reading.values["drift_apis"])
+    except ValueError as exc:
+        reading.fail(f"{reading.owner}.drift_unread: {exc}")
+
+
 def _strictify_dialects(value: Collection[str], reading: _Reading) -> tuple[str, ...]:
     unused = [dialect.name for dialect in reading.values["dialects"] if dialect.name not in value]
     if unused:
@@ -813,6 +846,11 @@ DECLARATION_RULES: tuple[DeclarationRule, ...] = (
     DeclarationRule("drift_apis", _names,
                     "{owner}.drift_apis must be a collection of API names, e.g. ('openai.chat',), or None; got {value!r}",
                     allowed=_api_ids, when_none=_api_ids, read=_drift_apis),
+    DeclarationRule("drift_unread", _is_unread,
+                    "{owner}.drift_unread must map API names to {{field path: source}}, e.g. "
+                    "{{'openai.responses': {{'completed_at': 'sdk/types.py:120 (not declared)'}}}}; got {value!r}",
+                    allowed=_api_ids, unknown="{owner}.drift_unread names unknown APIs {unknown}; known: {known}",
+                    read=_drift_unread),
     DeclarationRule("dialects", lambda value: not isinstance(value, (str, Dialect)) and isinstance(value, Collection),
                     "{owner}.dialects must be a collection of strictconformance.dialects.Dialect objects, "
                     "e.g. dialects = (MY_DIALECT,); got {value!r}",
@@ -888,6 +926,7 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
         strictify_dialects=values["strictify_dialects"],
         drift_errors=values["drift_errors"],
         drift_apis=values["drift_apis"],
+        drift_unread=values["drift_unread"],
         tool_layer_traits=values["tool_layer_traits"],
         expected_failures=values["expected_failures"],
         dialects=values["dialects"],

@@ -51,6 +51,7 @@ from strictconformance.drift.shapes.model import (
     shape_at,
 )
 from strictconformance.drift.sse import SSEEvent, format_sse
+from strictconformance.drift.unread import UnreadField
 from strictconformance.drift.validator import violated_invariants, violated_relations
 
 __all__ = [
@@ -365,11 +366,12 @@ def _labelled(
     kinds: tuple[MutationKind, ...] | None,
     breaking: bool | None,
     rule_id: str | None = None,
+    unread: tuple[UnreadField, ...] = (),
 ) -> list[Candidate]:
     """The candidates of ``subject`` of the given kinds whose label is ``breaking`` (any if None)
-    and whose rule is ``rule_id`` (any if None)."""
+    and whose rule is ``rule_id`` (any if None), none of them DR-2/DR-3 in a field of ``unread``."""
     kept = []
-    for candidate in mutation_candidates(subject):
+    for candidate in mutation_candidates(subject, unread=unread):
         if kinds is not None and candidate.kind not in kinds:
             continue
         if breaking is None and rule_id is None:
@@ -388,11 +390,12 @@ def _mutable(
     breaking: bool | None,
     rule_id: str | None,
     streams: bool | None,
+    unread: tuple[UnreadField, ...] = (),
 ) -> tuple[tuple[ResponseSubject, tuple[Candidate, ...]], ...]:
     """Recorded subjects with at least one such mutation, and those candidates (draws never reject)."""
     found = []
     for _, subject in _recorded(apis, streams):
-        candidates = _labelled(subject, kinds, breaking, rule_id)
+        candidates = _labelled(subject, kinds, breaking, rule_id, unread)
         if candidates:
             found.append((subject, tuple(candidates)))
     return tuple(found)
@@ -405,10 +408,11 @@ def _mutable_by_family(
     breaking: bool | None,
     rule_id: str | None,
     streams: bool | None,
+    unread: tuple[UnreadField, ...] = (),
 ) -> dict[str, tuple[tuple[ResponseSubject, tuple[Candidate, ...]], ...]]:
     """The recorded subjects admitting each family of mutation, with those candidates only."""
     grouped: dict[str, list[tuple[ResponseSubject, tuple[Candidate, ...]]]] = {}
-    for subject, candidates in _mutable(apis, kinds, breaking, rule_id, streams):
+    for subject, candidates in _mutable(apis, kinds, breaking, rule_id, streams, unread):
         for family in dict.fromkeys(c.family for c in candidates):
             grouped.setdefault(family, []).append((subject, tuple(c for c in candidates if c.family == family)))
     return {family: tuple(items) for family, items in grouped.items()}
@@ -421,11 +425,12 @@ def mutable_recorded(
     kinds: Sequence[MutationKind] | None = None,
     rule_id: str | None = None,
     streams: bool | None = None,
+    unread: Sequence[UnreadField] = (),
 ) -> tuple[ResponseSubject, ...]:
     """The recorded responses :func:`drift_mutations` can mutate with these filters (empty when
     none can: the caller decides before drawing whether the mutations exist at all)."""
     wanted = tuple(kinds) if kinds is not None else None
-    return tuple(subject for subject, _ in _mutable(_api_tuple(api), wanted, breaking, rule_id, streams))
+    return tuple(subject for subject, _ in _mutable(_api_tuple(api), wanted, breaking, rule_id, streams, tuple(unread)))
 
 
 def drift_mutations(
@@ -436,10 +441,12 @@ def drift_mutations(
     base: st.SearchStrategy[ResponseSubject] | None = None,
     rule_id: str | None = None,
     streams: bool | None = None,
+    unread: Sequence[UnreadField] = (),
 ) -> st.SearchStrategy[DriftMutation]:
     """A labelled mutation of a recorded response (or of ``base``), optionally only breaking
     or only non-breaking ones, of given kinds, of one rule (``DR-2`` ...), of streams or bodies
-    only, of one API or several.
+    only, of one API or several; never a DR-2/DR-3 one in a field of ``unread`` (the fields the
+    SDK under test declares it does not read, ``Adapter.drift_unread``).
 
     Draws pick the family first (the kind, or a relation's kind: every family is reached), then
     the place. With ``base``, a drawn subject that admits no mutation of that family is replaced
@@ -447,8 +454,9 @@ def drift_mutations(
     response admits such a mutation (see :func:`mutable_recorded`).
     """
     wanted = tuple(kinds) if kinds is not None else None
-    sources = _mutable(_api_tuple(api), wanted, breaking, rule_id, streams)
-    by_family = _mutable_by_family(_api_tuple(api), wanted, breaking, rule_id, streams)
+    skipped = tuple(unread)
+    sources = _mutable(_api_tuple(api), wanted, breaking, rule_id, streams, skipped)
+    by_family = _mutable_by_family(_api_tuple(api), wanted, breaking, rule_id, streams, skipped)
     families = tuple(sorted(by_family))
     if not sources:
         raise ValueError(
@@ -464,7 +472,7 @@ def drift_mutations(
         candidates: tuple[Candidate, ...] = ()
         if base is not None:
             subject = draw(base)
-            candidates = tuple(c for c in _labelled(subject, wanted, breaking, rule_id) if c.family == family)
+            candidates = tuple(c for c in _labelled(subject, wanted, breaking, rule_id, skipped) if c.family == family)
         if not candidates:
             recorded, candidates = draw(st.sampled_from(by_family[family]))
             subject = _fresh(recorded)

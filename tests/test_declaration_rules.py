@@ -37,6 +37,7 @@ BAD: dict[str, Any] = {
     "strictify_refusals": [int],
     "api_errors": "HTTPError",
     "drift_apis": "openai.chat",
+    "drift_unread": {"openai.chat": ["usage"]},
     "dialects": "openai",
     "strictify_dialects": "openai",
     "strictify_context": 42,
@@ -51,6 +52,7 @@ UNKNOWN: dict[str, tuple[Any, list[str]]] = {
     "conventions": (("boolean", "bogus", "priority"), ["bogus"]),
     "providers": (("openai", "azure"), ["azure"]),
     "drift_apis": (("openai.chat", "nope.chat"), ["nope.chat"]),
+    "drift_unread": ({"openai.chat": {"usage.prompt_tokens_details": "x"}, "nope.chat": {"id": "x"}}, ["nope.chat"]),
     "strictify_dialects": (("openai", "mystery"), ["mystery"]),
     "expected_failures": ({"RES-1": "known", "RES-99": "typo"}, ["RES-99"]),
 }

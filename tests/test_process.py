@@ -9,7 +9,9 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -234,6 +236,36 @@ def test_vercel_ai_harness_speaks_the_protocol() -> None:
     assert verdict.implementation["name"] == "vercel-ai-sdk"
 
 
+@needs_node_modules
+def test_vercel_ai_harness_stream_drift_carries_no_path_into_one_event() -> None:
+    """DR-3 false alarm of the harness: the provider packages validate each stream event on its own,
+    so a zod issue's path is a path into one event ("index"), and the error does not say which
+    event; the harness reported it as the payload's path, and DR-3 found "drift reported at the
+    wrong path" (expected events[1].data.index). A stream's drift error carries no path now (as the
+    Python adapters'); a response body's still carries the path zod names."""
+    import copy
+
+    from strictconformance.drift.sse import SSEEvent
+
+    adapter = ProcessAdapter(["node", "harnesses/vercel-ai.mjs"], cwd=str(NODE_DIR))
+    try:
+        events = list(_recorded("anthropic/messages/stream_refusal.yaml").events())  # type: ignore[attr-defined]
+        data = json.loads(events[1].data)
+        assert data["type"] == "content_block_start"
+        del data["index"]
+        events[1] = SSEEvent(json.dumps(data), events[1].event)
+        with pytest.raises(adapter.drift_errors) as caught:
+            adapter.check_stream("anthropic.messages", events)
+        assert type(caught.value).__name__ == "AI_TypeValidationError" and caught.value.path is None, caught.value.path
+        body = copy.deepcopy(_recorded("anthropic/messages/tool_use.yaml").payload())  # type: ignore[attr-defined]
+        body["content"][1]["id"] = 7
+        with pytest.raises(adapter.drift_errors) as caught:
+            adapter.check_response("anthropic.messages", body)
+        assert caught.value.path == "content[1].id", caught.value.path
+    finally:
+        adapter.close()
+
+
 def test_unset_and_auto_gemini_modes_are_the_same() -> None:
     from strictconformance.checks._support import same_gemini_mode
 
@@ -404,6 +436,60 @@ def test_node_doubles_past_2_53_read_back_as_floats() -> None:
 def test_shipped_harnesses_speak_the_protocol(harness: str) -> None:
     verdict = check_harness(["node", f"harnesses/{harness}.mjs"], cwd=str(NODE_DIR), timeout=30)
     assert verdict.ok, verdict.render()
+
+
+def test_a_callbacks_exception_the_sdk_lets_through_is_raised_as_itself() -> None:
+    """TL-6 false alarm met on Strands Agents (tool.invoke() lets the callback's error through): a
+    kit callback raised ValueError in the kit, the harness answered an error of that type and
+    message, and the kit raised a class of its own named ValueError (not a ValueError), so a direct
+    call "raised ValueError instead of the callback's ValueError". Now the callback's own exception
+    is raised; an error the SDK makes of it (another type or message) stays the harness's error."""
+    from strictconformance.process import HarnessCallError
+    from strictconformance.tools.contract import ToolDefinition
+
+    schema = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"], "additionalProperties": False}
+    raised = [ValueError(""), LookupError("no such city: Atlantis")]
+
+    def raising(arguments: object) -> object:
+        raise raised[0]
+
+    adapter = ProcessAdapter([*PYTHON_HARNESS, "call-tool"])
+    try:
+        passes_on = adapter.define_tool(ToolDefinition("passes_on", "Lets errors through", raising, input_schema=schema))
+        for exception in list(raised):
+            raised[0] = exception
+            with pytest.raises(type(exception)) as caught:
+                adapter.call_tool(passes_on, {"query": "q"}, None)
+            assert caught.value is exception
+        assert adapter.call_tool(adapter.define_tool(ToolDefinition("plain", "Returns", lambda arguments: {"ok": True}, input_schema=schema)),
+                                 {"query": "q"}, None) == {"ok": True}
+        wraps = adapter.define_tool(ToolDefinition("wraps_errors", "Wraps errors", raising, input_schema=schema))
+        with pytest.raises(HarnessCallError, match="tool wraps_errors failed") as wrapped:
+            adapter.call_tool(wraps, {"query": "q"}, None)
+        assert not isinstance(wrapped.value, LookupError) and wrapped.value.type_name == "RuntimeError"
+    finally:
+        adapter.close()
+
+
+@needs_node_modules
+def test_strands_direct_call_raises_the_callbacks_own_exception() -> None:
+    """The same through the Strands harness: tool.invoke() lets the callback's ValueError('') through."""
+    from strictconformance.tools.contract import ToolDefinition
+
+    schema = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"], "additionalProperties": False}
+    exception = ValueError("")
+
+    def raising(arguments: object) -> object:
+        raise exception
+
+    adapter = ProcessAdapter(["node", "harnesses/strands.mjs"], cwd=str(NODE_DIR))
+    try:
+        tool = adapter.define_tool(ToolDefinition("a", "Tool a for tests.", raising, input_schema=schema))
+        with pytest.raises(ValueError) as caught:
+            adapter.call_tool(tool, {"query": "q"}, None)
+        assert caught.value is exception
+    finally:
+        adapter.close()
 
 
 def test_an_input_json_cannot_carry_is_refused_not_a_fault() -> None:
@@ -607,5 +693,76 @@ def test_effect_harness_defines_and_describes_tools() -> None:
             advertised = adapter.describe_tool(tool)
             assert (advertised.name, advertised.description, advertised.strict) == ("get_weather", "Weather in a city", strict)
             assert advertised.input_schema == schema
+    finally:
+        adapter.close()
+
+
+# -- drift_unread: the fields the Effect and Vercel harnesses declare their SDK does not read --------------
+
+
+def _mutated_body(location: str, change: Callable[[Any], None]) -> tuple[Any, Any]:
+    import copy
+
+    body = _recorded(location).payload()  # type: ignore[attr-defined]
+    mutated = copy.deepcopy(body)
+    change(mutated)
+    return body, mutated
+
+
+def _mutated_stream(location: str, index: int, change: Callable[[Any], None]) -> tuple[Any, Any]:
+    from strictconformance.drift.sse import SSEEvent
+
+    events = list(next(r for r in load_cassette_responses(location) if r.is_stream).events())
+    data = json.loads(events[index].data)
+    change(data)
+    mutated = [*events[:index], SSEEvent(json.dumps(data), events[index].event), *events[index + 1:]]
+    return events, mutated
+
+
+def load_cassette_responses(location: str) -> list[Any]:
+    from strictconformance.drift.cassettes import load_cassette
+
+    return list(load_cassette(location).responses())
+
+
+def _set(path: tuple[Any, ...], value: Any) -> Callable[[Any], None]:
+    def change(node: Any) -> None:
+        for part in path[:-1]:
+            node = node[part]
+        node[path[-1]] = value
+    return change
+
+
+def _drop(path: tuple[Any, ...]) -> Callable[[Any], None]:
+    def change(node: Any) -> None:
+        for part in path[:-1]:
+            node = node[part]
+        del node[path[-1]]
+    return change
+
+
+@pytest.mark.parametrize(("harness", "declared", "cases"), [
+    ("effect-ai.mjs", {"status", "completed_at", "events[*].data.response.status", "events[*].data.response.completed_at"}, [
+        ("check_response", _mutated_body("openai/responses/function_call_reasoning.yaml", _set(("status",), 7))),
+        ("check_response", _mutated_body("openai/responses/function_call_reasoning.yaml", _set(("completed_at",), True))),
+        ("check_stream", _mutated_stream("openai/responses/stream_function_call.yaml", 0, _set(("response", "status"), 7))),
+    ]),
+    ("vercel-ai.mjs", {"output[type=function_call].status", "events[type=response.created].data.sequence_number"}, [
+        ("check_response", _mutated_body("openai/responses/function_call_reasoning.yaml", _set(("output", 1, "status"), 7))),
+        ("check_stream", _mutated_stream("openai/responses/stream_function_call.yaml", 0, _drop(("sequence_number",)))),
+    ]),
+])
+@needs_effect
+def test_harnesses_declare_unread_only_fields_their_sdk_does_not_read(harness: str, declared: set[str], cases: list[Any]) -> None:
+    """Kit false alarm (DR-2/DR-3 "missed breaking drift" on fields the SDK never declares): the
+    harness declares them in drift_unread, each with its source, and the SDK indeed does not read
+    them: the mutated response parses without error into exactly what the unmutated one gives."""
+    adapter = ProcessAdapter(["node", f"harnesses/{harness}"], cwd=str(NODE_DIR))
+    try:
+        fields = read_declarations(adapter).drift_unread
+        assert {field.path for field in fields} == declared and {field.api for field in fields} == {"openai.responses"}
+        assert all("dist/" in field.source and ".js:" in field.source for field in fields), fields
+        for method, (original, mutated) in cases:
+            assert getattr(adapter, method)("openai.responses", mutated) == getattr(adapter, method)("openai.responses", original)
     finally:
         adapter.close()

@@ -63,6 +63,7 @@ from strictconformance.drift.provider_errors import chain_text
 from strictconformance.drift.shapes import get_shape
 from strictconformance.drift.shapes.model import Arr
 from strictconformance.drift.sse import SSEEvent
+from strictconformance.drift.unread import UnreadField
 from strictconformance.findings import not_covered
 from strictconformance.harness import ConformanceFailure, Harness, check
 from strictconformance.profiles import scaled
@@ -155,7 +156,8 @@ def _mutations_exist(rule_id: str, *, breaking: bool, kinds: Sequence[MutationKi
         if not declarations.drift_apis:
             return "the adapter declares no drift APIs (drift_apis)"
         streams = _streams(declarations)
-        if mutable_recorded(declarations.drift_apis, breaking=breaking, kinds=kinds, rule_id=rule_id, streams=streams):
+        if mutable_recorded(declarations.drift_apis, breaking=breaking, kinds=kinds, rule_id=rule_id, streams=streams,
+                            unread=declarations.drift_unread):
             return None
         needs = " (re-split streams need check_stream())" if kinds == _RESPLIT else ""
         return (f"no recorded {_form(streams)} of {', '.join(declarations.drift_apis)} admits a {rule_id} "
@@ -243,18 +245,22 @@ def _judge_change(strictconformance_harness: Harness, mutation: DriftMutation, *
 # Strategies are built once per set of arguments: a fresh one per example costs more than the draw.
 @functools.cache
 def _mutations(apis: tuple[str, ...], streams: bool | None, rule_id: str, breaking: bool,
-               kinds: tuple[MutationKind, ...] | None, generated: bool) -> st.SearchStrategy[DriftMutation]:
+               kinds: tuple[MutationKind, ...] | None, generated: bool,
+               unread: tuple[UnreadField, ...] = ()) -> st.SearchStrategy[DriftMutation]:
     bases = [recorded_subjects(apis, streams=streams)]
     if generated:
         bases.append(generated_subjects(apis))
-    return drift_mutations(apis, breaking=breaking, kinds=kinds, rule_id=rule_id, streams=streams, base=st.one_of(bases))
+    return drift_mutations(apis, breaking=breaking, kinds=kinds, rule_id=rule_id, streams=streams, base=st.one_of(bases),
+                           unread=unread)
 
 
 def _draw_mutation(strictconformance_harness: Harness, data: st.DataObject, rule_id: str, *, breaking: bool,
                    kinds: tuple[MutationKind, ...] | None = None) -> DriftMutation:
     """A mutation of ``rule_id`` of a recorded (or, with check_response, generated) response of a declared API."""
     generated = strictconformance_harness.has("check_response") and kinds != _RESPLIT  # generated responses are bodies, never streams
-    strategy = _mutations(tuple(strictconformance_harness.declarations.drift_apis), _streams(strictconformance_harness.declarations), rule_id, breaking, kinds, generated)
+    declarations = strictconformance_harness.declarations
+    strategy = _mutations(tuple(declarations.drift_apis), _streams(declarations), rule_id, breaking, kinds, generated,
+                          tuple(declarations.drift_unread))
     mutation: DriftMutation = data.draw(strategy, label="mutation")
     return mutation
 
@@ -413,7 +419,7 @@ def test_dr_7_recorded_response_is_parsed_as_it_holds(strictconformance_harness:
     def judge(_: str, response: RecordedResponse) -> None:
         nonlocal judged
         strictconformance_harness.note(cassette=cassette, response=response.label, file=_cassette_file(cassette))
-        verdict = judge_fidelity(checker, _subject(response))
+        verdict = judge_fidelity(checker, _subject(response), unread=strictconformance_harness.declarations.drift_unread)
         if verdict.status == "skip":
             return
         judged += 1
@@ -438,7 +444,8 @@ def test_dr_7_additive_change_is_parsed_as_it_holds(strictconformance_harness: H
     strictconformance_harness.note(api=mutation.api, mutated_from=mutation.original.source or "generated",
             mutation={"kind": mutation.kind, "path": mutation.path, "change": mutation.description},
             **_subject_notes(mutation.subject))
-    verdict = judge_fidelity(adapter_checker(strictconformance_harness), mutation.subject)
+    verdict = judge_fidelity(adapter_checker(strictconformance_harness), mutation.subject,
+                             unread=strictconformance_harness.declarations.drift_unread)
     if verdict.status != "skip":
         strictconformance_harness.expect(verdict.passed, verdict.message, detail=verdict.defect)
 
@@ -668,7 +675,8 @@ def test_dr_7_seed_unknown_block_is_not_text(strictconformance_harness: Harness)
     mutation = _seed_case(_ANTHROPIC_TOOL_USE, _add_unknown_block, kind="add_unknown_variant", breaking=False, rule_id="DR-4")
     strictconformance_harness.note(api=mutation.api, mutation={"kind": mutation.kind, "path": mutation.path, "change": mutation.description},
             **_subject_notes(mutation.subject))
-    verdict = judge_fidelity(adapter_checker(strictconformance_harness), mutation.subject)
+    verdict = judge_fidelity(adapter_checker(strictconformance_harness), mutation.subject,
+                             unread=strictconformance_harness.declarations.drift_unread)
     if verdict.status == "skip":
         pytest.skip(f"not judged: {verdict.message}")
     strictconformance_harness.expect(verdict.passed, verdict.message, detail=verdict.defect)

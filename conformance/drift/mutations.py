@@ -78,6 +78,7 @@ from strictconformance.drift.shapes.model import (
     fold_shape,
 )
 from strictconformance.drift.sse import SSEEvent
+from strictconformance.drift.unread import UnreadField, unread_at
 from strictconformance.drift.validator import (
     ArraySite,
     FieldSite,
@@ -343,8 +344,35 @@ def _serialize(data: object) -> str:
 # -- candidates ---------------------------------------------------------------------------------------
 
 
-def mutation_candidates(subject: ResponseSubject) -> list[Candidate]:
-    """Every place ``subject`` can be mutated, per kind, with the choices available there."""
+def mutation_candidates(subject: ResponseSubject, *, unread: Sequence[UnreadField] = ()) -> list[Candidate]:
+    """Every place ``subject`` can be mutated, per kind, with the choices available there.
+
+    ``unread``: fields the SDK under test declares it does not read (``Adapter.drift_unread``):
+    no DR-2/DR-3 mutation is made at or inside them, as at a ``reads=False`` field; the DR-4 and
+    DR-5 ones there stay."""
+    out = _candidates(subject)
+    mine = [declared for declared in unread if declared.api == subject.api]
+    if not mine:
+        return out
+    document = stream_document(get_shape(subject.api), subject.events) if subject.events is not None else subject.payload
+    return [candidate for candidate in out if not _unread_breaking(subject, candidate, mine, document)]
+
+
+def _unread_breaking(subject: ResponseSubject, candidate: Candidate, unread: Sequence[UnreadField], document: Any) -> bool:
+    """Whether ``candidate`` is a DR-2/DR-3 mutation at or inside a declared unread field."""
+    site = candidate.site
+    if not isinstance(site, (FieldSite, UnionSite)) or candidate.kind not in _FIELD_KINDS:
+        return False
+    if unread_at(unread, subject.api, document, site.path) is None:
+        return False
+    return candidate_label(subject, candidate)[1] in ("DR-2", "DR-3")
+
+
+#: The kinds that change one field (or a union's discriminator) and demand a raise there.
+_FIELD_KINDS = frozenset({"drop_field", "move_field", "change_type", "null_field", "empty_field"})
+
+
+def _candidates(subject: ResponseSubject) -> list[Candidate]:
     shape = get_shape(subject.api)
     key_fields = _keyed_key_fields(shape)
     sites = stream_sites(shape, subject.events) if subject.events is not None else response_sites(shape, subject.payload)

@@ -37,6 +37,7 @@ from strictconformance.drift.mutations import DriftMutation, ResponseSubject
 from strictconformance.drift.paths import PathLike, format_path, parse_path, paths_match
 from strictconformance.drift.provider_errors import carried_error, exception_chain
 from strictconformance.drift.sse import SSEEvent
+from strictconformance.drift.unread import UnreadField, fidelity_conflicts
 
 __all__ = [
     "DriftChecker",
@@ -330,12 +331,13 @@ def judge_mutation(checker: DriftChecker, mutation: DriftMutation) -> Verdict:
     )
 
 
-def judge_fidelity(checker: DriftChecker, subject: ResponseSubject) -> Verdict:
+def judge_fidelity(checker: DriftChecker, subject: ResponseSubject, *, unread: Sequence[UnreadField] = ()) -> Verdict:
     """DR-7: what the SDK parsed (what its check returned) is what the response holds.
 
     A skip verdict when it cannot be judged: the check raised (DR-1/DR-4 judge that), or the kit
     cannot read the response itself. Returning nothing fails: it is judged only for adapters that
-    declare ``parse_fidelity``."""
+    declare ``parse_fidelity``. A stop reason or usage returned while the adapter declares the
+    field it comes from unread (``unread``, ``Adapter.drift_unread``) fails: the SDK reads it."""
     call, outcome = _call(checker, subject)
     if outcome.missing:
         return _skip("DR-7", call, outcome.missing)
@@ -346,6 +348,15 @@ def judge_fidelity(checker: DriftChecker, subject: ResponseSubject) -> Verdict:
         return _verdict(outcome, "DR-7", "fail", f"{call.split('(')[0]}() returned nothing, but the adapter declares "
                         "parse_fidelity: return what the SDK parsed, a strictconformance.drift.fidelity.ParsedResponse", call,
                         _counterexample(subject), defect="returned nothing")
+    declared = [entry for entry in unread if entry.stream == subject.is_stream]
+    for part, given in (("stop_reason", outcome.result.stop_reason), ("usage", outcome.result.usage)):
+        clash = fidelity_conflicts(declared, subject.api, part) if given is not None else []
+        if clash:
+            entry, path = clash[0]
+            return _verdict(outcome, "DR-7", "fail", f"the adapter declares {entry.path} of {entry.api} unread (drift_unread) but "
+                            f"returned a {part.replace('_', ' ')}, which DR-7 reads from {path}: the SDK reads that field; "
+                            "drop it from drift_unread", call, _counterexample(subject),
+                            defect=f"returns a {part.replace('_', ' ')} from a field declared unread")
     expected = (expected_parse(subject.api, events=subject.events or ()) if subject.is_stream
                 else expected_parse(subject.api, subject.payload))
     if expected is None:

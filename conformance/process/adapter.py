@@ -72,6 +72,8 @@ class ProcessAdapter(Adapter):
 
     _process: HarnessProcess
     _callbacks: dict[str, Callable[..., Any]]
+    #: Exceptions the kit's tool callbacks raised during the call in progress (see _error_of).
+    _callback_errors: list[BaseException]
     _reproducers: frozenset[str]
 
     def __new__(cls, command: str | Sequence[str] | None = None, *, cwd: str | None = None,
@@ -95,6 +97,7 @@ class ProcessAdapter(Adapter):
         self: ProcessAdapter = object.__new__(kind)
         self._process = process
         self._callbacks = {}
+        self._callback_errors = []
         self._reproducers = frozenset(started.get("reproducers", ()))
         weakref.finalize(self, process.stop)
         return self
@@ -119,6 +122,7 @@ class ProcessAdapter(Adapter):
             payload = encode_args(method, tuple(self._outgoing(arg) for arg in args))
         except ProtocolError as exc:  # NaN, infinity...: JSON cannot carry the input, the harness never sees it
             _refuse(f"{method} cannot be sent to harness `{self._process.command}`: {exc}")
+        self._callback_errors = []
         try:
             value = self._process.call(method, payload, self._run_callback)
         except HarnessRefusal as refusal:
@@ -133,7 +137,14 @@ class ProcessAdapter(Adapter):
         except ProtocolError as exc:
             raise HarnessFault(f"harness `{self._process.command}`: {exc}") from None
 
-    def _error_of(self, error: HarnessCallError) -> HarnessCallError:
+    def _error_of(self, error: HarnessCallError) -> BaseException:
+        """The exception a harness's ``error`` answer stands for: a tool callback's own exception
+        when the SDK let it through (the answer names its type and message: the callback ran in
+        the kit, which sent the harness that type and message), else one of the declared error
+        classes (or a class made for the type the harness names)."""
+        for raised in reversed(self._callback_errors):
+            if type(raised).__qualname__ == error.type_name and str(raised) == str(error):
+                return raised
         declared: Mapping[str, type[HarnessCallError]] = type(self)._declared_errors  # type: ignore[attr-defined]
         cls = declared.get(error.type_name) or _error_class(error.type_name)
         return cls(str(error), type_name=error.type_name, path=error.path, field=error.field)
@@ -176,9 +187,10 @@ class ProcessAdapter(Adapter):
             raw = args[1]
             args[1] = ToolContext(str(raw["tool_use_id"]), str(raw["tool_name"]), dict(raw.get("invocation_state") or {}))
         try:
-            value = _materialize(callback(*args))
+            value = _materialize(callback(*args), self._callback_errors)
             return {"ok": True, "value": to_json(value, "callback value")}
         except Exception as exc:
+            self._callback_errors.append(exc)
             return {"ok": False, "error": {"type": type(exc).__qualname__, "message": str(exc)}}
 
     # -- the reproducer hook (CONTRACTS §2) --------------------------------------------------
@@ -195,9 +207,11 @@ class ProcessAdapter(Adapter):
         return f"// strictconformance: {method} as harness `{self._process.command}` made it\n{snippet}"
 
 
-def _materialize(value: Any) -> Any:
+def _materialize(value: Any, raised: list[BaseException] | None = None) -> Any:
     """A callback's outcome as JSON can carry it: awaited when a coroutine, a generator (sync or
-    async) run to its end as ``{"generator": {"items": [...], "return": final}}``."""
+    async) run to its end as ``{"generator": {"items": [...], "return": final}}``; an exception a
+    generator raises after its items is carried as ``"raise"`` and appended to ``raised``."""
+    kept: list[BaseException] = raised if raised is not None else []
     import asyncio
 
     from strictconformance.tools.results import ToolReturn
@@ -216,6 +230,7 @@ def _materialize(value: Any) -> Any:
                         return {"generator": {"items": items, "return": item.value}}
                     items.append(item)
             except Exception as exc:
+                kept.append(exc)
                 return {"generator": {"items": items, "raise": {"type": type(exc).__qualname__, "message": str(exc)}}}
             return {"generator": {"items": items, "return": None}}
 
@@ -233,6 +248,7 @@ def _materialize(value: Any) -> Any:
         except StopIteration as stop:
             final = stop.value
         except Exception as exc:  # raised after some items: the harness streams them, then raises
+            kept.append(exc)
             return {"generator": {"items": items, "raise": {"type": type(exc).__qualname__, "message": str(exc)}}}
         return {"generator": {"items": items, "return": final}}
     return value

@@ -3,7 +3,8 @@
 ``python python_harness.py [MODE]``: a conforming harness (build_request for OpenAI, check_response,
 strictify, define/describe/invoke tools through kit callbacks) whose calls misbehave on purpose
 when the request's model names a fault (``model="fault:<name>"``) or MODE names one:
-malformed, wrong-type, crash, exit, hang, huge, stdout-junk, wrong-id, bad-handshake.
+malformed, wrong-type, crash, exit, hang, huge, stdout-junk, wrong-id, bad-handshake. MODE
+``call-tool`` adds call_tool (the direct call, through the kit's callback).
 """
 
 import json
@@ -98,8 +99,32 @@ def describe_tool(args, call_id):
             "strict": d["strict"]}
 
 
+class PassedOn(Exception):
+    """A callback's error the SDK lets through as the callback raised it (type and message)."""
+
+    def __init__(self, type_name, message):
+        super().__init__(message)
+        self.type_name = type_name
+
+
+def call_tool(args, call_id):
+    """The direct call (mode ``call-tool``), through the kit's callback: a tool named ``wraps_errors``
+    wraps the callback's error in an error of its own, like an SDK that reports tool failures; the
+    others let it through as raised, like Strands' tool.invoke()."""
+    definition = TOOLS[args["tool"]]
+    send({"type": "callback", "id": call_id, "callback": 1, "handle": definition["callback"], "args": [args["tool_input"]]})
+    answer = read()
+    if answer.get("ok"):
+        return answer.get("value")
+    error = answer["error"]
+    if definition["name"] == "wraps_errors":
+        raise RuntimeError(f"tool {definition['name']} failed: {error['message']}")
+    raise PassedOn(error["type"], error["message"])
+
+
 CAPABILITIES = {"build_request": build_request, "check_response": check_response,
-                "define_tool": define_tool, "describe_tool": describe_tool}
+                "define_tool": define_tool, "describe_tool": describe_tool,
+                **({"call_tool": call_tool} if MODE == "call-tool" else {})}
 
 
 def main():
@@ -123,7 +148,7 @@ def main():
         if message["type"] == "stop":
             return
         call_id = message["id"]
-        if MODE and misbehave(MODE, call_id):
+        if MODE and MODE != "call-tool" and misbehave(MODE, call_id):
             continue
         if message["method"] == "reproduce":
             send({"type": "result", "id": call_id, "value": "print('reproduced ' + " + json.dumps(message["args"]["method"]) + ")"})
@@ -132,6 +157,9 @@ def main():
             value = CAPABILITIES[message["method"]](message["args"], call_id)
         except DriftError as exc:
             send({"type": "error", "id": call_id, "error": {"type": "DriftError", "message": str(exc), "path": exc.path}})
+            continue
+        except PassedOn as exc:
+            send({"type": "error", "id": call_id, "error": {"type": exc.type_name, "message": str(exc)}})
             continue
         except Exception as exc:
             send({"type": "error", "id": call_id, "error": {"type": type(exc).__name__, "message": str(exc)}})

@@ -5,6 +5,8 @@
 //   serve({
 //     implementation: { name: "my-sdk", version: "1.0.0", sdk: { "my-sdk": "1.0.0" } },
 //     declarations: { strict_defaults: { openai: true }, providers: ["openai"] },
+//     // declarations travel as they are (README, "Process harnesses", the started message), e.g.
+//     // drift_unread: { "openai.responses": { completed_at: "node_modules/my-sdk/dist/x.js:120" } }
 //     notCovered: { plan_request: "my-sdk has no model selection" },
 //     capabilities: { build_request: async ({ request }, ctx) => ({ api: "openai.chat", body }) },
 //     reproducers: { build_request: ({ request }) => "// a standalone .mjs snippet" },

@@ -435,6 +435,17 @@ serve({
     strict_defaults: { openai: true, anthropic: true },
     providers: ["openai", "anthropic"],
     drift_apis: Object.keys(RESPONSE_APIS),
+    // Response fields Effect does not read: its Response schema does not declare them (Schema.Struct
+    // ignores an undeclared key), in a body and in the response events of a stream alike, and
+    // makeResponse (OpenAiLanguageModel.js:670-688) reads neither: DR-2/DR-3 do not mutate them.
+    drift_unread: {
+      "openai.responses": Object.fromEntries(["status", "completed_at"].flatMap((name) => [
+        [name, `@effect/ai-openai 4.0.0-beta.106 dist/OpenAiSchema.js:551-563 (Response = Schema.Struct({ id, object?, model, created_at, `
+          + `output, usage?, error?, incomplete_details?, service_tier? }): no ${name})`],
+        [`events[*].data.response.${name}`, `@effect/ai-openai 4.0.0-beta.106 dist/OpenAiSchema.js:564-583 (the response.created, `
+          + `.completed, .incomplete and .failed events' response is that Response, :551-563: no ${name})`],
+      ])),
+    },
     // Tool.Strict is typed boolean; a tool's strict left unset stays unset (getStrictMode: undefined).
     tool_layer_traits: { sources: ["json_schema"], strict_convention: "boolean" },
     // AiError reasons (AiError.js): InvalidOutputError, the response (body, SSE, an event) failed

@@ -116,11 +116,13 @@ const PROMPT = [{ role: "user", content: [{ type: "text", text: "hi" }] }];
 
 // A provider-package error as the kit's drift error: AI_APICallError "Invalid JSON response"
 // (or a stream's error part) whose cause is the AI_TypeValidationError with the zod issues
-// (their path is the drift path).
-function driftError(error) {
+// (their path is the drift path). In a stream the provider packages validate each event's data
+// on its own: the issues' path is a path into one event, and which event that was is not in the
+// error, so a stream's drift error carries no path (`inStream`), as the Python adapters do.
+function driftError(error, { inStream = false } = {}) {
   const cause = error?.cause;
   const issue = cause?.cause?.issues?.[0] ?? cause?.issues?.[0] ?? error?.issues?.[0];
-  const parts = issue ? deepestPath(issue) : null;
+  const parts = issue && !inStream ? deepestPath(issue) : null;
   const path = parts ? parts.map((part) => (typeof part === "number" ? `[${part}]` : `.${part}`)).join("").replace(/^\./, "") : null;
   const detail = cause?.message ? `: ${cause.message}` : "";
   if (!(error instanceof Error) && error && typeof error === "object" && "statusCode" in error && "data" in error) {
@@ -201,7 +203,7 @@ async function checkStream({ api, events }) {
       else if (part.type === "finish") finish = part;
     }
   } catch (error) {
-    throw driftError(error);
+    throw driftError(error, { inStream: true });
   }
   return normalized(api, texts.join(""), calls, finish?.finishReason, finish?.usage);
 }
@@ -425,6 +427,18 @@ serve({
       api_errors: ["AI_ProviderStreamError"],
       drift_errors: ["AI_TypeValidationError", "AI_APICallError", "AI_JSONParseError", "AI_NoContentGeneratedError", "AI_InvalidResponseDataError"],
       drift_apis: Object.keys(RESPONSE_APIS),
+      // Response fields the provider packages do not read: their zod schemas do not declare them
+      // (z.object strips an undeclared key), so no value of theirs reaches the caller and DR-2/DR-3
+      // do not mutate them. Not Anthropic usage.cache_creation: the usage looseObject keeps it and
+      // hands it on (usage.raw, @ai-sdk/anthropic dist/index.js:2429; providerMetadata.anthropic.usage, :5255).
+      drift_unread: {
+        "openai.responses": {
+          "output[type=function_call].status": "@ai-sdk/openai 4.0.118 dist/index.js:5185-5194 (openaiResponsesResponseSchema output[] "
+            + "function_call variant: z.object of type, call_id, name, arguments, id, async, namespace, caller; no status)",
+          "events[type=response.created].data.sequence_number": "@ai-sdk/openai 4.0.118 dist/index.js:4544-4552 (openaiResponsesChunkSchema "
+            + "response.created: z.object of type and response; no sequence_number, which only the error and response.failed chunks declare, :4411, :4421, :4531)",
+        },
+      },
       // check_response / check_stream return what doGenerate() / doStream() parsed (DR-7).
       parse_fidelity: true,
     }),
