@@ -13,7 +13,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from broken_drift import ReferenceLike
+from broken_drift import ReferenceLike, SDKResponseError
 from strictconformance.dialects import Strictified
 from strictconformance.drift.sse import SSEEvent
 from strictconformance.reference import ReferenceAdapter
@@ -112,6 +112,23 @@ class PlainErrorOnAnUnreadableFirstEvent(ReferenceLike):
         super().check_stream(api, events)
 
 
+class ReportsAPartAtItsContent(ReferenceLike):
+    """@ai-sdk/google 4.0.121: a part whose field is retyped matches no member of its part union,
+    and zod reports the union's holder, ``candidates[0].content``, not the field
+    (``test_dr_3_pinned_retyped_part_field``)."""
+
+    name = "reports-a-part-at-its-content"
+
+    def check_response(self, api: str, payload: Any) -> None:
+        if api == "gemini.generate_content" and isinstance(payload, dict):
+            for index, candidate in enumerate(payload.get("candidates") or ()):
+                parts = ((candidate.get("content") or {}).get("parts") or ()) if isinstance(candidate, dict) else ()
+                if any(isinstance(part, dict) and "thoughtSignature" in part and not isinstance(part["thoughtSignature"], str)
+                       for part in parts):
+                    raise SDKResponseError("Unrecognized keys in object", ("candidates", index, "content"))
+        super().check_response(api, payload)
+
+
 PINNED_CASES: dict[str, tuple[str, str, str]] = {
     f"{_MODULE}:CrashesOnARootRef": ("root-ref-recursion", "RT-1", "RT-1 crash: KeyError from strictify()"),
     f"{_MODULE}:DropsTheDescriptionBesideARef": (
@@ -125,4 +142,6 @@ PINNED_MUTATIONS: dict[str, tuple[str, str, str]] = {
         "test_dr_2_pinned_retyped_content", "DR-2", "DR-2 crash: AssertionError from check_response()"),
     f"{_MODULE}:PlainErrorOnAnUnreadableFirstEvent": (
         "test_dr_5_pinned_renamed_message_start", "DR-5", "DR-5 crash: RuntimeError from check_stream()"),
+    f"{_MODULE}:ReportsAPartAtItsContent": (
+        "test_dr_3_pinned_retyped_part_field", "DR-3", "DR-3 violation: drift reported at the wrong path (change_type)"),
 }

@@ -606,6 +606,7 @@ def test_dr_6_payloads_nested_past_the_recursion_limit(strictconformance_harness
 _ANTHROPIC_TOOL_USE = "anthropic/messages/tool_use.yaml"
 _OPENAI_TOOL_CALL = "openai/chat/tool_call.yaml"
 _ANTHROPIC_STREAM = "anthropic/messages/stream_text.yaml"
+_GEMINI_THINKING_CALL = "gemini/generate_content/thinking_function_call.yaml"
 
 
 def _seed_subject(location: str) -> ResponseSubject:
@@ -722,6 +723,16 @@ def test_dr_5_pinned_renamed_message_start(strictconformance_harness: Harness) -
     threw a plain Error on a first event it cannot read, not a declared AI_* error (triage
     vercel-ai.json, DR-5)."""
     mutation = _pinned(_ANTHROPIC_STREAM, stream=True, kind="rename_discriminator", path="events[0].data", choice="message_start_v2")
+    _judge_change(strictconformance_harness, mutation, explicit=True)
+
+
+@check("DR-3", requires=_api_covered("gemini.generate_content", "check_response"))
+def test_dr_3_pinned_retyped_part_field(strictconformance_harness: Harness) -> None:
+    """A function-call part's ``thoughtSignature`` (a string) arrives as 7: drift at
+    ``candidates[0].content.parts[1].thoughtSignature``, inside the part (a variant's field).
+    Pinned: the AI SDK's Google provider (@ai-sdk/google 4.0.121) reported it at
+    ``candidates[0].content`` (its part union), not at the field (triage vercel-ai.json, DR-3)."""
+    mutation = _pinned(_GEMINI_THINKING_CALL, stream=False, kind="change_type", path="candidates[0].content.parts[1].thoughtSignature", choice=7)
     _judge_change(strictconformance_harness, mutation, explicit=True)
 
 
