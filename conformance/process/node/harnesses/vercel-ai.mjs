@@ -438,6 +438,11 @@ serve({
           "events[type=response.created].data.sequence_number": "@ai-sdk/openai 4.0.118 dist/index.js:4544-4552 (openaiResponsesChunkSchema "
             + "response.created: z.object of type and response; no sequence_number, which only the error and response.failed chunks declare, :4411, :4421, :4531)",
         },
+        "anthropic.messages": {
+          "events[type=message_start].data.message.type": "@ai-sdk/anthropic 4.0.105 dist/index.js:876-900 (anthropicChunkSchema message_start: "
+            + "message is a z.object of id, model, role, service_tier, usage, content, stop_reason, input_transformations, container; no type, "
+            + "which the non-stream anthropicResponseSchema checks, :614)",
+        },
       },
       // check_response / check_stream return what doGenerate() / doStream() parsed (DR-7).
       parse_fidelity: true,
