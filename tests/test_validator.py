@@ -121,3 +121,23 @@ def test_a_reference_cycle_describing_no_value_is_an_sm_41_violation(dialect: st
     tree = {**base, "$defs": {"A": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/A"}}},
                                     "required": ["kids"], "additionalProperties": False}}}
     assert [v for v in validate_strict(tree, dialect) if v.rule_id == "SM-41"] == []
+
+
+@pytest.mark.parametrize("dialect", ["openai", "anthropic", "google"])
+def test_a_reference_naming_the_schema_by_its_id_is_inside_it(dialect: str) -> None:
+    """Case ``ref-with-id-base``: ``$ref: "https://example.com/s.json#/$defs/A"`` under the root
+    ``$id`` ``https://example.com/s.json`` (or written relative to it) is a reference inside the
+    schema (JSON Schema 2020-12 Core §8.2.1). SM-41 called it external, a false alarm on
+    pydantic-ai's Google transformer, which keeps ``$id`` and the reference as written; a reference
+    into another document, or one that names nothing here, still breaks SM-41."""
+
+    def sm_41(ref: str) -> list[str]:
+        schema = {"$id": "https://example.com/s.json", "type": "object", "properties": {"a": {"$ref": ref}},
+                  "required": ["a"], "additionalProperties": False, "$defs": {"A": {"type": "string"}}}
+        return [v.message for v in validate_strict(schema, dialect) if v.rule_id == "SM-41"]
+
+    assert sm_41("https://example.com/s.json#/$defs/A") == []
+    assert sm_41("s.json#/$defs/A") == []
+    assert sm_41("#/$defs/A") == []
+    assert sm_41("https://example.com/other.json#/$defs/A") == ["external reference 'https://example.com/other.json#/$defs/A'"]
+    assert sm_41("https://example.com/s.json#/$defs/B") == ["reference 'https://example.com/s.json#/$defs/B' does not resolve inside the schema"]

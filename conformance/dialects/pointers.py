@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["is_under", "join_pointer", "pointer_from_path", "resolve_local_reference", "resolve_pointer", "split_pointer"]
+__all__ = ["is_under", "join_pointer", "pointer_from_path", "resolve_local_reference", "resolve_pointer", "same_document_reference",
+           "split_pointer"]
 
 
 def _escape(token: str) -> str:
@@ -54,11 +55,30 @@ def is_under(pointer: str, ancestor: str) -> bool:
     return pointer == ancestor or pointer.startswith(ancestor + "/")
 
 
-def resolve_local_reference(original: Any, reference: str) -> tuple[str, Any] | None:
-    """``(pointer, node)`` a local ``$ref`` (``#/json/pointer`` or ``#anchor``) points at inside
-    ``original``; ``None`` when it is external or does not resolve."""
-    if not reference.startswith("#"):
+def same_document_reference(original: Any, reference: str) -> str | None:
+    """``reference`` as a fragment (``#...``) when it names ``original`` itself: it is one, or it
+    is an absolute or relative URI that resolves, against the root's ``$id`` (draft 04: ``id``),
+    to that same document (``https://example.com/s.json#/$defs/A`` under that ``$id``: JSON
+    Schema 2020-12 Core §8.2.1, §8.2.3.1); ``None`` for another document."""
+    if reference.startswith("#"):
+        return reference
+    base = original.get("$id", original.get("id")) if isinstance(original, dict) else None
+    if not isinstance(base, str) or not base:
         return None
+    from urllib.parse import urldefrag, urljoin
+
+    document, fragment = urldefrag(urljoin(base, reference))
+    return "#" + fragment if document == urldefrag(base)[0] else None
+
+
+def resolve_local_reference(original: Any, reference: str) -> tuple[str, Any] | None:
+    """``(pointer, node)`` a local ``$ref`` (``#/json/pointer`` or ``#anchor``, or a URI naming
+    this document by its root ``$id``: :func:`same_document_reference`) points at inside
+    ``original``; ``None`` when it is external or does not resolve."""
+    local = same_document_reference(original, reference)
+    if local is None:
+        return None
+    reference = local
     fragment = reference[1:]
     if fragment and not fragment.startswith("/"):  # an anchor
         stack: list[tuple[str, Any]] = [("", original)]

@@ -19,6 +19,7 @@ from strictconformance.dialects.model import Dialect, SchemaError, StrictRule, V
 from strictconformance.dialects.pointers import (
     join_pointer,
     resolve_local_reference,
+    same_document_reference,
     split_pointer,
 )
 from strictconformance.dialects.registry import resolve_dialect
@@ -350,8 +351,11 @@ def _on_cycles(successors: Mapping[str, Sequence[str]]) -> set[str]:
 def _check_internal_refs(rule: StrictRule, nodes: Sequence[SchemaNode], root: Any) -> Iterator[Violation]:
     resolved: list[tuple[str, str]] = []
     for node, ref in _refs(nodes):
-        target = _ref_target(root, ref) if ref.startswith("#") else None
-        if not ref.startswith("#"):
+        # a URI naming this very document by its root `$id` is a reference inside it (JSON Schema
+        # 2020-12 Core §8.2.1): only another document is external
+        local = same_document_reference(root, ref)
+        target = _ref_target(root, local) if local is not None else None
+        if local is None:
             yield _violation(rule, join_pointer(node.pointer, "$ref"), f"external reference {ref!r}")
         elif target is None:
             yield _violation(rule, join_pointer(node.pointer, "$ref"), f"reference {ref!r} does not resolve inside the schema")
