@@ -46,6 +46,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("contract", (
         "strictconformance.adapter", "strictconformance.wire", "strictconformance.findings",
         "strictconformance.drift.sse", "strictconformance.drift.errors", "strictconformance.drift.fidelity",
+        # the drift_unread declaration: its type and its reading against the shipped shapes (spec data)
+        "strictconformance.drift.unread",
         "strictconformance.tools.contract", "strictconformance.tools.results", "strictconformance.tools.jsonvalue",
         "strictconformance.tools.errors",
     )),
