@@ -141,3 +141,20 @@ def test_a_reference_naming_the_schema_by_its_id_is_inside_it(dialect: str) -> N
     assert sm_41("#/$defs/A") == []
     assert sm_41("https://example.com/other.json#/$defs/A") == ["external reference 'https://example.com/other.json#/$defs/A'"]
     assert sm_41("https://example.com/s.json#/$defs/B") == ["reference 'https://example.com/s.json#/$defs/B' does not resolve inside the schema"]
+
+
+def test_an_older_drafts_plain_name_id_is_an_anchor_for_every_reader() -> None:
+    """Corpus Github_easy/o35904 (draft 04): ``$ref: "#jumpDriveCapability"`` names the definition
+    whose ``id`` is ``"#jumpDriveCapability"``. Judged in its own draft since older drafts get
+    RT-4/RT-5, the oracle could not follow it to the definition, so the reference's loss reported
+    there (``minimum`` stripped) explained nothing and the nightly run blamed RT-5 on it."""
+    from strictconformance.dialects.pointers import resolve_local_reference
+
+    schema = {"$schema": "http://json-schema.org/draft-04/schema#",
+              "definitions": {"D": {"id": "#drive", "type": "object"}, "S": {"$id": "#seven", "type": "string"}}}
+    assert resolve_local_reference(schema, "#drive") == ("/definitions/D", schema["definitions"]["D"])
+    assert resolve_local_reference(schema, "#seven") == ("/definitions/S", schema["definitions"]["S"])
+    assert resolve_local_reference(schema, "#nothing") is None
+    # under 2020-12 (no older $schema) `id` is no keyword and a `$id` holds no fragment: no anchor
+    newer = {k: v for k, v in schema.items() if k != "$schema"}
+    assert resolve_local_reference(newer, "#drive") is None and resolve_local_reference(newer, "#seven") is None

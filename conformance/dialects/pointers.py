@@ -81,11 +81,16 @@ def resolve_local_reference(original: Any, reference: str) -> tuple[str, Any] | 
     reference = local
     fragment = reference[1:]
     if fragment and not fragment.startswith("/"):  # an anchor
+        declared = original.get("$schema") if isinstance(original, dict) else None
+        older = isinstance(declared, str) and any(draft in declared for draft in ("draft-03", "draft-04", "draft-06", "draft-07"))
         stack: list[tuple[str, Any]] = [("", original)]
         while stack:
             pointer, node = stack.pop()
             if isinstance(node, dict):
-                if fragment in (node.get("$anchor"), node.get("$dynamicAnchor")):
+                # a document in drafts 04 to 07 names a plain-name fragment with `id`/`$id`
+                # ("#name"); the older drafts' cases are judged in their own draft
+                if fragment in (node.get("$anchor"), node.get("$dynamicAnchor")) or (
+                        older and f"#{fragment}" in (node.get("id"), node.get("$id"))):
                     return pointer, node
                 stack.extend((join_pointer(pointer, k), v) for k, v in node.items() if isinstance(v, (dict, list)))
             elif isinstance(node, list):
