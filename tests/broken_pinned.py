@@ -14,26 +14,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from broken_drift import ReferenceLike, SDKResponseError
+from broken_strict_adapters import _nodes
 from strictconformance.dialects import Strictified
 from strictconformance.drift.sse import SSEEvent
 from strictconformance.reference import ReferenceAdapter
 from strictconformance.reference.strictify import reference_strictify
 
 _MODULE = __name__
-
-
-def _nodes(node: Any) -> list[dict[str, Any]]:
-    """Every dict of a JSON value, outermost first."""
-    found: list[dict[str, Any]] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, dict):
-            found.append(current)
-            stack.extend(current.values())
-        elif isinstance(current, list):
-            stack.extend(current)
-    return found
 
 
 class _Pinned(ReferenceAdapter):

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 __all__ = ["is_under", "join_pointer", "pointer_from_path", "resolve_local_reference", "resolve_pointer", "same_document_reference",
-           "split_pointer"]
+           "split_pointer", "written_before_2019_09"]
 
 
 def _escape(token: str) -> str:
@@ -55,6 +55,16 @@ def is_under(pointer: str, ancestor: str) -> bool:
     return pointer == ancestor or pointer.startswith(ancestor + "/")
 
 
+#: The drafts before 2019-09: a plain-name `id`/`$id` ("#name") is an anchor, `dependencies` one keyword
+_DRAFTS_BEFORE_2019_09 = ("draft-03", "draft-04", "draft-06", "draft-07")
+
+
+def written_before_2019_09(document: Any) -> bool:
+    """Whether ``document``'s ``$schema`` names draft 03, 04, 06 or 07."""
+    declared = document.get("$schema") if isinstance(document, dict) else None
+    return isinstance(declared, str) and any(draft in declared for draft in _DRAFTS_BEFORE_2019_09)
+
+
 def same_document_reference(original: Any, reference: str) -> str | None:
     """``reference`` as a fragment (``#...``) when it names ``original`` itself: it is one, or it
     is an absolute or relative URI that resolves, against the root's ``$id`` (draft 04: ``id``),
@@ -81,8 +91,7 @@ def resolve_local_reference(original: Any, reference: str) -> tuple[str, Any] | 
     reference = local
     fragment = reference[1:]
     if fragment and not fragment.startswith("/"):  # an anchor
-        declared = original.get("$schema") if isinstance(original, dict) else None
-        older = isinstance(declared, str) and any(draft in declared for draft in ("draft-03", "draft-04", "draft-06", "draft-07"))
+        older = written_before_2019_09(original)
         stack: list[tuple[str, Any]] = [("", original)]
         while stack:
             pointer, node = stack.pop()

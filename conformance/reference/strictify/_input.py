@@ -33,6 +33,7 @@ from strictconformance.dialects.pointers import (
     join_pointer,
     resolve_pointer,
     split_pointer,
+    written_before_2019_09,
 )
 from strictconformance.dialects.values import MAX_JSON_NESTING, locate_json_problem
 from strictconformance.reference.strictify._schema import MARK, Node, on_cycles, subschema_kind
@@ -378,8 +379,7 @@ def check_input(schema: object) -> CheckedInput:
     cyclic = _cyclic_definitions(refs, copied)
     if cyclic is not None:
         raise SchemaError(cyclic, "cyclic definition: this $ref reaches itself again without describing any value")
-    declared = copied.get("$schema")
     # drafts 04 to 07 (2019-09 split `dependencies` into `dependentRequired`/`dependentSchemas`)
-    older = isinstance(declared, str) and any(draft in declared for draft in _OLDER_DRAFTS[:-1])
+    older = written_before_2019_09(copied)
     detached = {target: _tag(resolve_pointer(copied, target), target, older) for target in detached_roots}
     return CheckedInput(_tag(copied, "", older), refs, anchors, detached)
