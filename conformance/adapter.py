@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import inspect
+import json
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -530,12 +531,27 @@ class Declarations:
     #: The context of each dialect in ``strictify_dialects`` (``Adapter.strictify_context``).
     strictify_contexts: Mapping[str, str] = field(default_factory=dict)
 
+    @property
+    def identity_codec(self) -> bool:
+        """Whether the round-trip rules judge the identity codec: the adapter has strictify and no
+        codec at all, so the SDK hands the provider's answer to its user unchanged (RT-4..RT-6 are
+        judged on that, where a closed record or an unsatisfiable allOf shows). RT-7 needs the
+        adapter's own encode() and stays not covered."""
+        return "strictify" in self.capabilities and not {"encode", "decode"} & self.capabilities
+
+    @property
+    def judged_capabilities(self) -> frozenset[str]:
+        """The capabilities the checks judge: the implemented ones, plus encode and decode when the
+        identity codec stands in for them."""
+        return self.capabilities | {"encode", "decode"} if self.identity_codec else self.capabilities
+
     def as_json(self) -> dict[str, Any]:
         return {
             "adapter": self.adapter,
             "name": self.name,
             "sdk": self.sdk,
             "capabilities": sorted(self.capabilities),
+            "identity_codec": self.identity_codec,
             "conventions": sorted(self.conventions),
             "strict_defaults": dict(self.strict_defaults),
             "providers": list(self.providers),
@@ -646,6 +662,10 @@ class DeclarationRule:
     required: str = ""
     #: The checked value as the suite sees it (cross-checks against the capabilities live here).
     read: Callable[[Any, _Reading], Any] = lambda value, reading: value
+    #: Its form in a process harness's handshake (``started.declarations``): a JSON Schema, or a
+    #: sentence saying how a harness says the same thing another way. Every declaration has one
+    #: (tests/test_declaration_table.py), so a harness can declare whatever a Python adapter can.
+    protocol: Mapping[str, Any] | str = ""
 
     def choices(self, reading: _Reading) -> Collection[str] | None:
         return self.allowed(reading) if callable(self.allowed) else self.allowed
@@ -686,9 +706,51 @@ def _exception_tuple(value: Any, reading: _Reading) -> tuple[type[BaseException]
     return tuple(value) if isinstance(value, (tuple, list)) else (value,)
 
 
-def _exception_rule(name: str, required_by: Collection[str] = (), required: str = "") -> DeclarationRule:
+def _exception_rule(name: str, required_by: Collection[str] = (), required: str = "", *,
+                    protocol: Mapping[str, Any] | str = "") -> DeclarationRule:
     return DeclarationRule(name, _exceptions, "{owner}.{name} must be a tuple of exception classes, e.g. (MySDKError,); got {value!r}",
-                           required_by=frozenset(required_by), required=required, read=_exception_tuple)
+                           required_by=frozenset(required_by), required=required, read=_exception_tuple, protocol=protocol)
+
+
+def _schema(form: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A declaration's JSON Schema in the handshake (read-only: the table is shared)."""
+    return MappingProxyType(dict(form))
+
+
+def _traits_protocol() -> Mapping[str, Any]:
+    """The handshake form of ``tool_layer_traits``, derived from :class:`ToolLayerTraits`'s own
+    fields and their types (a new trait is in the protocol the day it is in the dataclass)."""
+    import dataclasses
+    import typing
+
+    from strictconformance.tools.contract import ToolLayerTraits
+
+    hints = typing.get_type_hints(ToolLayerTraits)
+    properties: dict[str, Any] = {}
+    for trait in dataclasses.fields(ToolLayerTraits):
+        properties[trait.name] = _json_form(hints[trait.name])
+    return MappingProxyType({"type": ["object", "null"], "properties": properties, "additionalProperties": False,
+                             "description": "the tool layer's declared conventions (strictconformance.tools.ToolLayerTraits), "
+                                            "any subset of its fields; the others keep their defaults"})
+
+
+def _json_form(hint: Any) -> dict[str, Any]:
+    """The JSON Schema of a value of type ``hint`` (the types ToolLayerTraits uses)."""
+    import types
+    import typing
+
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Literal:
+        return {"enum": list(args)}
+    if origin in (typing.Union, types.UnionType):
+        forms = [_json_form(arg) for arg in args]
+        if all(set(form) == {"type"} for form in forms):
+            return {"type": sorted({kind for form in forms for kind in ([form["type"]] if isinstance(form["type"], str) else form["type"])})}
+        return {"anyOf": forms}
+    if origin in (frozenset, set, list, tuple) or hint in (frozenset, set, list, tuple):
+        return {"type": "array", "items": _json_form(args[0]) if args else {}, "uniqueItems": origin in (frozenset, set)}
+    return {bool: {"type": "boolean"}, str: {"type": "string"}, int: {"type": "integer"}, float: {"type": "number"},
+            type(None): {"type": "null"}}.get(hint, {})
 
 
 def _conventions(value: Any, reading: _Reading) -> frozenset[str]:
@@ -808,53 +870,70 @@ _TOOL_LAYER = frozenset({"define_tool", "define_tool_from_function", "describe_t
 #: The languages a reproducer may be written in (``Adapter.reproducer_language``).
 REPRODUCER_LANGUAGES = ("python", "node")
 
+_TRAITS_PROTOCOL = "@traits"  # derived from ToolLayerTraits: see handshake_declarations_schema()
+
 #: Every declaration an adapter can make, in the order read (a row may use the rows above it).
 DECLARATION_RULES: tuple[DeclarationRule, ...] = (
     DeclarationRule("name", lambda value: value is None or isinstance(value, str),
                     "{owner}.name must be a string, the adapter's name in the report, or None for the class's name; got {value!r}",
-                    read=lambda value, reading: value or reading.owner),
+                    read=lambda value, reading: value or reading.owner,
+                    protocol="the handshake's implementation.name"),
     DeclarationRule("sdk", lambda value: isinstance(value, str),
-                    "{owner}.sdk must be a string naming the SDK and its version, e.g. 'openai-python 3.54.0'; got {value!r}"),
+                    "{owner}.sdk must be a string naming the SDK and its version, e.g. 'openai-python 3.54.0'; got {value!r}",
+                    protocol="the handshake's implementation (name, version, language and sdk versions)"),
     DeclarationRule("conventions", lambda value: value is None or _names(value),
                     "{owner}.conventions must be a collection of names, e.g. ('boolean',), or None to derive them; got {value!r}",
-                    allowed=lambda reading: tuple(_CONVENTIONS), read=_conventions),
+                    allowed=lambda reading: tuple(_CONVENTIONS), read=_conventions,
+                    protocol=_schema({'type': ['array', 'null'], 'items': {'type': 'string'}})),
     DeclarationRule("providers", lambda value: _names(value) and bool(value),
                     "{owner}.providers must be a non-empty collection such as ('openai',), or None; got {value!r}",
                     allowed=PROVIDERS, when_none=lambda reading: PROVIDERS,
-                    read=lambda value, reading: tuple(provider for provider in PROVIDERS if provider in value)),
+                    read=lambda value, reading: tuple(provider for provider in PROVIDERS if provider in value),
+                    protocol=_schema({'type': ['array', 'null'], 'items': {'type': 'string'}})),
     DeclarationRule("strict_defaults", lambda value: isinstance(value, Mapping),
                     "{owner} overrides build_request() and must declare strict_defaults, the wire strict of an "
                     "unset tool under an unset config per provider (RES-2), e.g. "
                     "strict_defaults = {{'openai': True, 'anthropic': True, 'google': None}}",
-                    needs=frozenset({"build_request"}), absent=MappingProxyType({}), read=_strict_defaults),
+                    needs=frozenset({"build_request"}), absent=MappingProxyType({}), read=_strict_defaults,
+                    protocol=_schema({'type': 'object', 'additionalProperties': {'type': ['boolean', 'null']}})),
     DeclarationRule("allocation_policy", lambda value: isinstance(value, str) and value in _POLICIES,
-                    "{owner}.allocation_policy must be one of {choices}, got {value!r}", allowed=_POLICIES),
+                    "{owner}.allocation_policy must be one of {choices}, got {value!r}", allowed=_POLICIES,
+                    protocol=_schema({'type': 'string'})),
     DeclarationRule("budgets", lambda value: isinstance(value, Mapping) and all(
                         family in FAMILIES and isinstance(budget, Budget) for family, budget in value.items()),
                     "{owner}.budgets must map dialect families {choices} to strictconformance.Budget, got {value!r}",
-                    allowed=FAMILIES, read=_budgets),
+                    allowed=FAMILIES, read=_budgets,
+                    protocol=_schema({'type': 'object', 'additionalProperties': {'type': 'object', 'properties': {'max_strict_tools': {'type': ['integer', 'null'], 'minimum': 0}, 'max_optional_params': {'type': ['integer', 'null'], 'minimum': 0}, 'max_union_params': {'type': ['integer', 'null'], 'minimum': 0}}, 'additionalProperties': False}})),
     DeclarationRule("curated_model_table", lambda value: isinstance(value, bool),
-                    "{owner}.curated_model_table must be True or False, got {value!r}"),
+                    "{owner}.curated_model_table must be True or False, got {value!r}",
+                    protocol=_schema({'type': 'boolean'})),
     _exception_rule("rejection_errors", {"plan_request"},
                     "{owner} overrides plan_request() and must declare rejection_errors, the exception types it "
-                    "raises to refuse a request (RES-10, BUD-5), e.g. rejection_errors = (MySDKError,)"),
+                    "raises to refuse a request (RES-10, BUD-5), e.g. rejection_errors = (MySDKError,)",
+                    protocol=_schema({'type': 'array', 'items': {'type': 'string', 'minLength': 1}})),
     _exception_rule("drift_errors", _RESPONSE_CHECKS,
                     "{owner} overrides check_response()/check_stream() and must declare drift_errors, the exception "
-                    "types your SDK raises on drift, e.g. drift_errors = (MySDKResponseError,)"),
-    _exception_rule("strictify_refusals"),
-    _exception_rule("api_errors"),
+                    "types your SDK raises on drift, e.g. drift_errors = (MySDKResponseError,)",
+                    protocol=_schema({'type': 'array', 'items': {'type': 'string', 'minLength': 1}})),
+    _exception_rule("strictify_refusals",
+                    protocol=_schema({'type': 'array', 'items': {'type': 'string', 'minLength': 1}, 'description': 'the error types strictify raises to refuse a schema on purpose (declared refusals: counted, judged by RT-10, never crashes); a refusal answer is one too'})),
+    _exception_rule("api_errors",
+                    protocol=_schema({'type': 'array', 'items': {'type': 'string', 'minLength': 1}, 'description': "what the SDK raises for an error the provider sent (an error body, a stream's error event)"})),
     DeclarationRule("drift_apis", _names,
                     "{owner}.drift_apis must be a collection of API names, e.g. ('openai.chat',), or None; got {value!r}",
-                    allowed=_api_ids, when_none=_api_ids, read=_drift_apis),
+                    allowed=_api_ids, when_none=_api_ids, read=_drift_apis,
+                    protocol=_schema({'type': ['array', 'null'], 'items': {'type': 'string'}})),
     DeclarationRule("drift_unread", _is_unread,
                     "{owner}.drift_unread must map API names to {{field path: source}}, e.g. "
                     "{{'openai.responses': {{'completed_at': 'sdk/types.py:120 (not declared)'}}}}; got {value!r}",
                     allowed=_api_ids, unknown="{owner}.drift_unread names unknown APIs {unknown}; known: {known}",
-                    read=_drift_unread),
+                    read=_drift_unread,
+                    protocol=_schema({'type': 'object', 'description': "Response fields the SDK does not read, per API id: field path (the kit's syntax: [*] for any element, [type=NAME] for one variant's, events[*].data... in a stream) -> source (the SDK's file:line showing it is not read). DR-2/DR-3 mutate none of them.", 'additionalProperties': {'type': 'object', 'additionalProperties': {'type': 'string', 'minLength': 1}}})),
     DeclarationRule("dialects", lambda value: not isinstance(value, (str, Dialect)) and isinstance(value, Collection),
                     "{owner}.dialects must be a collection of strictconformance.dialects.Dialect objects, "
                     "e.g. dialects = (MY_DIALECT,); got {value!r}",
-                    read=lambda value, reading: _own_dialects(reading.owner, value)[0]),
+                    read=lambda value, reading: _own_dialects(reading.owner, value)[0],
+                    protocol='a harness strictifies into the shipped dialects only: a dialect of your own is Python data (strictconformance.dialects.Dialect), declared by a Python adapter'),
     DeclarationRule("strictify_dialects", _names,
                     "{owner}.strictify_dialects must be a collection of dialect names, got {value!r}",
                     allowed=lambda reading: tuple(_registry(reading.values["dialects"])),
@@ -863,25 +942,45 @@ DECLARATION_RULES: tuple[DeclarationRule, ...] = (
                     required_by=frozenset({"strictify", "encode", "decode"}),
                     required="{owner} overrides strictify/encode/decode and must declare strictify_dialects, the dialects they "
                              "support, e.g. strictify_dialects = ('openai',)",
-                    read=_strictify_dialects),
+                    read=_strictify_dialects,
+                    protocol=_schema({'type': 'array', 'items': {'type': 'string'}})),
     DeclarationRule("strictify_context", lambda value: isinstance(value, (str, Mapping)),
                     "{owner}.strictify_context must be a context name or a mapping of dialect names to contexts, got {value!r}; "
                     "e.g. strictify_context = 'output' or {{'google': 'output'}}",
-                    read=lambda value, reading: _strictify_contexts(reading.owner, value, reading.values["strictify_dialects"])),
+                    read=lambda value, reading: _strictify_contexts(reading.owner, value, reading.values["strictify_dialects"]),
+                    protocol=_schema({'description': "What strictify's schemas are for: tool_input (the default) or output, for every dialect or per dialect name", 'oneOf': [{'enum': ['tool_input', 'output']}, {'type': 'object', 'additionalProperties': {'enum': ['tool_input', 'output']}}]})),
     DeclarationRule("tool_layer_traits", _is_traits,
                     "{owner}.tool_layer_traits must be a strictconformance.tools.ToolLayerTraits, got {value!r}",
-                    needs=_TOOL_LAYER, when_none=_default_traits, read=_traits),
+                    needs=_TOOL_LAYER, when_none=_default_traits, read=_traits,
+                    protocol=_TRAITS_PROTOCOL),
     DeclarationRule("reproducer_language", lambda value: isinstance(value, str) and value in REPRODUCER_LANGUAGES,
-                    "{owner}.reproducer_language must be one of {choices}, got {value!r}", allowed=REPRODUCER_LANGUAGES),
+                    "{owner}.reproducer_language must be one of {choices}, got {value!r}", allowed=REPRODUCER_LANGUAGES,
+                    protocol="the handshake's implementation.language (python or node)"),
     DeclarationRule("expected_failures", lambda value: isinstance(value, Mapping) and all(
                         isinstance(key, str) and isinstance(reason, str) for key, reason in value.items()),
                     "{owner}.expected_failures must map rule IDs to reasons, got {value!r}",
                     allowed=lambda reading: tuple(all_rules()),
                     unknown="{owner}.expected_failures names unknown rules {unknown}; known: {known}",
-                    read=lambda value, reading: dict(value)),
+                    read=lambda value, reading: dict(value),
+                    protocol=_schema({'type': 'object', 'additionalProperties': {'type': 'string'}})),
     DeclarationRule("parse_fidelity", lambda value: isinstance(value, bool),
-                    "{owner}.parse_fidelity must be True or False, not {value!r}", read=_parse_fidelity),
+                    "{owner}.parse_fidelity must be True or False, not {value!r}", read=_parse_fidelity,
+                    protocol=_schema({'type': 'boolean', 'description': 'check_response / check_stream return what the SDK parsed ({text, tool_calls, stop_reason, usage}): DR-7 judges it'})),
 )
+
+
+def handshake_declarations_schema() -> dict[str, Any]:
+    """The JSON Schema of a process harness's ``started.declarations``, made from
+    :data:`DECLARATION_RULES` (a declaration with a schema is a property; one said another way is
+    not) and :class:`ToolLayerTraits`'s fields. ``schemas/started.json`` ships what this returns."""
+    properties: dict[str, Any] = {}
+    for rule in DECLARATION_RULES:
+        if rule.protocol == _TRAITS_PROTOCOL:
+            properties[rule.name] = dict(_traits_protocol())
+        elif isinstance(rule.protocol, Mapping):
+            properties[rule.name] = json.loads(json.dumps(dict(rule.protocol)))
+    return {"type": "object", "properties": properties, "additionalProperties": False,
+            "description": "The adapter declarations (strictconformance.Adapter class attributes) as JSON; error types by name."}
 
 
 def _read_attribute(adapter: Adapter, owner: str, name: str, hint: str) -> Any:

@@ -54,6 +54,8 @@ class Finding:
     #: why there is no reproducer when the adapter's reproduce() failed (raised, hung, returned junk)
     reproducer_error: str | None = None
     nodeid: str = ""
+    #: a crash's origin: where the implementation raised ({"file", "function", "line"}), else None
+    origin: Mapping[str, Any] | None = None
     #: the check's own text for the terminal (counterexample, calls, Hypothesis notes), when it has one
     text: str = field(default="", compare=False)
 
@@ -72,6 +74,8 @@ class Finding:
             data["reproducer_language"] = self.reproducer_language or "python"
         elif self.reproducer_error is not None:
             data["reproducer_error"] = self.reproducer_error
+        if self.origin is not None:
+            data["origin"] = dict(self.origin)
         return data
 
     @classmethod
@@ -81,7 +85,8 @@ class Finding:
                    where=data.get("where"), counterexample=data.get("counterexample"),
                    calls=tuple(data.get("calls") or ()), replay=str(data.get("replay") or ""),
                    reproducer=data.get("reproducer"), reproducer_language=data.get("reproducer_language"),
-                   reproducer_error=data.get("reproducer_error"), nodeid=str(data.get("nodeid") or ""))
+                   reproducer_error=data.get("reproducer_error"), nodeid=str(data.get("nodeid") or ""),
+                   origin=data.get("origin"))
 
     def render(self) -> str:
         """The finding as the terminal shows it (the check's own text when it has one)."""
@@ -211,11 +216,15 @@ def refuse(reason: str) -> NoReturn:
 
 
 def distinct(findings: Sequence[Finding], bound: int) -> list[Finding]:
-    """``findings`` less repeats of a key (the first, the smallest, is kept), at most ``bound``."""
-    seen: set[str] = set()
+    """``findings`` less repeats (the first, the smallest, is kept), at most ``bound``. A repeat
+    has the same key and, for a crash, the same origin: two crashes of one exception type raised
+    by two functions are two findings (two defects), though their keys read the same."""
+    seen: set[tuple[str, str, str]] = set()
     kept: list[Finding] = []
     for finding in findings:
-        if finding.key not in seen and len(kept) < bound:
-            seen.add(finding.key)
+        origin = finding.origin or {}
+        identity = (finding.key, str(origin.get("file", "")), str(origin.get("function", "")))
+        if identity not in seen and len(kept) < bound:
+            seen.add(identity)
             kept.append(finding)
     return kept

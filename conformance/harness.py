@@ -11,15 +11,20 @@ adapter calls that produced it, which the plugin renders and the report records.
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import functools
 import json
 import math
+import os
 import queue
 import sys
+import sysconfig
 import threading
+import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import pytest
@@ -189,6 +194,8 @@ class ConformanceFailure(CheckFailure):
         self.reproducer: str | None = None
         self.reproducer_language: str | None = None
         self.reproducer_problem: str | None = None
+        #: a crash's origin (:func:`crash_origin`): where the implementation raised
+        self.origin: dict[str, Any] | None = None
 
     @property
     def key(self) -> str:
@@ -202,7 +209,8 @@ class ConformanceFailure(CheckFailure):
                        counterexample=self.counterexample, calls=tuple(record.as_json() for record in self.calls[-3:]),
                        replay=replay, nodeid=nodeid, text=text, reproducer=self.reproducer,
                        reproducer_language=self.reproducer_language if self.reproducer is not None else None,
-                       reproducer_error=self.reproducer_problem if self.reproducer is None else None)
+                       reproducer_error=self.reproducer_problem if self.reproducer is None else None,
+                       origin=self.origin)
 
     @property
     def counterexample(self) -> Any:
@@ -249,6 +257,12 @@ class RuleViolation(ConformanceFailure):
     kind = "violation"
 
 
+class UnnecessaryRefusal(ConformanceFailure):
+    """The implementation refused an input (a declared refusal) that the rule says it must accept."""
+
+    kind = "refusal"
+
+
 class AdapterFault(ConformanceFailure):
     """The adapter misbehaved: hung, returned junk, stopped or skipped the test from inside. A
     ``crash`` when it raised an exception it did not declare (``detail`` names its type)."""
@@ -262,6 +276,49 @@ class AdapterFault(ConformanceFailure):
         self.problem = problem
         if crash is not None:
             self.kind = "crash"
+            self.origin = crash_origin(crash)
+            # Hypothesis tells failures apart by where they were raised, seeing through __context__:
+            # two crashes raised by two lines of the SDK are then two failures, each shrunk on its own
+            self.__context__ = crash
+
+
+#: Folders whose frames are not the implementation's: the interpreter's standard library and the kit.
+_NOT_IMPLEMENTATION = tuple(str(Path(path).resolve()) + os.sep for path in {
+    sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"], str(Path(__file__).resolve().parent)})
+#: Helpers whose frames raise on behalf of their caller (``assert_never``): the caller is the origin.
+_RAISING_HELPERS = ("typing_extensions.py", "typing.py")
+
+
+def crash_origin(error: BaseException) -> dict[str, Any] | None:
+    """Where the implementation raised ``error``: the innermost frame of its traceback that is
+    neither the standard library's nor the kit's (nor a raising helper's), as ``{"file", "function",
+    "line"}`` with the file relative to its package folder (site-packages, node_modules). A process
+    harness reports it with its error answer. Two crashes of one exception type from different
+    functions are two defects; the line is shown, not part of the identity (an edit moves it)."""
+    reported = getattr(error, "origin", None)
+    if isinstance(reported, dict) and isinstance(reported.get("file"), str):
+        return {"file": reported["file"], "function": reported.get("function"), "line": reported.get("line")}
+    frames = traceback.extract_tb(error.__traceback__) if error.__traceback__ is not None else []
+    for frame in reversed(frames):
+        filename = frame.filename
+        try:
+            resolved = str(Path(filename).resolve())
+        except (OSError, ValueError):
+            resolved = filename
+        if resolved.startswith(_NOT_IMPLEMENTATION) or filename.startswith("<") or Path(filename).name in _RAISING_HELPERS:
+            continue
+        return {"file": _package_relative(resolved), "function": frame.name, "line": frame.lineno}
+    return None
+
+
+def _package_relative(path: str) -> str:
+    for marker in (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}", f"{os.sep}node_modules{os.sep}"):
+        if marker in path:
+            return path.rpartition(marker)[2].replace(os.sep, "/")
+    try:
+        return str(Path(path).relative_to(Path.cwd())).replace(os.sep, "/")
+    except ValueError:
+        return path.replace(os.sep, "/")
 
 
 def _fault_detail(problem: str) -> str:
@@ -435,6 +492,28 @@ def _rebuild_dataclass(original: Any, names: list[str], values: list[Any]) -> An
 _REFUSALS_BEFORE_SKIP = 10
 
 
+#: Distinct refusals kept with an example schema, per check.
+_REFUSAL_EXAMPLES = 20
+
+
+def _message_shape(text: str) -> str:
+    """An exception's message with its values taken out (quoted strings, numbers): the same
+    refusal met on two schemas is one entry."""
+    import re
+
+    return re.sub(r"(?<![A-Za-z_])-?\d+(?:\.\d+)?", "N", re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", text))[:200]
+
+
+def _small(schema: Any) -> Any:
+    """``schema`` as JSON when small enough to show in a report, else a summary of its shape."""
+    from strictconformance.findings import summarise
+
+    try:
+        return summarise(to_jsonable(schema))
+    except Exception: # an example is a courtesy: never fail the count for it
+        return None
+
+
 def _is_refusal(error: BaseException) -> bool:
     """An adapter's refusal of one input: :func:`strictconformance.findings.refusal_type` (what
     ``strictconformance.process.ProcessAdapter`` raises for a harness's ``refusal`` answer). A plain
@@ -521,6 +600,9 @@ class Harness:
     _worker: _Worker | None = None
     #: Why the adapter refused an input of the current example (None: it refused none).
     refused: str | None = None
+    #: While set (:meth:`judging_refusals`), a process harness's refusal is an answer the check
+    #: judges (RT-10), not an example to discard.
+    judge_refusals: bool = False
     _refusals: dict[str, int] = field(default_factory=dict)  # check -> inputs the adapter refused
     _answered: dict[str, bool] = field(default_factory=dict)  # check -> an adapter call returned
     #: Which call this process is in, for the run-level watchdog of the supervising process.
@@ -561,20 +643,30 @@ class Harness:
                 self.unfinished_draws[self.current_nodeid] = what
 
     def count_strictify(self, error: BaseException | None = None, *, declared: bool = False, dialect: str | None = None,
-                        invalid_input: bool = False) -> None:
+                        invalid_input: bool = False, unchanged: bool = False, schema: Any = None) -> None:
         """Count one strictify call of the current check (in ``dialect``): an output (``error``
         None), a declared refusal, an exception on input the reference refuses too
         (``invalid_input``: not a usable schema, not judged), or a crash (an undeclared exception
-        on a usable schema); the report says how many of each."""
+        on a usable schema); the report says how many of each. ``unchanged``: the output equals
+        the input (an SDK that returns every input unchanged is one defect, not one per rule)."""
         counts = self.strictify_outcomes.setdefault(self.current_nodeid, {"outputs": 0, "refused": {}, "crashed": {}})
         if dialect is not None:
             counts["dialect"] = dialect
         if error is None:
             counts["outputs"] += 1
+            counts["unchanged"] = counts.get("unchanged", 0) + (1 if unchanged else 0)
         else:
             bucket = counts["refused"] if declared else counts.setdefault("invalid_input", {}) if invalid_input else counts["crashed"]
             name = type(error).__qualname__
             bucket[name] = bucket.get(name, 0) + 1
+            if declared:  # each distinct refusal (type and message, values taken out) with its first schema
+                said = _message_shape(str(error))
+                examples = counts.setdefault("refusals", {})
+                key = f"{name}: {said}"
+                if key in examples:
+                    examples[key]["count"] += 1
+                elif len(examples) < _REFUSAL_EXAMPLES:
+                    examples[key] = {"type": name, "message": str(error)[:300], "count": 1, "schema": _small(schema)}
 
     def note(self, **values: Any) -> None:
         """Add named values to the current example's counterexample (for what a check draws
@@ -591,7 +683,13 @@ class Harness:
         return self.declarations.capabilities
 
     def has(self, *methods: str) -> bool:
-        return all(method in self.capabilities for method in methods)
+        """Whether the checks can call every one of ``methods``: implemented, or encode/decode
+        judged as the identity codec (:attr:`Declarations.identity_codec`)."""
+        return all(method in self.declarations.judged_capabilities for method in methods)
+
+    def implements(self, method: str) -> bool:
+        """Whether the adapter itself implements ``method`` (the identity codec does not count)."""
+        return method in self.capabilities
 
     # Calls.
     def call(self, method: str, *args: Any) -> Any:
@@ -608,6 +706,10 @@ class Harness:
         __tracebackhide__ = True
         if method not in CAPABILITIES:
             raise ValueError(f"{method} is not a capability")
+        if method in ("encode", "decode") and method not in self.capabilities and self.declarations.identity_codec:
+            # no codec: the SDK hands the provider's answer to its user as it came (encode/decode(schema, dialect, value))
+            self.transcript.append(CallRecord(f"{method} (identity codec)", args, result=args[-1], done=True))
+            return Attempt(value=copy.deepcopy(args[-1]))
         hang = self._hung.get(method)
         fault: ConformanceFailure | None
         if hang is not None:  # a hung call can't be stopped: the method is not called again
@@ -642,6 +744,9 @@ class Harness:
             # adapter raises (SystemExit from sys.exit() included) is its fault or an allowed error.
             if isinstance(exc, KeyboardInterrupt) or (isinstance(exc, pytest.fail.Exception) and not isinstance(exc, _TEST_CONTROL)):
                 raise
+            if _is_refusal(exc) and self.judge_refusals:  # RT-10 judges the refusal itself
+                record.error = exc
+                return Attempt(error=exc), None
             if _is_refusal(exc):  # the SDK cannot express this input (a process harness's refusal)
                 from hypothesis import currently_in_test_context
 
@@ -782,6 +887,33 @@ class Harness:
         fault = AdapterFault(method, problem, rule_id=self.current_rule, crash=crash)
         fault.calls = list(self.transcript)
         return fault
+
+    def unjudged_crash(self, error: BaseException) -> AdapterFault | None:
+        """A crash finding for ``error`` when it is an exception an adapter call of the current
+        example raised that the check let through unjudged (else None: the kit's own error)."""
+        for record in reversed(self.transcript):
+            if record.error is error:
+                fault = self._fault(record.method, f"raised {error_text(error)}", crash=error)
+                fault.__cause__ = error
+                return fault
+        return None
+
+    @contextlib.contextmanager
+    def judging_refusals(self) -> Iterator[None]:
+        """Within: a process harness's refusal comes back to the check as the call's error."""
+        before, self.judge_refusals = self.judge_refusals, True
+        try:
+            yield
+        finally:
+            self.judge_refusals = before
+
+    def refusal(self, message: str, *, detail: str) -> NoReturn:
+        """Fail the current rule with an unnecessary refusal: the adapter refused what the rule
+        says it must accept (``detail``: the exception type and its message, the finding's key)."""
+        __tracebackhide__ = True
+        failure = UnnecessaryRefusal(message, rule_id=self.current_rule, detail=detail)
+        failure.calls = list(self.transcript)
+        raise failure
 
     def fail(self, message: str, *, where: str | None = None, detail: str | None = None) -> NoReturn:
         """Fail the current rule with ``message`` (the counterexample is attached by @check).

@@ -453,6 +453,20 @@ def _is_check_error(error: BaseException) -> bool:
     return isinstance(error, (FailedHealthCheck, HypothesisException))
 
 
+def _kit_frame(error: BaseException) -> str:
+    """" (at strictconformance/<file>:<line> in <function>)": where in the kit ``error`` was raised."""
+    import traceback
+
+    frames = traceback.extract_tb(error.__traceback__) if error.__traceback__ is not None else []
+    kit = str(CHECKS_DIR.parent)
+    for frame in reversed(frames):
+        if frame.filename.startswith(kit):
+            return f" (at strictconformance/{Path(frame.filename).relative_to(kit).as_posix()}:{frame.lineno} in {frame.name})"
+    if frames:
+        return f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno} in {frames[-1].name})"
+    return ""
+
+
 def _not_judged(counts: dict[str, Any]) -> str:
     refused, crashed = sum(counts["refused"].values()), sum(counts["crashed"].values())
     invalid = sum(counts.get("invalid_input", {}).values())
@@ -529,7 +543,7 @@ class _ConformanceRun:
             if rule is None:
                 state.not_covered[item.nodeid] = f"rule {rule_id} is not in this kit's specification"
                 continue
-            if not set(rule.capabilities) & declarations.capabilities:
+            if not set(rule.capabilities) & declarations.judged_capabilities:
                 needed = " or ".join(f"{method}()" for method in rule.capabilities)
                 state.not_covered[item.nodeid] = f"the adapter does not implement {needed}"
                 continue
@@ -653,12 +667,24 @@ class _ConformanceRun:
                 reason = (f"unexpected pass of an expected failure ({self.state.harness.declarations.expected_failures[rule_id]}): "
                           "the check passes now; remove the rule from expected_failures")
             check_error = not findings and call.excinfo is not None and _is_check_error(call.excinfo.value)
+            kit_error = (not findings and not check_error and not reason and call.excinfo is not None and report.when == "call"
+                         and not isinstance(call.excinfo.value, AssertionError))
+            if kit_error and call.excinfo is not None:
+                # an exception the adapter raised that no oracle judged is the SDK's crash, not the kit's error
+                crash = self.state.harness.unjudged_crash(call.excinfo.value)
+                if crash is not None:
+                    findings, texts = self._findings(item, rule_id, [crash], replay)
+                    report.longrepr = _FailureText("\n\n".join(texts))  # type: ignore[assignment]
+                    kit_error = False
             if not findings and call.excinfo is not None and not reason:
                 reason = error_text(call.excinfo.value)[:2000]
                 if check_error:
                     reason = f"the check could not run (an error of the check, not a finding about the adapter): {reason}"
-            failed = report.when == "call" and not check_error
-            result = CheckResult(item.nodeid, rule_id, "failed" if failed else "error", reason=reason,
+                elif kit_error:
+                    reason = (f"strictconformance's own error, not a finding about the adapter (an oracle or a generator raised; "
+                              f"please report it with the replay command): {reason}{_kit_frame(call.excinfo.value)}")
+            failed = report.when == "call" and not check_error and not kit_error
+            result = CheckResult(item.nodeid, rule_id, "failed" if failed else "kit error" if kit_error else "error", reason=reason,
                                  findings=[finding.as_json() for finding in findings], replay=replay)
         elif report.when == "call":
             result = CheckResult(item.nodeid, rule_id, "passed")
@@ -738,7 +764,7 @@ class _ConformanceRun:
         texts = [finding.text for finding in kept]
         if len(kept) > 1:
             texts = [f"[finding {index} of {len(kept)}] {text}" for index, text in enumerate(texts, 1)]
-        if len({finding.key for finding in findings}) > len(kept):
+        if len(distinct(findings, len(findings))) > len(kept):
             texts.append(f"(and more distinct findings: only the first {MAX_FINDINGS} are reported)")
         return kept, texts
 

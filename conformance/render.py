@@ -20,16 +20,18 @@ __all__ = [
     "ReportDiff",
     "ReportFormatError",
     "check_report",
+    "defects_headline",
     "diff_reports",
     "render_html",
     "render_junit",
     "render_markdown",
+    "report_defects",
     "rule_findings",
 ]
 
 #: Outcomes in the order a reader wants them (the worst first).
-_OUTCOME_ORDER = ("failed", "error", "passed", "xfailed", "skipped", "not covered", "not run")
-_PROBLEM_OUTCOMES = ("failed", "error")
+_OUTCOME_ORDER = ("failed", "error", "kit error", "passed", "not judged", "xfailed", "skipped", "not covered", "not run")
+_PROBLEM_OUTCOMES = ("failed", "error", "kit error")
 #: Longest counterexample/call text shown inline; the JSON report keeps everything.
 _SHOWN_CHARS = 3000
 #: GitHub truncates a job summary above 1 MiB; stay well below it.
@@ -77,6 +79,26 @@ def rule_findings(rule_id: str, data: Mapping[str, Any]) -> list[dict[str, Any]]
             "reproducer": example.get("reproducer"), "nodeid": example.get("nodeid") or "",
         })
     return findings
+
+
+def report_defects(report: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The report's defects (``defects``), or, for a report written before them, its findings
+    grouped here the same way (:func:`strictconformance.defects.group_defects`)."""
+    if isinstance(report.get("defects"), list):
+        return [dict(defect) for defect in report["defects"] if isinstance(defect, Mapping)]
+    from strictconformance.defects import group_defects
+
+    findings = [finding for rule_id, data in report.get("rules", {}).items() for finding in rule_findings(rule_id, data)]
+    return [defect.as_json() for defect in group_defects(findings)]
+
+
+def defects_headline(defects: list[dict[str, Any]]) -> str:
+    """"12 defects across 37 rules (366 witnesses)"."""
+    rules = {rule for defect in defects for rule in defect.get("rules", [])}
+    witnesses = sum(int(defect.get("witnesses", 1)) for defect in defects)
+    plural = lambda n, word, many: f"{n} {word if n == 1 else many}"  # noqa: E731
+    return (f"{plural(len(defects), 'defect', 'defects')} across {plural(len(rules), 'rule', 'rules')} "
+            f"({plural(witnesses, 'witness', 'witnesses')})")
 
 
 def _unexplained(data: Mapping[str, Any]) -> list[str]:
@@ -214,27 +236,32 @@ def render_markdown(report: Mapping[str, Any], *, against: Mapping[str, Any] | N
     lines.append("")
     if against is not None:
         lines += _md_diff(diff_reports(check_report(against, against_name), report), against_name)
-    failed = {rule_id: data for rule_id, data in report["rules"].items() if data["outcome"] in _PROBLEM_OUTCOMES}
-    if failed:
-        lines += ["### Failed rules", "", "| rule | outcome | findings | title |", "|---|---|---|---|"]
-        for rule_id, data in failed.items():
-            lines.append(f"| {rule_id} | {data['outcome']} | {len(rule_findings(rule_id, data))} | {_md_cell(str(data.get('title', '')))} |")
+    defects = report_defects(report)
+    if defects:
+        lines += [f"### {defects_headline(defects)}", "", "| defect | kind | rules | witnesses |", "|---|---|---|---|"]
+        lines += [f"| {defect['id']} {_md_cell(str(defect.get('title', '')))} | {defect.get('kind', '')} | "
+                  f"{', '.join(defect.get('rules', []))} | {defect.get('witnesses', 1)} |" for defect in defects]
         lines.append("")
         budget = _MARKDOWN_BUDGET - sum(len(line) + 1 for line in lines)
-        for rule_id, data in failed.items():
-            section = [f"#### {rule_id} {data.get('title', '')}", ""]
-            if data.get("source"):
-                section += [f"source: {data['source']}", ""]
-            for finding in rule_findings(rule_id, data):
-                section += _md_finding(finding)
-            section += [f"- {_md_cell(reason)}" for reason in _unexplained(data)]
+        for defect in defects:
+            section = [f"#### {defect['id']} {defect.get('title', '')}", "",
+                       f"rules {', '.join(defect.get('rules', []))}; {defect.get('witnesses', 1)} witnesses; the smallest:", ""]
+            section += _md_finding(defect.get("example") or {})
             size = sum(len(line) + 1 for line in section)
             if size > budget:
-                lines += ["", "(further findings left out: the summary would pass GitHub's size limit; "
+                lines += ["", "(further defects left out: the summary would pass GitHub's size limit; "
                               "the JSON report has them all)", ""]
                 break
             budget -= size
             lines += [*section, ""]
+    failed = {rule_id: data for rule_id, data in report["rules"].items() if data["outcome"] in _PROBLEM_OUTCOMES}
+    if failed:
+        lines += ["### Failed rules", "", "| rule | outcome | defects | title |", "|---|---|---|---|"]
+        for rule_id, data in failed.items():
+            found = sorted({str(f.get("defect")) for f in rule_findings(rule_id, data) if f.get("defect")})
+            why = "; ".join(_unexplained(data))
+            lines.append(f"| {rule_id} | {data['outcome']} | {', '.join(found) or _md_cell(why)} | {_md_cell(str(data.get('title', '')))} |")
+        lines.append("")
     not_covered: dict[str, list[str]] = {}
     for rule_id, data in report["rules"].items():
         if data["outcome"] in ("not covered", "skipped", "xfailed"):
@@ -298,11 +325,19 @@ def render_html(report: Mapping[str, Any], *, against: Mapping[str, Any] | None 
         items = [f"<li class=\"new\">new: {_e(k)}</li>" for _, k in diff.new_findings]
         items += [f"<li class=\"gone\">gone: {_e(k)}</li>" for _, k in diff.fixed_findings]
         body.append(f"<ul>{''.join(items)}</ul>" if items or diff.changed else "<p>No change.</p>")
+    defects = report_defects(report)
+    if defects:
+        body.append(f"<h2>{_e(defects_headline(defects))}</h2>")
+        for defect in defects:
+            body.append(f"<section id=\"{_e(defect['id'])}\"><h3>{_e(defect['id'])} {_e(defect.get('title', ''))}</h3>"
+                        f"<p>{_e(defect.get('kind', ''))}; rules {_e(', '.join(defect.get('rules', [])))}; "
+                        f"{_e(defect.get('witnesses', 1))} witnesses; the smallest:</p>{_html_finding(defect.get('example') or {})}</section>")
     body.append("<h2>Rules</h2><table><tr><th>rule</th><th>outcome</th><th>examples</th><th>title</th><th>details</th></tr>")
     for rule_id, data in report["rules"].items():
         if data["outcome"] == "not run" and not data.get("checks"):
             continue
-        details = [_html_finding(f) for f in rule_findings(rule_id, data)]
+        found = sorted({str(f.get("defect")) for f in rule_findings(rule_id, data) if f.get("defect")})
+        details = [f"<a href=\"#{_e(d)}\">{_e(d)}</a>" for d in found] if found else [_html_finding(f) for f in rule_findings(rule_id, data)]
         reasons = list(data.get("reasons") or []) + _unexplained(data)
         if reasons:
             details.append("<br>".join(_e(r) for r in dict.fromkeys(reasons)))
@@ -360,6 +395,11 @@ def render_junit(report: Mapping[str, Any]) -> str:
                                    for f in own) or str(check.get("reason") or "")
                 element = ElementTree.SubElement(case, tag, {"message": _xml(message[:500]), "type": str(first.get("kind") or outcome)})
                 element.text = _xml(text)
+                found = sorted({str(f.get("defect")) for f in own if f.get("defect")})
+                if found:
+                    properties = ElementTree.SubElement(case, "properties")
+                    for defect_id in found:
+                        ElementTree.SubElement(properties, "property", {"name": "strictconformance.defect", "value": defect_id})
             elif outcome in ("skipped", "not covered", "xfailed", "not run"):
                 counts["skipped"] += 1
                 reason = str(check.get("reason") or "")

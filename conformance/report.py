@@ -17,6 +17,7 @@ from importlib import resources
 from typing import Any
 
 from strictconformance._version import __version__
+from strictconformance.defects import Defect, group_defects, identity_dialects
 from strictconformance.spec import Rule, all_rules, rule_sort_key
 
 __all__ = ["REPORT_SCHEMA", "CheckResult", "ConformanceReport", "load_report_schema"]
@@ -26,7 +27,8 @@ REPORT_SCHEMA = "strictconformance-report/2"
 # Rule outcome precedence: the worst check outcome decides the rule's.
 # "not judged": the checks ran, but strictify gave no output to judge (it refused or crashed on every
 # input), so the rule is not passed.
-_RULE_OUTCOMES = ("failed", "error", "passed", "not judged", "xfailed", "skipped", "not covered", "not run")
+# "kit error": the kit's own oracle or generator raised: no finding about the adapter, and no pass.
+_RULE_OUTCOMES = ("failed", "error", "kit error", "passed", "not judged", "xfailed", "skipped", "not covered", "not run")
 #: Findings listed per check at most (each distinct, with its own counterexample).
 MAX_FINDINGS = 20
 
@@ -107,7 +109,7 @@ class ConformanceReport:
             outcome = min((r.outcome for r in results), key=_RULE_OUTCOMES.index, default="not run")
             rule: Rule | None = rules.get(rule_id)
             reasons = sorted({r.reason for r in results if r.reason and (r.outcome in ("not covered", "skipped", "xfailed", "not judged")
-                                                                         or (r.outcome in ("failed", "error") and not r.findings)
+                                                                         or (r.outcome in ("failed", "error", "kit error") and not r.findings)
                                                                          or (r.outcome == "not run" and outcome == "not run"))})
             outcomes[rule_id] = {
                 "title": rule.title if rule else "",
@@ -127,7 +129,23 @@ class ConformanceReport:
             counts[data["outcome"]] += 1
         return counts
 
+    def defects(self, outcomes: Mapping[str, Mapping[str, Any]] | None = None) -> list[Defect]:
+        """The run's findings grouped into defects (:mod:`strictconformance.defects`), most
+        witnesses first; each finding of ``outcomes`` (the rule entries) gets its defect's ``id``."""
+        outcomes = self.rule_outcomes() if outcomes is None else outcomes
+        findings = [finding for data in outcomes.values() for finding in data["findings"]]
+        defects = group_defects(findings, identity=identity_dialects(self.strictify_summary()))
+        for defect in defects:
+            for finding in defect.findings:
+                finding["defect"] = defect.id  # type: ignore[index]
+        return defects
+
     def as_json(self) -> dict[str, Any]:
+        rules = self.rule_outcomes()
+        # the rule entries' findings are copies: each is given its defect's id
+        for data in rules.values():
+            data["findings"] = [dict(finding) for finding in data["findings"]]
+        defects = self.defects(rules)
         return {
             "schema": REPORT_SCHEMA,
             "kit_version": __version__,
@@ -135,8 +153,9 @@ class ConformanceReport:
             "profile": self.profile,
             "seed": self.seed,
             "summary": self.summary(),
+            "defects": [defect.as_json() for defect in defects],
             "strictify": self.strictify_summary(),
-            "rules": self.rule_outcomes(),
+            "rules": rules,
         }
 
     def strictify_summary(self) -> dict[str, dict[str, Any]]:
@@ -148,13 +167,23 @@ class ConformanceReport:
                 continue
             total = by_dialect.setdefault(result.dialect or "", {"calls": 0, "outputs": 0, "refused": 0, "crashed": 0,
                                                                   "refused_by": {}, "crashed_by": {},
-                                                                  "invalid_input": 0, "invalid_input_by": {}})
+                                                                  "invalid_input": 0, "invalid_input_by": {},
+                                                                  "refusals": {}})
+            for key, seen in (result.strictify.get("refusals") or {}).items():
+                known = total["refusals"].get(key)
+                if known is None:
+                    total["refusals"][key] = dict(seen)
+                else:
+                    known["count"] += seen["count"]
             total["outputs"] += result.strictify["outputs"]
+            total["unchanged"] = total.get("unchanged", 0) + result.strictify.get("unchanged", 0)
             for kind in ("refused", "crashed", "invalid_input"):
                 for name, count in result.strictify.get(kind, {}).items():
                     total[kind] += count
                     total[f"{kind}_by"][name] = total[f"{kind}_by"].get(name, 0) + count
             total["calls"] = total["outputs"] + total["refused"] + total["crashed"] + total["invalid_input"]
+        for total in by_dialect.values():  # each distinct refusal, the most frequent first
+            total["refusals"] = sorted(total["refusals"].values(), key=lambda seen: (-seen["count"], seen["type"], seen["message"]))
         return dict(sorted(by_dialect.items()))
 
     def write_json(self, path: str) -> None:
@@ -179,7 +208,15 @@ class ConformanceReport:
         sdk = f" ({adapter['sdk']})" if adapter.get("sdk") else ""
         yield f"adapter  {adapter.get('adapter')}{sdk}"
         yield f"profile  {self.profile}{'  seed ' + self.seed if self.seed else ''}   kit {__version__}   schema {REPORT_SCHEMA}"
+        if adapter.get("identity_codec"):
+            yield ("codec    none declared: RT-4..RT-6 judge the identity codec (the SDK hands the provider's answer to its "
+                   "user unchanged); RT-7 needs encode()")
         yield ""
+        for data in outcomes.values():
+            data["findings"] = [dict(finding) for finding in data["findings"]]
+        defects = self.defects(outcomes)
+        titles = {defect.id: defect.title for defect in defects}
+        yield from _defect_lines(defects)
         shown = {rule_id: data for rule_id, data in outcomes.items() if data["outcome"] not in ("not covered", "not run")}
         if shown:
             yield f"{'rule':<7} {'outcome':<12} {'examples':>8}  title"
@@ -192,12 +229,14 @@ class ConformanceReport:
                 if data["outcome"] in ("xfailed", "skipped", "not judged") and data["reasons"]:
                     yield f"{'':<7} {'':<12} {'':>8}  ({'; '.join(data['reasons'])})"
                 unexplained = sorted({c["reason"] for c in data["checks"]
-                                      if c["outcome"] in ("failed", "error") and not c["findings"] and c.get("reason")})
+                                      if c["outcome"] in ("failed", "error", "kit error") and not c["findings"] and c.get("reason")})
                 if unexplained:  # a failure without a counterexample (an unexpected pass, a crash): say why here
                     yield f"{'':<7} {'':<12} {'':>8}  ({'; '.join(unexplained)})"
-                for finding in data["findings"]:  # every finding under its rule
-                    where = f" at {finding['where']}" if finding.get("where") else ""
-                    yield f"{'':<7} - {finding['key']}{where}  [{finding['nodeid'].rpartition('::')[2]}]"
+                by_defect: dict[str, int] = {}
+                for finding in data["findings"]:  # each defect once under its rule (the defects above have the detail)
+                    by_defect[finding["defect"]] = by_defect.get(finding["defect"], 0) + 1
+                for defect_id, count in by_defect.items():
+                    yield f"{'':<7} - {defect_id} {titles[defect_id]}" + (f" ({count} findings)" if count > 1 else "")
         for dialect, counts in self.strictify_summary().items():
             if counts["refused"] or counts["crashed"] or counts["invalid_input"]:
                 parts = [f"refused {counts['refused']} of {counts['calls']} schemas"
@@ -209,6 +248,10 @@ class ConformanceReport:
                     parts.append(f"raised on {counts['invalid_input']} inputs that are not usable schemas "
                                  f"({_by_type(counts['invalid_input_by'])}; the reference refuses them too: not judged)")
                 yield f"strictify {dialect or '?'}: {', '.join(parts)}"
+                for seen in counts.get("refusals", []):
+                    example = json.dumps(seen.get("schema"), ensure_ascii=False, sort_keys=True)
+                    example = example if len(example) <= 160 else example[:157] + "..."
+                    yield f"{'':<10}refused x{seen['count']}: {seen['type']}: {seen['message'][:160]}  e.g. {example}"
         not_covered: dict[str, list[str]] = {}
         for rule_id, data in outcomes.items():
             if data["outcome"] == "not covered":
@@ -233,6 +276,31 @@ class ConformanceReport:
         if not_selected:
             parts.append(f"{len(not_selected)} not run (not selected)")
         yield "summary: " + ", ".join(parts)
+
+
+def _defect_lines(defects: list[Defect]) -> Iterable[str]:
+    """The defects block that leads the terminal report: one entry per cause, with its rules, its
+    witness count and its smallest counterexample's finding."""
+    if not defects:
+        return
+    rules = {rule for defect in defects for rule in defect.rules}
+    witnesses = sum(defect.witnesses for defect in defects)
+    yield (f"{len(defects)} defect{'s' if len(defects) != 1 else ''} across {len(rules)} rule{'s' if len(rules) != 1 else ''} "
+           f"({witnesses} witness{'es' if witnesses != 1 else ''})")
+    documented = [defect for defect in defects if defect.basis != "indirect"]
+    indirect = [defect for defect in defects if defect.basis == "indirect"]
+    for defect in documented + indirect:
+        if indirect and defect is indirect[0]:
+            yield (f"{len(indirect)} of them on rules the provider documents only indirectly "
+                   "(the keyword is neither listed as supported nor rejected):")
+        example = defect.example
+        yield f"{defect.id}  {defect.title}"
+        yield f"{'':<10}{defect.kind}, rules {_compact(defect.rules)}, {defect.witnesses} witness{'es' if defect.witnesses != 1 else ''}"
+        where = f" at {example['where']}" if example.get("where") else ""
+        yield f"{'':<10}smallest: {example.get('key', '')}{where}  [{str(example.get('nodeid', '')).rpartition('::')[2]}]"
+        if example.get("replay"):
+            yield f"{'':<10}replay: {example['replay']}"
+    yield ""
 
 
 def _by_type(counts: Mapping[str, int]) -> str:

@@ -41,7 +41,12 @@ from strictconformance.tools.cases import (
     StreamingCase,
     StrictCase,
 )
-from strictconformance.tools.contract import CallbackReturns, FinalValueConvention, StrictConvention, ToolDefinition
+from strictconformance.tools.contract import (
+    CallbackReturns,
+    FinalValueConvention,
+    StrictConvention,
+    ToolDefinition,
+)
 from strictconformance.tools.docstrings import parse_docstring
 from strictconformance.tools.helper import InputSource
 from strictconformance.tools.jsonvalue import JSONValue

@@ -22,6 +22,7 @@ from hypothesis import event
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
+from strictconformance.dialects.pointers import resolve_local_reference, written_before_2019_09
 from strictconformance.dialects.values import canonical
 from strictconformance.spec.keywords import ANNOTATION_KEYWORDS, SCHEMA_MAP_KEYWORDS
 
@@ -78,10 +79,13 @@ def _noted(strategy: st.SearchStrategy[Any], feature: str) -> st.SearchStrategy[
 
 
 class _Compiler:
-    def __init__(self, root: Any) -> None:
+    def __init__(self, root: Any, *, older: bool | None = None) -> None:
         self.root = root
         self.validator = Draft202012Validator(root)
         self.anchors: dict[str, Any] = {}
+        # written in draft 04-07 (``older``: as first written, before in_2020_12), a plain-name
+        # `id`/`$id` ("#name") is an anchor too, as the validator reads it
+        older = written_before_2019_09(root) if older is None else older
         stack = [root]
         while stack:
             node = stack.pop()
@@ -89,6 +93,9 @@ class _Compiler:
                 for key in ("$anchor", "$dynamicAnchor"):
                     if isinstance(node.get(key), str):
                         self.anchors.setdefault(node[key], node)
+                for key in ("id", "$id") if older else ():
+                    if isinstance(node.get(key), str) and node[key].startswith("#") and len(node[key]) > 1:
+                        self.anchors.setdefault(node[key][1:], node)
                 stack.extend(v for k, v in node.items() if k not in ("enum", "const", "default", "examples"))
             elif isinstance(node, list):
                 stack.extend(node)
@@ -98,22 +105,15 @@ class _Compiler:
         return lambda value: bool(bound.is_valid(value))
 
     def resolve(self, reference: str) -> Any:
-        if reference.startswith("#/") or reference == "#":
-            node = self.root
-            for token in reference[2:].split("/") if reference != "#" else []:
-                token = token.replace("~1", "/").replace("~0", "~")
-                node = node[int(token)] if isinstance(node, list) else node[token]
-            return node
+        """What ``reference`` names, resolved as the validator resolves it (one function for both:
+        JSON pointers, ``$anchor``, a draft 04-07 plain-name ``id``/``$id``, the root's ``$id``)."""
         if reference.startswith("#") and reference[1:] in self.anchors:
             return self.anchors[reference[1:]]
-        base = self.root.get("$id") if isinstance(self.root, dict) else None
-        if isinstance(base, str) and base:  # a reference to this very document by its $id: local after all
-            from urllib.parse import urldefrag, urljoin
-
-            document, fragment = urldefrag(urljoin(base, reference))
-            if document == urldefrag(base)[0] and not reference.startswith("#"):
-                return self.resolve("#" + fragment)
-        raise ValueError(f"cannot generate values for reference {reference!r}: only local references resolve")
+        found = resolve_local_reference(self.root, reference)
+        if found is None:
+            raise ValueError(f"cannot generate values for reference {reference!r}: it does not resolve inside the schema "
+                             "(another document, or a pointer or anchor nothing in it defines)")
+        return found[1]
 
     def compile(self, node: Any, chain: tuple[int, ...] = ()) -> st.SearchStrategy[Any]:
         if node is True or node == {}:
@@ -391,9 +391,10 @@ def _hypothesis_jsonschema_can(schema: Any) -> bool:
     return not any(keyword in text for keyword in _HJS_UNSUPPORTED) and "'$ref'" not in text
 
 
-def compile_instances(schema: Any) -> st.SearchStrategy[Any]:
-    """The compiled strategy for ``schema`` (see the module docstring)."""
-    return _Compiler(schema).compile(schema)
+def compile_instances(schema: Any, *, older: bool | None = None) -> st.SearchStrategy[Any]:
+    """The compiled strategy for ``schema`` (see the module docstring); ``older``: whether it was
+    written in draft 04-07 (default: what its ``$schema`` says)."""
+    return _Compiler(schema, older=older).compile(schema)
 
 
 def in_2020_12(schema: Any) -> Any:
@@ -438,11 +439,12 @@ def in_2020_12(schema: Any) -> Any:
 def instances(schema: Any, *, engine: Literal["auto", "compiled", "hypothesis-jsonschema"] = "auto") -> st.SearchStrategy[Any]:
     """Values valid under ``schema``. A schema the engine cannot handle gets its error when the
     strategy is drawn from (so one bad case fails its own test, not the collection)."""
+    older = written_before_2019_09(schema)
     schema = in_2020_12(schema)
 
     def build() -> st.SearchStrategy[Any]:
         if engine == "compiled" or (engine == "auto" and (uses_only_constructive_keywords(schema) or not _hypothesis_jsonschema_can(schema))):
-            return compile_instances(schema)
+            return compile_instances(schema, older=older)
         from hypothesis_jsonschema import from_schema
         return from_schema(schema)
     return st.deferred(build)

@@ -621,6 +621,34 @@ class DecodeReturnsAnObject(_Broken):
         return object()
 
 
+class NullableRefused(ValueError):
+    """RefusesNullableFields's declared refusal."""
+
+
+@_declaring("openai")
+class RefusesNullableFields(_Broken):
+    """RT-10: refuses every schema holding a nullable type (``["string", "null"]``), with its declared
+    refusal; every strict dialect expresses one, and the reference strictifies it with no loss. The
+    other rules do not judge a refused schema."""
+
+    strictify_refusals = (NullableRefused,)
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        if '"null"' in json.dumps(schema):
+            raise NullableRefused("nullable fields are not supported")
+        return super().strictify(schema, dialect)
+
+
+class ReturnsItsInput(ReferenceAdapter):
+    """Not one rule's bug: a strictify whose ``strict: true`` only sets the flag, returning every
+    schema unchanged (one defect that breaks most strict-schema rules)."""
+
+    strictify_dialects = ("openai",)
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        return Strictified(copy.deepcopy(dict(schema)), ())
+
+
 def _path(cls: type) -> str:
     return f"{_MODULE}:{cls.__name__}"
 
@@ -658,7 +686,49 @@ BROKEN: dict[str, str] = {
     "RT-7": _path(DecodesListsBackwards),
     "RT-8": _path(RequiresAnImpossibleProperty),
     "RT-9": _path(DropsNestedDescriptions),
+    "RT-10": _path(RefusesNullableFields),
 }
 
 #: The dialect each broken adapter declares (the one its rule is checked in).
 DIALECT_OF: dict[str, str] = {rule_id: globals()[path.split(":")[1]].strictify_dialects[0] for rule_id, path in BROKEN.items()}
+
+
+# -- defects: planted bugs, as a maintainer's SDK might have them (tests/test_defects_e2e.py) ------------
+
+
+def _close_enum(node: dict[str, Any]) -> dict[str, Any]:
+    if "enum" in node:
+        raise TypeError("enum values are not closed")  # planted: one crash, one function
+    return node
+
+
+def _inline_union(node: dict[str, Any]) -> dict[str, Any]:
+    if "anyOf" in node:
+        raise TypeError("cannot inline a union")  # planted: the same type, another function
+    return node
+
+
+@_declaring("openai")
+class ThreePlantedBugs(_Broken):
+    """Three causes met by many cases each: ``$anchor`` added to every output (SM-07), TypeError from
+    :func:`_close_enum` on an enum, TypeError from :func:`_inline_union` on an ``anyOf``."""
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        _map_nodes(copy.deepcopy(dict(schema)), _close_enum)
+        _map_nodes(copy.deepcopy(dict(schema)), _inline_union)
+        return super().strictify(schema, dialect)
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        return {**schema, "$anchor": "root"}
+
+
+@_declaring("openai")
+class LeavesADanglingReference(_Broken):
+    """Its strict schema points a property at a definition it does not carry: SM-41 (a reference
+    that does not resolve inside the schema), which the value generator cannot follow either."""
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        if schema.get("type") != "object" or not isinstance(schema.get("properties"), dict):
+            return schema
+        properties = {**schema["properties"], "gone": {"$ref": "#/$defs/Gone"}}
+        return {**schema, "properties": properties, "required": [*schema.get("required", []), "gone"]}

@@ -54,7 +54,7 @@ def test_three_bugs_are_three_findings_each_with_its_own_counterexample(run_suit
         assert finding["calls"] and finding["calls"][-1]["method"] == "strictify", finding
         assert finding["replay"].startswith("pytest -p strictconformance"), finding
         assert finding["reproducer"] is None and finding["kind"] in FINDING_KINDS
-        assert f"- {finding['key']}" in run.output, run.output  # every finding under its rule in the terminal
+        assert f"- {finding['defect']} " in run.output, run.output  # every finding's defect under its rule in the terminal
     assert run.output.count("counterexample (JSON):") >= 3, run.output
 
 

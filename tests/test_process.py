@@ -485,7 +485,7 @@ def test_strands_direct_call_raises_the_callbacks_own_exception() -> None:
     adapter = ProcessAdapter(["node", "harnesses/strands.mjs"], cwd=str(NODE_DIR))
     try:
         tool = adapter.define_tool(ToolDefinition("a", "Tool a for tests.", raising, input_schema=schema))
-        with pytest.raises(ValueError) as caught:
+        with pytest.raises(ValueError, match=r"^$") as caught:
             adapter.call_tool(tool, {"query": "q"}, None)
         assert caught.value is exception
     finally:

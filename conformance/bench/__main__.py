@@ -6,7 +6,8 @@
 (the real-world corpus: the validator beside schemafit, strictify per dialect); ``drift`` runs
 :mod:`strictconformance.bench.drift`; ``startup`` runs :mod:`strictconformance.bench.startup` (what the
 dormant plugin costs every pytest run); ``process`` runs :mod:`strictconformance.bench.process` (the
-process protocol's round trip); ``matrix`` times the suite per SDK path (``python -m
+process protocol's round trip); ``defects`` runs :mod:`strictconformance.bench.defects` (grouping
+findings into defects, beside a report's check time); ``matrix`` times the suite per SDK path (``python -m
 strictconformance.matrix --bench``, its options after it); ``all`` (the default) runs instances, strictify and drift with their defaults.
 Benchmarks assert nothing; speed targets are read off their output (see the README).
 """
@@ -27,6 +28,7 @@ benchmarks (each prints figures and asserts nothing; `BENCHMARK --help` shows it
   startup    what the dormant plugin costs every pytest run
   scaling    validate_strict vs depth, $ref chains, $defs, DAGs; strictify on a DAG
   corpus     the real-world corpus: validate_strict beside schemafit, strictify per dialect
+  defects    grouping findings into defects, beside the checks' time of the report it belongs to
   matrix     the whole suite per SDK path (minutes per path; python -m strictconformance.matrix --bench)"""
 
 
@@ -36,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(USAGE)
         return 0
     which = args.pop(0) if args and not args[0].startswith("-") else "all"
-    from strictconformance.bench import corpus, drift, process, scaling, schemas, startup
+    from strictconformance.bench import corpus, defects, drift, process, scaling, schemas, startup
 
     if which == "startup":
         return startup.main(args)
@@ -50,13 +52,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return drift.main(args)
     if which == "process":
         return process.main(args)
+    if which == "defects":
+        return defects.main(args)
     if which == "matrix":  # the whole suite per SDK path (slow: minutes per path); not part of "all"
         from strictconformance.matrix.__main__ import main as matrix_main
 
         return matrix_main(["--bench", "--out", "sc-matrix-bench", *args])
     if which == "all":
         return schemas.main(["all", *args]) or drift.main([])
-    print(f"unknown benchmark {which!r}; choose instances, strictify, scaling, corpus, drift, startup, process, matrix or all", file=sys.stderr)
+    print(f"unknown benchmark {which!r}; choose instances, strictify, scaling, corpus, defects, drift, startup, process, matrix or all", file=sys.stderr)
     return 2
 
 

@@ -33,7 +33,7 @@ from strictconformance.dialects import Dialect, DialectRegistry, SchemaError, St
 from strictconformance.dialects.pointers import pointer_from_path
 from strictconformance.dialects.validator import iter_schema_nodes
 from strictconformance.findings import Finding, not_covered
-from strictconformance.harness import ConformanceFailure, Harness, active_declarations
+from strictconformance.harness import ConformanceFailure, Harness, _is_refusal, active_declarations
 from strictconformance.profiles import scaled
 
 __all__ = [
@@ -201,26 +201,29 @@ class StrictImplementation:
         __tracebackhide__ = True
         attempt = self._through(lambda: self.strictconformance_harness.attempt("strictify", schema, self.dialect.name, allowed=(Exception,)))
         if attempt.error is not None:
-            declared = isinstance(attempt.error, self.strictconformance_harness.declarations.strictify_refusals)
+            declared = (isinstance(attempt.error, self.strictconformance_harness.declarations.strictify_refusals)
+                        or _is_refusal(attempt.error))  # a process harness's refusal answer (RT-10 judges it)
             refused = Refused(attempt.error, schema, self.dialect, declared=declared)
             # an undeclared exception on input the reference refuses too is no crash: the input is not a usable schema
             self.strictconformance_harness.count_strictify(attempt.error, declared=declared, dialect=self.dialect.name,
-                                                           invalid_input=not declared and refused.reference_refuses)
+                                                           invalid_input=not declared and refused.reference_refuses, schema=schema)
             raise refused
-        self.strictconformance_harness.count_strictify(dialect=self.dialect.name)
         try:
             result = Strictified.coerce(attempt.value)
             problem = _schema_problem(result.schema)
         except (TypeError, ValueError) as error:
             problem = str(error)
+            self.strictconformance_harness.count_strictify(dialect=self.dialect.name)
+        else:
+            self.strictconformance_harness.count_strictify(dialect=self.dialect.name, unchanged=_same_json(result.schema, schema))
         if problem is not None:
             self._fail(f"adapter.strictify() returned an unusable result: {problem}", detail="strictify() returned an unusable result")
         return result
 
-    def _fail(self, message: str, *, detail: str | None = None) -> NoReturn:
+    def _fail(self, message: str, *, detail: str | None = None, where: str | None = None) -> NoReturn:
         __tracebackhide__ = True
         try:
-            self.strictconformance_harness.fail(message, detail=detail)
+            self.strictconformance_harness.fail(message, detail=detail, where=where)
         except ConformanceFailure as failure:
             self.failure = self.failure or failure
             raise
@@ -254,12 +257,33 @@ class StrictImplementation:
         except Exception:
             if self.failure is not None:
                 raise self.failure from None
+            if strict is not None:
+                self._breaks_the_dialect(strict)
             problem = _schema_problem(strict.schema, against_meta_schema=True) if strict is not None else None
             if problem is None:
-                raise
+                raise  # the kit's own error: the plugin reports it as such, never as the SDK's failure
             self._fail(f"adapter.strictify() returned a schema values cannot be checked against: {problem}",
                        detail="strictify() returned a schema values cannot be checked against")
         self.settle(outcome)
+
+    def _breaks_the_dialect(self, strict: Strictified) -> None:
+        """When an oracle could not use the adapter's strict schema (a dangling ``$ref``, an anchor
+        nothing defines), fail with the dialect rule that schema breaks: the finding is that rule's
+        (grouped with RT-1's), not the oracle's traceback. Returns when it breaks none."""
+        __tracebackhide__ = True
+        from strictconformance.dialects import validate_strict
+        from strictconformance.dialects.oracles import shape_at
+
+        try:
+            violations = validate_strict(strict.schema, self.dialect)
+        except Exception:
+            return
+        if not violations:
+            return
+        first = violations[0]
+        self.strictconformance_harness.note(strict=show(strict.schema), violations=[str(violation) for violation in violations[:10]])
+        self._fail(f"{self.dialect.name}: the strict schema breaks {first.rule_id} ({first}), so values cannot be checked against it",
+                   where=first.pointer or "/", detail=f"{first.rule_id} at {shape_at(strict.schema, first.pointer)}")
 
     def settle(self, outcome: Finding | None) -> None:
         """Re-raise a harness failure met during the oracle; else fail with the oracle's verdict."""
@@ -272,6 +296,35 @@ class StrictImplementation:
         where = f" (at {outcome.where})" if outcome.where else ""
         detail = outcome.key.partition(": ")[2] or None
         self.strictconformance_harness.fail(f"{self.dialect.name}: {outcome.message}{where}", where=outcome.where, detail=detail)
+
+
+def _same_json(output: Any, given: Any) -> bool:
+    """Whether strictify's output is its input as JSON (bool and int told apart, key order
+    ignored). Linear in the input as written: a pair of shared sub-schemas is compared once."""
+    seen: set[tuple[int, int]] = set()
+    stack = [(output, given)]
+    while stack:
+        left, right = stack.pop()
+        if left is right and isinstance(left, (str, int, float, bool, type(None))):
+            continue
+        if type(left) is not type(right) and not (isinstance(left, (list, tuple)) and isinstance(right, (list, tuple))):
+            return False
+        if isinstance(left, (dict, list, tuple)):
+            pair = (id(left), id(right))
+            if pair in seen:
+                continue
+            seen.add(pair)
+            if len(left) != len(right):
+                return False
+            if isinstance(left, dict):
+                if left.keys() != right.keys():
+                    return False
+                stack.extend((left[key], right[key]) for key in left)
+            else:
+                stack.extend(zip(left, right, strict=True))
+        elif left != right:
+            return False
+    return True
 
 
 def _schema_problem(schema: Any, *, against_meta_schema: bool = False) -> str | None:

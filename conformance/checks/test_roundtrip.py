@@ -365,13 +365,17 @@ def _rt7(strictconformance_harness: Harness, dialect: Dialect, schema: dict[str,
     strict = _strict_for_codec(strictconformance_harness, implementation, schema)
     if strict is None:
         return
-    if strictconformance_harness.has("encode"):
+    if strictconformance_harness.implements("encode"):
         encoded = strictconformance_harness.attempt("encode", copy.deepcopy(schema), dialect.name, value, allowed=(Exception,))
         if encoded.error is not None:
             return  # RT-4's business
         wire, source = encoded.value, "adapter.encode"
-    else:
-        wire, source = baseline_encode(schema, dialect, value), "the dialect's wire shape (the adapter has no encode())"
+    elif strictconformance_harness.implements("strictify"):
+        # the SDK's own strict schema asks for its own wire shape: without encode() the kit cannot know it
+        not_covered("RT-7 needs the adapter's encode() beside its strictify(): the wire shape the SDK asks the model "
+                    "for is its own (the kit does not judge it against the reference's wire shape)")
+    else:  # a decode-only adapter is judged against the reference's strict schema, so its wire shape is the reference's
+        wire, source = baseline_encode(schema, dialect, value), "the reference's wire shape (the adapter has neither strictify() nor encode())"
     strictconformance_harness.note(wire=show(wire), wire_from=source)
     decode = implementation.decode_fn(schema)
 
@@ -477,6 +481,70 @@ def test_rt_9_traps(strictconformance_harness: Harness, dialect: str) -> None:
     strictconformance_harness.each_case(_trap_cases(resolved), lambda _, trap: _rt9(strictconformance_harness, resolved, _trap(strictconformance_harness, trap, resolved).schema))
 
 
+# -- RT-10: refuse only what the dialect cannot express -----------------------------------------------
+
+
+def _abstract_message(text: str) -> str:
+    """A refusal's message with the values taken out (one defect, whichever schema met it)."""
+    import re
+
+    return re.sub(r"(?<![A-Za-z_])-?\d+(?:\.\d+)?", "N", re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", text))[:160]
+
+
+#: Losses no strictify can avoid, which the providers document as the way to write the schema:
+#: an optional property made required and nullable where every property must be required (OpenAI
+#: Structured Outputs: "emulate an optional parameter with a union type with null"), and a
+#: description no strict schema can place. Refusing a schema for them alone is refusing for nothing.
+_UNAVOIDABLE_LOSSES = frozenset({"absent-null-collapse", "annotation-dropped"})
+
+
+def _rt10(strictconformance_harness: Harness, dialect: Dialect, schema: dict[str, Any]) -> None:
+    __tracebackhide__ = True
+    with strictconformance_harness.judging_refusals():
+        try:
+            StrictImplementation(strictconformance_harness, dialect).strictify(schema)
+        except Refused as refusal:
+            if not refusal.declared:
+                return  # an undeclared exception is RT-1's crash
+            try:
+                reference = baseline_strictify(schema, dialect)
+            except Exception:
+                return
+            if any(loss.kind not in _UNAVOIDABLE_LOSSES for loss in reference.losses):
+                return  # the dialect cannot express it whole: refusing rather than loosening is the SDK's choice
+            error = refusal.error
+            said = _abstract_message(str(error))
+            strictconformance_harness.note(dialect=dialect.name, schema=show(schema), refusal=f"{type(error).__qualname__}: {error}",
+                                           reference_strict=show(reference.schema))
+            strictconformance_harness.refusal(
+                f"{dialect.name}: strictify refused a schema the dialect expresses without loss ({type(error).__qualname__}: "
+                f"{str(error)[:300]}); the reference's strict schema for it has no loss, so the provider accepts it in strict mode",
+                detail=f"{type(error).__qualname__}: {said}")
+
+
+@check("RT-10")
+@budget(_LIGHT)
+@given(data=st.data())
+def test_rt_10_refuses_only_what_the_dialect_cannot_express(strictconformance_harness: Harness, dialect: str, data: st.DataObject) -> None:
+    """A declared refusal of a schema the dialect expresses without loss is an unnecessary refusal."""
+    resolved = require_dialect(strictconformance_harness, dialect)
+    _rt10(strictconformance_harness, resolved, _schema(strictconformance_harness, data, resolved, with_values=False))
+
+
+@check("RT-10")
+def test_rt_10_cases(strictconformance_harness: Harness, dialect: str) -> None:
+    """The case library (traps, shapes real SDKs trip on, regressions): refused only where needed."""
+    from strictconformance.cases import library
+
+    resolved = require_dialect(strictconformance_harness, dialect)
+    cases = [(case.id, case.schema) for case in library() if case.kind != "known-bad" and case.applies_to(dialect)]
+
+    def judge(name: str, schema: dict[str, Any]) -> None:
+        strictconformance_harness.note(dialect=dialect, case=name, schema=show(schema))
+        _rt10(strictconformance_harness, resolved, schema)
+    strictconformance_harness.each_case(cases, judge)
+
+
 # -- one entry point for the kit's self-tests -----------------------------------------------------------
 
 
@@ -489,8 +557,8 @@ def judge_strict_rule(strictconformance_harness: Harness, rule_id: str, dialect:
 
     if rule_id.startswith("SM-"):
         judge_sm_rule(strictconformance_harness, dialect, dialect.rule(rule_id), schema)
-    elif rule_id in ("RT-1", "RT-2", "RT-3", "RT-9"):
-        {"RT-1": _rt1, "RT-2": _rt2, "RT-3": _rt3, "RT-9": _rt9}[rule_id](strictconformance_harness, dialect, schema)
+    elif rule_id in ("RT-1", "RT-2", "RT-3", "RT-9", "RT-10"):
+        {"RT-1": _rt1, "RT-2": _rt2, "RT-3": _rt3, "RT-9": _rt9, "RT-10": _rt10}[rule_id](strictconformance_harness, dialect, schema)
     elif rule_id == "RT-8":
         _rt8(strictconformance_harness, dialect, schema, _original_value(schema, data))
     elif rule_id == "RT-5":
@@ -501,4 +569,4 @@ def judge_strict_rule(strictconformance_harness: Harness, rule_id: str, dialect:
         value = data.draw(instances(schema, engine="compiled"), label="value")
         {"RT-4": _rt4, "RT-6": _rt6, "RT-7": _rt7}[rule_id](strictconformance_harness, dialect, schema, value)
     else:
-        raise ValueError(f"{rule_id} is not a strict-mode rule (SM-xx or RT-1..RT-9)")
+        raise ValueError(f"{rule_id} is not a strict-mode rule (SM-xx or RT-1..RT-10)")

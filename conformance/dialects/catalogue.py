@@ -138,8 +138,9 @@ _DEFINITIONS: tuple[RuleDefinition, ...] = (
 CATALOGUE: Mapping[str, RuleDefinition] = MappingProxyType({definition.id: definition for definition in _DEFINITIONS})
 
 
-def rule(rule_id: str, *, source: str | None = None, note: str = "", **params: Any) -> StrictRule:
-    """A dialect's rule: the catalogue entry with the dialect's parameters, source and note."""
+def rule(rule_id: str, *, source: str | None = None, note: str = "", basis: str = "documented", **params: Any) -> StrictRule:
+    """A dialect's rule: the catalogue entry with the dialect's parameters, source, note and basis
+    (``"indirect"`` where the provider's documentation is silent on it)."""
     definition = CATALOGUE[rule_id]
     return StrictRule(
         id=definition.id,
@@ -150,4 +151,5 @@ def rule(rule_id: str, *, source: str | None = None, note: str = "", **params: A
         source=source or definition.source,
         params={**definition.params, **params},
         note=note,
+        basis=basis,
     )

@@ -81,8 +81,14 @@ class StrictRule:
     source: str
     params: Mapping[str, Any] = field(default_factory=dict)
     note: str = ""
+    #: how the provider's documentation states the rule: ``"documented"`` (it says so), or
+    #: ``"indirect"`` (it is silent: the keyword is only missing from its list of supported ones);
+    #: the report lists findings of an indirect rule apart, saying so
+    basis: str = "documented"
 
     def __post_init__(self) -> None:
+        if self.basis not in ("documented", "indirect"):
+            raise ValueError(f"rule {self.id}: basis is 'documented' or 'indirect', not {self.basis!r}")
         if not self.id.startswith("SM-"):
             raise ValueError(f"strict rule id {self.id!r} must be SM-NN")
         if self.kind not in RULE_KINDS:

@@ -93,15 +93,18 @@ def report_findings(rule_id: str, rule_data: Mapping[str, Any]) -> list[dict[str
 
 
 def _distinct(findings: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """One finding per key (the first reported), with ``count``: how many checks reported it."""
-    by_key: dict[str, dict[str, Any]] = {}
+    """One finding per key and crash origin (the first reported), with ``count``: how many checks
+    reported it (two crashes of one type from two functions stay two, as they are two defects)."""
+    by_key: dict[tuple[str, str], dict[str, Any]] = {}
     for finding in findings:
         key = str(finding.get("key") or f"{finding.get('rule')} {finding.get('kind')}")
-        if key in by_key:
-            by_key[key]["count"] += 1
+        origin = finding.get("origin") if isinstance(finding.get("origin"), Mapping) else {}
+        identity = (key, f"{origin.get('file', '')}:{origin.get('function', '')}")
+        if identity in by_key:
+            by_key[identity]["count"] += 1
         else:
-            by_key[key] = {**finding, "key": key, "kind": str(finding.get("kind") or "violation"),
-                           "message": str(finding.get("message") or ""), "count": 1}
+            by_key[identity] = {**finding, "key": key, "kind": str(finding.get("kind") or "violation"),
+                                "message": str(finding.get("message") or ""), "count": 1}
     return list(by_key.values())
 
 
@@ -199,6 +202,10 @@ def combine(columns: Sequence[ColumnResult], *, profile: str, selection: Sequenc
         if column.status == "ran" and column.report is not None:
             entry["sdk"] = column.report.get("adapter", {}).get("sdk")
             entry["summary"] = dict(column.report.get("summary", {}))
+            from strictconformance.render import report_defects
+
+            entry["defects"] = [{name: defect[name] for name in ("id", "title", "kind", "rules", "witnesses", "findings") if name in defect}
+                                for defect in report_defects(column.report)]
             rules = column.report.get("rules", {})
             for rule_id in titles:
                 data = rules.get(rule_id, {"outcome": "not run", "reasons": []})
@@ -310,7 +317,8 @@ def column_counts(document: Mapping[str, Any], column_key: str) -> dict[str, int
         return str(triage.get("verdict"))
 
     verdicts = [verdict(finding, len(cell["findings"]) == 1) for cell in cells.values() for finding in cell["findings"]]
-    return {"failed_rules": failed, "findings": len(findings),
+    column = next((entry for entry in document.get("columns", []) if entry.get("key") == column_key), {})
+    return {"failed_rules": failed, "defects": len(column.get("defects") or []), "findings": len(findings),
             "unconfirmed": sum(1 for finding in findings if not finding.get("confirmed")),
             "confirmed": sum(1 for finding in findings if finding.get("confirmed")),
             "disputed": verdicts.count("disputed"), "kit_bug_fixed": verdicts.count("kit-bug-fixed"),

@@ -53,7 +53,13 @@ def _error_class(name: str) -> type[HarnessCallError]:
     return cls
 
 
-_TRAIT_KEYS = ("final_value", "empty_generator_value", "sources", "strict_convention")
+def _trait_keys() -> tuple[str, ...]:
+    """Every trait a harness may declare: the fields of ToolLayerTraits (one table, no copy)."""
+    import dataclasses
+
+    from strictconformance.tools.contract import ToolLayerTraits
+
+    return tuple(trait.name for trait in dataclasses.fields(ToolLayerTraits))
 
 
 class ProcessAdapter(Adapter):
@@ -147,7 +153,7 @@ class ProcessAdapter(Adapter):
                 return raised
         declared: Mapping[str, type[HarnessCallError]] = type(self)._declared_errors  # type: ignore[attr-defined]
         cls = declared.get(error.type_name) or _error_class(error.type_name)
-        return cls(str(error), type_name=error.type_name, path=error.path, field=error.field)
+        return cls(str(error), type_name=error.type_name, path=error.path, field=error.field, origin=error.origin)
 
     def _outgoing(self, value: Any) -> Any:
         """Tools as their handles; a tool definition's callback held here under a handle."""
@@ -323,7 +329,7 @@ def _class_namespace(started: Mapping[str, Any]) -> dict[str, Any]:
     if implementation["language"] in ("python", "node"):
         namespace["reproducer_language"] = implementation["language"]
     errors: dict[str, type[HarnessCallError]] = {}
-    for key in ("rejection_errors", "drift_errors", "api_errors"):
+    for key in ("rejection_errors", "drift_errors", "api_errors", "strictify_refusals"):
         if key in declarations:
             namespace[key] = tuple(errors.setdefault(name, _error_class(name)) for name in declarations.pop(key))
     namespace["_declared_errors"] = errors
@@ -333,9 +339,10 @@ def _class_namespace(started: Mapping[str, Any]) -> dict[str, Any]:
         from strictconformance.tools.contract import ToolLayerTraits
 
         raw = declarations.pop("tool_layer_traits")
-        unknown = sorted(set(raw) - set(_TRAIT_KEYS))
+        known = _trait_keys()
+        unknown = sorted(set(raw) - set(known))
         if unknown:
-            raise ValueError(f"tool_layer_traits with unknown keys {unknown}; known: {', '.join(_TRAIT_KEYS)}")
+            raise ValueError(f"tool_layer_traits with unknown keys {unknown}; known: {', '.join(known)}")
         if "sources" in raw:
             raw = {**raw, "sources": frozenset(raw["sources"])}
         namespace["tool_layer_traits"] = ToolLayerTraits(**raw)

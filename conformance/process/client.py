@@ -47,9 +47,12 @@ class HarnessCallError(Exception):
     """An ``error`` answer: the SDK raised ``type`` with ``message`` (base of the per-type classes
     a :class:`~strictconformance.process.ProcessAdapter` raises)."""
 
-    def __init__(self, message: str, *, type_name: str = "", path: str | None = None, field: str | None = None) -> None:
+    def __init__(self, message: str, *, type_name: str = "", path: str | None = None, field: str | None = None,
+                 origin: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.type_name, self.path, self.field = type_name, path, field
+        #: where the SDK raised, as the harness reports it ({"file", "function", "line"}), or None
+        self.origin = origin
 
 
 def _command_words(command: str | Sequence[str]) -> list[str]:
@@ -293,7 +296,7 @@ class HarnessProcess:
                 if kind == "error":
                     error = message["error"]
                     raise HarnessCallError(error["message"], type_name=error["type"], path=error.get("path"),
-                                           field=error.get("field"))
+                                           field=error.get("field"), origin=error.get("origin"))
                 if kind == "refusal":
                     raise HarnessRefusal(message["reason"], message.get("scope", "input"))
                 if kind == "callback" and on_callback is not None:

@@ -87,4 +87,17 @@ RULES: tuple[Rule, ...] = (
          "under stripped or narrowed).",
          f"{_SPEC4}; {_ISSUE10}; descriptions are how the model learns what each parameter means (OpenAI "
          "function calling and Anthropic tool use guides: describe every parameter)", _STRICTIFY),
+    Rule("RT-10", "strictify refuses only what the dialect cannot express",
+         "A declared refusal (one of the adapter's strictify_refusals, or a process harness's refusal "
+         "answer) of a schema that the reference turns into a strict schema of the dialect with no loss, "
+         "or only with the losses the provider's documentation makes unavoidable (an optional property "
+         "made required and nullable where every property must be required; a description with no place "
+         "to go), is an unnecessary refusal: the provider accepts that schema in strict mode, so the SDK's "
+         "user is refused for nothing. A refusal where the reference reports any other loss is the SDK's "
+         "choice (refuse rather than loosen), reported and counted, never judged.",
+         f"{_SPEC4}; strictify may refuse a schema with a declared exception, never judged as a pass "
+         "(SPEC §7, refusals); what each dialect accepts in strict mode: "
+         "https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas, "
+         "https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations, "
+         "https://ai.google.dev/gemini-api/docs/structured-output", _STRICTIFY),
 )

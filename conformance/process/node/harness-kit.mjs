@@ -48,11 +48,30 @@ function send(message) {
   writeOut(JSON.stringify(message) + "\n");
 }
 
+// Where the SDK threw: the innermost stack frame that is neither Node's own nor this kit's, with
+// its file relative to node_modules. The kit tells two crashes of one error type apart by it.
+function originOf(error) {
+  const stack = typeof error?.stack === "string" ? error.stack.split("\n").slice(1) : [];
+  for (const line of stack) {
+    const frame = /^\s*at (?:(.*?) \()?(.+?):(\d+):\d+\)?$/.exec(line);
+    if (!frame) continue;
+    let file = frame[2].replace(/^async /, "").replace(/^file:\/\//, "");
+    if (file.startsWith("node:") || file.endsWith("harness-kit.mjs") || file === "<anonymous>") continue;
+    const inPackages = file.lastIndexOf("node_modules/");
+    if (inPackages >= 0) file = file.slice(inPackages + "node_modules/".length);
+    const name = (frame[1] || "").replace(/^(async|new) /, "");
+    return { file, function: name || null, line: Number(frame[3]) };
+  }
+  return null;
+}
+
 function errorOf(error) {
   if (error instanceof Error) {
     const out = { type: error.name || error.constructor?.name || "Error", message: String(error.message ?? "") };
     if (typeof error.path === "string") out.path = error.path;
     if (typeof error.field === "string") out.field = error.field;
+    const origin = originOf(error);
+    if (origin) out.origin = origin;
     return out;
   }
   return { type: "NonErrorThrown", message: String(error) };

@@ -1,0 +1,335 @@
+"""Findings grouped into defects: one cause, one entry, whatever the number of cases that met it.
+
+A check reports a :class:`~strictconformance.findings.Finding` per distinct failure it saw, keyed by
+what failed where. Many findings are the same bug seen through different inputs (a keyword the
+SDK always keeps meets every fixed case that holds it) or through different rules (an SDK whose
+strictify returns its input unchanged breaks most of the strict-schema rules). A maintainer acts on
+defects, so every report leads with them.
+
+A defect's identity is its *cause*, computed from the finding alone, never from which case met it:
+
+- a crash: the exception type, the adapter method, and the innermost frame of the implementation
+  that raised it (``origin``: file and function, as Hypothesis tells distinct failures apart);
+- a strict-schema violation: the dialect rule broken (``SM-xx``, also when RT-1 reports it) and the
+  keyword at fault; a round-trip violation: the rule and the keyword the value broke;
+- a drift violation: the rule, the kind of change missed and the exception type, if any;
+- a refusal: the exception type and its message with the values taken out;
+- any other violation or fault: the rule and the check's own description of what failed, with
+  the case names taken out.
+
+One cause that breaks many rules is one defect listing them: a crash is keyed without its rule,
+and where the adapter's strictify returned its input unchanged on every call of a dialect
+(``identity``), every strict-schema finding of that dialect whose output equals its input is the
+one defect "strictify returns its input unchanged".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Defect", "cause_of", "group_defects", "identity_dialects"]
+
+#: A parenthetical naming the case that met a failure, not its cause: "(known-bad SM-01 schema)",
+#: "(trap records)", "(trap bounds value 0)", "(case ...)", "(corpus o123)".
+_CASE_NOTE = re.compile(r"\s*\((?:known-bad [^()]*|trap [^()]*|case [^()]*|corpus [^()]*|fixed case [^()]*)\)")
+_BACKTICKED = re.compile(r"`([^`]+)`")
+_NUMBERS = re.compile(r"(?<![A-Za-z_])-?\d+(?:\.\d+)?")
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+#: A strict-schema rule, as SM-xx findings and RT-1 ("SM-41 at ...") name it.
+_SM_AT = re.compile(r"^(SM-\d+) at ")
+#: Rules that judge strictify's output (their findings carry the input and the output).
+_STRICT_OUTPUT_RULES = re.compile(r"^(SM-\d+|RT-1|RT-9)$")
+
+
+@dataclass(frozen=True)
+class Cause:
+    """What a finding says went wrong, without the case that showed it."""
+
+    signature: str
+    title: str
+
+
+@dataclass
+class Defect:
+    """One cause, with every finding that shows it."""
+
+    id: str
+    signature: str
+    title: str
+    kind: str
+    rules: list[str] = field(default_factory=list)
+    findings: list[Mapping[str, Any]] = field(default_factory=list)
+    witnesses: int = 0
+    #: ``"indirect"`` when the rule broken rests on documentation that is silent (a keyword the
+    #: provider neither lists nor rejects): reported apart from documented violations, saying so
+    basis: str = "documented"
+    basis_note: str = ""
+
+    @property
+    def example(self) -> Mapping[str, Any]:
+        """The finding to show: the one with the smallest counterexample (the most minimal witness),
+        preferring one with a reproducer."""
+        return min(self.findings, key=_example_order)
+
+    def as_json(self) -> dict[str, Any]:
+        example = self.example
+        return {
+            "id": self.id, "title": self.title, "kind": self.kind, "signature": self.signature, "basis": self.basis,
+            **({"basis_note": self.basis_note} if self.basis_note else {}),
+            "rules": list(self.rules), "witnesses": self.witnesses, "findings": len(self.findings),
+            "keys": sorted({str(finding.get("key", "")) for finding in self.findings}),
+            "example": {name: example.get(name) for name in ("rule", "key", "where", "message", "counterexample",
+                                                              "reproducer", "reproducer_language", "replay", "nodeid", "origin")
+                        if example.get(name) is not None},
+        }
+
+
+def _example_order(finding: Mapping[str, Any]) -> tuple[int, int, str]:
+    size = len(json.dumps(finding.get("counterexample"), sort_keys=True, default=repr))
+    return (0 if finding.get("reproducer") else 1, size, str(finding.get("key", "")))
+
+
+def _without_cases(text: str) -> str:
+    return _CASE_NOTE.sub("", text).strip()
+
+
+def _abstract(text: str) -> str:
+    """``text`` with the values taken out (quoted strings and numbers), for a message's identity."""
+    return _NUMBERS.sub("N", _QUOTED.sub("'…'", text)).strip()
+
+
+def _detail(finding: Mapping[str, Any]) -> str:
+    """The part of a finding's key after "RULE kind: ", without case names."""
+    key = str(finding.get("key", ""))
+    head = f"{finding.get('rule', '?')} {finding.get('kind', '')}"
+    detail = key[len(head):].lstrip(": ") if key.startswith(head) else key.partition(": ")[2]
+    return _without_cases(detail)
+
+
+def _origin_text(origin: Any) -> str:
+    if isinstance(origin, Mapping) and origin.get("file"):
+        function = f":{origin['function']}" if origin.get("function") else ""
+        return f"{origin['file']}{function}"
+    return ""
+
+
+def cause_of(finding: Mapping[str, Any]) -> Cause:
+    """The cause of one finding (see the module's docstring for what identifies it)."""
+    rule = str(finding.get("rule", "?"))
+    kind = str(finding.get("kind", "violation"))
+    detail = _detail(finding)
+    if kind == "crash":
+        # "TypeError from strictify()": the same crash is one defect under every rule that met it
+        exception, _, method = detail.partition(" from ")
+        origin = _origin_text(finding.get("origin"))
+        where = f" in {origin}" if origin else ""
+        return Cause(f"crash|{exception}|{method}|{origin}", f"{method or 'the SDK'} raises {exception}{where}")
+    if kind == "refusal":
+        message = _abstract(str(finding.get("message", "")))
+        return Cause(f"refusal|{rule}|{detail}|{message[:200]}", f"refuses what the dialect can express: {detail or message}")
+    if kind == "fault":
+        return Cause(f"fault|{detail}", f"the adapter {detail}" if detail else "the adapter misbehaved")
+    # violations
+    sm = _SM_AT.match(detail)
+    if rule.startswith("SM-") or sm:
+        dialect_rule = rule if rule.startswith("SM-") else sm.group(1) if sm else rule
+        said = _violation_text(finding, dialect_rule)
+        keyword = _BACKTICKED.search(detail)
+        at = f" `{keyword.group(1)}`" if keyword else ""
+        return Cause(f"strict|{dialect_rule}|{keyword.group(1) if keyword else ''}|{said}",
+                     f"strict output breaks {dialect_rule}{at}" + (f": {said}" if said else ""))
+    if rule in ("RT-4", "RT-5", "RT-6"):
+        keyword = _BACKTICKED.search(detail)
+        if keyword:
+            verb = "encoded" if rule == "RT-4" else "decoded" if rule == "RT-5" else "round-tripped"
+            if rule == "RT-5" and _constraint_dropped(finding):
+                # the keyword is gone from the strict node: one defect, whichever constraint it was
+                return Cause(f"value|{rule}|dropped", "strict output drops a constraint of the original (RT-5): "
+                                                      "values it forbids are accepted")
+            return Cause(f"value|{rule}|{keyword.group(1)}", f"a valid value {verb} breaks `{keyword.group(1)}` ({rule})")
+    for pattern, family in _SAME_CAUSE.get(rule, ()):
+        if pattern.search(detail):
+            return Cause(f"violation|{rule}|{family}", f"{rule}: {family}")
+    if rule.startswith("DR-"):
+        api = _counterexample(finding).get("api") or ""
+        missed = re.match(r"missed breaking drift \(([^,)]+)", detail)
+        if missed:
+            family = missed.group(1).split(":")[0]
+            if rule == "DR-5":  # a cross-field invariant: one per API and kind of relation
+                return Cause(f"drift|{rule}|missed|{api}|{family}", f"{rule}: {api} breaking drift not reported ({family})")
+            path = _field_path(finding)
+            return Cause(f"drift|{rule}|missed|{api}|{path}", f"{rule}: breaking drift not reported at {api} {path}".rstrip())
+        reported = re.match(r"reported drift on an? ([a-z ]+?) \(([^)]*)\)", detail)
+        if reported:
+            exception = reported.group(2).rpartition(", ")[2]
+            return Cause(f"drift|{rule}|reported|{api}|{reported.group(1)}|{exception}",
+                         f"{rule}: {api} drift reported on {reported.group(1)} ({exception})")
+        undeclared = re.match(r"undeclared (\S+)", detail)
+        if undeclared:
+            return Cause(f"drift|{rule}|undeclared|{undeclared.group(1)}", f"{rule}: {undeclared.group(1)} escapes undeclared")
+    keyword = _BACKTICKED.search(detail)
+    if keyword and rule.startswith("RT-"):
+        return Cause(f"violation|{rule}|{keyword.group(1)}", f"{rule}: `{keyword.group(1)}` " + re.sub(r" at an? [a-z -]+ node$", "", detail).replace(f"a `{keyword.group(1)}` ", ""))
+    return Cause(f"violation|{rule}|{_abstract(detail)}", f"{rule}: {detail}" if detail else rule)
+
+
+#: Check descriptions that are one cause under one rule (one check states it several ways, by
+#: which symptom the example showed first).
+_SAME_CAUSE: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
+    "TL-2": ((re.compile(r"^invalid input (reached the callback|gave a success result)"), "invalid input is not rejected before the callback"),),
+    "TL-6": ((re.compile(r"^a direct call (passed invalid input to the callback|with invalid input did not raise)"),
+              "a direct call does not validate its input"),),
+    "TL-4": ((re.compile(r"(progress events differ|final result carries another value|empty generator's result carries another value)"),
+              "a generator's items are not delivered as progress events and its return value as the result"),),
+}
+
+
+def _counterexample(finding: Mapping[str, Any]) -> Mapping[str, Any]:
+    counterexample = finding.get("counterexample")
+    if isinstance(counterexample, Mapping):
+        summary = counterexample.get("summary")
+        return summary if isinstance(summary, Mapping) else counterexample
+    return {}
+
+
+def _violation_text(finding: Mapping[str, Any], rule: str) -> str:
+    """The validator's words for ``rule`` in the finding's counterexample, with values taken out."""
+    for said in _counterexample(finding).get("violations") or ():
+        if isinstance(said, str) and said.startswith(rule + " "):
+            return _abstract(said.partition(": ")[2])
+    return ""
+
+
+def _field_path(finding: Mapping[str, Any]) -> str:
+    """The response field a drift mutation changed, without positions ("choices[0].x" -> "choices[].x")."""
+    mutation = _counterexample(finding).get("mutation")
+    path = str(mutation.get("path", "")) if isinstance(mutation, Mapping) else ""
+    return re.sub(r"\[\d+\]", "[]", path)
+
+
+def _node(schema: Any, pointer: str) -> Any:
+    node = schema
+    for token in [part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:]]:
+        if isinstance(node, Mapping) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
+def _constraint_dropped(finding: Mapping[str, Any]) -> bool:
+    """Whether the keyword an RT-5 finding names (``where`` ends in it) is in the original node and
+    gone from the strict node at the same place."""
+    where = finding.get("where")
+    counterexample = _counterexample(finding)
+    if not isinstance(where, str) or "/" not in where:
+        return False
+    parent, _, keyword = where.rpartition("/")
+    original, strict = _node(counterexample.get("schema"), parent), _node(counterexample.get("strict"), parent)
+    return isinstance(original, Mapping) and keyword in original and isinstance(strict, Mapping) and keyword not in strict
+
+
+def _dialect_of(finding: Mapping[str, Any]) -> str | None:
+    counterexample = finding.get("counterexample")
+    if isinstance(counterexample, Mapping):
+        if isinstance(counterexample.get("dialect"), str):
+            return str(counterexample["dialect"])
+        summary = counterexample.get("summary")
+        if isinstance(summary, Mapping) and isinstance(summary.get("dialect"), str):
+            return str(summary["dialect"])
+    return None
+
+
+def _unchanged(finding: Mapping[str, Any]) -> bool:
+    """Whether the finding's counterexample shows strictify's output equal to its input."""
+    counterexample = finding.get("counterexample")
+    if not isinstance(counterexample, Mapping):
+        return False
+    if isinstance(counterexample.get("summary"), Mapping):  # too big to show whole: compare the summaries
+        counterexample = counterexample["summary"]
+    schema, strict = counterexample.get("schema"), counterexample.get("strict")
+    return schema is not None and schema == strict
+
+
+def identity_dialects(strictify: Mapping[str, Mapping[str, Any]]) -> frozenset[str]:
+    """The dialects in which strictify returned its input unchanged on every call that gave an
+    output, with at least two such calls (``strictify`` is the report's per-dialect summary)."""
+    return frozenset(dialect for dialect, counts in strictify.items()
+                     if counts.get("outputs", 0) >= 2 and counts.get("unchanged", 0) == counts.get("outputs"))
+
+
+#: Distinct fields at which breaking drift went unreported that make it one "does not validate" defect.
+_WHOLESALE = 5
+
+
+def _cause_in_run(finding: Mapping[str, Any], identity: Sequence[str] | frozenset[str]) -> Cause:
+    rule = str(finding.get("rule", "?"))
+    dialect = _dialect_of(finding)
+    if finding.get("kind") == "violation" and dialect in identity and _STRICT_OUTPUT_RULES.match(rule) and _unchanged(finding):
+        return Cause(f"identity|{dialect}", f"strictify returns its input unchanged ({dialect})")
+    return cause_of(finding)
+
+
+def _set_basis(defect: Defect) -> None:
+    """A strict-schema defect whose rule the dialect's provider documents only indirectly (the
+    shipped dialect's rule says ``basis="indirect"``) says so: one verdict per fact, decided in
+    the dialect data with its source, the same for every SDK."""
+    parts = defect.signature.split("|")
+    if parts[0] != "strict":
+        return
+    from strictconformance.dialects import SHIPPED
+
+    dialect = SHIPPED.get(_dialect_of(defect.example) or "")
+    if dialect is None or parts[1] not in dialect.rule_ids:
+        return
+    rule = dialect.rule(parts[1])
+    if rule.basis == "indirect":
+        defect.basis, defect.basis_note = "indirect", f"{dialect.name}: {rule.note} ({rule.source})"
+        defect.title += " [the provider's documentation is silent on it]"
+
+
+def _defect_id(signature: str) -> str:
+    return "D-" + hashlib.sha256(signature.encode()).hexdigest()[:8]
+
+
+def group_defects(findings: Iterable[Mapping[str, Any]], *, identity: Sequence[str] | frozenset[str] = ()) -> list[Defect]:
+    """The defects the findings show, most witnesses first. ``identity``: the dialects in which
+    strictify returned every input unchanged (:func:`identity_dialects`)."""
+    findings = list(findings)
+    causes = [_cause_in_run(finding, identity) for finding in findings]
+    # an SDK that misses breaking drift at many fields validates none of them: one defect per rule
+    missed: dict[str, set[str]] = {}
+    for cause in causes:
+        parts = cause.signature.split("|")
+        if parts[0] == "drift" and parts[2] == "missed" and parts[1] in ("DR-2", "DR-3"):
+            missed.setdefault(parts[1], set()).add(cause.signature)
+    wholesale = {rule for rule, signatures in missed.items() if len(signatures) >= _WHOLESALE}
+    by_signature: dict[str, Defect] = {}
+    for finding, cause in zip(findings, causes, strict=True):
+        rule = str(finding.get("rule", "?"))
+        parts = cause.signature.split("|")
+        if parts[0] == "drift" and parts[1] in wholesale and parts[2] == "missed":
+            what = "responses" if parts[1] == "DR-2" else "stream events"
+            cause = Cause(f"drift|{parts[1]}|missed|*", f"{parts[1]}: breaking drift in {what} is not reported at "
+                                                        f"{len(missed[parts[1]])} fields (the SDK does not validate them)")
+        defect = by_signature.get(cause.signature)
+        if defect is None:
+            defect = by_signature[cause.signature] = Defect(id=_defect_id(cause.signature), signature=cause.signature,
+                                                           title=cause.title, kind=str(finding.get("kind", "violation")))
+        defect.findings.append(finding)
+        defect.witnesses += int(finding.get("count", 1) or 1)
+        if rule not in defect.rules:
+            defect.rules.append(rule)
+    from strictconformance.spec import rule_sort_key
+
+    for defect in by_signature.values():
+        defect.rules.sort(key=rule_sort_key)
+        _set_basis(defect)
+    return sorted(by_signature.values(), key=lambda defect: (-defect.witnesses, defect.signature))

@@ -1,0 +1,226 @@
+"""Findings grouped into defects: one cause is one defect, two causes are two (strictconformance.defects).
+
+The grouping is a pure function of the findings (and of which dialects strictify returned unchanged),
+so these tests build findings as the report holds them; tests/test_plugin.py and the broken adapters
+below show the same through whole runs.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from strictconformance.defects import cause_of, group_defects, identity_dialects
+from strictconformance.harness import crash_origin
+
+
+def _sm(rule: str, detail: str, case: str | None, *, schema: Any = None, strict: Any = None, said: str = "") -> dict[str, Any]:
+    key = f"{rule} violation: {detail}" + (f" ({case})" if case else "")
+    counterexample: dict[str, Any] = {"dialect": "openai", "schema": schema or {"type": "array"}, "strict": strict or schema or {"type": "array"}}
+    if said:
+        counterexample["violations"] = [f"{rule.split(' ')[0]} X at /: {said}"]
+    return {"rule": rule, "kind": "violation", "key": key, "where": "/", "message": detail, "counterexample": counterexample}
+
+
+def _crash(rule: str, exception: str, method: str, origin: dict[str, Any] | None) -> dict[str, Any]:
+    finding: dict[str, Any] = {"rule": rule, "kind": "crash", "key": f"{rule} crash: {exception} from {method}()", "where": None,
+                               "message": f"adapter.{method}() raised {exception}", "counterexample": {"schema": {}}}
+    if origin is not None:
+        finding["origin"] = origin
+    return finding
+
+
+def test_one_defect_met_by_many_cases_is_one_defect() -> None:
+    """The key names the case ("(trap ...)", "(known-bad ...)"); the defect does not."""
+    findings = [_sm("SM-05", "`patternProperties` of an object inside properties", case) for case in
+                (None, "trap object-under-pattern-properties", "known-bad SM-05 schema", "trap records value 0")]
+    findings.append({**_sm("RT-1", "SM-05 at `patternProperties` of an object at the root", "known-bad SM-05 schema"), "rule": "RT-1"})
+    defects = group_defects(findings)
+    assert len(defects) == 1
+    assert defects[0].rules == ["SM-05", "RT-1"]
+    assert defects[0].witnesses == 5
+
+
+def test_three_planted_causes_are_three_defects_whatever_the_cases() -> None:
+    findings = []
+    for case in ("trap a", "trap b", "known-bad SM-27 schema", None):
+        findings.append(_sm("SM-27", "`oneOf` of an oneOf node inside properties", case))
+        findings.append(_sm("SM-04", "array inside properties", case, said="an array needs `items`"))
+    findings += [_crash("RT-1", "TypeError", "strictify", {"file": "sdk/walk.py", "function": "walk", "line": 3})] * 4
+    assert len(group_defects(findings)) == 3
+
+
+def test_two_crashes_of_one_type_from_different_functions_are_two_defects() -> None:
+    one = _crash("RT-1", "TypeError", "strictify", {"file": "sdk/walk.py", "function": "close_objects", "line": 10})
+    other = _crash("RT-1", "TypeError", "strictify", {"file": "sdk/walk.py", "function": "inline_refs", "line": 99})
+    moved = _crash("RT-3", "TypeError", "strictify", {"file": "sdk/walk.py", "function": "close_objects", "line": 12})
+    defects = group_defects([one, other, moved])
+    assert len(defects) == 2
+    # the same function under another rule, at another line, is the same defect: its rules are listed
+    assert sorted(d.rules for d in defects) == [["RT-1"], ["RT-1", "RT-3"]]
+
+
+def test_crash_origin_is_the_implementations_innermost_frame() -> None:
+    """Not the kit's frame, not the standard library's: the frame of the code under test that raised."""
+    namespace: dict[str, Any] = {}
+    exec(compile("import json\ndef parse(text):\n    return json.loads(text)\n", "/tmp/site-packages/fakesdk/io.py", "exec"), namespace)
+    try:
+        namespace["parse"]("{not json")
+    except ValueError as error:
+        origin = crash_origin(error)
+    assert origin == {"file": "fakesdk/io.py", "function": "parse", "line": 3}
+
+
+def test_a_harness_reports_the_origin() -> None:
+    error = RuntimeError("boom")
+    error.origin = {"file": "@acme/sdk/dist/index.js", "function": "toStrict", "line": 7}  # type: ignore[attr-defined]
+    assert crash_origin(error) == {"file": "@acme/sdk/dist/index.js", "function": "toStrict", "line": 7}
+
+
+def test_an_identity_strictify_is_one_defect_listing_every_rule_it_breaks() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "string", "pattern": "x"}}, "patternProperties": {"^x": {}}}
+    findings = [
+        _sm("SM-01", "array at the root", "known-bad SM-01 schema", schema={"type": "array"}),
+        _sm("SM-03", "object at the root", None, schema=schema),
+        _sm("SM-05", "`patternProperties` of an object at the root", "trap records", schema=schema),
+        {**_sm("RT-1", "SM-05 at `patternProperties` of an object at the root", None, schema=schema), "rule": "RT-1"},
+    ]
+    # a finding whose output differs from its input is another cause, even in that dialect
+    changed = _sm("SM-07", "`$anchor` of an object", None, schema={"$anchor": "a"}, strict={"$anchor": "a", "type": "object"})
+    identity = identity_dialects({"openai": {"outputs": 40, "unchanged": 40}, "anthropic": {"outputs": 40, "unchanged": 39}})
+    assert identity == frozenset({"openai"})
+    defects = group_defects([*findings, changed], identity=identity)
+    assert len(defects) == 2
+    whole = next(d for d in defects if d.signature.startswith("identity"))
+    assert whole.rules == ["SM-01", "SM-03", "SM-05", "RT-1"]
+    assert "unchanged" in whole.title
+    # without the column-wide evidence, the same findings are one defect per rule broken
+    assert len(group_defects(findings)) == 3
+
+
+def test_two_messages_of_one_rule_are_two_defects() -> None:
+    """SM-41 said two ways: an external document, and a reference that does not resolve inside."""
+    external = _sm("SM-41", "`$ref` of a $ref node inside properties", None, said="external reference 'https://x/a.json'")
+    dangling = _sm("SM-41", "`$ref` of a $ref node inside items", None, said="reference '#/definitions/Foo' does not resolve inside the schema")
+    dangling_too = _sm("SM-41", "`$ref` of a $ref node at the root", None, said="reference '#/definitions/Bar' does not resolve inside the schema")
+    assert len(group_defects([external, dangling, dangling_too])) == 2
+
+
+def test_a_dropped_constraint_is_one_defect_whatever_the_keyword() -> None:
+    def dropped(keyword: str, value: Any) -> dict[str, Any]:
+        schema = {"type": "object", "properties": {"a": {"type": "string", keyword: value}}}
+        strict = {"type": "object", "properties": {"a": {"type": "string", "description": f"{{{keyword}: {value}}}"}}}
+        return {"rule": "RT-5", "kind": "violation", "key": f"RT-5 violation: decoded value breaks `{keyword}`",
+                "where": f"/properties/a/{keyword}", "message": "", "counterexample": {"schema": schema, "strict": strict}}
+
+    kept = {"rule": "RT-5", "kind": "violation", "key": "RT-5 violation: decoded value breaks `required`", "where": "/required",
+            "message": "", "counterexample": {"schema": {"required": ["a"]}, "strict": {"required": ["a"]}}}
+    defects = group_defects([dropped("minLength", 2), dropped("pattern", "x"), dropped("maxLength", 3), kept])
+    assert len(defects) == 2
+
+
+def test_drift_missed_at_one_field_per_api_and_at_many_fields() -> None:
+    def missed(rule: str, kind: str, path: str, api: str = "openai.chat") -> dict[str, Any]:
+        return {"rule": rule, "kind": "violation", "key": f"{rule} violation: missed breaking drift ({kind})", "where": None, "message": "",
+                "counterexample": {"api": api, "mutation": {"kind": kind, "path": path}}}
+
+    # the same field missed by several kinds of change: one defect; another field: another
+    few = [missed("DR-2", "drop_field", "id"), missed("DR-2", "empty_field", "id"), missed("DR-2", "change_type", "created")]
+    assert len(group_defects(few)) == 2
+    # an SDK that validates nothing misses every field: one defect for the rule
+    many = [missed("DR-3", "drop_field", f"events[{n}].data.f{n}") for n in range(6)]
+    assert len(group_defects(many)) == 1
+
+
+@pytest.mark.parametrize("detail", ["invalid input reached the callback", "invalid input gave a success result"])
+def test_one_check_saying_one_cause_two_ways_is_one_defect(detail: str) -> None:
+    other = "invalid input gave a success result" if detail.endswith("callback") else "invalid input reached the callback"
+    findings = [{"rule": "TL-2", "kind": "violation", "key": f"TL-2 violation: {text}", "where": None, "message": "", "counterexample": {}}
+                for text in (detail, other)]
+    findings.append({"rule": "TL-2", "kind": "violation", "key": "TL-2 violation: the error result does not name the failing field",
+                     "where": None, "message": "", "counterexample": {}})
+    assert len(group_defects(findings)) == 2
+
+
+def test_defect_ids_are_stable_and_the_example_is_the_smallest() -> None:
+    small = _sm("SM-04", "array inside properties", None, schema={"type": "array"}, said="an array needs `items`")
+    big = _sm("SM-04", "array inside items", "trap x", schema={"type": "array", "description": "x" * 500}, said="an array needs `items`")
+    first = group_defects([big, small])[0]
+    again = group_defects([copy.deepcopy(small), copy.deepcopy(big)])[0]
+    assert first.id == again.id and first.id.startswith("D-")
+    assert first.example is small
+    assert first.as_json()["witnesses"] == 2
+
+
+def test_refusals_are_grouped_by_type_and_message_without_values() -> None:
+    def refused(depth: int) -> dict[str, Any]:
+        return {"rule": "RT-10", "kind": "refusal", "key": "RT-10 refusal: ValueError: nested N levels, limit is N",
+                "where": None, "message": f"strictify refused: ValueError: nested {depth} levels, limit is 2", "counterexample": {}}
+    nullable = {"rule": "RT-10", "kind": "refusal", "key": "RT-10 refusal: ValueError: nullable fields are not supported",
+                "where": None, "message": "refused: nullable fields are not supported", "counterexample": {}}
+    assert len(group_defects([refused(3), refused(4), nullable])) == 2
+
+
+def test_cause_of_never_names_the_case() -> None:
+    a = cause_of(_sm("SM-02", "empty schema inside properties", "known-bad SM-02 schema", said="the node declares no `type`"))
+    b = cause_of(_sm("SM-02", "empty schema inside properties", "trap anything", said="the node declares no `type`"))
+    assert a == b and "known-bad" not in a.title and "trap" not in a.title
+
+
+def test_the_matrix_findings_group_into_as_many_defects_as_there_are_triaged_causes() -> None:
+    """On every column of the SDK matrix (its findings under the ci profile, each with the cause
+    triaged by hand), the grouping finds the number of causes within 1.5x: a maintainer with no
+    triage file reads one entry per defect, not a wall of witnesses (1,664 findings, 391 causes)."""
+    import gzip
+    import json
+    from pathlib import Path
+
+    document = json.loads(gzip.decompress((Path(__file__).parent / "data" / "matrix_findings_by_cause.json.gz").read_bytes()))
+    total_findings = total_defects = 0
+    for column, rows in document["columns"].items():
+        findings = [{"rule": rule, "kind": kind, "key": key, "where": where, "count": count, "counterexample": counterexample,
+                     "cause": cause} for rule, kind, key, where, count, counterexample, cause in rows]
+        causes = len({finding["cause"] for finding in findings})
+        defects = group_defects(findings)
+        assert causes / 1.5 <= len(defects) <= causes * 1.5, (column, causes, len(defects))
+        total_findings += len(findings)
+        total_defects += len(defects)
+    assert total_defects * 3 < total_findings
+
+
+def test_a_rule_the_provider_documents_only_indirectly_is_said_so_for_every_sdk() -> None:
+    """OpenAI neither lists `$anchor` as supported nor rejects it: the dialect data says the rule is
+    indirect (one verdict per fact), and the defect says so; `allOf`, which OpenAI lists as not
+    supported, is a documented violation."""
+    anchor = _sm("SM-07", "`$anchor` of an object inside properties", None, said="`$anchor` is not allowed")
+    all_of = _sm("SM-26", "`allOf` of an allOf node inside properties", None, said="`allOf` is not allowed")
+    by_rule = {defect.rules[0]: defect for defect in group_defects([anchor, all_of])}
+    assert by_rule["SM-07"].basis == "indirect" and "silent" in by_rule["SM-07"].title
+    assert "structured-outputs" in by_rule["SM-07"].basis_note
+    assert by_rule["SM-26"].basis == "documented"
+
+
+def test_the_generator_resolves_what_the_validator_resolves() -> None:
+    """A draft-04 plain-name `id` anchor the validator accepts is one the value generator follows; a
+    pointer nothing defines is a ValueError naming the reference, never a bare KeyError."""
+    from hypothesis import given, settings
+    from jsonschema import Draft4Validator
+
+    from strictconformance.dialects.pointers import resolve_local_reference
+    from strictconformance.strategies.instances import instances
+
+    schema = {"$schema": "http://json-schema.org/draft-04/schema#", "type": "object", "required": ["a"],
+              "properties": {"a": {"$ref": "#gate"}}, "definitions": {"g": {"id": "#gate", "type": "integer", "minimum": 3}}}
+    assert resolve_local_reference(schema, "#gate") is not None
+
+    @settings(max_examples=10, database=None)
+    @given(instances(schema, engine="compiled"))
+    def drawn(value: Any) -> None:
+        assert Draft4Validator(schema).is_valid(value), value
+    drawn()
+
+    dangling = {"type": "object", "required": ["a"], "properties": {"a": {"$ref": "#/definitions/none"}}}
+    with pytest.raises(ValueError, match="'#/definitions/none': it does not resolve inside the schema"):
+        instances(dangling, engine="compiled").example()

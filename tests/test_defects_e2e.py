@@ -1,0 +1,69 @@
+"""Defects through whole runs of the plugin: one cause is one defect in the report, whatever the
+number of cases and rules that meet it; two causes are two, even when they raise the same
+exception type; a refusal the dialect did not need is a finding; an oracle that cannot use the
+SDK's strict schema is no kit traceback but the rule that schema breaks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import SuiteRun
+from strictconformance import checks
+
+_CHECKS = (".", str(Path(checks.__file__).parent / "test_strict_mode.py"), str(Path(checks.__file__).parent / "test_roundtrip.py"))
+
+
+def test_a_strictify_returning_its_input_is_one_defect_listing_the_rules(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite("broken_strict_adapters:ReturnsItsInput", "--sc-rule", "SM-05,SM-07,SM-27,RT-1", *_CHECKS)
+    assert run.report is not None, run.output
+    assert {"SM-05", "SM-07", "SM-27", "RT-1"} <= run.rules_with("failed"), run.output
+    defects = run.report["defects"]
+    assert len(defects) == 1, [defect["title"] for defect in defects]
+    assert defects[0]["title"] == "strictify returns its input unchanged (openai)"
+    assert set(defects[0]["rules"]) == {"SM-05", "SM-07", "SM-27", "RT-1"}
+    assert defects[0]["witnesses"] > 4
+    assert "1 defect across 4 rules" in run.output
+    # every finding names it
+    assert {f["defect"] for data in run.report["rules"].values() for f in data["findings"]} == {defects[0]["id"]}
+
+
+def test_three_planted_bugs_are_three_defects(run_suite: Callable[..., SuiteRun]) -> None:
+    """Two of them raise TypeError, from different functions: two defects, told apart by origin."""
+    # the case library, one item per case: each planted bug meets many cases (in a drawn check the
+    # first bug found would hide the others: Hypothesis shrinks what it found first)
+    cases = str(Path(checks.__file__).parent / "test_cases.py")
+    run = run_suite("broken_strict_adapters:ThreePlantedBugs", "--sc-rule", "SM-07,RT-1", *_CHECKS[:2], cases,
+                    "-k", "rt_1_case or sm_07")
+    assert run.report is not None, run.output
+    defects = run.report["defects"]
+    titles = sorted(defect["title"] for defect in defects)
+    assert len(defects) == 3, titles
+    crashes = [defect for defect in defects if defect["kind"] == "crash"]
+    assert sorted(defect["example"]["origin"]["function"] for defect in crashes) == ["_close_enum", "_inline_union"]
+    kept = next(defect for defect in defects if defect["kind"] == "violation")
+    assert set(kept["rules"]) == {"SM-07", "RT-1"}
+    assert sum(len(data["findings"]) for data in run.report["rules"].values()) > 3  # many findings, three defects
+
+
+def test_an_unnecessary_refusal_is_a_finding(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite("broken_strict_adapters:RefusesNullableFields", "--sc-rule", "RT-10", *_CHECKS)
+    assert run.rules_with("failed") == {"RT-10"}, run.output
+    findings = run.report["rules"]["RT-10"]["findings"] if run.report else []
+    assert findings and {finding["kind"] for finding in findings} == {"refusal"}
+    assert "NullableRefused: nullable fields are not supported" in findings[0]["message"]
+    assert len(run.report["defects"]) == 1  # one refusal, whichever schemas met it
+    # and the report lists it, with an example schema
+    refusals = run.report["strictify"]["openai"]["refusals"]
+    assert refusals[0]["type"] == "NullableRefused" and refusals[0]["schema"] is not None
+
+
+def test_a_dangling_reference_is_the_rule_it_breaks_not_a_kit_traceback(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite("broken_strict_adapters:LeavesADanglingReference", "--sc-rule", "RT-1,RT-5", *_CHECKS)
+    assert run.report is not None, run.output
+    assert not run.rules_with("kit error") and not run.rules_with("error"), run.output
+    assert {"RT-1", "RT-5"} <= run.rules_with("failed"), run.output
+    rt5 = run.report["rules"]["RT-5"]["findings"]
+    assert rt5 and all(finding["key"].startswith("RT-5 violation: SM-41 at") for finding in rt5), [f["key"] for f in rt5]
+    # RT-1 and RT-5 met the same cause: one defect
+    assert len(run.report["defects"]) == 1, [defect["title"] for defect in run.report["defects"]]
