@@ -732,3 +732,18 @@ class LeavesADanglingReference(_Broken):
             return schema
         properties = {**schema["properties"], "gone": {"$ref": "#/$defs/Gone"}}
         return {**schema, "properties": properties, "required": [*schema.get("required", []), "gone"]}
+
+
+@_declaring("openai")
+class LoosensArrayItems(_Broken):
+    """RT-5 on fixed cases: every array's ``items`` becomes ``{}`` in the strict schema (any item),
+    and decode passes the wire value through: a strict answer with a number where the original
+    wants a string reaches user code. A drawn value may well hold only items the original accepts
+    too (the first draw of an array is the empty one); a value constructed near the witness holds
+    one of each type."""
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        return _map_nodes(schema, lambda node: {**node, "items": {}} if node.get("type") == "array" and "items" in node else node)
+
+    def decode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+        return value

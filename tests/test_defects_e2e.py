@@ -67,3 +67,29 @@ def test_a_dangling_reference_is_the_rule_it_breaks_not_a_kit_traceback(run_suit
     assert rt5 and all(finding["key"].startswith("RT-5 violation: SM-41 at") for finding in rt5), [f["key"] for f in rt5]
     # RT-1 and RT-5 met the same cause: one defect
     assert len(run.report["defects"]) == 1, [defect["title"] for defect in run.report["defects"]]
+
+
+def test_a_fixed_case_is_judged_constructively(run_suite: Callable[..., SuiteRun]) -> None:
+    """RT-5 on a fixed case meets a loosened `items` with a value constructed near the strict
+    schema's witness, before any drawn value (the counterexample says where the value came from)."""
+    cases = str(Path(checks.__file__).parent / "test_cases.py")
+    run = run_suite("broken_strict_adapters:LoosensArrayItems", "--sc-rule", "RT-5", ".", cases,
+                    "-k", "rt_5_case and (trap-bounds or trap-non-object-root)")
+    assert run.report is not None, run.output
+    findings = run.report["rules"]["RT-5"]["findings"]
+    assert findings, run.output
+    assert all(finding["counterexample"]["wire_from"] == "constructed near the strict schema's witness" for finding in findings)
+    assert {finding["key"] for finding in findings} == {"RT-5 violation: decoded value breaks `type`"}
+
+
+def test_constructed_values_meet_what_the_first_draw_misses() -> None:
+    from strictconformance.dialects.oracles import schema_validator
+    from strictconformance.dialects.witness import Witness, variations, witness_of
+
+    original = {"type": "array", "items": {"type": "string"}}
+    strict = {"type": "array", "items": {}}
+    witness = witness_of(strict)
+    assert isinstance(witness, Witness) and schema_validator(original).is_valid(witness.value)  # the minimal value hides it
+    met = [value for value in variations(witness.value) if schema_validator(strict).is_valid(value)
+           and not schema_validator(original).is_valid(value)]
+    assert met and met[0] in ([None], [0], [-1], [1.5], [True], [[]], [{}])

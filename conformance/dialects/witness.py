@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -32,7 +32,7 @@ from strictconformance.dialects.model import Loss
 from strictconformance.dialects.pointers import join_pointer, resolve_local_reference
 from strictconformance.findings import Finding
 
-__all__ = ["Undecided", "Unsatisfiable", "Witness", "build_witness", "check_rt8_satisfiable", "witness_of"]
+__all__ = ["Undecided", "Unsatisfiable", "Witness", "build_witness", "check_rt8_satisfiable", "variations", "witness_of"]
 
 #: Steps of construction before giving up (Undecided): a schema of many branches stays cheap.
 MAX_STEPS = 20_000
@@ -532,6 +532,44 @@ def witness_of(schema: Any) -> Verdict:
 
 
 _NOTHING = object()
+
+#: What a variation puts at a place of a witness: one value of each JSON type, and an edge or two.
+_PROBES: tuple[Any, ...] = (None, 0, -1, 1.5, "", "x", True, [], {})
+
+
+def variations(value: Any, limit: int = 400) -> Iterator[Any]:
+    """Values near ``value`` (a witness): each place (the value itself, an item, a property's value)
+    replaced by a probe of every JSON type, each array given one more item of each, each object one
+    more key of each. A fixed case's strict schema and its original differ at such places when a
+    keyword was loosened (``items: {}`` where the original said more): constructed, they meet the
+    difference that drawn values may miss. At most ``limit`` values, the shallowest places first."""
+    produced = 0
+    queue: list[tuple[tuple[Any, ...], Any]] = [((), value)]
+    while queue and produced < limit:
+        path, here = queue.pop(0)
+        changes: list[Any] = list(_PROBES)
+        if isinstance(here, list):
+            changes += [[*here, probe] for probe in _PROBES]
+            queue.extend(((*path, index), item) for index, item in enumerate(here))
+        elif isinstance(here, dict):
+            changes += [{**here, "extra_key": probe} for probe in _PROBES]
+            queue.extend(((*path, key), item) for key, item in here.items())
+        for change in changes:
+            if change == here and type(change) is type(here):
+                continue
+            yield _replaced(value, path, change)
+            produced += 1
+            if produced >= limit:
+                return
+
+
+def _replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    if isinstance(value, list):
+        return [(_replaced(item, rest, new) if index == head else item) for index, item in enumerate(value)]
+    return {key: (_replaced(item, rest, new) if key == head else item) for key, item in value.items()}
 
 
 def check_rt8_satisfiable(original: Any, strict: Any, original_value: Any = _NOTHING, losses: Sequence[Loss] = ()) -> Finding | None:
