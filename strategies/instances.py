@@ -345,6 +345,10 @@ def _conjoin(a: dict[str, Any], b: Any) -> dict[str, Any] | None:
     """``a`` and ``b`` as one schema when no keyword clashes (``None`` otherwise)."""
     if not isinstance(b, dict):
         return None if b is False else dict(a)
+    b = _closed_out(b, a)
+    a = _closed_out(a, b) if b is not None else None
+    if a is None or b is None or not _properties_conjoin(a, b) or not _properties_conjoin(b, a):
+        return None
     merged = dict(a)
     for key, value in b.items():
         if key in merged and merged[key] != value:
@@ -361,6 +365,32 @@ def _conjoin(a: dict[str, Any], b: Any) -> dict[str, Any] | None:
         else:
             merged[key] = value
     return merged
+
+
+def _closed_out(b: dict[str, Any], a: dict[str, Any]) -> dict[str, Any] | None:
+    """``b`` without the properties ``a`` closes out (``a`` has ``additionalProperties: false`` and
+    does not declare them: no value of the conjunction holds them); None when ``b`` requires one
+    (the conjunction has no object value)."""
+    if a.get("additionalProperties") is not False or "patternProperties" in a or not isinstance(b.get("properties"), dict):
+        return b
+    declared = set(a.get("properties") or {})
+    forbidden = set(b["properties"]) - declared
+    if not forbidden:
+        return b
+    if forbidden & set(b.get("required") or ()):
+        return None
+    return {**b, "properties": {name: sub for name, sub in b["properties"].items() if name not in forbidden}}
+
+
+def _properties_conjoin(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether ``b``'s properties can join ``a``'s in one schema: ``a``'s ``additionalProperties``
+    (or ``patternProperties``) judges every property ``a`` does not declare, so a property only
+    ``b`` declares stays under it in the conjunction, which one merged ``properties`` would lose
+    (a branch's property under a parent closed with ``additionalProperties: false`` is rejected)."""
+    extra = set(b.get("properties") or {}) - set(a.get("properties") or {}) if isinstance(b.get("properties"), dict) else set()
+    if not extra:
+        return True
+    return a.get("additionalProperties", True) is True and "patternProperties" not in a and "unevaluatedProperties" not in a
 
 
 def uses_only_constructive_keywords(schema: Any) -> bool:
