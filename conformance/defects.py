@@ -83,7 +83,8 @@ class Defect:
             **({"basis_note": self.basis_note} if self.basis_note else {}),
             "rules": list(self.rules), "witnesses": self.witnesses, "findings": len(self.findings),
             "keys": sorted({str(finding.get("key", "")) for finding in self.findings}),
-            "example": {name: example.get(name) for name in ("rule", "key", "where", "message", "counterexample",
+            # the finding itself (its counterexample, its calls) is in its rule's findings: named, not copied
+            "example": {name: example.get(name) for name in ("rule", "key", "where", "message",
                                                               "reproducer", "reproducer_language", "replay", "nodeid", "origin")
                         if example.get(name) is not None},
         }
@@ -133,7 +134,8 @@ def cause_of(finding: Mapping[str, Any]) -> Cause:
         message = _abstract(str(finding.get("message", "")))
         return Cause(f"refusal|{rule}|{detail}|{message[:200]}", f"refuses what the dialect can express: {detail or message}")
     if kind == "fault":
-        return Cause(f"fault|{detail}", f"the adapter {detail}" if detail else "the adapter misbehaved")
+        # the same fault under every rule that met it (an environment that cannot import the SDK's module)
+        return Cause(f"fault|{detail}", f"the adapter: {detail}" if detail else "the adapter misbehaved")
     # violations
     sm = _SM_AT.match(detail)
     if rule.startswith("SM-") or sm:

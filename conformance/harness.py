@@ -270,6 +270,14 @@ class AdapterFault(ConformanceFailure):
     kind = "fault"
 
     def __init__(self, method: str, problem: str, *, rule_id: str | None = None, crash: BaseException | None = None) -> None:
+        if isinstance(crash, ImportError):
+            # the environment lacks a package the SDK needs: one adapter fault, never the SDK's findings
+            problem += " (the environment the adapter runs in lacks a module the SDK needs: install it and run again)"
+            super().__init__(f"adapter.{method}() {problem}", rule_id=rule_id,
+                             detail=f"{method}() cannot import {getattr(crash, 'name', None) or type(crash).__qualname__}")
+            self.method, self.problem, self.origin = method, problem, None
+            self.__context__ = crash
+            return
         super().__init__(f"adapter.{method}() {problem}", rule_id=rule_id,
                          detail=f"{type(crash).__qualname__} from {method}()" if crash is not None else f"{method}() {_fault_detail(problem)}")
         self.method = method

@@ -92,6 +92,16 @@ def report_defects(report: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [defect.as_json() for defect in group_defects(findings)]
 
 
+def example_finding(report: Mapping[str, Any], defect: Mapping[str, Any]) -> dict[str, Any]:
+    """The whole finding a defect names as its example (rule, key and check), else the example as given."""
+    example = defect.get("example") or {}
+    rule_id = str(example.get("rule", ""))
+    for finding in rule_findings(rule_id, report.get("rules", {}).get(rule_id, {})) if rule_id in report.get("rules", {}) else []:
+        if finding.get("key") == example.get("key") and finding.get("nodeid") == example.get("nodeid"):
+            return finding
+    return dict(example)
+
+
 def defects_headline(defects: list[dict[str, Any]]) -> str:
     """"12 defects across 37 rules (366 witnesses)"."""
     rules = {rule for defect in defects for rule in defect.get("rules", [])}
@@ -246,7 +256,7 @@ def render_markdown(report: Mapping[str, Any], *, against: Mapping[str, Any] | N
         for defect in defects:
             section = [f"#### {defect['id']} {defect.get('title', '')}", "",
                        f"rules {', '.join(defect.get('rules', []))}; {defect.get('witnesses', 1)} witnesses; the smallest:", ""]
-            section += _md_finding(defect.get("example") or {})
+            section += _md_finding(example_finding(report, defect))
             size = sum(len(line) + 1 for line in section)
             if size > budget:
                 lines += ["", "(further defects left out: the summary would pass GitHub's size limit; "
@@ -331,7 +341,7 @@ def render_html(report: Mapping[str, Any], *, against: Mapping[str, Any] | None 
         for defect in defects:
             body.append(f"<section id=\"{_e(defect['id'])}\"><h3>{_e(defect['id'])} {_e(defect.get('title', ''))}</h3>"
                         f"<p>{_e(defect.get('kind', ''))}; rules {_e(', '.join(defect.get('rules', [])))}; "
-                        f"{_e(defect.get('witnesses', 1))} witnesses; the smallest:</p>{_html_finding(defect.get('example') or {})}</section>")
+                        f"{_e(defect.get('witnesses', 1))} witnesses; the smallest:</p>{_html_finding(example_finding(report, defect))}</section>")
     body.append("<h2>Rules</h2><table><tr><th>rule</th><th>outcome</th><th>examples</th><th>title</th><th>details</th></tr>")
     for rule_id, data in report["rules"].items():
         if data["outcome"] == "not run" and not data.get("checks"):

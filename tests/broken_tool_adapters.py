@@ -81,6 +81,21 @@ class _LayerAdapter(ReferenceAdapter):
         return self._layer.call_tool(tool, tool_input, context)
 
 
+class ToolCallFailed(Exception):
+    """WrapsCallbackErrorsAdapter's documented error: the callback's exception is its __cause__."""
+
+
+class WrapsCallbackErrorsAdapter(_LayerAdapter):
+    """Conforms its own way: a direct call raises the layer's documented wrapper, with the callback's
+    (or the validation's) exception as its ``__cause__``, as several SDKs do (TL-6 holds)."""
+
+    def call_tool(self, tool: Any, tool_input: Mapping[str, Any], context: ToolContext | None) -> Any:
+        try:
+            return self._layer.call_tool(tool, tool_input, context)
+        except Exception as error:
+            raise ToolCallFailed(f"tool call failed: {error}") from error
+
+
 class NullDroppingAdapter(_LayerAdapter):
     """TL-1: model-defined tools advertise ``T | None`` as plain ``T``."""
 

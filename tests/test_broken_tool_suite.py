@@ -53,6 +53,13 @@ def test_a_layer_that_conforms_its_own_way_passes(run_suite: Callable[..., Suite
     assert run.rules_with("passed") == set(TL_RULES), run.output
 
 
+def test_a_direct_call_may_raise_the_layers_wrapper_of_the_callbacks_exception(run_suite: Callable[..., SuiteRun]) -> None:
+    """A kit false alarm: TL-6 demanded the callback's own exception type from a direct call and
+    failed an SDK raising its documented wrapper with the original as __cause__."""
+    run = run_suite("broken_tool_adapters:WrapsCallbackErrorsAdapter", "--sc-rule", "TL-6")
+    assert run.rules_with("passed") == {"TL-6"}, run.output
+
+
 @pytest.mark.parametrize(("adapter", "problem"), [
     ("JunkEventsAdapter", "returned a ToolInvocation whose outputs[0] is str 'junk', expected a ToolEvent or a ToolResult"),
     ("JunkResultsAdapter", "returned a ToolInvocation whose outputs[0] is dict {'status': 'success'}, expected a ToolEvent or a ToolResult"),

@@ -243,3 +243,17 @@ def test_values_drawn_under_a_closed_parent_obey_it() -> None:
     def drawn(value: Any) -> None:
         assert Draft202012Validator(schema).is_valid(value), value
     drawn()
+
+
+def test_an_environment_that_cannot_import_is_one_adapter_fault() -> None:
+    """A kit false alarm: `ModuleNotFoundError: No module named 'mcp'` inside define_tool became 46
+    TL violations. It is an adapter fault (install the module), one defect under every rule."""
+    from strictconformance.harness import AdapterFault
+
+    error = ModuleNotFoundError("No module named 'mcp'", name="mcp")
+    faults = [AdapterFault("define_tool", f"raised ModuleNotFoundError: {error}", rule_id=rule, crash=error) for rule in ("TL-1", "TL-2", "TL-6")]
+    assert {fault.kind for fault in faults} == {"fault"}
+    assert "install it" in faults[0].message
+    findings = [fault.finding().as_json() for fault in faults]
+    defects = group_defects(findings)
+    assert len(defects) == 1 and defects[0].rules == ["TL-1", "TL-2", "TL-6"]

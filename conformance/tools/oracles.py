@@ -572,6 +572,18 @@ def check_tl5(layer: ToolLayer, case: ContextCase) -> list[Violation]:
 # -- TL-6 ---------------------------------------------------------------------------------------
 
 
+def _caused_by(error: BaseException, kind: type[BaseException]) -> bool:
+    """Whether ``error`` wraps an exception of ``kind`` (its ``__cause__`` or ``__context__``, at any depth)."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, kind):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
 def check_tl6(layer: ToolLayer, case: DirectCallCase) -> list[Violation]:
     """TL-6: calling the tool object validates and raises; the tool-use path returns results instead."""
     recording = case.recording
@@ -628,7 +640,9 @@ def check_tl6(layer: ToolLayer, case: DirectCallCase) -> list[Violation]:
             except CheckFailure:
                 raise
             except Exception as exc:
-                violations.append(Violation("TL-6", f"a direct call raised {type(exc).__qualname__} instead of the callback's {raising.exception_type.__qualname__}", call, raising_example, defect="a direct call raised another exception than the callback's"))
+                # an SDK may raise its documented wrapper with the callback's exception as its cause
+                if not _caused_by(exc, raising.exception_type):
+                    violations.append(Violation("TL-6", f"a direct call raised {type(exc).__qualname__} instead of the callback's {raising.exception_type.__qualname__} (neither it nor a wrapper whose __cause__ it is)", call, raising_example, defect="a direct call raised another exception than the callback's"))
             else:
                 violations.append(Violation("TL-6", f"a direct call of a raising callback returned {_dump(returned)} instead of raising", call, raising_example, defect="a direct call of a raising callback did not raise"))
         return violations
