@@ -130,6 +130,10 @@ class Adapter:
     budgets: ClassVar[Mapping[str, Budget]] = PUBLISHED_BUDGETS
     #: Whether strict_support consults a curated model table (enables RES-14).
     curated_model_table: ClassVar[bool] = False
+    #: Which OpenAI API build_request's OpenAI requests go to: ``"chat_completions"`` (an omitted
+    #: ``strict`` is false there), ``"responses"`` (an omitted ``strict`` is the API's own default:
+    #: it tries strict), or None (not said: an omitted strict and false are told apart).
+    openai_api: ClassVar[str | None] = None
     #: Exceptions plan_request raises to refuse a request (RES-10, BUD-5, invalid settings).
     #: Any other exception is a fault.
     rejection_errors: ClassVar[tuple[type[BaseException], ...]] = ()
@@ -530,6 +534,8 @@ class Declarations:
     strictify_refusals: tuple[type[BaseException], ...] = ()
     #: The context of each dialect in ``strictify_dialects`` (``Adapter.strictify_context``).
     strictify_contexts: Mapping[str, str] = field(default_factory=dict)
+    #: Which OpenAI API the OpenAI requests go to (``Adapter.openai_api``).
+    openai_api: str | None = None
 
     @property
     def identity_codec(self) -> bool:
@@ -559,6 +565,7 @@ class Declarations:
             "budgets": {family: {"max_strict_tools": b.max_strict_tools, "max_optional_params": b.max_optional_params,
                                  "max_union_params": b.max_union_params} for family, b in self.budgets.items()},
             "curated_model_table": self.curated_model_table,
+            "openai_api": self.openai_api,
             "rejection_errors": [_qualname(error) for error in self.rejection_errors],
             "strictify_dialects": list(self.strictify_dialects),
             "strictify_refusals": [_qualname(error) for error in self.strictify_refusals],
@@ -575,6 +582,7 @@ class Declarations:
                 "error_text": self.tool_layer_traits.error_text,
                 "advertised_defaults": self.tool_layer_traits.advertised_defaults,
                 "callback_returns": self.tool_layer_traits.callback_returns,
+                "omitted_strict_is_false": self.tool_layer_traits.omitted_strict_is_false,
                 "empty_generator_value": repr(self.tool_layer_traits.empty_generator_value),
                 "sources": sorted(self.tool_layer_traits.sources),
             },
@@ -870,6 +878,9 @@ _TOOL_LAYER = frozenset({"define_tool", "define_tool_from_function", "describe_t
 #: The languages a reproducer may be written in (``Adapter.reproducer_language``).
 REPRODUCER_LANGUAGES = ("python", "node")
 
+#: The OpenAI APIs a build_request may target (``Adapter.openai_api``).
+_OPENAI_APIS = ("chat_completions", "responses")
+
 _TRAITS_PROTOCOL = "@traits"  # derived from ToolLayerTraits: see handshake_declarations_schema()
 
 #: Every declaration an adapter can make, in the order read (a row may use the rows above it).
@@ -904,6 +915,10 @@ DECLARATION_RULES: tuple[DeclarationRule, ...] = (
                     "{owner}.budgets must map dialect families {choices} to strictconformance.Budget, got {value!r}",
                     allowed=FAMILIES, read=_budgets,
                     protocol=_schema({'type': 'object', 'additionalProperties': {'type': 'object', 'properties': {'max_strict_tools': {'type': ['integer', 'null'], 'minimum': 0}, 'max_optional_params': {'type': ['integer', 'null'], 'minimum': 0}, 'max_union_params': {'type': ['integer', 'null'], 'minimum': 0}}, 'additionalProperties': False}})),
+    DeclarationRule("openai_api", lambda value: value is None or value in _OPENAI_APIS,
+                    "{owner}.openai_api must be one of {choices} or None, got {value!r}", allowed=_OPENAI_APIS,
+                    protocol=_schema({"enum": [*_OPENAI_APIS, None], "description": "which OpenAI API the OpenAI requests go to: "
+                                      "an omitted strict is false on chat_completions, the API's own default on responses"})),
     DeclarationRule("curated_model_table", lambda value: isinstance(value, bool),
                     "{owner}.curated_model_table must be True or False, got {value!r}",
                     protocol=_schema({'type': 'boolean'})),
@@ -1021,6 +1036,7 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
         allocation_policy=values["allocation_policy"],
         budgets=values["budgets"],
         curated_model_table=values["curated_model_table"],
+        openai_api=values["openai_api"],
         rejection_errors=values["rejection_errors"],
         strictify_dialects=values["strictify_dialects"],
         drift_errors=values["drift_errors"],

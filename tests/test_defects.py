@@ -257,3 +257,19 @@ def test_an_environment_that_cannot_import_is_one_adapter_fault() -> None:
     findings = [fault.finding().as_json() for fault in faults]
     defects = group_defects(findings)
     assert len(defects) == 1 and defects[0].rules == ["TL-1", "TL-2", "TL-6"]
+
+
+def test_an_omitted_strict_is_false_where_the_api_says_so() -> None:
+    """A kit false alarm: RES-1's seed row and TL-7 told an omitted strict from strict: false on
+    OpenAI Chat Completions, where a tool without strict is not strict. An adapter says which
+    OpenAI API it targets (openai_api); a tool layer, whether its API reads them alike."""
+    from strictconformance.checks._support import same_tool_strict
+    from strictconformance.tools.contract import ToolLayerTraits, validated_traits
+
+    assert same_tool_strict("openai", None, False, "chat_completions")
+    assert not same_tool_strict("openai", None, False, "responses")
+    assert not same_tool_strict("openai", None, False, None)
+    assert not same_tool_strict("openai", None, True, "chat_completions")
+    assert validated_traits(ToolLayerTraits(omitted_strict_is_false=True)).omitted_strict_is_false
+    with pytest.raises(ValueError, match="omitted_strict_is_false"):
+        validated_traits(ToolLayerTraits(omitted_strict_is_false="yes"))  # type: ignore[arg-type]

@@ -97,12 +97,14 @@ def gemini_mode_kept(request: ToolsRequest, wire: WireRequest, *, strict: bool) 
     return (wire.function_calling_mode or "AUTO") in accepted, words
 
 
-def same_tool_strict(provider: str, wire: bool | None, expected: object) -> bool:
+def same_tool_strict(provider: str, wire: bool | None, expected: object, openai_api: str | None = None) -> bool:
     """A tool's wire ``strict`` compared as the provider applies it: on Anthropic, strict tool use is
     opt-in (a tool is strict only with ``strict: true``, platform.claude.com/docs/en/agents-and-tools/
     tool-use/strict-tool-use), so an omitted ``strict`` IS ``false`` there: an SDK that leaves out a
-    per-tool ``false`` sends what was asked. OpenAI is not so: unset means the API's own default
-    (the Responses API tries strict), so omitted and ``false`` differ."""
-    if provider == "anthropic" and expected is False:
+    per-tool ``false`` sends what was asked. So on OpenAI Chat Completions, where a tool without
+    ``strict`` is not strict (developers.openai.com/api/docs/guides/function-calling). On the
+    Responses API an omitted strict is the API's own default (it tries strict), so there (and when
+    the adapter does not say which OpenAI API it targets, ``Adapter.openai_api``) they differ."""
+    if expected is False and (provider == "anthropic" or (provider == "openai" and openai_api == "chat_completions")):
         return wire in (False, None)
     return wire == expected

@@ -81,7 +81,7 @@ def test_res_1_tool_beats_config_beats_default(strictconformance_harness: Harnes
             continue  # that case is RES-2's
         expected = _first_set(tool.strict, request.config_strict, _declared_default(strictconformance_harness, request.provider))
         actual = wire_tool(strictconformance_harness, wire, tool.name).strict
-        strictconformance_harness.expect(same_tool_strict(request.provider, actual, expected), detail=(
+        strictconformance_harness.expect(same_tool_strict(request.provider, actual, expected, strictconformance_harness.declarations.openai_api), detail=(
             f"{request.provider}: the {'tool' if tool.strict is not None else 'config'}'s setting is not what the wire carries"), message=(
             f"{request.provider}: tool {tool.name!r} has strict={_show(tool.strict)}, provider config "
             f"strict={_show(request.config_strict)}; the wire carries strict={_show(actual)}, expected "
@@ -216,7 +216,7 @@ def _table_case(strictconformance_harness: Harness, provider: str, supports: boo
     if expected == "declared":  # the seed says true; SPEC §1 checks the adapter's declared default
         expected = _declared_default(strictconformance_harness, provider)
     actual = wire_tool(strictconformance_harness, strictconformance_harness.call("build_request", request), "lookup").strict
-    strictconformance_harness.expect(same_tool_strict(provider, actual, expected), f"seed table row: expected strict={_show(expected)}, the wire carries {_show(actual)}",
+    strictconformance_harness.expect(same_tool_strict(provider, actual, expected, strictconformance_harness.declarations.openai_api), f"seed table row: expected strict={_show(expected)}, the wire carries {_show(actual)}",
                                      detail=f"seed table row ({provider}): strict={_show(expected)} expected, {_show(actual)} sent")
 
 

@@ -146,6 +146,10 @@ class ToolLayerTraits:
     advertised_defaults: DefaultsConvention = "kept"
     #: what the checks' callbacks may return (TL-2, TL-6); see :data:`CallbackReturns`
     callback_returns: CallbackReturns = "json"
+    #: whether the layer's tools go to an API where a tool without ``strict`` is not strict (Anthropic
+    #: tool use; OpenAI Chat Completions): a tool defined with ``strict=False`` may then be advertised
+    #: without ``strict`` (TL-7), as that is the same request
+    omitted_strict_is_false: bool = False
 
 
 def _allowed(values: tuple[str, ...]) -> str:
@@ -187,6 +191,9 @@ def validated_traits(traits: ToolLayerTraits) -> ToolLayerTraits:
     if raw.callback_returns not in returns:
         raise ValueError(f"callback_returns is {raw.callback_returns!r}; allowed: {_allowed(returns)} "
                          "(what a tool's callback may return)")
+    if not isinstance(raw.omitted_strict_is_false, bool):
+        raise ValueError(f"omitted_strict_is_false is {raw.omitted_strict_is_false!r}; allowed: True, False "
+                         "(whether the layer's API reads a tool without strict as not strict)")
     problem = json_value_problem(raw.empty_generator_value, max_depth=MAX_INPUT_DEPTH)
     if problem is not None:
         raise ValueError(f"empty_generator_value is not a JSON value: {problem}")

@@ -676,7 +676,10 @@ def check_tl7(layer: ToolLayer, case: StrictCase) -> list[Violation]:
 
     def run() -> list[Violation]:
         advertised = _attempt("TL-7", _call("describe_tool", "handle"), example, lambda: layer.describe_tool(handle), "describe_tool")
-        if type(advertised.strict) is not type(expected) or advertised.strict != expected:
+        same = type(advertised.strict) is type(expected) and advertised.strict == expected
+        if expected is False and advertised.strict is None and layer.traits.omitted_strict_is_false:
+            same = True  # the layer's API reads a tool without strict as not strict: the same request
+        if not same:
             wanted = "" if expected is strict else f" (unset strict is advertised as the declared strict_default {expected!r})"
             return [Violation("TL-7", f"strict={strict!r} was defined but {advertised.strict!r} is advertised{wanted}", call, example, defect="the advertised strict differs from the one defined")]
         return []
