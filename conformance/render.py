@@ -135,6 +135,16 @@ def _headline(report: Mapping[str, Any]) -> str:
     return f"all {counts['passed']} checked rules passed"
 
 
+def _witnesses(defect: Mapping[str, Any]) -> str:
+    count = int(defect.get("witnesses", 1))
+    return f"{count} witness" + ("" if count == 1 else "es")
+
+
+def _one_line(value: Any, limit: int) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _shown(value: Any, limit: int = _SHOWN_CHARS) -> str:
     text = value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False, default=str)
     return text if len(text) <= limit else text[:limit] + f"\n… ({len(text) - limit} more characters in the JSON report)"
@@ -255,7 +265,7 @@ def render_markdown(report: Mapping[str, Any], *, against: Mapping[str, Any] | N
         budget = _MARKDOWN_BUDGET - sum(len(line) + 1 for line in lines)
         for defect in defects:
             section = [f"#### {defect['id']} {defect.get('title', '')}", "",
-                       f"rules {', '.join(defect.get('rules', []))}; {defect.get('witnesses', 1)} witnesses; the smallest:", ""]
+                       f"rules {', '.join(defect.get('rules', []))}; {_witnesses(defect)}; the smallest:", ""]
             section += _md_finding(example_finding(report, defect))
             size = sum(len(line) + 1 for line in section)
             if size > budget:
@@ -264,6 +274,14 @@ def render_markdown(report: Mapping[str, Any], *, against: Mapping[str, Any] | N
                 break
             budget -= size
             lines += [*section, ""]
+    refusals = [(dialect, seen) for dialect, counts in (report.get("strictify") or {}).items()
+                for seen in counts.get("refusals") or []]
+    if refusals:
+        lines += ["### Refusals", "", "What strictify refused on purpose (RT-10 judges whether the dialect could express it):", "",
+                  "| dialect | refused | exception | an example schema |", "|---|---|---|---|"]
+        lines += [f"| {dialect} | {seen.get('count', 1)} | {_md_cell(str(seen.get('type', '')) + ': ' + str(seen.get('message', '')))} | "
+                  f"`{_md_cell(_one_line(seen.get('schema'), 200))}` |" for dialect, seen in refusals]
+        lines.append("")
     failed = {rule_id: data for rule_id, data in report["rules"].items() if data["outcome"] in _PROBLEM_OUTCOMES}
     if failed:
         lines += ["### Failed rules", "", "| rule | outcome | defects | title |", "|---|---|---|---|"]
@@ -341,7 +359,7 @@ def render_html(report: Mapping[str, Any], *, against: Mapping[str, Any] | None 
         for defect in defects:
             body.append(f"<section id=\"{_e(defect['id'])}\"><h3>{_e(defect['id'])} {_e(defect.get('title', ''))}</h3>"
                         f"<p>{_e(defect.get('kind', ''))}; rules {_e(', '.join(defect.get('rules', [])))}; "
-                        f"{_e(defect.get('witnesses', 1))} witnesses; the smallest:</p>{_html_finding(example_finding(report, defect))}</section>")
+                        f"{_e(_witnesses(defect))}; the smallest:</p>{_html_finding(example_finding(report, defect))}</section>")
     body.append("<h2>Rules</h2><table><tr><th>rule</th><th>outcome</th><th>examples</th><th>title</th><th>details</th></tr>")
     for rule_id, data in report["rules"].items():
         if data["outcome"] == "not run" and not data.get("checks"):

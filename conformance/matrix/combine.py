@@ -206,6 +206,9 @@ def combine(columns: Sequence[ColumnResult], *, profile: str, selection: Sequenc
 
             entry["defects"] = [{name: defect[name] for name in ("id", "title", "kind", "rules", "witnesses", "findings") if name in defect}
                                 for defect in report_defects(column.report)]
+            entry["refusals"] = [{"dialect": dialect, **{name: seen.get(name) for name in ("type", "message", "count")}}
+                                 for dialect, counts in (column.report.get("strictify") or {}).items()
+                                 for seen in counts.get("refusals") or []]
             rules = column.report.get("rules", {})
             for rule_id in titles:
                 data = rules.get(rule_id, {"outcome": "not run", "reasons": []})
