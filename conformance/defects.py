@@ -141,10 +141,11 @@ def cause_of(finding: Mapping[str, Any]) -> Cause:
     if rule.startswith("SM-") or sm:
         dialect_rule = rule if rule.startswith("SM-") else sm.group(1) if sm else rule
         said = _violation_text(finding, dialect_rule)
+        shown = _violation_text(finding, dialect_rule, abstract=False)
         keyword = _BACKTICKED.search(detail)
-        at = f" `{keyword.group(1)}`" if keyword else ""
+        at = f" `{keyword.group(1)}`" if keyword and keyword.group(1) not in shown else ""
         return Cause(f"strict|{dialect_rule}|{keyword.group(1) if keyword else ''}|{said}",
-                     f"strict output breaks {dialect_rule}{at}" + (f": {said}" if said else ""))
+                     f"strict output breaks {dialect_rule}{at}" + (f": {shown}" if shown else ""))
     if rule in ("RT-4", "RT-5", "RT-6"):
         keyword = _BACKTICKED.search(detail)
         if keyword:
@@ -183,6 +184,8 @@ def cause_of(finding: Mapping[str, Any]) -> Cause:
 #: Check descriptions that are one cause under one rule (one check states it several ways, by
 #: which symptom the example showed first).
 _SAME_CAUSE: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
+    "RT-2": ((re.compile(r"^strictify\(\) (mutates its input|shares a node with its input)"),
+              "strictify works on its input in place (mutates it, or returns nodes of it)"),),
     "TL-2": ((re.compile(r"^invalid input (reached the callback|gave a success result)"), "invalid input is not rejected before the callback"),),
     "TL-6": ((re.compile(r"^a direct call (passed invalid input to the callback|with invalid input did not raise)"),
               "a direct call does not validate its input"),),
@@ -199,11 +202,18 @@ def _counterexample(finding: Mapping[str, Any]) -> Mapping[str, Any]:
     return {}
 
 
-def _violation_text(finding: Mapping[str, Any], rule: str) -> str:
-    """The validator's words for ``rule`` in the finding's counterexample, with values taken out."""
+#: What a validator message says it met instead ("..., found type 'array'"): the symptom of one
+#: example, not the cause (an SDK that never wraps a non-object root meets every type there).
+_FOUND = re.compile(r",? (?:found|got) .*$")
+
+
+def _violation_text(finding: Mapping[str, Any], rule: str, *, abstract: bool = True) -> str:
+    """The validator's words for ``rule`` in the finding's counterexample: with what it found and the
+    values taken out (``abstract``, for the identity), or as written (for the title)."""
     for said in _counterexample(finding).get("violations") or ():
         if isinstance(said, str) and said.startswith(rule + " "):
-            return _abstract(said.partition(": ")[2])
+            text = said.partition(": ")[2]
+            return _abstract(_FOUND.sub("", text)) if abstract else text
     return ""
 
 

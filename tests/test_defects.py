@@ -273,3 +273,22 @@ def test_an_omitted_strict_is_false_where_the_api_says_so() -> None:
     assert validated_traits(ToolLayerTraits(omitted_strict_is_false=True)).omitted_strict_is_false
     with pytest.raises(ValueError, match="omitted_strict_is_false"):
         validated_traits(ToolLayerTraits(omitted_strict_is_false="yes"))  # type: ignore[arg-type]
+
+
+def test_dialects_the_adapter_does_not_declare_are_said_once() -> None:
+    """A kit noise: every not-covered line listed each undeclared dialect per rule (20+ lines of
+    "strictify_dialects ['mistral'] do not include 'openai'" for a one-dialect adapter)."""
+    from strictconformance.report import CheckResult, ConformanceReport
+
+    report = ConformanceReport(adapter={"adapter": "a:A"}, profile="ci")
+    for dialect in ("openai", "anthropic", "google"):
+        for rule in ("SM-07", "RT-3"):
+            report.record(CheckResult(f"x::{rule}[{dialect}]", rule, "not covered",
+                                      reason=f"the adapter's strictify_dialects ['mistral'] do not include {dialect!r}"))
+    report.record(CheckResult("x::RT-3[mistral]", "RT-3", "passed"))
+    lines = list(report.render_lines())
+    assert sum("do not include" in line for line in lines) == 0, lines
+    assert [line for line in lines if line.startswith("not run for this adapter")] == [
+        "not run for this adapter (dialects and providers it does not declare): anthropic, google, openai"]
+    assert not any("checks not covered" in line for line in lines), lines  # RT-3 passed where it applies
+    assert any(line.startswith("not covered: SM-07 - its checks are for dialects or providers") for line in lines), lines
