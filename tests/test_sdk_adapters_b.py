@@ -1,4 +1,4 @@
-"""The shipped adapters for pydantic-ai, langchain-core and google-genai (``strictconformance.sdks``).
+"""The shipped adapters for pydantic-ai, langchain-core, google-genai and mistralai (``strictconformance.sdks``).
 
 Each adapter loads with valid declarations and names its SDK's installed version; a small selection
 of the suite runs on each (``selftest`` profile) and the findings confirmed by hand are asserted;
@@ -31,13 +31,14 @@ from strictconformance.sdks import SDK_PATHS, SdkPath, missing_distributions
 # survive a second import in one process).
 for _module in ("yaml", "pydantic.main", "strictconformance.drift.cassettes", "pydantic_ai", "langchain_core",
                 "google.genai", "strictconformance.sdks.pydantic_ai", "strictconformance.sdks.langchain_core",
-                "strictconformance.sdks.google_genai"):
+                "strictconformance.sdks.google_genai", "mistralai", "strictconformance.sdks.mistral"):
     with contextlib.suppress(ImportError):
         importlib.import_module(_module)
 
 TRIAGE = Path(__file__).resolve().parent.parent / "conformance" / "sdks" / "triage"
 #: The SDK paths of this file, by the distribution that names them.
-MINE = {"pydantic-ai": "pydantic-ai-slim", "langchain-core": "langchain-core", "google-genai": "google-genai"}
+MINE = {"pydantic-ai": "pydantic-ai-slim", "langchain-core": "langchain-core", "google-genai": "google-genai",
+        "mistralai": "mistralai"}
 
 
 def _paths(sdk: str) -> list[SdkPath]:
@@ -80,10 +81,24 @@ def test_every_sdk_of_this_file_has_paths() -> None:
     assert {"pydantic-ai/openai-transformer", "pydantic-ai/anthropic-transformer", "pydantic-ai/google-transformer",
             "pydantic-ai/tools", "pydantic-ai/responses", "langchain-core/convert_to_openai_tool", "langchain-core/tools",
             "google-genai/schema", "google-genai/schema-from-json-schema", "google-genai/responses",
-            "google-genai/function-declarations"} <= keys
+            "google-genai/function-declarations", "mistralai/response-format"} <= keys
 
 
 # -- The suite on each path: the findings confirmed by hand --------------------------------------------
+
+
+def test_mistralai_response_format_defects(run_suite: Callable[..., SuiteRun]) -> None:
+    """mistralai closes every object (records and allOf branches included) and keeps a non-object
+    root: one defect per cause, the root rule reported as resting on an indirect source."""
+    path = _path("mistralai/response-format")
+    run = run_suite(path.adapter, "--sc-rule", "SM-01,RT-2,RT-4,RT-8", "-k",
+                    "sm_01 or rt_2_traps or (rt_4_case and trap-records) or rt_8_traps")
+    assert run.report is not None, run.output
+    assert _failed(run) == {"SM-01", "RT-4", "RT-8"}, run.output  # RT-2: called on a fresh copy, as the SDK does
+    by_rule = {tuple(defect["rules"]): defect for defect in run.report["defects"]}
+    assert set(by_rule) == {("SM-01",), ("RT-4",), ("RT-8",)}, list(by_rule)
+    assert by_rule[("SM-01",)]["basis"] == "indirect"
+    assert by_rule[("RT-4",)]["title"] == "a valid value encoded breaks `additionalProperties` (RT-4)"
 
 
 def _path(key: str) -> SdkPath:

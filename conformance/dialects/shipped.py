@@ -344,9 +344,10 @@ MISTRAL = Dialect(
     name="mistral",
     description="Mistral custom structured outputs (response_format json_schema, strict) and strict function tools",
     rules=(
-        rule("SM-01", source=SOURCES["mistral"],
+        rule("SM-01", source=SOURCES["mistral"], basis="indirect",
              note="\"Your output should be an instance of a JSON object following this schema\" (the "
-                  "instruction the API prepends); function parameters are an object too."),
+                  "instruction the API prepends); function parameters are an object too. Read from a "
+                  "prompt text, not from a documented schema rule."),
     ),
     encoding=ValueEncoding(wrap_root=True),
     source=SOURCES["mistral"],

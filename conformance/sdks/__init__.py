@@ -96,6 +96,9 @@ SDK_PATHS: tuple[SdkPath, ...] = (
             adapter="strictconformance.sdks.google_genai:GoogleGenaiResponses"),
     SdkPath("google-genai/function-declarations", "google-genai: FunctionDeclaration.from_callable", ("google-genai",),
             adapter="strictconformance.sdks.google_genai:GoogleGenaiFunctionDeclarations"),
+    # mistralai (strictconformance.sdks.mistral)
+    SdkPath("mistralai/response-format", "mistralai: response_format_from_pydantic_model (strict)", ("mistralai",),
+            adapter="strictconformance.sdks.mistral:MistralStrictSchema"),
     # process harnesses (strictconformance.process; run from HARNESS_DIR)
     SdkPath("vercel-ai/node", "Vercel AI SDK (TypeScript)", ("ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/google"),
             command="node harnesses/vercel-ai.mjs", language="node"),
