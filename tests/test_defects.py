@@ -292,3 +292,22 @@ def test_dialects_the_adapter_does_not_declare_are_said_once() -> None:
         "not run for this adapter (dialects and providers it does not declare): anthropic, google, openai"]
     assert not any("checks not covered" in line for line in lines), lines  # RT-3 passed where it applies
     assert any(line.startswith("not covered: SM-07 - its checks are for dialects or providers") for line in lines), lines
+
+
+def test_a_triage_entry_can_name_a_defect() -> None:
+    """Triage attached to a defect id stays valid when the draws move (the findings' keys change)."""
+    from strictconformance.matrix.combine import annotate_triage
+    from strictconformance.sdks.triage import TriageEntry
+
+    def finding(key: str) -> dict[str, Any]:
+        return {"rule": "SM-05", "kind": "violation", "key": key, "defect": "D-0123abcd", "message": ""}
+
+    document = {"columns": [{"key": "acme/strict", "status": "ran"}], "rules": {"SM-05": {}},
+                "cells": {"acme/strict": {"SM-05": {"findings": [finding("SM-05 violation: one (trap a)"),
+                                                                  finding("SM-05 violation: another, drawn tonight")]}}}}
+    entry = TriageEntry(sdk_path="acme/strict", version="1.0", rule="SM-05", key="D-0123abcd", summary="s",
+                        reproducer="print('BUG:')", verdict="confirmed", evidence="e")
+    annotated = annotate_triage(document, [entry])
+    findings = annotated["cells"]["acme/strict"]["SM-05"]["findings"]
+    assert all(f["confirmed"] and f["triage"]["matched_by"] == "defect" for f in findings)
+    assert annotated["unmatched_triage"] == []

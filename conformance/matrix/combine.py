@@ -252,6 +252,19 @@ def _key_entry(entries: Mapping[tuple[str, str], Sequence[Any]], exact: Mapping[
     return None
 
 
+#: A triage key that names a defect (``D-`` and eight hex digits, the report's defect id): it
+#: matches every finding of that defect, whichever cases and keys the draws met it with.
+_DEFECT_KEY = re.compile(r"^D-[0-9a-f]{8}$")
+
+
+def _defect_entry(entries: Mapping[tuple[str, str], Sequence[Any]], column_key: str, rule_id: str,
+                  defect_id: str) -> tuple[Any, str] | None:
+    for entry in entries.get((column_key, rule_id), ()):
+        if _DEFECT_KEY.match(entry.key) and entry.key == defect_id:
+            return entry, "defect"
+    return None
+
+
 def annotate_triage(document: Mapping[str, Any], triage: Iterable[Any]) -> dict[str, Any]:
     """A copy of ``document`` whose findings carry ``triage`` (the matching entry's verdict,
     summary, evidence and version, or None) and ``confirmed`` (a ``confirmed`` entry matches).
@@ -263,7 +276,9 @@ def annotate_triage(document: Mapping[str, Any], triage: Iterable[Any]) -> dict[
     output breaks SM-03 there) takes the entry of that SM finding (``matched_by: "via SM-03"``) when
     no RT-1 entry names it. Failing all that, an entry written by hand (its key a description)
     matches by column and rule alone (``matched_by: "rule"``), and confirms the finding only when it
-    is the cell's one finding: a second distinct finding of the rule stays unconfirmed until triaged."""
+    is the cell's one finding: a second distinct finding of the rule stays unconfirmed until triaged.
+    An entry whose key is a defect id (``D-1a2b3c4d``, the report's) matches every finding of that
+    defect under its rule (``matched_by: "defect"``): it stays valid when the draws move."""
     entries = list(triage)
     exact = {(entry.sdk_path, entry.rule, entry.key): entry for entry in entries}
     by_rule: dict[tuple[str, str], list[Any]] = {}
@@ -275,6 +290,8 @@ def annotate_triage(document: Mapping[str, Any], triage: Iterable[Any]) -> dict[
         for rule_id, cell in column_cells.items():
             for finding in cell["findings"]:
                 found = _key_entry(by_rule, exact, column_key, rule_id, finding["key"])
+                if found is None and finding.get("defect"):  # an entry naming the defect: valid whatever the draws
+                    found = _defect_entry(by_rule, column_key, rule_id, str(finding["defect"]))
                 restated = _RT1_FROM_SM.match(finding["key"]) if rule_id == "RT-1" else None
                 if found is None and restated is not None:
                     sm_rule = restated.group(1)
@@ -283,7 +300,8 @@ def annotate_triage(document: Mapping[str, Any], triage: Iterable[Any]) -> dict[
                     if via is not None:
                         found = (via[0], f"via {sm_rule}")
                 if found is None:
-                    candidates = sorted((e for e in by_rule.get((column_key, rule_id), []) if "*" not in e.key),
+                    candidates = sorted((e for e in by_rule.get((column_key, rule_id), [])
+                                         if "*" not in e.key and not _DEFECT_KEY.match(e.key)),
                                         key=lambda e: e.verdict != "confirmed")  # a pattern says what it covers
                     found = (candidates[0], "rule") if candidates else None
                 entry, matched_by = found if found is not None else (None, "")
