@@ -37,7 +37,7 @@ from strictconformance.sdks import SDK_PATHS, SdkPath
 
 __all__ = ["build_parser", "main"]
 
-#: The speed target of issue 12: the whole suite on one SDK path, ci profile, 2 cores.
+#: The speed target: the whole suite on one SDK path, ci profile, 2 cores.
 TARGET_S = 180.0
 
 

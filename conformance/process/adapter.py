@@ -53,7 +53,10 @@ def _error_class(name: str) -> type[HarnessCallError]:
     return cls
 
 
-_TRAIT_KEYS = ("final_value", "empty_generator_value", "sources", "strict_convention")
+#: The ``tool_layer_traits`` keys a harness may declare: every field of ``ToolLayerTraits`` (each is
+#: JSON), so a harness states every convention a Python adapter can.
+_TRAIT_KEYS = ("final_value", "empty_generator_value", "sources", "strict_convention", "strict_default",
+               "error_text", "advertised_defaults", "callback_returns")
 
 
 class ProcessAdapter(Adapter):

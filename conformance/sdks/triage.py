@@ -44,9 +44,11 @@ __all__ = [
 #: The shipped triage folder (one JSON file per SDK).
 TRIAGE_DIR = Path(__file__).resolve().parent / "triage"
 VERDICTS = ("confirmed", "disputed", "kit-bug-fixed")
+#: The generated document holding every triaged finding with its evidence.
+FINDINGS_FILE = "conformance/sdks/triage/FINDINGS.md"
 README_START = "<!-- sdk-findings:start -->"
 README_END = "<!-- sdk-findings:end -->"
-REGENERATE = "python -m strictconformance.sdks.triage readme --write README.md"
+REGENERATE = f"python -m strictconformance.sdks.triage readme --write docs/matrix.md --findings {FINDINGS_FILE}"
 
 
 class TriageError(ValueError):
@@ -165,8 +167,6 @@ def load_triage(folder: Path | None = None, *, known_paths: Iterable[str | SdkPa
 
 # -- The README block ------------------------------------------------------------------------
 
-#: The generated document holding every triaged finding with its evidence (beside the README).
-FINDINGS_FILE = "conformance/sdks/triage/FINDINGS.md"
 
 
 def _matrix_table(entries: Sequence[TriageEntry], matrix: Mapping[str, Any]) -> list[str]:
