@@ -29,13 +29,13 @@ ISSUE_NUMBER = re.compile(r"\bissues?\s+#?\d+", re.IGNORECASE)
 TEXT_SUFFIXES = {".py", ".md", ".json", ".yaml", ".yml", ".mjs", ".txt", ".toml", ".html", ".js", ".css"}
 
 
-def issue_mentions(paths: list[Path]) -> list[str]:
-    """Every ``path:line: text`` holding "issue" followed by a number."""
+def issue_mentions(paths: list[Path], root: Path = ROOT) -> list[str]:
+    """Every ``path:line: text`` (path relative to ``root``) holding "issue" followed by a number."""
     hits = []
     for path in paths:
         for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
             if ISSUE_NUMBER.search(line):
-                hits.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:160]}")
+                hits.append(f"{path.relative_to(root)}:{number}: {line.strip()[:160]}")
     return hits
 
 
@@ -54,13 +54,10 @@ def test_no_shipped_text_names_an_issue_number() -> None:
 
 
 def test_the_grep_finds_an_issue_number(tmp_path: Path) -> None:
-    planted = ROOT / "docs" / "_planted_by_test_docs.md"  # inside ROOT: paths are shown relative to it
-    try:
-        planted.write_text("fine\nthe aliasing part (Issue 10, item 6)\nand issue #12 too\nno issues here\n")
-        assert [hit.split(": ", 1)[0] for hit in issue_mentions([planted])] == [
-            "docs/_planted_by_test_docs.md:2", "docs/_planted_by_test_docs.md:3"]
-    finally:
-        planted.unlink()
+    planted = tmp_path / "docs" / "page.md"  # not in docs/: a site build running beside would pick it up
+    planted.parent.mkdir()
+    planted.write_text("fine\nthe aliasing part (Issue 10, item 6)\nand issue #12 too\nno issues here\n")
+    assert [hit.split(": ", 1)[0] for hit in issue_mentions([planted], tmp_path)] == ["docs/page.md:2", "docs/page.md:3"]
     assert len(_shipped_files()) > 100  # the walk found the package
 
 
