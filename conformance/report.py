@@ -17,7 +17,7 @@ from importlib import resources
 from typing import Any
 
 from strictconformance._version import __version__
-from strictconformance.spec import DOCS_URL, Rule, all_rules, rule_sort_key, rule_url
+from strictconformance.spec import DOCS_URL, Rule, all_rules, rule_sort_key
 
 __all__ = ["REPORT_SCHEMA", "CheckResult", "ConformanceReport", "load_report_schema"]
 
@@ -179,7 +179,7 @@ class ConformanceReport:
         sdk = f" ({adapter['sdk']})" if adapter.get("sdk") else ""
         yield f"adapter  {adapter.get('adapter')}{sdk}"
         yield f"profile  {self.profile}{'  seed ' + self.seed if self.seed else ''}   kit {__version__}   schema {REPORT_SCHEMA}"
-        yield f"rules    {DOCS_URL}rules/  (each rule's page: {rule_url('SM-27')} ...)"
+        yield f"rules    {DOCS_URL}rules/<ID>/  (what each rule checks, and why)"
         yield ""
         shown = {rule_id: data for rule_id, data in outcomes.items() if data["outcome"] not in ("not covered", "not run")}
         if shown:

@@ -86,8 +86,6 @@ def _sm_parts(rule_id: str) -> tuple[str, str, str]:
 
 def _failing_sdks(rule_id: str, entries: list[Any]) -> str:
     """The SDK paths whose triaged findings break the rule, with each finding's summary."""
-    from strictconformance.spec import rule_sort_key  # noqa: F401  (the spec is importable: same kit)
-
     mine = [entry for entry in entries if entry.rule == rule_id and entry.verdict in ("confirmed", "disputed")]
     if not mine:
         return ("No SDK of the matrix has a triaged finding of this rule. The [matrix](../matrix.md) lists every "
@@ -100,7 +98,7 @@ def _failing_sdks(rule_id: str, entries: list[Any]) -> str:
     for path in sorted(by_path):
         group = by_path[path]
         versions = ", ".join(sorted({entry.version for entry in group}))
-        lines.append(f"- **`{path}`** ({versions}):")
+        lines.append(f"- **`{path}`** ({versions}; [its findings with their evidence](../findings.md)):")
         for entry in group:
             verdict = "" if entry.verdict == "confirmed" else f" *({entry.verdict})*"
             summary = " ".join(entry.summary.split()).replace("<", "&lt;")

@@ -43,7 +43,7 @@ def _above(fd: int, floor: int) -> int:
 class Browser:
     """One headless Chromium with one page (a CDP session attached to it)."""
 
-    def __init__(self, profile: Path, *, timeout: float = 60.0, width: int = 1280, height: int = 900) -> None:
+    def __init__(self, profile: Path, *, timeout: float = 120.0, width: int = 1280, height: int = 900) -> None:
         self.timeout = timeout
         to_browser_read, self._to_browser = os.pipe()
         self._from_browser, from_browser_write = os.pipe()

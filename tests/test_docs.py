@@ -61,6 +61,18 @@ def test_the_grep_finds_an_issue_number(tmp_path: Path) -> None:
     assert len(_shipped_files()) > 100  # the walk found the package
 
 
+def test_the_readme_is_short_and_links_into_the_site() -> None:
+    """What the kit is, the two set-up commands, one screen of output, links: the manual is the site."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) < 300
+    assert "pip install . && cd \"$(mktemp -d)\" && pytest -p strictconformance" in readme  # the suite, from an empty directory
+    assert 'pip install -e ".[test]" && python -m pytest -n auto tests' in readme  # the kit's tests (.ci/run)
+    linked = set(re.findall(re.escape(DOCS_URL) + r"([\w-]+)/", readme))
+    pages = {path.stem for path in (ROOT / "docs").glob("*.md")} | {"rules"}
+    assert linked <= pages, f"README links to pages the site does not have: {sorted(linked - pages)}"
+    assert {"getting-started", "tutorial", "adapters", "harnesses", "rules", "matrix"} <= linked
+
+
 # -- The documentation site: built with warnings as errors, rule pages generated -------------------
 
 BUILD_TIMEOUT_S = 600
@@ -139,6 +151,11 @@ def test_reports_link_to_the_rule_pages(tmp_path: Path) -> None:
     report = json.loads((ROOT / "tests" / "data" / "report-v1-sm03.json").read_text(encoding="utf-8"))
     junit = render_junit(report)
     assert f'<property name="sc_rule_url" value="{rule_url("SM-03")}" />' in junit
+
+    from strictconformance.report import ConformanceReport
+
+    header = list(ConformanceReport(adapter={"adapter": "acme:Adapter"}, profile="ci").render_lines())[:4]
+    assert header[2] == f"rules    {DOCS_URL}rules/<ID>/  (what each rule checks, and why)", header
 
 
 
