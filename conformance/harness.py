@@ -18,6 +18,7 @@ import json
 import math
 import os
 import queue
+import re
 import sys
 import sysconfig
 import threading
@@ -40,6 +41,7 @@ from strictconformance.adapter import (
 )
 from strictconformance.cputime import CallBudget, thread_cpu_reader
 from strictconformance.findings import CheckFailure, Finding, NotCovered
+from strictconformance.spec import rule_url
 from strictconformance.watchdog import Beacon
 
 if sys.version_info < (3, 11):  # pragma: no cover
@@ -63,6 +65,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
 
 # -- JSON rendering of counterexamples ---------------------------------------------------------
+
+#: A rule ID of the specification (a failure of an unknown rule gets no page link).
+_RULE_ID = re.compile(r"^[A-Z]+-[0-9]+$")
 
 
 #: Nodes :func:`to_jsonable` renders at most: a value sharing containers can be exponentially large
@@ -234,6 +239,8 @@ class ConformanceFailure(CheckFailure):
             lines += ["", f"reproducer unavailable: {self.reproducer_problem}"]
         if replay:
             lines += ["", f"replay: {replay}"]
+        if self.rule_id and _RULE_ID.match(self.rule_id):
+            lines.append(f"rule: {rule_url(self.rule_id)}")
         return "\n".join(lines)
 
     def as_json(self) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from strictconformance.dialects import (
     Violation,
     validate_strict,
 )
+from strictconformance.spec import rule_url
 
 __all__ = [
     "DEFAULT_LINT_DIALECTS",
@@ -332,9 +333,7 @@ def render_lint_sarif(result: LintResult) -> str:
             "defaultConfiguration": {"level": "error"},
             "properties": {"dialects": names, "source": rule.source},
         }
-        url = re.search(r"https?://\S+", rule.source)
-        if url:
-            descriptor["helpUri"] = url.group(0).rstrip(").,;")
+        descriptor["helpUri"] = rule_url(rule_id)  # the rule's page: what it checks, why, an example, its sources
         descriptors.append(descriptor)
     results = []
     for finding in result.findings:

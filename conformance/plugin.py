@@ -53,6 +53,8 @@ def worker_property(value: dict[str, Any]) -> str | dict[str, Any]:
         return value
 #: The testcase property carrying the rule ID in JUnit XML (--junitxml), for dashboards to group by.
 _JUNIT_RULE = "sc_rule"
+#: ... and the address of the rule's page on the documentation site.
+_JUNIT_RULE_URL = "sc_rule_url"
 #: What Hypothesis's note repeating the failing example as a Python call starts with (6.170 writes
 #: "Failing test case" / "Failing explicit example", releases before it "Falsifying ...").
 _EXAMPLE_NOTES = ("Failing test case", "Failing explicit example", "Falsifying example", "Falsifying explicit example")
@@ -591,8 +593,11 @@ class _ConformanceRun:
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         rule_id = _rule_of(item)
         if rule_id is not None and (_JUNIT_RULE, rule_id) not in item.user_properties:
+            from strictconformance.spec import rule_url
+
             # On every report of the item: junitxml writes a testcase's properties from its last one.
             item.user_properties.append((_JUNIT_RULE, rule_id))
+            item.user_properties.append((_JUNIT_RULE_URL, rule_url(rule_id)))
         problem = self.state.setup_errors.get(item.nodeid)
         if problem is not None:
             pytest.fail(problem, pytrace=False)

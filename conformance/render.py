@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 from xml.etree import ElementTree
 
+from strictconformance.spec import rule_url
+
 __all__ = [
     "ReportDiff",
     "ReportFormatError",
@@ -32,6 +34,8 @@ __all__ = [
 #: Outcomes in the order a reader wants them (the worst first).
 _OUTCOME_ORDER = ("failed", "error", "kit error", "passed", "not judged", "xfailed", "skipped", "not covered", "not run")
 _PROBLEM_OUTCOMES = ("failed", "error", "kit error")
+#: A rule ID (a saved report of another kit may name others; those get no page link).
+_RULE_ID = re.compile(r"^[A-Z]+-[0-9]+$")
 #: Longest counterexample/call text shown inline; the JSON report keeps everything.
 _SHOWN_CHARS = 3000
 #: GitHub truncates a job summary above 1 MiB; stay well below it.
@@ -390,7 +394,8 @@ def _xml(text: str) -> str:
 def render_junit(report: Mapping[str, Any]) -> str:
     """JUnit XML in the xunit2 family (the one pytest writes by default): one ``<testsuite>`` per
     rule named by its ID, one ``<testcase>`` per check with ``classname="strictconformance.<RULE>"``
-    and the rule ID leading its ``name``, so dashboards group by rule. A failed check carries its
+    and the rule ID leading its ``name``, so dashboards group by rule; its properties ``sc_rule`` and
+    ``sc_rule_url`` (the rule's page on the documentation site), as ``--junitxml`` writes them. A failed check carries its
     findings (or its reason); not covered, skipped and expected failures are ``<skipped>``."""
     report = check_report(report)
     root = ElementTree.Element("testsuites", {"name": "strictconformance"})
@@ -411,6 +416,10 @@ def render_junit(report: Mapping[str, Any]) -> str:
             case = ElementTree.SubElement(suite, "testcase", {
                 "classname": f"strictconformance.{rule_id}", "name": _xml(f"{rule_id} {nodeid.rsplit('::', 1)[-1]}"),
                 "file": nodeid.split("::", 1)[0], "time": f"{seconds:.3f}"})
+            properties = ElementTree.SubElement(case, "properties")
+            ElementTree.SubElement(properties, "property", {"name": "sc_rule", "value": rule_id})
+            if _RULE_ID.match(rule_id):
+                ElementTree.SubElement(properties, "property", {"name": "sc_rule_url", "value": rule_url(rule_id)})
             counts["tests"] += 1
             outcome = check.get("outcome")
             own = [f for f in check.get("findings") or [] if isinstance(f, Mapping)] or [f for f in findings if f.get("nodeid") == nodeid]

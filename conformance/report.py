@@ -19,7 +19,7 @@ from typing import Any
 
 from strictconformance._version import __version__
 from strictconformance.defects import Defect, group_defects, identity_dialects
-from strictconformance.spec import Rule, all_rules, rule_sort_key
+from strictconformance.spec import DOCS_URL, Rule, all_rules, rule_sort_key
 
 __all__ = ["REPORT_SCHEMA", "CheckResult", "ConformanceReport", "load_report_schema"]
 
@@ -209,6 +209,7 @@ class ConformanceReport:
         sdk = f" ({adapter['sdk']})" if adapter.get("sdk") else ""
         yield f"adapter  {adapter.get('adapter')}{sdk}"
         yield f"profile  {self.profile}{'  seed ' + self.seed if self.seed else ''}   kit {__version__}   schema {REPORT_SCHEMA}"
+        yield f"rules    {DOCS_URL}rules/<ID>/  (what each rule checks, and why)"
         if adapter.get("identity_codec"):
             yield ("codec    none declared: RT-4..RT-6 judge the identity codec (the SDK hands the provider's answer to its "
                    "user unchanged); RT-7 needs encode()")

@@ -36,7 +36,7 @@ FEATURES: frozenset[str] = frozenset({
     # keywords strict subsets ban
     "not", "if-then-else", "contains", "uniqueItems", "dependentRequired", "dependentSchemas",
     "unevaluatedProperties", "unevaluatedItems", "default", "propertyNames",
-    # shapes real schemas use (issue 10 item 3; frequencies in the real-world corpus, see
+    # shapes real schemas use (frequencies in the real-world corpus, see
     # CORPUS_SHAPES): annotations on any node, `$schema`, draft-07 `definitions`, an empty
     # nested object, `additionalProperties: true`, a typed `const`, a described null branch,
     # a `$ref` into a non-definition location, `allOf` of a union of properties-only members,

@@ -164,16 +164,16 @@ def test_the_reference_strictify_takes_a_dialect_object() -> None:
 
 
 def test_the_readme_example_declares_a_valid_dialect() -> None:
-    """The README's "Your own dialect" example, run as written: the adapter's declarations pass
+    """The dialects page's "Your own dialect" example, run as written: the adapter's declarations pass
     start-up validation and the dialect is acme, beside openai."""
     import re
     from pathlib import Path
 
     from strictconformance.adapter import read_declarations
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[1] / "docs" / "dialects.md").read_text(encoding="utf-8")
     found = re.search(r"```python\n(from strictconformance import Adapter\nfrom strictconformance\.dialects import OPENAI.*?)```", readme, re.S)
-    assert found, "README.md lost its custom dialect example"
+    assert found, "docs/dialects.md lost its custom dialect example"
     namespace: dict[str, object] = {}
     exec(compile(found.group(1), "README.md", "exec"), namespace)
     adapter_class = namespace["AcmeAdapter"]

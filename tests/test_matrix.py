@@ -431,34 +431,56 @@ def test_column_command_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     assert unavailable_reason(node_path) is None
 
 
-def test_the_committed_matrix_is_valid_and_has_every_registered_sdk_path() -> None:
+def test_the_committed_summary_is_valid_and_has_every_registered_sdk_path() -> None:
+    """matrix/summary.json (the repository keeps the matrix's summary; the matrix workflow publishes the
+    whole matrix) is a valid matrix, has a column per registered SDK path, every one of its findings is
+    triaged and no triage entry is left over from an older build."""
     from strictconformance.sdks import SDK_PATHS
 
-    committed = Path(__file__).resolve().parent.parent / "matrix" / "matrix.json"
+    committed = Path(__file__).resolve().parent.parent / "matrix" / "summary.json"
     document = json.loads(committed.read_text(encoding="utf-8"))
-    check_matrix(document, "matrix/matrix.json")
+    check_matrix(document, "matrix/summary.json")
     assert [column["key"] for column in document["columns"]] == ["reference", *(path.key for path in SDK_PATHS)], (
-        "matrix/matrix.json does not have a column per registered SDK path (strictconformance.sdks.SDK_PATHS); "
-        "rebuild it from the repository root with the SDK extra installed: "
-        "pip install -e '.[sdks]' && python -m strictconformance.matrix --out matrix && "
-        "python -m strictconformance.sdks.triage readme --write README.md")
+        "matrix/summary.json does not have a column per registered SDK path (strictconformance.sdks.SDK_PATHS); "
+        "rebuild the matrix from the repository root with the SDK extra installed and keep its summary: "
+        "pip install -e '.[sdks]' && python -m strictconformance.matrix --out matrix-build && "
+        "cp matrix-build/summary.json matrix/summary.json")
     assert document["profile"] == "ci" and document["selection"] == []
     assert [c["key"] for c in document["columns"] if c["status"] != "ran"] == []  # every column ran
-    from strictconformance.matrix.combine import annotate_triage
+    from strictconformance.matrix.combine import annotate_triage, column_counts, summarize
     from strictconformance.sdks.triage import load_triage
 
-    assert annotate_triage(document, load_triage()) == document, (
-        "matrix/matrix.json is not joined to today's triage files: python -m strictconformance.matrix --out matrix --retriage")
-    # every finding triaged (issue 12), and no confirmed or disputed entry left over from an older
-    # build: an entry matching nothing is a fixed bug or a changed key, to be re-triaged, never kept
-    from strictconformance.matrix.combine import column_counts
-
-    untriaged = {column["key"]: count for column in document["columns"]
-                 if (count := column_counts(document, column["key"])["untriaged"])}
-    assert untriaged == {}, (f"findings of the committed matrix no triage entry covers (by key or pattern, or by "
+    assert summarize(document) == document, "matrix/summary.json is not a summary (python -m strictconformance.matrix writes one)"
+    joined = annotate_triage(document, load_triage())
+    # every finding triaged, and no confirmed or disputed entry left over from an older build: an
+    # entry matching nothing is a fixed bug or a changed key, to be re-triaged, never kept
+    untriaged = {column["key"]: count for column in joined["columns"]
+                 if (count := column_counts(joined, column["key"])["untriaged"])}
+    assert untriaged == {}, (f"findings of the committed summary no triage entry covers (by key or pattern, or by "
                              f"its rule when the finding is its rule's only one), per column: {untriaged}")
-    stale = [(entry["sdk_path"], entry["key"]) for entry in document["unmatched_triage"]]
-    assert stale == [], f"{len(stale)} triage entries match no finding of the committed matrix: {stale[:10]}"
+    stale = [(entry["sdk_path"], entry["key"]) for entry in joined["unmatched_triage"]]
+    assert stale == [], f"{len(stale)} triage entries match no finding of the committed summary: {stale[:10]}"
+
+
+def test_a_summary_keeps_what_the_docs_and_against_read(tmp_path: Path) -> None:
+    """summary.json beside every build: each finding by key and kind, nothing heavy; --against takes it."""
+    from strictconformance.matrix.combine import summarize
+
+    key = "SM-03 violation: a"
+    document = combine([_column("acme/strictify", _report({"SM-03": [_finding("SM-03", key)]}))], profile="ci")
+    summary = summarize(document)
+    check_matrix(summary, "the summary")
+    [finding] = summary["cells"]["acme/strictify"]["SM-03"]["findings"]
+    assert finding == {"key": key, "kind": "violation", "message": "", "count": 1, "triage": None, "confirmed": False}
+    assert summarize(summary) == summary
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "matrix.json").write_text(json.dumps(document), encoding="utf-8")
+    assert matrix_main(["--out", str(out), "--retriage", "--triage", str(tmp_path)]) == 0
+    written = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert written == summarize(json.loads((out / "matrix.json").read_text(encoding="utf-8")))
+    old = summarize(combine([_column("acme/strictify", _report({}))], profile="ci"))
+    assert [f["key"] for f in diff_matrices(old, document)["new_findings"]] == [key]
 
 
 def test_a_report_that_is_not_one_is_an_error_column(tmp_path: Path) -> None:

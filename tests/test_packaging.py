@@ -55,3 +55,43 @@ def test_runtime_dependencies_are_the_fields_own() -> None:
     runtime = {re.split(r"[<>=!~ ;\[]", requirement)[0].lower() for requirement in requirements if "extra ==" not in requirement}
     assert runtime == {"pytest", "hypothesis", "hypothesis-jsonschema", "jsonschema", "vcrpy", "pytest-xdist", "pydantic"}
     assert any(r.startswith("hypothesis") and "<6.170.10" in r for r in requirements)
+
+
+#: The wheel's bound: what the suite needs at run time (code, spec, cases, cassettes, Node harnesses).
+WHEEL_LIMIT_BYTES = 2_000_000
+#: What stays in the repository: generated output and the triage files, which the suite never reads.
+_NOT_SHIPPED = re.compile(r"(^|/)(triage/[^/]+\.json|FINDINGS\.md|matrix\.(html|json|md)|summary\.json)$")
+
+
+def test_the_wheel_is_small_and_holds_no_triage_or_matrix(tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+
+    source = tmp_path / "src"  # a copy of what the build reads: it writes build/ and egg-info where it runs
+    skip = shutil.ignore_patterns("node_modules", "__pycache__", "*.egg-info", ".hypothesis")
+    for folder in ("conformance", "strategies", "cassettes"):
+        shutil.copytree(ROOT / folder, source / folder, ignore=skip)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(tmp_path / "out"), str(source)]
+    try:  # the installed setuptools when it is recent enough, else pip's isolated build environment
+        import setuptools
+
+        if int(setuptools.__version__.split(".")[0]) >= 77:
+            command.insert(4, "--no-build-isolation")
+    except ImportError:
+        pass
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, f"building the wheel failed:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
+    [wheel] = (tmp_path / "out").glob("strictconformance-*.whl")
+    size = wheel.stat().st_size
+    assert size < WHEEL_LIMIT_BYTES, f"the wheel is {size:,} bytes, over {WHEEL_LIMIT_BYTES:,}"
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    shipped = [name for name in names if _NOT_SHIPPED.search(name)]
+    assert shipped == [], f"the wheel ships what only the repository needs: {shipped}"
+    for needed in ("strictconformance/spec/SPEC.md", "strictconformance/sdks/triage.schema.json",
+                   "strictconformance/process/node/harness-kit.mjs", "strictconformance/cases/cases.json"):
+        assert needed in names, needed

@@ -1,6 +1,6 @@
-"""The README's tutorial, run as a reader runs it, and the README's quick start against `.ci/run`.
+"""The documentation's tutorial, run as a reader runs it, and the README's quick start against `.ci/run`.
 
-The tutorial is the part of README.md between ``<!-- tutorial:start -->`` and
+The tutorial is the part of docs/tutorial.md between ``<!-- tutorial:start -->`` and
 ``<!-- tutorial:end -->``. Its steps are its ``### N. ...`` headings; each step runs in a fresh
 directory holding the files the steps before it wrote. Fenced blocks, in document order:
 
@@ -45,16 +45,17 @@ from strictconformance.plugin import CHECKS_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+TUTORIAL = ROOT / "docs" / "tutorial.md"
 CI_SCRIPT = ROOT / ".ci" / "run"
 START, END = "<!-- tutorial:start -->", "<!-- tutorial:end -->"
 DISTRIBUTION = "strictconformance"
-#: How the installed checks' directory is written in the README (a regular, non-editable install).
+#: How the installed checks' directory is written in the tutorial (a regular, non-editable install).
 CHECKS_SHOWN_AS = ".../site-packages/strictconformance/checks"
 COMMAND_TIMEOUT_S = 300
 
 
 class TutorialFormatError(Exception):
-    """The README's tutorial does not follow the conventions of this module's docstring."""
+    """The tutorial does not follow the conventions of this module's docstring."""
 
 
 # -- Reading the tutorial ---------------------------------------------------------------------
@@ -111,16 +112,16 @@ _ENV_WORD = re.compile(r"^[A-Za-z_]\w*=")
 
 
 def tutorial_lines(text: str) -> tuple[int, list[str]]:
-    """The tutorial's lines and the README line number of the first one."""
+    """The tutorial's lines and the line number of the first one."""
     lines = text.split("\n")
     for marker in (START, END):
         count = sum(line.strip() == marker for line in lines)
         if count != 1:
-            raise TutorialFormatError(f"README.md must hold the line {marker!r} exactly once, found {count}")
+            raise TutorialFormatError(f"docs/tutorial.md must hold the line {marker!r} exactly once, found {count}")
     start = next(i for i, line in enumerate(lines) if line.strip() == START)
     end = next(i for i, line in enumerate(lines) if line.strip() == END)
     if end < start:
-        raise TutorialFormatError(f"{END!r} comes before {START!r} in README.md")
+        raise TutorialFormatError(f"{END!r} comes before {START!r} in docs/tutorial.md")
     return start + 2, lines[start + 1:end]
 
 
@@ -144,7 +145,7 @@ def _file_operation(caption: str, lang: str, body: str, where: int) -> WriteFile
     if edit and (edit["mode"] == "replace") == caption.endswith(" with:"):
         return EditDefinition(where, edit["path"], edit["target"], edit["mode"], body)
     raise TutorialFormatError(
-        f"README.md line {where}: a {lang} block must follow a caption paragraph that is exactly "
+        f"docs/tutorial.md line {where}: a {lang} block must follow a caption paragraph that is exactly "
         "`FILE`: or ends with In `FILE`, replace `NAME` with: / In `FILE`, add after `NAME`: "
         f"(found {caption!r})")
 
@@ -165,15 +166,15 @@ def _console_commands(body: Sequence[str], where: int) -> Iterator[Command]:
             words = tuple(split[env_count:])
             if not words or words[0] not in ("pytest", "python"):
                 raise TutorialFormatError(
-                    f"README.md line {line}: a console command must be `pytest ...` or `python ...` (this test "
+                    f"docs/tutorial.md line {line}: a console command must be `pytest ...` or `python ...` (this test "
                     f"runs it); show other commands in an sh block. Found {text!r}")
             current = []
         elif current is None:
-            raise TutorialFormatError(f"README.md line {where + offset}: a console block must start with a `$ ` command line")
+            raise TutorialFormatError(f"docs/tutorial.md line {where + offset}: a console block must start with a `$ ` command line")
         else:
             current.append(text)
     if current is None:
-        raise TutorialFormatError(f"README.md line {where}: an empty console block")
+        raise TutorialFormatError(f"docs/tutorial.md line {where}: an empty console block")
     yield Command(line, words, env, tuple(current))
 
 
@@ -187,8 +188,8 @@ def _shown_commands(body: Sequence[str], where: int) -> Iterator[ShownCommand]:
 def parse_tutorial(text: str) -> list[Step]:
     """The tutorial's steps with their operations in document order."""
     first_line, lines = tutorial_lines(text)
-    if not any(re.match(r"^## Tutorial\b", line) for line in lines):
-        raise TutorialFormatError("the tutorial region has no level-2 heading starting '## Tutorial'")
+    if not any(re.match(r"^#{1,2} Tutorial\b", line) for line in lines):
+        raise TutorialFormatError("the tutorial region has no heading starting '# Tutorial'")
     steps: list[Step] = []
     operations: list[Operation] = []
     index = 0
@@ -201,7 +202,7 @@ def parse_tutorial(text: str) -> list[Step]:
                 _close_step(steps, operations)
             number = int(heading["number"])
             if number != len(steps) + 1:
-                raise TutorialFormatError(f"README.md line {where}: step {number} follows step {len(steps)}")
+                raise TutorialFormatError(f"docs/tutorial.md line {where}: step {number} follows step {len(steps)}")
             steps.append(Step(number, heading["title"], where, ()))
             operations = []
             index += 1
@@ -212,9 +213,9 @@ def parse_tutorial(text: str) -> list[Step]:
             continue
         closing = next((i for i in range(index + 1, len(lines)) if lines[i].startswith("```")), None)
         if closing is None or lines[closing].strip() != "```":
-            raise TutorialFormatError(f"README.md line {where}: fenced block not closed by a bare ```")
+            raise TutorialFormatError(f"docs/tutorial.md line {where}: fenced block not closed by a bare ```")
         if not steps:
-            raise TutorialFormatError(f"README.md line {where}: a fenced block before the first '### 1. ...' step")
+            raise TutorialFormatError(f"docs/tutorial.md line {where}: a fenced block before the first '### 1. ...' step")
         body = lines[index + 1:closing]
         lang = fence["lang"]
         if lang in _FILE_LANGS:
@@ -224,7 +225,7 @@ def parse_tutorial(text: str) -> list[Step]:
         elif lang == "sh":
             operations.extend(_shown_commands(body, where))
         else:
-            raise TutorialFormatError(f"README.md line {where}: fenced block of unknown kind {lang!r}; "
+            raise TutorialFormatError(f"docs/tutorial.md line {where}: fenced block of unknown kind {lang!r}; "
                                       f"use one of {', '.join((*_FILE_LANGS, 'console', 'sh'))}")
         index = closing + 1
     if not steps:
@@ -236,7 +237,7 @@ def parse_tutorial(text: str) -> list[Step]:
 def _close_step(steps: list[Step], operations: list[Operation]) -> None:
     step = steps[-1]
     if not any(isinstance(op, Command) and op.expected for op in operations):
-        raise TutorialFormatError(f"README.md line {step.line}: step {step.number} runs no console command with output to show")
+        raise TutorialFormatError(f"docs/tutorial.md line {step.line}: step {step.number} runs no console command with output to show")
     steps[-1] = Step(step.number, step.title, step.line, tuple(operations))
 
 
@@ -283,7 +284,7 @@ def apply_file_operation(directory: Path, operation: WriteFile | EditDefinition)
         target.write_text(operation.text)
         return
     if not target.exists():
-        raise TutorialFormatError(f"README.md line {operation.line}: edits {operation.path!r}, which no earlier block writes")
+        raise TutorialFormatError(f"docs/tutorial.md line {operation.line}: edits {operation.path!r}, which no earlier block writes")
     source = target.read_text()
     first, last, indent = _definition_span(source, operation.target, operation.path)
     lines = source.split("\n")
@@ -296,7 +297,7 @@ def apply_file_operation(directory: Path, operation: WriteFile | EditDefinition)
     try:
         ast.parse(edited)
     except SyntaxError as error:
-        raise TutorialFormatError(f"README.md line {operation.line}: {operation.path} is not valid Python after the edit: {error}") from None
+        raise TutorialFormatError(f"docs/tutorial.md line {operation.line}: {operation.path} is not valid Python after the edit: {error}") from None
     target.write_text(edited)
 
 
@@ -381,11 +382,11 @@ def run_command(directory: Path, command: Command) -> None:
     shown = " ".join((*(f"{k}={v}" for k, v in command.env), *command.words))
     allowed = (0, 1) if command.words[0] == "pytest" else (0,)
     if result.returncode not in allowed:
-        pytest.fail(f"README.md line {command.line}: `{shown}` exited {result.returncode}:\n" + "\n".join(output[-80:]))
+        pytest.fail(f"docs/tutorial.md line {command.line}: `{shown}` exited {result.returncode}:\n" + "\n".join(output[-80:]))
     expected = [normalise(line, directory) for line in command.expected]
     problem = unmatched(expected, output)
     if problem is not None:
-        pytest.fail(f"README.md line {command.line}: `{shown}` does not print what the README shows: {problem}\n"
+        pytest.fail(f"docs/tutorial.md line {command.line}: `{shown}` does not print what the tutorial shows: {problem}\n"
                     "---- actual output (normalised) ----\n" + "\n".join(output))
 
 
@@ -394,14 +395,14 @@ def check_shown_command(directory: Path, command: ShownCommand) -> None:
     program, *args = command.words
     if program == "pip":
         targets = [arg for arg in args[1:] if not arg.startswith("-")]
-        assert args[:1] == ["install"] and targets, f"README.md line {command.line}: only `pip install ...` is shown"
+        assert args[:1] == ["install"] and targets, f"docs/tutorial.md line {command.line}: only `pip install ...` is shown"
         for target in targets:
             name = re.split(r"[\[<>=!~ ]", target, maxsplit=1)[0]
-            assert name in (DISTRIBUTION, "."), f"README.md line {command.line}: installs {target!r}, not {DISTRIBUTION!r} or '.'"
+            assert name in (DISTRIBUTION, "."), f"docs/tutorial.md line {command.line}: installs {target!r}, not {DISTRIBUTION!r} or '.'"
         return
-    assert program == "pytest", f"README.md line {command.line}: an sh block shows pip install or pytest commands, found {program!r}"
+    assert program == "pytest", f"docs/tutorial.md line {command.line}: an sh block shows pip install or pytest commands, found {program!r}"
     result = run(directory, [*command.words, "--collect-only", "-q"])
-    assert result.returncode == 0, (f"README.md line {command.line}: `{shlex.join(command.words)}` does not even collect "
+    assert result.returncode == 0, (f"docs/tutorial.md line {command.line}: `{shlex.join(command.words)}` does not even collect "
                                     f"(exit {result.returncode}):\n{result.stdout}{result.stderr}")
 
 
@@ -410,7 +411,7 @@ def check_shown_command(directory: Path, command: ShownCommand) -> None:
 
 def _load_steps() -> tuple[list[Step], str | None]:
     try:
-        return parse_tutorial(README.read_text(encoding="utf-8")), None
+        return parse_tutorial(TUTORIAL.read_text(encoding="utf-8")), None
     except (OSError, ValueError, TutorialFormatError) as error:  # ValueError: shlex, unbalanced quotes
         return [], f"{type(error).__name__}: {error}"
 

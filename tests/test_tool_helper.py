@@ -37,7 +37,7 @@ def repr_short(value: object) -> str:
     return f"int of {value.bit_length()} bits" if isinstance(value, int) and abs(value) > 10**20 else repr(value)
 
 
-# -- the README example, run exactly as written -------------------------------------------------
+# -- the documented example (docs/tool-helper.md), run exactly as written -------------------------------------------------
 
 README_EXAMPLE = '''
 from pydantic import BaseModel
@@ -87,8 +87,8 @@ print([event.data for event in run.events], run.result.value)  # ['3...', '2...'
 
 
 def test_readme_example_runs_as_written_and_prints_what_its_comments_say() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    assert f"```python\n{README_EXAMPLE.strip()}\n```" in readme, "README.md's tool helper example differs from README_EXAMPLE"
+    readme = (Path(__file__).resolve().parents[1] / "docs" / "tool-helper.md").read_text(encoding="utf-8")
+    assert f"```python\n{README_EXAMPLE.strip()}\n```" in readme, "docs/tool-helper.md's example differs from README_EXAMPLE"
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(README_EXAMPLE, "README.md", "exec"), {"__name__": "readme_example"})

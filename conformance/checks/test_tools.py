@@ -9,7 +9,7 @@ message, and its counterexample (the definition, input and result that show it) 
 report. Cases come from :mod:`strictconformance.strategies.callbacks`, drawn with ``st.data()``
 once the adapter's ``tool_layer_traits`` are read (which input-schema sources, how a generator
 gives its final value, which strict convention), so that only the curated counterexample, not the
-raw case, is reported. The explicit cases are the bugs issue 5 lists in today's SDKs, and SPEC §1's
+raw case, is reported. The explicit cases are bugs found in today's SDKs, and SPEC §1's
 strict values.
 """
 
@@ -198,7 +198,7 @@ def test_tl_1_one_shape_advertises_one_schema(strictconformance_harness: Harness
 
 _OWNER = ObjectShape("Owner", (("name", FieldShape("string")), ("level", FieldShape("integer", default=1))), closed=True)
 
-#: The shapes SDKs get wrong today (issue 5): ``T | None = None`` loses its null, nested models.
+#: The shapes SDKs get wrong today: ``T | None = None`` loses its null, nested models.
 _KNOWN_SHAPES: Mapping[str, ObjectShape] = {
     "optional scalar T | None = None keeps null": ObjectShape(
         "Search", (("query", FieldShape("string", description="What to look for")),
@@ -243,7 +243,7 @@ def test_tl_2_input_is_validated_before_the_callback(strictconformance_harness: 
 _ORDER = ObjectShape("Order", (("item", FieldShape("string")), ("owner", FieldShape("object", obj=_OWNER))), closed=True)
 _SEARCH = _KNOWN_SHAPES["optional scalar T | None = None keeps null"]
 
-#: (source, shape, valid input, input invalid at the pointer, pointer): the bugs issue 5 names.
+#: (source, shape, valid input, input invalid at the pointer, pointer): bugs found in today's SDKs.
 _KNOWN_INPUTS: Mapping[str, tuple[InputSource, ObjectShape, dict[str, JSONValue], dict[str, JSONValue], str]] = {
     "raw JSON Schema input is validated": (
         "json_schema", callbacks.SIMPLE_SHAPE, {"query": "q", "limit": 2}, {"query": "q", "limit": "2"}, "/limit"),

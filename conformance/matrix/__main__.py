@@ -2,8 +2,8 @@
 
 Runs the suite against the reference and each SDK path of :data:`strictconformance.sdks.SDK_PATHS`
 (each in its own process, progress on stderr), then writes to ``--out``: ``matrix.json`` (the
-combined document, ``matrix.schema.json``), ``matrix.md`` and ``matrix.html`` (one static page),
-beside ``reports/`` (each column's own report) and ``logs/`` (each column's pytest output).
+combined document, ``matrix.schema.json``), ``matrix.md``, ``matrix.html`` (one static page) and
+``summary.json`` (the small summary the repository keeps as ``matrix/summary.json``), beside ``reports/`` (each column's own report) and ``logs/`` (each column's pytest output).
 ``--retriage`` runs nothing: it joins the triage files to the matrix already in ``--out`` again.
 
 Exit status: 0 when the matrix was built and every selected path ran or is unavailable; 3 when it
@@ -30,6 +30,7 @@ from strictconformance.matrix.combine import (
     check_matrix,
     combine,
     diff_matrices,
+    summarize,
 )
 from strictconformance.matrix.render import render_html, render_markdown
 from strictconformance.matrix.run import REFERENCE, run_column, unavailable_reason
@@ -37,7 +38,7 @@ from strictconformance.sdks import SDK_PATHS, SdkPath
 
 __all__ = ["build_parser", "main"]
 
-#: The speed target of issue 12: the whole suite on one SDK path, ci profile, 2 cores.
+#: The speed target: the whole suite on one SDK path, ci profile, 2 cores.
 TARGET_S = 180.0
 
 
@@ -129,6 +130,8 @@ def write_outputs(document: dict[str, Any], out: Path) -> None:
     (out / "matrix.json").write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     (out / "matrix.md").write_text(render_markdown(document) + "\n", encoding="utf-8")
     (out / "matrix.html").write_text(render_html(document), encoding="utf-8")
+    (out / "summary.json").write_text(json.dumps(summarize(document), indent=1, ensure_ascii=False) + "\n",
+                                      encoding="utf-8")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -209,7 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         print(f"error: writing the matrix to {out}: {error}", file=sys.stderr)
         return 2
-    say(f"wrote {out / 'matrix.json'}, {out / 'matrix.md'}, {out / 'matrix.html'} "
+    say(f"wrote {out / 'matrix.json'}, {out / 'matrix.md'}, {out / 'matrix.html'}, {out / 'summary.json'} "
         f"({time.monotonic() - started:.0f} s)")
     if "changes" in document:
         print("\n".join(changes_lines(document["changes"])))

@@ -30,6 +30,7 @@ __all__ = [
     "diff_matrices",
     "load_matrix_schema",
     "report_findings",
+    "summarize",
 ]
 
 MATRIX_SCHEMA = "strictconformance-matrix/1"
@@ -344,6 +345,33 @@ def column_counts(document: Mapping[str, Any], column_key: str) -> dict[str, int
             "confirmed": sum(1 for finding in findings if finding.get("confirmed")),
             "disputed": verdicts.count("disputed"), "kit_bug_fixed": verdicts.count("kit-bug-fixed"),
             "untriaged": verdicts.count(None)}
+
+
+#: The columns' fields a summary keeps (what the tables of the documentation and ``--against`` read).
+_SUMMARY_COLUMN = ("key", "title", "language", "adapter", "command", "versions", "status", "reason", "duration_s",
+                   "cpu_s", "sdk", "summary")
+
+
+def summarize(document: Mapping[str, Any]) -> dict[str, Any]:
+    """The matrix's small summary, itself a valid matrix document: every column and cell, each
+    finding by its key and kind alone (no message, counterexample, reproducer, nor triage: join the
+    triage files with :func:`annotate_triage` when reading it). The repository keeps this (a few
+    hundred KB) instead of the whole matrix; ``--against`` takes it as the old matrix."""
+    check_matrix(document, "the matrix to summarize")
+    return {
+        "schema": MATRIX_SCHEMA,
+        "kit_version": document["kit_version"],
+        "profile": document["profile"],
+        "selection": list(document["selection"]),
+        "rules": {rule_id: {"title": row["title"], "section": row["section"]} for rule_id, row in document["rules"].items()},
+        "columns": [{field: column[field] for field in _SUMMARY_COLUMN if field in column} for column in document["columns"]],
+        "cells": {key: {rule_id: {"outcome": cell["outcome"], "reasons": [],
+                                  "findings": [{"key": finding["key"], "kind": finding["kind"], "message": "",
+                                                "count": finding["count"], "triage": None, "confirmed": False}
+                                               for finding in cell["findings"]]}
+                        for rule_id, cell in cells.items()}
+                  for key, cells in document["cells"].items()},
+    }
 
 
 def diff_matrices(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:

@@ -2,7 +2,11 @@
 
 ``python -m strictconformance.process install-node``: install the shipped Node harnesses' packages
 (``npm ci`` from the committed lockfile, in the kit's Node folder, wherever pip put the kit), so
-the matrix's TypeScript SDK columns can run."""
+the matrix's TypeScript SDK columns can run.
+
+``python -m strictconformance.process kit-path [--folder]``: where the Node harness kit
+(``harness-kit.mjs``) is, or with ``--folder`` the kit's Node folder (the shipped harnesses are in
+its ``harnesses/``), wherever pip put the kit: a harness of your own copies the kit from there."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ import argparse
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from strictconformance.process import node_folder
 from strictconformance.process.conformance import check_harness
@@ -44,9 +49,17 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("--cwd", default=None, help="working directory of the harness")
     check.add_argument("--timeout", type=float, default=10.0, help="seconds per call (default 10)")
     sub.add_parser("install-node", help="npm ci the shipped Node harnesses' packages (for the matrix's TypeScript columns)")
+    kit_path = sub.add_parser("kit-path", help="print the path of the Node harness kit (harness-kit.mjs) to copy beside "
+                                               "your harness, or with --folder the kit's Node folder")
+    kit_path.add_argument("--folder", action="store_true", help="print the Node folder (harness-kit.mjs, harnesses/, "
+                                                                "package.json) instead")
     options = parser.parse_args(argv)
     if options.action == "install-node":
         return install_node()
+    if options.action == "kit-path":
+        folder = Path(node_folder())
+        print(folder if options.folder else folder / "harness-kit.mjs")
+        return 0
     verdict = check_harness(options.command, cwd=options.cwd, timeout=options.timeout)
     print(verdict.render())
     return 0 if verdict.ok else 1

@@ -1,4 +1,4 @@
-"""Triage files: the hand-checked findings of each SDK, and the README section made from them.
+"""Triage files: the hand-checked findings of each SDK, and the documentation made from them.
 
 ``conformance/sdks/triage/<sdk>.json`` holds one entry per distinct finding the suite reports on
 one of the SDK's paths, checked by hand: the rule, the finding's key, a one-line summary, a
@@ -7,10 +7,14 @@ evidence (provider documentation or the SDK's source line). The files follow
 ``triage.schema.json`` (beside this module). The SDK matrix joins findings to entries by
 ``sdk_path`` + ``rule`` + ``key`` and marks the findings no ``confirmed`` entry covers.
 
+The triage files are the repository's (``conformance/sdks/triage/``), not the wheel's: the suite
+never reads them; the matrix and the documentation build do, in a checkout.
+
 ``python -m strictconformance.sdks.triage check`` validates every file;
-``python -m strictconformance.sdks.triage readme --write README.md`` regenerates the README's
-"What it finds in real SDKs" block (the matrix's columns and every confirmed finding in a line) and
-``FINDINGS_FILE`` (every entry with its verdict and evidence) from the triage files and the committed matrix.
+``python -m strictconformance.sdks.triage readme`` prints the SDK matrix page's findings block (the
+matrix's columns and every confirmed finding in a line) and, with ``--findings FILE``, writes the
+findings document (every entry with its verdict and evidence), from the triage files and the
+matrix summary. The documentation build (``scripts/docs_hooks.py``) makes both the same way.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FINDINGS_FILE",
+    "MATRIX_SUMMARY",
     "README_END",
     "README_START",
     "TRIAGE_DIR",
@@ -44,9 +49,13 @@ __all__ = [
 #: The shipped triage folder (one JSON file per SDK).
 TRIAGE_DIR = Path(__file__).resolve().parent / "triage"
 VERDICTS = ("confirmed", "disputed", "kit-bug-fixed")
+#: The documentation page holding every triaged finding with its evidence (generated at build time,
+#: beside the matrix page that links to it).
+FINDINGS_FILE = "findings.md"
+#: The matrix summary the repository keeps (``summary.json`` of a matrix build).
+MATRIX_SUMMARY = "matrix/summary.json"
 README_START = "<!-- sdk-findings:start -->"
 README_END = "<!-- sdk-findings:end -->"
-REGENERATE = "python -m strictconformance.sdks.triage readme --write README.md"
 
 
 class TriageError(ValueError):
@@ -109,6 +118,9 @@ def load_triage(folder: Path | None = None, *, known_paths: Iterable[str | SdkPa
     from strictconformance.spec import all_rules
 
     folder = TRIAGE_DIR if folder is None else Path(folder)
+    if not folder.is_dir():
+        raise TriageError(f"no triage folder at {folder}: the triage files are in a checkout of the repository "
+                          "(conformance/sdks/triage/), not in the installed wheel; pass --dir")
     registry: dict[str, SdkPath | None] = {}
     for known_path in (SDK_PATHS if known_paths is None else known_paths):
         if isinstance(known_path, SdkPath):
@@ -165,8 +177,6 @@ def load_triage(folder: Path | None = None, *, known_paths: Iterable[str | SdkPa
 
 # -- The README block ------------------------------------------------------------------------
 
-#: The generated document holding every triaged finding with its evidence (beside the README).
-FINDINGS_FILE = "conformance/sdks/triage/FINDINGS.md"
 
 
 def _matrix_table(entries: Sequence[TriageEntry], matrix: Mapping[str, Any]) -> list[str]:
@@ -174,9 +184,9 @@ def _matrix_table(entries: Sequence[TriageEntry], matrix: Mapping[str, Any]) -> 
     from strictconformance.matrix.combine import annotate_triage, column_counts
 
     matrix = annotate_triage(matrix, entries)  # today's triage, not the one the matrix was built with
-    lines = [f"The committed matrix (`matrix/matrix.md`, kit {matrix.get('kit_version')}, "
-             f"`{matrix.get('profile')}` profile, {len(matrix.get('rules', {}))} rules), "
-             f"rebuilt by `python -m strictconformance.matrix --out matrix`:", "",
+    lines = [f"The matrix (kit {matrix.get('kit_version')}, `{matrix.get('profile')}` profile, "
+             f"{len(matrix.get('rules', {}))} rules; the repository keeps its summary, `{MATRIX_SUMMARY}`), counted "
+             "against today's triage files:", "",
              "| SDK path | versions | rules failed | distinct findings | confirmed | disputed | "
              "kit false alarms (fixed since) | untriaged |",
              "|---|---|---|---|---|---|---|---|"]
@@ -209,7 +219,7 @@ def readme_block(entries: Sequence[TriageEntry], matrix: Mapping[str, Any] | Non
     of the committed matrix's SDK columns (when there is one), then every confirmed finding in one
     line by SDK path. The evidence, the disputed findings and the kit's fixed false alarms are in
     :func:`findings_document` (``FINDINGS_FILE``)."""
-    lines: list[str] = [README_START, f"<!-- generated: edit conformance/sdks/triage/*.json, then run `{REGENERATE}` -->", ""]
+    lines: list[str] = [README_START, "<!-- generated from conformance/sdks/triage/*.json and the matrix summary -->", ""]
     if matrix is not None:
         lines += _matrix_table(entries, matrix)
     if not entries:
@@ -220,7 +230,7 @@ def readme_block(entries: Sequence[TriageEntry], matrix: Mapping[str, Any] | Non
                      f"covers one defect met at many places). Each was checked by hand against the SDK (its reproducer "
                      f"runs with only the SDK installed) and the provider's documentation; the evidence of each, the "
                      f"{verdicts['disputed']} disputed findings and the {verdicts['kit-bug-fixed']} kit false alarms "
-                     f"fixed since are in [`{FINDINGS_FILE}`]({FINDINGS_FILE}):")
+                     f"fixed since are on the [findings page]({FINDINGS_FILE}):")
         lines.append("")
         for sdk_path, group in _by_path(entries):
             confirmed = [entry for entry in group if entry.verdict == "confirmed"]
@@ -237,12 +247,12 @@ def readme_block(entries: Sequence[TriageEntry], matrix: Mapping[str, Any] | Non
 def findings_document(entries: Sequence[TriageEntry], matrix: Mapping[str, Any] | None = None) -> str:
     """``FINDINGS_FILE``: every triage entry by SDK path, with its verdict and evidence."""
     lines = ["# What the kit finds in real SDKs, with the evidence", "",
-             f"<!-- generated: edit conformance/sdks/triage/*.json, then run `{REGENERATE}` -->", "",
+             "<!-- generated from conformance/sdks/triage/*.json and the matrix summary -->", "",
              "Every triage entry of `conformance/sdks/triage/*.json`, by SDK path: the rule, what the finding is, "
              "its verdict when it is not `confirmed` (`disputed`: the SDK's maintainers or the provider's documentation "
              "say otherwise; `kit-bug-fixed`: a kit false alarm, fixed in the kit with a self-test), and the evidence "
              "(the provider's documentation or the SDK's source line). Each entry's standalone reproducer is in its "
-             "triage file; `python -m strictconformance.sdks.triage reproduce` runs them.", ""]
+             "triage file in the repository; `python -m strictconformance.sdks.triage reproduce` runs them.", ""]
     if matrix is not None:
         lines += _matrix_table(entries, matrix)
     if not entries:
@@ -299,8 +309,8 @@ def main(argv: Sequence[str] | None = None, *, sdk_paths: Sequence[SdkPath] | No
     check.add_argument("--dir", type=Path, default=None, help="triage folder (default: the shipped one)")
     readme = sub.add_parser("readme", help="print (or --write) the README's generated findings block")
     readme.add_argument("--dir", type=Path, default=None, help="triage folder (default: the shipped one)")
-    readme.add_argument("--matrix", type=Path, default=Path("matrix/matrix.json"),
-                        help="the committed matrix JSON (default matrix/matrix.json; skipped when absent)")
+    readme.add_argument("--matrix", type=Path, default=Path(MATRIX_SUMMARY),
+                        help=f"a matrix or its summary (default {MATRIX_SUMMARY}; skipped when absent)")
     readme.add_argument("--write", type=Path, default=None, metavar="README",
                         help="replace the block in this README instead of printing it, and write the findings "
                              f"document with the evidence ({FINDINGS_FILE} beside it, or --findings)")

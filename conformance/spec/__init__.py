@@ -19,10 +19,15 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-__all__ = ["AREAS", "SPEC_RESOURCE", "Rule", "all_rules", "get_rule", "rule_sort_key", "spec_section", "spec_text"]
+__all__ = ["AREAS", "DOCS_URL", "SPEC_RESOURCE", "Rule", "all_rules", "get_rule", "rule_sort_key", "rule_url", "spec_section",
+           "spec_text"]
 
 #: Where the specification is in the installed package (rules' ``source`` fields name it).
 SPEC_RESOURCE = "strictconformance/spec/SPEC.md"
+
+#: The documentation site (``site_url`` in mkdocs.yml; tests/test_docs.py keeps the two equal). Every
+#: link the kit prints or writes to a rule's page is made from it by :func:`rule_url`.
+DOCS_URL = "https://strictconformance.github.io/strictconformance/"
 
 #: Area prefix -> (SPEC.md section, module holding its rules).
 AREAS: Mapping[str, tuple[str, str]] = {
@@ -91,6 +96,13 @@ def all_rules() -> Mapping[str, Rule]:
                 raise ValueError(f"rule {rule.id} is defined twice")
             found[rule.id] = rule
     return {rule_id: found[rule_id] for rule_id in sorted(found, key=rule_sort_key)}
+
+
+def rule_url(rule_id: str) -> str:
+    """The stable address of a rule's page on the documentation site (``<site>/rules/SM-27/``)."""
+    if _ID.match(rule_id) is None:
+        raise ValueError(f"{rule_id!r} is not a rule ID (AREA-N)")
+    return f"{DOCS_URL}rules/{rule_id}/"
 
 
 def get_rule(rule_id: str) -> Rule:

@@ -16,7 +16,7 @@ __all__ = ["RULES"]
 _SPEC3 = "strictconformance/spec/SPEC.md §3"
 _SPEC4 = "strictconformance/spec/SPEC.md §4"
 _STRICTIFY = ("strictify",)
-_ISSUE10 = "issue 10 (strict-schema bugs), item 6"
+_STRUCTURED_OUTPUTS = "https://platform.openai.com/docs/guides/structured-outputs"
 
 
 def _applied_by(definition: RuleDefinition) -> str:
@@ -54,7 +54,7 @@ RULES: tuple[Rule, ...] = (
     Rule("RT-2", "strictify is pure",
          "The input is not mutated; the same input gives the same output (schema and losses); the output "
          "shares no dict or list with the input, with another call's output or with itself (aliasing: "
-         "editing one would edit the other).", f"{_SPEC4}; {_ISSUE10} (aliasing, folded into RT-2)", _STRICTIFY),
+         "editing one would edit the other).", f"{_SPEC4} (aliasing is part of purity: a node shared between two schemas is edited through either)", _STRICTIFY),
     Rule("RT-3", "strictify is idempotent",
          "Strictifying the output again changes nothing.", _SPEC4, _STRICTIFY),
     Rule("RT-4", "completeness: every original value encodes validly and decodes back",
@@ -78,14 +78,15 @@ RULES: tuple[Rule, ...] = (
          "enum/const, bounds, minItems, references cut at optional or nullable exits) that the validator "
          "accepts. A strict schema proven to have none (a required `false` property, an empty enum, "
          "minimum over maximum, a required recursion with no exit) fails.",
-         f"{_SPEC4}; {_ISSUE10}; a strict-mode tool call must match the schema (OpenAI Structured Outputs, "
-         "Anthropic strict tool use): with no valid value the model has no valid answer", _STRICTIFY),
+         f"{_SPEC4}; a strict-mode tool call must match the schema (OpenAI Structured Outputs, "
+         f"{_STRUCTURED_OUTPUTS}; Anthropic strict tool use): with no valid value the model has no valid answer", _STRICTIFY),
     Rule("RT-9", "annotations survive: every description and title is kept, folded into an ancestor, or reported",
          "Every `description` and `title` of a node the original's root reaches is in a description or "
          "title of the strict schema at that node or an ancestor (folded), or a reported loss explains its "
          "absence (`annotation-dropped` at its node; `truncated`/`opaque` at it or above; the keyword it sits "
          "under stripped or narrowed).",
-         f"{_SPEC4}; {_ISSUE10}; descriptions are how the model learns what each parameter means (OpenAI "
+         f"{_SPEC4}; OpenAI Structured Outputs lists `title` and `description` among the keywords strict mode "
+         f"supports ({_STRUCTURED_OUTPUTS}), so nothing forces their loss; descriptions are how the model learns what each parameter means (OpenAI "
          "function calling and Anthropic tool use guides: describe every parameter)", _STRICTIFY),
     Rule("RT-10", "strictify refuses only what the dialect cannot express",
          "A declared refusal (one of the adapter's strictify_refusals, or a process harness's refusal "

@@ -1,18 +1,20 @@
 // strictconformance harness kit for Node: speaks strictconformance-process/1 on stdin/stdout.
-// No dependencies beyond Node (>= 18). A harness registers functions and calls serve():
+// No dependencies beyond Node (>= 18). A harness registers functions and calls serve().
+// This file is not an npm package: copy it beside your harness
+// (cp "$(python -m strictconformance.process kit-path)" .) and import it by a relative path:
 //
-//   import { serve, DeclaredError, Refusal } from "strictconformance/harness-kit.mjs";
+//   import { serve, DeclaredError, Refusal, packageVersion } from "./harness-kit.mjs";
 //   serve({
 //     implementation: { name: "my-sdk", version: "1.0.0", sdk: { "my-sdk": "1.0.0" } },
 //     declarations: { strict_defaults: { openai: true }, providers: ["openai"] },
-//     // declarations travel as they are (README, "Process harnesses", the started message), e.g.
+//     // declarations travel as they are (docs: harnesses, the started message), e.g.
 //     // drift_unread: { "openai.responses": { completed_at: "node_modules/my-sdk/dist/x.js:120" } }
 //     notCovered: { plan_request: "my-sdk has no model selection" },
 //     capabilities: { build_request: async ({ request }, ctx) => ({ api: "openai.chat", body }) },
 //     reproducers: { build_request: ({ request }) => "// a standalone .mjs snippet" },
 //   });
 //
-// A capability returns the result value (README, "Process harnesses", per method), throws a
+// A capability returns the result value (docs: harnesses, per method), throws a
 // DeclaredError (or any Error: its name is the error type) for the SDK's errors, or a Refusal when
 // the SDK cannot express the call. ctx.callback(handle, args) runs a tool callback the kit holds.
 // console.log/info/debug/warn go to stderr: stdout carries protocol messages only.
@@ -164,28 +166,46 @@ export function serve(spec) {
   lines.on("close", () => queue.then(() => process.exit(0)));
 }
 
-/** The installed version of an npm package, read from its package.json (for implementation.sdk). */
-export async function packageVersion(name) {
+/** The installed version of an npm package, read from its package.json (for implementation.sdk).
+ *  The package is looked up as the harness itself would import it: from `options.from` when given
+ *  (a path or file URL, e.g. `import.meta.url`), then from the harness's main script, then from the
+ *  working directory, then from this kit's folder; "unknown" when none has it. */
+export async function packageVersion(name, options = {}) {
   const { createRequire } = await import("node:module");
   const { readFileSync } = await import("node:fs");
-  const require = createRequire(import.meta.url);
-  for (const candidate of [`${name}/package.json`]) {
+  const { dirname, join, resolve } = await import("node:path");
+  const bases = [];
+  if (options.from) bases.push(String(options.from));
+  if (process.argv[1]) bases.push(resolve(process.argv[1]));
+  bases.push(join(process.cwd(), "__strictconformance__.mjs"));
+  bases.push(import.meta.url);
+  for (const base of bases) {
+    let require;
     try {
-      return JSON.parse(readFileSync(require.resolve(candidate), "utf8")).version;
+      require = createRequire(base);
     } catch {
-      // packages whose exports hide package.json: walk up from the entry point
+      continue;
     }
-  }
-  const { dirname, join } = await import("node:path");
-  let dir = dirname(require.resolve(name));
-  for (let i = 0; i < 6; i += 1) {
     try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-      if (pkg.name === name) return pkg.version;
+      return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), "utf8")).version;
     } catch {
-      // keep walking
+      // not here, or its exports hide package.json: walk up from the entry point
     }
-    dir = dirname(dir);
+    let dir;
+    try {
+      dir = dirname(require.resolve(name));
+    } catch {
+      continue;
+    }
+    for (let i = 0; i < 6; i += 1) {
+      try {
+        const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+        if (pkg.name === name) return pkg.version;
+      } catch {
+        // keep walking
+      }
+      dir = dirname(dir);
+    }
   }
   return "unknown";
 }
