@@ -291,7 +291,7 @@ class ConformanceReport:
 
 #: A check not covered because its dialect or provider is not the adapter's: no news to its
 #: maintainer, said once at the end of the report instead of under every rule.
-_UNDECLARED = re.compile(r"^the adapter's (strictify_dialects|providers) .* do not include '([^']+)'$")
+_UNDECLARED = re.compile(r"^the adapter's (strictify_dialects|providers)\b.* do not include '([^']+)'$")
 
 
 def _undeclared(reason: str) -> str | None:

@@ -82,7 +82,7 @@ def test_res_1_tool_beats_config_beats_default(strictconformance_harness: Harnes
         expected = _first_set(tool.strict, request.config_strict, _declared_default(strictconformance_harness, request.provider))
         actual = wire_tool(strictconformance_harness, wire, tool.name).strict
         strictconformance_harness.expect(same_tool_strict(request.provider, actual, expected, strictconformance_harness.declarations.openai_api), detail=(
-            f"{request.provider}: the {'tool' if tool.strict is not None else 'config'}'s setting is not what the wire carries"), message=(
+            _setting_ignored(request.provider, "tool" if tool.strict is not None else "config", expected, actual)), message=(
             f"{request.provider}: tool {tool.name!r} has strict={_show(tool.strict)}, provider config "
             f"strict={_show(request.config_strict)}; the wire carries strict={_show(actual)}, expected "
             f"{_show(expected)} (tool ?? config ?? default)"))
@@ -216,8 +216,17 @@ def _table_case(strictconformance_harness: Harness, provider: str, supports: boo
     if expected == "declared":  # the seed says true; SPEC §1 checks the adapter's declared default
         expected = _declared_default(strictconformance_harness, provider)
     actual = wire_tool(strictconformance_harness, strictconformance_harness.call("build_request", request), "lookup").strict
-    strictconformance_harness.expect(same_tool_strict(provider, actual, expected, strictconformance_harness.declarations.openai_api), f"seed table row: expected strict={_show(expected)}, the wire carries {_show(actual)}",
-                                     detail=f"seed table row ({provider}): strict={_show(expected)} expected, {_show(actual)} sent")
+    # a row with a tool or config setting states what the property check states: one finding per cause
+    source = "tool" if tool_strict is not None else "config" if config is not None else None
+    detail = (_setting_ignored(provider, source, expected, actual) if source is not None
+              else f"seed table row ({provider}): strict={_show(expected)} expected, {_show(actual)} sent")
+    strictconformance_harness.expect(same_tool_strict(provider, actual, expected, strictconformance_harness.declarations.openai_api),
+                                     f"seed table row: expected strict={_show(expected)}, the wire carries {_show(actual)}", detail=detail)
+
+
+def _setting_ignored(provider: str, source: str, expected: Any, actual: Any) -> str:
+    """The finding key's detail of a tool's or config's strict setting the wire does not carry."""
+    return f"{provider}: the {source}'s strict={_show(expected)} is not what the wire carries ({_show(actual)} sent)"
 
 
 def _table_params(rule: str) -> list[Any]:
