@@ -190,7 +190,7 @@ def _matrix_table(entries: Sequence[TriageEntry], matrix: Mapping[str, Any]) -> 
             continue
         lines.append(f"| `{column['key']}` | {versions} | {counts['failed_rules']} | {counts['findings']} | "
                      f"{counts['confirmed']} | {counts['disputed']} | {counts['kit_bug_fixed']} | "
-                     f"{counts['untriaged']} |")
+                     f"{counts['unconfirmed']} |")
     lines.append("")
     return lines
 
