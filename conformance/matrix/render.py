@@ -128,7 +128,7 @@ def render_markdown(document: Mapping[str, Any]) -> str:
 
 #: The matrix's header height and rule column width: the sticky parts, and how far a cell scrolled
 #: into view must stay clear of them.
-_HEADER_EM, _RULE_EM = 11, 17
+_HEADER_EM, _RULE_EM = 15, 17
 
 _CSS = """
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
@@ -145,7 +145,7 @@ th{background:#f3f3f3}
 #matrix{border-collapse:separate;border-spacing:0;margin:0}
 #matrix th,#matrix td{border:0;border-right:1px solid #ddd;border-bottom:1px solid #ddd}
 #matrix thead th{position:sticky;top:0;z-index:2;background:#eef1f6;vertical-align:bottom;height:HEADERem}
-#matrix thead th.col span{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;display:inline-block;max-height:HEADERem;overflow:hidden;text-overflow:ellipsis}
+#matrix thead th.col span{font-size:.9em;writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;display:inline-block;max-height:HEADERem;overflow:hidden;text-overflow:ellipsis}
 #matrix th.rule{position:sticky;left:0;z-index:1;background:#f6f6f6;width:RULEem;min-width:RULEem;max-width:RULEem;font-weight:normal}
 #matrix thead th.rule{z-index:3;background:#eef1f6}
 #matrix th.rule b{display:block}#matrix th.rule small{color:#555;display:block}
