@@ -29,6 +29,8 @@ import pytest
 # here: this module is loaded by every pytest run in every project where the kit is installed. The
 # kit is imported inside the hooks, once the suite is active (tests/test_light_plugin.py keeps it so).
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from strictconformance.adapter import Declarations
     from strictconformance.harness import Harness
     from strictconformance.report import ConformanceReport
@@ -100,7 +102,7 @@ class _State:
     setup_errors: dict[str, str] = field(default_factory=dict)  # nodeid -> why the check cannot run
     not_covered: dict[str, str] = field(default_factory=dict)  # nodeid -> why the check does not apply
     findings_dir: Path | None = None  # where counterexamples too big to show are written whole
-    seed_chosen: bool = False  # the run's seed is the plugin's (Hypothesis keeps it in a global)
+    run_seed: int | None = None  # a random run's seed (--sc-seed): each check draws from its own, derived from it
     watchdog: Any = None  # strictconformance.watchdog.Watchdog, on the process supervising workers
     watch_dir: str | None = None  # its beacons' folder
     supervised: bool = False  # the checks run in one xdist worker the plugin asked for
@@ -137,6 +139,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="Hypothesis profile: dev (default), ci (derandomized; the default when CI is set), "
                          "nightly (many random examples, example database). --hypothesis-profile works too.")
     parser.addini("sc_profile", "strictconformance: Hypothesis profile (dev, ci, nightly)", default=None)
+    group.addoption("--sc-seed", type=int, default=None, metavar="N",
+                    help="the seed of a random run (dev, nightly): each check draws from a seed of its own derived "
+                         "from N, and the example database stays on (--hypothesis-seed turns it off). Default: a "
+                         "fresh one, recorded in the report and in every replay command.")
     group.addoption("--sc-rule", action="append", default=[], metavar="ID",
                     help="run only the checks of these rules: IDs (RES-1) or areas (BUD); repeat or comma-separate")
     group.addoption("--sc-call-timeout", type=float, default=None, metavar="SECONDS",
@@ -201,7 +207,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
     from strictconformance.adapter import AdapterContractError, error_text, read_declarations
     from strictconformance.harness import ACTIVE_HARNESS, Harness
-    from strictconformance.profiles import PROFILE_NAMES, register_profiles
+    from strictconformance.profiles import PROFILE_NAMES, examples_directory, register_profiles
     from strictconformance.report import ConformanceReport
 
     adapter_path = (config.getoption("sc_adapter") or os.environ.get(ADAPTER_ENV)
@@ -224,7 +230,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
     shrinking.install()  # a deterministic shrink budget for the checks under `ci` (see the module)
     try:
-        register_profiles()
+        register_profiles(adapter_path, examples_directory(config.invocation_params.dir))
     except ValueError as error:  # a bad $STRICTCONFORMANCE_NIGHTLY_EXAMPLES
         raise pytest.UsageError(f"strictconformance: {error}") from None
     profile = config.getoption("sc_profile") or config.getini("sc_profile") or None
@@ -256,7 +262,6 @@ def pytest_configure(config: pytest.Config) -> None:
     if report_path and not Path(report_path).resolve().parent.is_dir():
         raise pytest.UsageError(f"strictconformance: --sc-report {report_path!r}: its directory does not exist")
     controller = not hasattr(config, "workerinput")
-    seed_chosen = False
     if report_path and controller and not config.option.collectonly:
         # A report from an earlier run must not survive a run that ends before writing its own.
         Path(report_path).unlink(missing_ok=True)
@@ -267,9 +272,9 @@ def pytest_configure(config: pytest.Config) -> None:
             derandomized = settings.get_profile(named or settings.get_current_profile_name()).derandomize
         except Exception:  # an unknown --hypothesis-profile: Hypothesis's plugin says so
             derandomized = False
-        seed_chosen = _choose_seed(config, derandomized)
+        run_seed = _choose_seed(config, derandomized)
     else:
-        _take_controller_seed(config)
+        run_seed = _take_controller_seed(config)
     state = _State(
         harness=harness,
         report=report,
@@ -279,7 +284,7 @@ def pytest_configure(config: pytest.Config) -> None:
         report_path=report_path,
         selected_rules=_selected_rules(config),
     )
-    state.seed_chosen = seed_chosen
+    state.run_seed = run_seed
     config.stash[_STATE] = state
     config.stash[ACTIVE_HARNESS] = harness  # the checks' collection hooks read it (harness.active_declarations)
     state.supervised = supervised
@@ -355,25 +360,54 @@ def _start_watchdog(state: _State, config: pytest.Config, controller: bool, time
 SEED_ENV = "STRICTCONFORMANCE_RUN_SEED"
 
 
-def _choose_seed(config: pytest.Config, derandomized: bool) -> bool:
-    """Give a random run a seed of its own, so the report records it and replays name it; the
-    workers (the supervised child included) take it from ``SEED_ENV``."""
+def _choose_seed(config: pytest.Config, derandomized: bool) -> int | None:
+    """A random run's seed (``--sc-seed``, or a fresh one), so the report records it and replays
+    name it; the workers (the supervised child included) take it from ``SEED_ENV``. It is never
+    Hypothesis's global seed: with ``--hypothesis-seed`` Hypothesis keeps no example database, so a
+    failure found tonight would not be tried first tomorrow (profiles.check_seed)."""
     os.environ.pop(SEED_ENV, None)  # never an outer run's seed
-    if derandomized or config.getoption("hypothesis_seed", default=None) is not None:
-        return False
-    import random
+    given: int | None = config.getoption("sc_seed")
+    if config.getoption("hypothesis_seed", default=None) is not None:
+        if given is not None:
+            raise pytest.UsageError("strictconformance: give --sc-seed or --hypothesis-seed, not both "
+                                    "(--sc-seed keeps the example database, --hypothesis-seed turns it off)")
+        return None  # the user's choice: Hypothesis's global seed, as Hypothesis documents it
+    if derandomized:
+        if given is not None:
+            raise pytest.UsageError("strictconformance: --sc-seed seeds a random profile (dev, nightly); "
+                                    "this run's profile is derandomized, so it tries the same examples without one")
+        return None
+    if given is None:
+        import random
 
-    config.option.hypothesis_seed = str(random.SystemRandom().randrange(2**32))
-    os.environ[SEED_ENV] = config.option.hypothesis_seed
-    return True
+        given = random.SystemRandom().randrange(2**32)
+    os.environ[SEED_ENV] = str(given)
+    return given
 
 
-def _take_controller_seed(config: pytest.Config) -> None:
-    """In an xdist worker: run with the seed the controller chose and reports (this hook runs
-    before Hypothesis's plugin reads ``--hypothesis-seed``)."""
+def _take_controller_seed(config: pytest.Config) -> int | None:
+    """In an xdist worker: the seed the controller chose and reports."""
     seed = os.environ.get(SEED_ENV)
-    if seed and config.getoption("hypothesis_seed", default=None) is None:
-        config.option.hypothesis_seed = seed
+    return int(seed) if seed else None
+
+
+def _seed_check(item: pytest.Item, run_seed: int) -> Callable[[], None]:
+    """Give a Hypothesis check its own seed for this call (``@seed``'s attribute, which Hypothesis
+    reads before its global seed and which leaves the example database on); returns the undo (a
+    check function is shared by its parametrized items and by later runs in this process)."""
+    from strictconformance.profiles import check_seed
+
+    test = getattr(getattr(item, "obj", None), "__func__", getattr(item, "obj", None))
+    if getattr(test, "hypothesis", None) is None:  # not a Hypothesis test: nothing drawn
+        return lambda: None
+    name = f"{item.path.stem}::{item.name}" if item.path.parent == CHECKS_DIR else item.nodeid  # as a replay names it
+    before = test._hypothesis_internal_use_seed  # type: ignore[union-attr]
+    test._hypothesis_internal_use_seed = check_seed(run_seed, name)  # type: ignore[union-attr]
+
+    def undo() -> None:
+        test._hypothesis_internal_use_seed = before  # type: ignore[union-attr]
+
+    return undo
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Module | None:
@@ -505,11 +539,8 @@ class _ConformanceRun:
             self.state.watchdog.stop()
             os.environ.pop(WATCH_DIR_ENV, None)
             shutil.rmtree(str(self.state.watch_dir), ignore_errors=True)
-        if self.state.seed_chosen:  # the next run in this process (pytester) chooses its own
-            import hypothesis.core
-
-            hypothesis.core.global_force_seed = None
-            os.environ.pop(SEED_ENV, None)
+        if self.state.run_seed is not None and not hasattr(config, "workerinput"):
+            os.environ.pop(SEED_ENV, None)  # the next run in this process (pytester) chooses its own
 
     def pytest_report_header(self, config: pytest.Config) -> str | None:
         if self.state.supervised:
@@ -520,7 +551,9 @@ class _ConformanceRun:
         from hypothesis import settings
 
         self.state.report.profile = settings.get_current_profile_name()
-        seed = session.config.getoption("hypothesis_seed", default=None)
+        seed = self.state.run_seed
+        if seed is None:
+            seed = session.config.getoption("hypothesis_seed", default=None)
         self.state.report.seed = None if seed is None else str(seed)
 
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -610,7 +643,14 @@ class _ConformanceRun:
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Any:
         self.state.harness.begin_item(item.nodeid, _rule_of(item))
-        yield
+        if self.state.run_seed is None:
+            yield
+            return
+        undo = _seed_check(item, self.state.run_seed)
+        try:
+            yield
+        finally:
+            undo()
 
     def _replay_command(self, item: pytest.Item) -> str:
         from strictconformance.profiles import PROFILE_NAMES
@@ -620,9 +660,10 @@ class _ConformanceRun:
             profile_arg = ["--sc-profile", self.state.report.profile]
         adapter_option = "--sc-adapter-cmd" if item.config.getoption("sc_adapter_cmd") else "--sc-adapter"
         words = ["pytest", "-p", "strictconformance", adapter_option, self.state.adapter_path, *profile_arg]
-        seed = item.config.getoption("hypothesis_seed", default=None)
-        if seed is not None:
-            words.append(f"--hypothesis-seed={seed}")
+        if self.state.run_seed is not None:
+            words.append(f"--sc-seed={self.state.run_seed}")
+        elif item.config.getoption("hypothesis_seed", default=None) is not None:
+            words.append(f"--hypothesis-seed={item.config.getoption('hypothesis_seed')}")
         if item.path.parent == CHECKS_DIR:  # portable: the installed package's module, not a site-packages path
             words += ["--pyargs", f"strictconformance.checks.{item.path.stem}::{item.name}"]
         else:

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from chromium_pipe import Chromium
 from strictconformance.matrix import (
     MatrixError,
     combine,
@@ -24,8 +25,13 @@ from strictconformance.matrix import (
     render_markdown,
 )
 from strictconformance.matrix.__main__ import main as matrix_main
-from strictconformance.matrix.combine import ColumnResult, changes_lines, check_matrix
-from strictconformance.matrix.render import cell_id
+from strictconformance.matrix.combine import (
+    ColumnResult,
+    changes_lines,
+    check_matrix,
+    column_counts,
+)
+from strictconformance.matrix.render import cell_id, cell_text
 from strictconformance.matrix.run import column_versions, install_hint, run_column
 from strictconformance.sdks import SdkPath
 from strictconformance.sdks.triage import TriageEntry
@@ -165,7 +171,7 @@ def test_triage_join_marks_unconfirmed_findings() -> None:
         triage=[entry("SM-03 violation: gone", "confirmed")])["unmatched_triage"]] == [("acme/x", "SM-03 violation: gone")]
     assert document["unmatched_triage"] == []  # acme/other did not run here: nothing said about it
     markdown = render_markdown(document)
-    assert "failed: 3 findings (2 unconfirmed)" in markdown
+    assert "failed: 3 findings (1 disputed, 1 unconfirmed)" in markdown
     assert "**SM-03** SM-03 violation: a (confirmed;" in markdown
     assert "SM-03 violation: b (disputed;" in markdown
     assert "SM-03 violation: c (**unconfirmed**;" in markdown
@@ -211,7 +217,8 @@ def test_diff_new_fixed_versions_and_outcomes() -> None:
     assert "* NEW finding: acme/x TL-2: TL-2 crash: ValueError" in render_markdown(new)
     page = render_html(new)
     assert page.count('<span class="new-badge">') == 1
-    assert '<h4>TL-2 crash: ValueError &mdash; <span class="unconfirmed">unconfirmed</span> (no triage entry) <span class="new-badge">' in page
+    assert re.search(r'<h4>TL-2 crash: ValueError &mdash; <span class="v v-unconfirmed" [^>]*>unconfirmed</span> '
+                     r'\(no triage entry\) <span class="new-badge">', page)
 
 
 def test_diff_says_nothing_about_findings_of_a_column_that_errored() -> None:
@@ -367,28 +374,137 @@ def test_html_page_in_headless_chromium(tmp_path: Path) -> None:
     dom = _browse(page, f"open={opened}", tmp_path, "--dump-dom")
     # the matrix: a row per rule, a column per SDK path, each cell its outcome and findings
     assert '<tr data-area="SM" id="row-SM-03">' in dom
-    assert ">failed: 1 finding (1 unconfirmed)</a>" in dom
-    assert 'data-cell="cell-absent_path--TL-2"><span title="SDK not installed: absent">unavailable</span></td>' in dom
+    assert f'data-cell="{opened}" data-verdicts="unconfirmed" title="failed: 1 finding (1 unconfirmed)"><a ' in dom
+    assert ('data-cell="cell-absent_path--TL-2" data-verdicts="none" title="unavailable">'
+            '<span title="SDK not installed: absent">unavailable</span></td>') in dom
     # the finding opened by the script: its section is open, with the reproducer, the counterexample and the mark
     start = dom.index(f'<section class="cell-findings open" id="{opened}"')
     section = dom[start:dom.index("</section>", start)]
     assert "from acme import strictify\nprint(strictify({'prefixItems': [{'type': 'object'}]}))" in section.replace("&#x27;", "'")
     assert 'class="counterexample"' in section
-    assert '<span class="unconfirmed">unconfirmed</span>' in section
-    assert f'<td class="cell o-failed selected" data-col="acme/strictify" data-cell="{opened}">' in dom
+    assert re.search(r'<span class="v v-unconfirmed" [^>]*>unconfirmed</span> \(no triage entry\)', section)
+    assert f'<td class="cell o-failed selected" data-col="acme/strictify" data-cell="{opened}" ' in dom
     assert 'id="panel-title">SM-03 on acme/strictify: failed: 1 finding (1 unconfirmed)<' in dom
     # filters: area TL only, one SDK column
     dom = _browse(page, "area=TL&sdk=reference", tmp_path, "--dump-dom")
     assert '<tr data-area="SM" id="row-SM-03" class="hidden">' in dom
     assert '<tr data-area="TL" id="row-TL-2">' in dom
-    assert '<th data-col="acme/strictify" title="ACME/STRICTIFY" class="hidden">' in dom
-    assert '<th data-col="reference" title="REFERENCE">' in dom
+    assert '<th class="col hidden" data-col="acme/strictify" data-sdk="acme" data-lang="python"' in dom
+    assert '<th class="col" data-col="reference" data-sdk="reference" data-lang="python"' in dom
     # and a screenshot a person can look at
     shot = tmp_path / "matrix.png"
     _browse(page, f"open={opened}", tmp_path, f"--screenshot={shot}")
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
     if os.environ.get("SC_MATRIX_SCREENSHOT"):  # keep it for a person to look at
         shutil.copy(shot, os.environ["SC_MATRIX_SCREENSHOT"])
+
+
+#: The synthetic wide matrix: 50 SDK paths (40 Python, 10 TypeScript) of 13 SDKs, every rule a row.
+_WIDE = [(f"sdk-{index % 13:02d}/path-{index:02d}", "node" if index >= 40 else "python") for index in range(50)]
+#: The cell a shared link opens: far right and far down, where neither it nor its panel is in view.
+_FAR = (_WIDE[47][0], "TL-2")
+
+
+def _wide_document() -> dict[str, Any]:
+    """50 columns; SM-03 fails in every column and TL-2 in every fourth, with findings of each verdict."""
+    keys = ["SM-03 violation: a", "SM-03 violation: b", "SM-03 violation: c"]
+    columns, triage = [], []
+    for index, (key, language) in enumerate(_WIDE):
+        findings = {"SM-03": [_finding("SM-03", k) for k in keys[:1 + index % 3]]}
+        if index % 4 == 3:
+            findings["TL-2"] = [_finding("TL-2", "TL-2 crash: ValueError")]
+        report = _report(findings)
+        for rule_id, rule in report["rules"].items():  # every rule ran: a row each, 88 rows
+            if rule["outcome"] == "not run":
+                rule.update(outcome="passed", checks=[{"nodeid": f"test_x.py::test_{rule_id}", "outcome": "passed"}])
+        column = _column(key, report)
+        column.language = language
+        columns.append(column)
+        triage += [TriageEntry(sdk_path=key, version="1.0", rule="SM-03", key=k, summary="s", reproducer="r",
+                               verdict=verdict, evidence="e.py:1")
+                   for k, verdict in zip(keys[:1 + index % 3], ("confirmed", "disputed"), strict=False)]
+    return combine(columns, profile="ci", triage=triage)
+
+
+def test_the_legend_tells_unconfirmed_from_disputed() -> None:
+    """A finding with a disputed entry is disputed, one without an entry of its own unconfirmed:
+    per cell, per column and per finding the page and the Markdown count them apart."""
+    document = _wide_document()
+    cell = document["cells"][_WIDE[2][0]]["SM-03"]  # three findings: confirmed, disputed, no entry
+    assert cell_text(cell) == "failed: 3 findings (1 disputed, 1 unconfirmed)"
+    counts = column_counts(document, _WIDE[2][0])
+    assert (counts["confirmed"], counts["disputed"], counts["kit_bug_fixed"], counts["unconfirmed"]) == (1, 1, 0, 1)
+    assert column_counts(document, _WIDE[1][0])["disputed"] == 1 and column_counts(document, _WIDE[1][0])["unconfirmed"] == 0
+    page = render_html(document)
+    ident = cell_id(_WIDE[2][0], "SM-03")
+    start = page.index(f'data-cell="{ident}"')
+    td = page[start:page.index("</td>", start)]
+    assert 'data-verdicts="confirmed disputed unconfirmed"' in td
+    assert all(f'class="v v-{v}"' in td for v in ("confirmed", "disputed", "unconfirmed"))
+    section = page[page.index(f'id="{ident}"'):]
+    section = section[:section.index("</section>")]
+    assert [m for m in re.findall(r'<div class="finding" data-verdict="([a-z-]+)">', section)] == ["confirmed", "disputed", "unconfirmed"]
+    assert "kit false alarm" in page[:page.index('id="matrix-box"')]  # the legend names every verdict
+    assert "SM-03 violation: b (disputed;" in render_markdown(document)
+
+
+def _browser(tmp_path: Path) -> Chromium:
+    return Chromium(_chromium(), tmp_path / f"chromium-profile-{len(list(tmp_path.iterdir()))}", width=1280, height=900)
+
+
+def test_a_50_column_page_keeps_its_headers_and_opens_a_shared_link(tmp_path: Path) -> None:
+    page = tmp_path / "matrix.html"
+    page.write_text(render_html(_wide_document()), encoding="utf-8")
+    rect = "(function(e){var r=e.getBoundingClientRect();return {top:r.top,bottom:r.bottom,left:r.left,right:r.right};})"
+    with _browser(tmp_path) as browser:
+        browser.open(page.as_uri())
+        # scrolled right and down as far as the box goes: the header row and the rule column stay in view
+        box = browser.js("(function(){var b=document.getElementById('matrix-box');b.scrollLeft=b.scrollWidth;"
+                         "b.scrollTop=b.scrollHeight;return {left:b.scrollLeft,top:b.scrollTop};})()")
+        assert box["left"] > 3000 and box["top"] > 2000, box  # 50 columns and 88 rows: far out of the first view
+        frame = browser.js(f"{rect}(document.getElementById('matrix-box'))")
+        last_header = browser.js(f"{rect}(document.querySelector('#matrix thead th.col:last-child'))")
+        corner = browser.js(f"{rect}(document.querySelector('#matrix thead th.rule'))")
+        last_rule = browser.js(f"{rect}(document.querySelector('#matrix tbody tr:last-child th.rule'))")
+        assert abs(last_header["top"] - frame["top"]) <= 2 and abs(corner["top"] - frame["top"]) <= 2, (last_header, frame)
+        assert abs(corner["left"] - frame["left"]) <= 2 and abs(last_rule["left"] - frame["left"]) <= 2, (last_rule, frame)
+        assert last_rule["bottom"] <= frame["bottom"] + 1 and last_header["right"] <= frame["right"] + 1
+        browser.screenshot(tmp_path / "scrolled.png")
+
+        # a shared link to a cell far right and far down: its panel opens and is scrolled to, and the
+        # cell itself is scrolled into the box, clear of the sticky header and rule column
+        opened = cell_id(*_FAR)
+        browser.open(f"{page.as_uri()}#open={opened}")
+        assert browser.js(f"document.getElementById('{opened}').classList.contains('open')")
+        assert browser.js("window.scrollY") > 200
+        section = browser.js(f"{rect}(document.getElementById('{opened}'))")
+        height = browser.js("window.innerHeight")
+        assert 0 <= section["top"] < height / 2, (section, height)
+        assert browser.js("document.getElementById('panel-title').textContent") == f"TL-2 on {_FAR[0]}: failed: 1 finding (1 unconfirmed)"
+        cell = browser.js(f"{rect}(document.querySelector('td[data-cell=\"{opened}\"].selected'))")
+        frame = browser.js(f"{rect}(document.getElementById('matrix-box'))")
+        header = browser.js(f"{rect}(document.querySelector('#matrix thead th.rule'))")
+        assert header["right"] - 1 <= cell["left"] and cell["right"] <= frame["right"] + 1, (cell, header, frame)
+        assert header["bottom"] - 1 <= cell["top"] and cell["bottom"] <= frame["bottom"] + 1, (cell, header, frame)
+        shot = tmp_path / "deep-link.png"
+        browser.screenshot(shot)
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+
+        # filters: two SDKs' TypeScript columns, rows with an unconfirmed finding in them (path-41's
+        # SM-03 has a finding without an entry, path-43's TL-2 crash has none)
+        browser.open(f"{page.as_uri()}#sdk=sdk-02&sdk=sdk-04&lang=node&verdict=unconfirmed")
+        columns = browser.js("Array.from(document.querySelectorAll('#matrix thead th.col:not(.hidden)')).map(function(t){return t.dataset.col;})")
+        assert columns == ["sdk-02/path-41", "sdk-04/path-43"]
+        rows = browser.js("Array.from(document.querySelectorAll('#matrix tbody tr:not(.hidden)')).map(function(t){return t.id;})")
+        assert rows == ["row-SM-03", "row-TL-2"], rows
+        assert browser.js("document.querySelectorAll('#columns tbody tr:not(.hidden)').length") == len(columns)
+        # a filter changed by hand is written to the address, so the view can be shared
+        browser.js("(function(){var i=document.querySelector('input[name=area][value=SM]');i.click();})()")
+        assert browser.js("location.hash").count("area=") >= 1
+        assert browser.js("Array.from(document.querySelectorAll('#matrix tbody tr:not(.hidden)')).map(function(t){return t.id;})") == ["row-TL-2"]
+    if os.environ.get("SC_MATRIX_SCREENSHOT"):  # keep them for a person to look at
+        for name in ("scrolled.png", "deep-link.png"):
+            shutil.copy(tmp_path / name, Path(os.environ["SC_MATRIX_SCREENSHOT"]) / name)
 
 
 def test_html_page_is_self_contained() -> None:
@@ -455,7 +571,7 @@ def test_the_committed_summary_is_valid_and_has_every_registered_sdk_path() -> N
     # every finding triaged, and no confirmed or disputed entry left over from an older build: an
     # entry matching nothing is a fixed bug or a changed key, to be re-triaged, never kept
     untriaged = {column["key"]: count for column in joined["columns"]
-                 if (count := column_counts(joined, column["key"])["untriaged"])}
+                 if (count := column_counts(joined, column["key"])["unconfirmed"])}
     assert untriaged == {}, (f"findings of the committed summary no triage entry covers (by key or pattern, or by "
                              f"its rule when the finding is its rule's only one), per column: {untriaged}")
     stale = [(entry["sdk_path"], entry["key"]) for entry in joined["unmatched_triage"]]
@@ -513,7 +629,7 @@ def test_retriage_joins_edited_triage_without_running_the_suite(tmp_path: Path,
     assert rejoined["cells"][path]["SM-03"]["findings"][0]["confirmed"] is True
     assert rejoined["columns"] == document["columns"]  # nothing ran: the columns are as they were
     assert "**SM-03** SM-03 violation: a (confirmed;" in (out / "matrix.md").read_text(encoding="utf-8")
-    assert "0 findings unconfirmed" in capsys.readouterr().err
+    assert "1 findings (1 confirmed, 0 disputed, 0 kit-bug-fixed, 0 unconfirmed)" in capsys.readouterr().err
 
     (out / "matrix.json").write_text("{not json", encoding="utf-8")
     assert matrix_main(["--out", str(out), "--retriage", "--triage", str(triage)]) == 2

@@ -304,13 +304,16 @@ def apply_file_operation(directory: Path, operation: WriteFile | EditDefinition)
 # -- Running commands and comparing output ----------------------------------------------------
 
 
-def _environment(directory: Path, extra: Sequence[tuple[str, str]]) -> dict[str, str]:
+def _environment(directory: Path, extra: Sequence[tuple[str, str]], ci: bool = True) -> dict[str, str]:
     # A reader's shell: nothing of this test run's pytest, Hypothesis or colour settings leaks in.
+    # ci=False: a reader's machine, where the suite's default profile is the random `dev`.
     env = {key: value for key, value in os.environ.items()
            if not key.startswith(("PYTEST_", "STRICTCONFORMANCE_", "HYPOTHESIS_"))
-           and key not in ("FORCE_COLOR", "NO_COLOR", "PY_COLORS", "COLUMNS", "LINES")}
+           and key not in ("FORCE_COLOR", "NO_COLOR", "PY_COLORS", "COLUMNS", "LINES", "CI", "TF_BUILD", "GITHUB_ACTIONS")}
     python_path = [str(directory), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
-    env.update(CI="true", COLUMNS="80", PY_COLORS="0", PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=os.pathsep.join(python_path))
+    env.update(COLUMNS="80", PY_COLORS="0", PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=os.pathsep.join(python_path))
+    if ci:
+        env.update(CI="true")
     env.update(dict(extra))
     return env
 
@@ -320,8 +323,9 @@ def _argv(words: Sequence[str]) -> list[str]:
     return [sys.executable, "-m", "pytest", *args] if program == "pytest" else [sys.executable, *args]
 
 
-def run(directory: Path, words: Sequence[str], env: Sequence[tuple[str, str]] = ()) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(_argv(words), cwd=directory, env=_environment(directory, env), capture_output=True,
+def run(directory: Path, words: Sequence[str], env: Sequence[tuple[str, str]] = (),
+        ci: bool = True) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(_argv(words), cwd=directory, env=_environment(directory, env, ci), capture_output=True,
                           text=True, timeout=COMMAND_TIMEOUT_S, check=False)
 
 
@@ -375,10 +379,13 @@ def unmatched(expected: Sequence[str], actual: Sequence[str]) -> str | None:
     return None
 
 
-def run_command(directory: Path, command: Command) -> None:
+def run_command(directory: Path, command: Command, env: Sequence[tuple[str, str]] = (), ci: bool = True) -> list[str]:
+    """Run ``command`` as the README shows it (``env`` added to its own) and check its output;
+    returns the output as printed."""
     __tracebackhide__ = True
-    result = run(directory, command.words, command.env)
-    output = [normalise(line, directory) for line in (result.stdout + result.stderr).splitlines()]
+    result = run(directory, command.words, (*env, *command.env), ci)
+    printed = (result.stdout + result.stderr).splitlines()
+    output = [normalise(line, directory) for line in printed]
     shown = " ".join((*(f"{k}={v}" for k, v in command.env), *command.words))
     allowed = (0, 1) if command.words[0] == "pytest" else (0,)
     if result.returncode not in allowed:
@@ -388,6 +395,7 @@ def run_command(directory: Path, command: Command) -> None:
     if problem is not None:
         pytest.fail(f"docs/tutorial.md line {command.line}: `{shown}` does not print what the tutorial shows: {problem}\n"
                     "---- actual output (normalised) ----\n" + "\n".join(output))
+    return printed
 
 
 def check_shown_command(directory: Path, command: ShownCommand) -> None:
@@ -439,6 +447,46 @@ def test_tutorial_step(number: int, tmp_path: Path) -> None:
             run_command(tmp_path, operation)
         else:
             check_shown_command(tmp_path, operation)
+
+
+def _examples_of(rule_id: str, lines: Sequence[str]) -> int | None:
+    """The examples column of ``rule_id``'s row in a report printed (or shown) as ``lines``."""
+    rows = [int(line.split()[2]) for line in lines if _REPORT_ROW.match(line.rstrip()) and line.split()[0] == rule_id]
+    return rows[-1] if rows else None
+
+
+def test_outside_ci_the_step_with_an_expected_failure_replays_it_from_the_database(tmp_path: Path) -> None:
+    """The tutorial's step that declares an expected failure, as a reader runs it on their machine:
+    no CI, so the random `dev` profile with its example database. The run before the declaration
+    saves the failure; the run after tries it first and meets it again in the few examples the
+    README shows, not in the dozens of a fresh search. (Each command gets a seed of its own, so the
+    test is deterministic and the replay cannot be the seed's doing.)"""
+    assert _PARSE_ERROR is None, _PARSE_ERROR
+    step = next(s for s in _STEPS if any(isinstance(op, EditDefinition) and "expected_failures" in op.text for op in s.operations))
+    for earlier in _STEPS[:step.number - 1]:
+        for operation in earlier.operations:
+            if isinstance(operation, (WriteFile, EditDefinition)):
+                apply_file_operation(tmp_path, operation)
+    counts: list[tuple[int, int, int]] = []  # (README line, examples shown, examples run) of each row of the xfailed rule
+    declared = False
+    for operation in step.operations:
+        if isinstance(operation, (WriteFile, EditDefinition)):
+            apply_file_operation(tmp_path, operation)
+            declared = declared or "expected_failures" in operation.text
+        elif isinstance(operation, Command):
+            own_ci = any(name == "CI" for name, _ in operation.env)  # `CI=true pytest ...` shows the ci profile
+            seed = () if own_ci else (("PYTEST_ADDOPTS", f"--sc-seed={operation.line}"),)
+            printed = run_command(tmp_path, operation, seed, ci=False)
+            xfailed = [line.split()[0] for line in operation.expected if re.match(r"^[A-Z]+-\d+\s+xfailed\s+\d+", line)]
+            if declared and xfailed and not own_ci:
+                shown, ran = _examples_of(xfailed[0], operation.expected), _examples_of(xfailed[0], printed)
+                assert shown is not None and ran is not None
+                counts.append((operation.line, shown, ran))
+    assert counts, f"step {step.number} shows no run of the expected failure after declaring it"
+    for line, shown, ran in counts:
+        assert shown <= 5, f"README.md line {line} shows {shown} examples for the replayed failure: not 'a few'"
+        assert ran <= 5, (f"README.md line {line}: outside CI the run took {ran} examples: the failure saved by the "
+                          "run before was not tried first")
 
 
 def _chain(line: str) -> list[str]:

@@ -130,7 +130,7 @@ def test_a_random_run_records_its_seed_and_replays_with_it(run_suite: Callable[.
     seed = run.report["seed"]
     assert seed is not None and seed.isdigit(), run.report["seed"]
     failures = [check for check in _checks(run) if check.get("findings")]
-    assert failures and all(f"--hypothesis-seed={seed}" in check["replay"] for check in failures)
+    assert failures and all(f"--sc-seed={seed}" in check["replay"] for check in failures)
     if supervised:
         return
     derandomized = run_suite(None, "--sc-rule", "RES-13")

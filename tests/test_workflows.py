@@ -164,6 +164,45 @@ def test_the_nightly_command_runs_here_with_a_few_examples(tmp_path: Path) -> No
     assert (tmp_path / ".hypothesis").is_dir()  # where the cache step restores and saves the database
 
 
+def test_a_failure_found_one_night_is_replayed_first_the_next_from_the_cache(tmp_path: Path) -> None:
+    """The nightly workflow, run here twice with a failing adapter: night 1 runs the fuzz step in
+    a fresh checkout; the cache keeps the save step's path; night 2, another fresh checkout, gets
+    it back at the restore step's path and replays the failure before drawing anything new."""
+    steps = _steps("nightly.yml")
+    restore = next(s for s in steps if s.get("uses", "").startswith("actions/cache/restore@"))
+    save = next(s for s in steps if s.get("uses", "").startswith("actions/cache/save@"))
+    check = "test_res_1_tool_beats_config_beats_default"
+    script = (_step("nightly.yml", "fuzz")["run"].rstrip().replace("-n auto", "-n 0")
+              + f" --sc-adapter broken_resolution:ConfigBeatsTool --sc-rule RES-1 -k {check}")
+    env = _env({"STRICTCONFORMANCE_NIGHTLY_EXAMPLES": "200", "CI": "true", "GITHUB_ACTIONS": "true",
+                "PYTHONPATH": str(ROOT / "tests")}, drop=("GITHUB_STEP_SUMMARY", "HYPOTHESIS_STORAGE_DIRECTORY"))
+
+    def night(checkout: Path) -> dict[str, Any]:
+        result = _bash(script, checkout, env)
+        assert result.returncode == 1, result.stdout[-3000:] + result.stderr[-2000:]  # the failure fails the job
+        report = json.loads((checkout / "nightly-report.json").read_text())
+        [found] = [c for c in report["rules"]["RES-1"]["checks"] if c["nodeid"].endswith(check)]
+        assert found["outcome"] == "failed" and report["profile"] == "nightly"
+        restored = re.search(r"^example database: (\d+) files restored", result.stdout, re.MULTILINE)
+        assert restored, result.stdout[-2000:]
+        return {"seed": report["seed"], "restored": int(restored[1]), **found}
+
+    first_checkout, second_checkout = tmp_path / "night-1", tmp_path / "night-2"
+    first_checkout.mkdir()
+    second_checkout.mkdir()
+    first = night(first_checkout)
+    assert first["restored"] == 0
+    cached = first_checkout / save["with"]["path"]
+    assert cached.is_dir() and any(p.is_file() for p in cached.rglob("*")), "night 1 left nothing for the cache to save"
+    shutil.copytree(cached, second_checkout / restore["with"]["path"])  # actions/cache: save, then restore
+    second = night(second_checkout)
+    assert second["restored"] > 0
+    assert second["seed"] != first["seed"]
+    assert second["examples"] <= 5, (f"night 2 took {second['examples']} examples (night 1: {first['examples']}): "
+                                     "the restored failure was not tried first")
+    assert second["findings"][0]["counterexample"] == first["findings"][0]["counterexample"]
+
+
 def test_rerecord_passes_every_key_the_recorder_reads() -> None:
     env = _step("rerecord.yml", "record")["env"]
     wanted = {name for provider in PROVIDERS.values() for name in (*provider.key_env, *provider.url_env.values())}

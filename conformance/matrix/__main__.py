@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from strictconformance.matrix.combine import (
+    FINDING_VERDICTS,
     ColumnResult,
     MatrixError,
     annotate_triage,
+    cell_verdicts,
     changes_lines,
     check_matrix,
     combine,
@@ -273,9 +275,9 @@ def retriage(out: Path, triage: Sequence[Any], old: dict[str, Any] | None) -> in
     except OSError as error:
         print(f"error: writing the matrix to {out}: {error}", file=sys.stderr)
         return 2
-    unconfirmed = sum(1 for cells in document["cells"].values() for cell in cells.values()
-                      for finding in cell["findings"] if not finding.get("confirmed"))
-    print(f"matrix: re-joined {len(triage)} triage entries to {source}: {unconfirmed} findings unconfirmed, "
+    verdicts = [verdict for cells in document["cells"].values() for cell in cells.values() for verdict in cell_verdicts(cell)]
+    by_verdict = ", ".join(f"{verdicts.count(verdict)} {verdict}" for verdict in FINDING_VERDICTS)
+    print(f"matrix: re-joined {len(triage)} triage entries to {source}: {len(verdicts)} findings ({by_verdict}), "
           f"{len(document.get('unmatched_triage', []))} entries match no finding", file=sys.stderr)
     if "changes" in document:
         print("\n".join(changes_lines(document["changes"])))

@@ -20,14 +20,17 @@ from importlib import resources
 from typing import Any
 
 __all__ = [
+    "FINDING_VERDICTS",
     "MATRIX_SCHEMA",
     "READABLE_REPORT_SCHEMAS",
     "ColumnResult",
     "MatrixError",
     "annotate_triage",
+    "cell_verdicts",
     "column_counts",
     "combine",
     "diff_matrices",
+    "finding_verdict",
     "load_matrix_schema",
     "report_findings",
     "summarize",
@@ -325,31 +328,44 @@ def annotate_triage(document: Mapping[str, Any], triage: Iterable[Any]) -> dict[
     return annotated
 
 
+#: A finding's triage verdict, as the matrix shows it: the three verdicts of a triage entry
+#: (strictconformance.sdks.triage.VERDICTS), or ``unconfirmed`` when no entry of its own covers it.
+FINDING_VERDICTS = ("confirmed", "disputed", "kit-bug-fixed", "unconfirmed")
+
+
+def finding_verdict(finding: Mapping[str, Any], alone: bool) -> str:
+    """``finding``'s verdict (one of :data:`FINDING_VERDICTS`). ``alone``: it is its cell's only
+    finding. An entry matched by rule alone (a hand-written entry of the column and rule) speaks for
+    the cell's one finding only; beside other findings of the rule it leaves them unconfirmed."""
+    triage = finding.get("triage")
+    if not triage or (triage.get("matched_by") == "rule" and not alone):
+        return "unconfirmed"
+    return str(triage.get("verdict"))
+
+
+def cell_verdicts(cell: Mapping[str, Any]) -> list[str]:
+    """The verdict of each of ``cell``'s findings, in order."""
+    findings = cell["findings"]
+    return [finding_verdict(finding, len(findings) == 1) for finding in findings]
+
+
 def column_counts(document: Mapping[str, Any], column_key: str) -> dict[str, int]:
-    """Per column: rules failed (failed or error), distinct findings, how many of them no
-    confirmed triage entry covers (``unconfirmed``), and by verdict: ``confirmed``, ``disputed``,
-    ``kit_bug_fixed`` (a false alarm the kit has since fixed) and ``untriaged`` (no entry)."""
+    """Per column: rules failed (failed or error), distinct findings, and the findings by verdict:
+    ``confirmed``, ``disputed``, ``kit_bug_fixed`` (a false alarm the kit has since fixed) and
+    ``unconfirmed`` (no triage entry of its own); the four add up to ``findings``."""
     cells = document["cells"].get(column_key, {})
     failed = sum(1 for cell in cells.values() if cell["outcome"] in ("failed", "error"))
-    findings = [finding for cell in cells.values() for finding in cell["findings"]]
-    def verdict(finding: Mapping[str, Any], alone: bool) -> str | None:
-        triage = finding.get("triage")
-        if not triage or (triage.get("matched_by") == "rule" and not alone):
-            return None  # no entry, or a hand-written entry of its rule beside other findings of it
-        return str(triage.get("verdict"))
-
-    verdicts = [verdict(finding, len(cell["findings"]) == 1) for cell in cells.values() for finding in cell["findings"]]
+    verdicts = [verdict for cell in cells.values() for verdict in cell_verdicts(cell)]
     column = next((entry for entry in document.get("columns", []) if entry.get("key") == column_key), {})
-    return {"failed_rules": failed, "defects": len(column.get("defects") or []), "findings": len(findings),
-            "unconfirmed": sum(1 for finding in findings if not finding.get("confirmed")),
-            "confirmed": sum(1 for finding in findings if finding.get("confirmed")),
+    return {"failed_rules": failed, "defects": len(column.get("defects") or []), "findings": len(verdicts),
+            "confirmed": verdicts.count("confirmed"),
             "disputed": verdicts.count("disputed"), "kit_bug_fixed": verdicts.count("kit-bug-fixed"),
-            "untriaged": verdicts.count(None)}
+            "unconfirmed": verdicts.count("unconfirmed")}
 
 
 #: The columns' fields a summary keeps (what the tables of the documentation and ``--against`` read).
 _SUMMARY_COLUMN = ("key", "title", "language", "adapter", "command", "versions", "status", "reason", "duration_s",
-                   "cpu_s", "sdk", "summary")
+                   "cpu_s", "sdk", "summary", "defects", "refusals")
 
 
 def summarize(document: Mapping[str, Any]) -> dict[str, Any]:

@@ -187,20 +187,20 @@ def _matrix_table(entries: Sequence[TriageEntry], matrix: Mapping[str, Any]) -> 
     lines = [f"The matrix (kit {matrix.get('kit_version')}, `{matrix.get('profile')}` profile, "
              f"{len(matrix.get('rules', {}))} rules; the repository keeps its summary, `{MATRIX_SUMMARY}`), counted "
              "against today's triage files:", "",
-             "| SDK path | versions | rules failed | distinct findings | confirmed | disputed | "
-             "kit false alarms (fixed since) | untriaged |",
-             "|---|---|---|---|---|---|---|---|"]
+             "| SDK path | versions | rules failed | defects | distinct findings | confirmed | disputed | "
+             "kit false alarms (fixed since) | unconfirmed |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for column in matrix.get("columns", []):
         counts = column_counts(matrix, column["key"])
         versions = ", ".join(f"{name} {version or 'not installed'}"
                              for name, version in column.get("versions", {}).items()) or "-"
         if column["status"] != "ran":
             lines.append(f"| `{column['key']}` | {versions} | {column['status']}: "
-                         f"{_md(column.get('reason', ''))} | - | - | - | - | - |")
+                         f"{_md(column.get('reason', ''))} | - | - | - | - | - | - |")
             continue
-        lines.append(f"| `{column['key']}` | {versions} | {counts['failed_rules']} | {counts['findings']} | "
+        lines.append(f"| `{column['key']}` | {versions} | {counts['failed_rules']} | {counts['defects'] or '-'} | {counts['findings']} | "
                      f"{counts['confirmed']} | {counts['disputed']} | {counts['kit_bug_fixed']} | "
-                     f"{counts['untriaged']} |")
+                     f"{counts['unconfirmed']} |")
     lines.append("")
     return lines
 
