@@ -166,3 +166,44 @@ def test_under_ci_a_check_tries_the_same_examples_whatever_n_and_the_selection(
     assert _examples(alone) == _examples(spread)
     [(nodeid, single)] = _examples(one).items()
     assert single == _examples(alone)[nodeid] and single[0] == "failed" and single[2] is not None
+
+
+# -- an adapter call that damages the process's state: a fault of that check, the state restored ------
+
+@pytest.mark.parametrize(
+    ("adapter", "named"),
+    [
+        ("hostile:LowersRecursionLimit", "sys.setrecursionlimit(60) (it was "),
+        ("hostile:ReplacesStdout", "replaced sys.stdout"),
+        ("hostile:ClosesStdout", "closed sys.stdout (the suite kept it open)"),
+        ("hostile:ChangesDirectory", "os.chdir("),
+        ("hostile:SlowsThreadSwitching", "sys.setswitchinterval(0.5) (it was "),
+    ],
+    ids=["recursion-limit", "stdout-replaced", "stdout-closed", "chdir", "switch-interval"],
+)
+def test_an_adapter_that_changes_the_process_state_fails_its_check_by_name(
+        run_suite: Callable[..., SuiteRun], adapter: str, named: str) -> None:
+    """sys.setrecursionlimit(60) in an adapter call used to end the run in hundreds of INTERNALERROR
+    lines (exit 3, no report): the state is process-wide, pytest and Hypothesis run under it too. Each
+    change is restored after the call and reported as a fault of the check that made it, in a run
+    that goes on (a supervised child, as a real run; a subprocess, so this session is not damaged)."""
+    run = run_suite(adapter, "--sc-rule", "RES-1", subprocess=True, supervised=True)
+    assert run.result.ret == pytest.ExitCode.TESTS_FAILED, run.output
+    assert "INTERNALERROR" not in run.output
+    assert "strictconformance report" in run.output  # the terminal report is there
+    assert run.outcome("RES-1") == "failed"
+    messages = [finding["message"] for check in _checks(run) for finding in check.get("findings") or []]
+    assert messages, run.output
+    assert all("changed the state of the whole Python process" in message and named in message for message in messages), messages
+    assert all(check["outcome"] == "failed" for check in _checks(run)), _checks(run)  # every check ran, none errored
+
+
+def test_the_state_guard_restores_in_process(run_suite: Callable[..., SuiteRun]) -> None:
+    """In-process (--sc-in-process) the checks share this very process: after the run, the working
+    directory and the recursion limit of the test session are what they were."""
+    import sys
+
+    limit, cwd = sys.getrecursionlimit(), os.getcwd()
+    run = run_suite("hostile:ChangesDirectory", *_ONE_CHECK)
+    assert run.outcome("RES-1") == "failed", run.output
+    assert (sys.getrecursionlimit(), os.getcwd()) == (limit, cwd)
