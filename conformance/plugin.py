@@ -194,6 +194,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "sc_rule(rule_id): the strictconformance rule a check belongs to")
     if not _is_active(config):
         return
+    _remove_stale_reports(config)
     # The suite is active: now, and only now, the kit is imported.
     from hypothesis import settings
 
@@ -255,9 +256,6 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"strictconformance: --sc-report {report_path!r}: its directory does not exist")
     controller = not hasattr(config, "workerinput")
     seed_chosen = False
-    if report_path and controller and not config.option.collectonly:
-        # A report from an earlier run must not survive a run that ends before writing its own.
-        Path(report_path).unlink(missing_ok=True)
     supervised = controller and _supervise_in_child(config)
     if controller:
         named = profile_arg[1] if profile_arg and profile_arg[0] == "--hypothesis-profile" else None
@@ -291,6 +289,24 @@ def pytest_configure(config: pytest.Config) -> None:
         config.args = [str(CHECKS_DIR)]
     elif not any(_names_a_check(arg) for arg in config.args):
         config.args.append(str(CHECKS_DIR))
+
+
+def _remove_stale_reports(config: pytest.Config) -> None:
+    """Remove the reports (--sc-report, --sc-markdown) of an earlier run before anything can fail: a
+    run that ends before writing its own (an adapter that cannot be loaded, a harness whose handshake
+    fails, bad declarations, a process that ends mid-run) must not leave the last run's passing report
+    where a CI step would upload it as this run's."""
+    if hasattr(config, "workerinput") or config.option.collectonly:
+        return
+    paths = (config.getoption("sc_report") or config.getini("sc_report") or None, config.getoption("sc_markdown", None))
+    for path in filter(None, paths):
+        target = Path(path)
+        if target.is_file() or target.is_symlink():
+            try:
+                target.unlink()
+            except OSError as error:
+                raise pytest.UsageError(f"strictconformance: {path}: the report of an earlier run cannot be removed "
+                                        f"({error}); this run's would not replace it") from None
 
 
 def _names_a_check(arg: str) -> bool:

@@ -9,6 +9,7 @@ import os
 import re
 import sys
 
+from strictconformance import Adapter
 from strictconformance.reference import ReferenceAdapter
 
 
@@ -74,3 +75,17 @@ class SlowsThreadSwitching(ReferenceAdapter):
     def build_request(self, request):
         sys.setswitchinterval(0.5)
         raise RuntimeError("switch interval set")
+
+
+class InitRaises(ReferenceAdapter):
+    """An SDK client whose constructor fails (a missing credential, an import it needs)."""
+
+    def __init__(self):
+        raise RuntimeError("no client")
+
+
+class DeclaresNothing(Adapter):
+    """An adapter that overrides a capability but declares none of what it needs."""
+
+    def build_request(self, request):
+        return ReferenceAdapter().build_request(request)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -201,9 +202,35 @@ def test_an_adapter_that_changes_the_process_state_fails_its_check_by_name(
 def test_the_state_guard_restores_in_process(run_suite: Callable[..., SuiteRun]) -> None:
     """In-process (--sc-in-process) the checks share this very process: after the run, the working
     directory and the recursion limit of the test session are what they were."""
-    import sys
-
     limit, cwd = sys.getrecursionlimit(), os.getcwd()
     run = run_suite("hostile:ChangesDirectory", *_ONE_CHECK)
     assert run.outcome("RES-1") == "failed", run.output
     assert (sys.getrecursionlimit(), os.getcwd()) == (limit, cwd)
+
+
+_HARNESS = os.path.join(os.path.dirname(__file__), "harnesses", "python_harness.py")
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (("--sc-adapter", "hostile:InitRaises"), "RuntimeError: no client"),
+        (("--sc-adapter-cmd", f"{sys.executable} {_HARNESS} bad-handshake"), "started message breaks"),
+        (("--sc-adapter", "hostile:DeclaresNothing"), "must declare strict_defaults"),
+    ],
+    ids=["adapter-init-raises", "harness-handshake-fails", "bad-declarations"],
+)
+def test_a_usage_error_removes_the_reports_of_an_earlier_run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+                                                            args: tuple[str, ...], named: str) -> None:
+    """The last run's passing report (JSON and Markdown) must not survive a run that stops before
+    writing its own: a CI step uploading the report `if: always()` would publish it as this run's."""
+    monkeypatch.setenv("PYTHONPATH", os.path.dirname(__file__))
+    monkeypatch.syspath_prepend(os.path.dirname(__file__))
+    report, markdown = pytester.path / "report.json", pytester.path / "report.md"
+    report.write_text(json.dumps(_STALE))
+    markdown.write_text("# strictconformance: 82 passed\n")
+    result = pytester.runpytest_inprocess("-p", "strictconformance", "-p", "no:cacheprovider", *args,
+                                          "--sc-report", str(report), "--sc-markdown", str(markdown), *_ONE_CHECK)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, result.outlines + result.errlines
+    assert named in "\n".join(result.outlines + result.errlines)
+    assert not report.exists() and not markdown.exists()
