@@ -144,6 +144,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--sc-corpus", metavar="DIR", default=None,
                     help="also run every *.json JSON Schema under DIR (your own tool schemas) as a case of "
                          "the strictify checks, each its own test item per rule and dialect")
+    group.addoption("--sc-allow-empty", action="store_true", default=False,
+                    help="exit 0 from a run in which no selected check was judged (every one not covered, skipped or "
+                         "not judged); by default such a run fails, since it says nothing about the adapter")
     group.addoption("--sc-in-process", action="store_true", default=False,
                     help="run the checks in this pytest process (needed for --pdb). By default a run without "
                          "-n N runs them in one supervised child process (an xdist worker), so an adapter that "
@@ -802,6 +805,7 @@ class _ConformanceRun:
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         state = self.state
+        _fail_an_empty_run(session, state)
         _write_markdown_reports(session, state)
         if not state.report_path or hasattr(session.config, "workerinput") or session.config.option.collectonly:
             return
@@ -833,6 +837,32 @@ class _ConformanceRun:
                 f"line counts test items ({len(checks)} checks of the kit, plus any tests of yours)")
         for note in self.state.notes:
             terminalreporter.write_line(note)
+
+
+#: Check outcomes that judge the adapter; a run with none of them passed nothing.
+_JUDGED = frozenset({"passed", "failed", "error", "xfailed"})
+
+
+def _fail_an_empty_run(session: pytest.Session, state: _State) -> None:
+    """A run whose selected checks were all not covered, skipped or not judged exits non-zero
+    with a line saying why, unless --sc-allow-empty (a run of only your own tests is not one)."""
+    config = session.config
+    checks = list(state.report.checks.values())
+    if hasattr(config, "workerinput") or config.option.collectonly or not checks or any(c.outcome in _JUDGED for c in checks):
+        return
+    counts: dict[str, int] = {}
+    for check in checks:
+        counts[check.outcome] = counts.get(check.outcome, 0) + 1
+    rules = len({check.rule_id for check in checks})
+    why = (f"nothing was judged: none of the {len(checks)} selected check{'' if len(checks) == 1 else 's'} "
+           f"({rules} rule{'' if rules == 1 else 's'}) passed or failed "
+           f"({', '.join(f'{n} {outcome}' for outcome, n in sorted(counts.items()))}); the report says nothing about the adapter")
+    if config.getoption("sc_allow_empty", False):
+        state.notes.append(f"{why} (accepted: --sc-allow-empty)")
+        return
+    state.notes.append(f"ERROR: {why}. Select rules the adapter implements, or pass --sc-allow-empty for a run that means it")
+    if session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def _write_markdown_reports(session: pytest.Session, state: _State) -> None:

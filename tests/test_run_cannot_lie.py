@@ -234,3 +234,45 @@ def test_a_usage_error_removes_the_reports_of_an_earlier_run(pytester: pytest.Py
     assert result.ret == pytest.ExitCode.USAGE_ERROR, result.outlines + result.errlines
     assert named in "\n".join(result.outlines + result.errlines)
     assert not report.exists() and not markdown.exists()
+
+
+# -- a run that judged nothing is not a pass ------------------------------------------------------
+
+_BOOLEAN_ONLY = """
+from strictconformance import Adapter
+from strictconformance.reference.resolution import REFERENCE_DEFAULTS, build_tools_request
+
+class BooleanOnly(Adapter):
+    strict_defaults = REFERENCE_DEFAULTS
+
+    def build_request(self, request):
+        return build_tools_request(request)
+"""
+
+
+def test_a_run_in_which_nothing_was_judged_fails_saying_why(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
+    """Every selected check not covered (the adapter lacks plan_request()): exit 1 and a line saying
+    that nothing was judged; --sc-allow-empty accepts it; a run with one judged rule is unaffected."""
+    pytester.makepyfile(boolean_only=_BOOLEAN_ONLY)
+    empty = run_suite("boolean_only:BooleanOnly", "--sc-rule", "RES-10,RES-11")
+    assert empty.result.ret == pytest.ExitCode.TESTS_FAILED, empty.output
+    assert empty.rules_with("not covered") == {"RES-10", "RES-11"}
+    assert "ERROR: nothing was judged: none of the " in empty.output and "not covered" in empty.output
+    assert "pass --sc-allow-empty for a run that means it" in empty.output
+    allowed = run_suite("boolean_only:BooleanOnly", "--sc-rule", "RES-10,RES-11", "--sc-allow-empty")
+    assert allowed.result.ret == pytest.ExitCode.OK, allowed.output
+    assert "(accepted: --sc-allow-empty)" in allowed.output
+    mixed = run_suite("boolean_only:BooleanOnly", "--sc-rule", "RES-10,RES-2")
+    assert mixed.result.ret == pytest.ExitCode.OK, mixed.output
+    assert mixed.rules_with("passed") == {"RES-2"} and "nothing was judged" not in mixed.output
+
+
+def test_a_run_whose_strictify_refused_every_schema_fails(run_suite: Callable[..., SuiteRun]) -> None:
+    """Every selected rule "not judged" (strictify refused every input): not a pass either."""
+    from strictconformance import checks
+
+    rt_checks = os.path.join(os.path.dirname(checks.__file__), "test_roundtrip.py")
+    run = run_suite("broken_verdict_adapters:RefusesEverything", "--sc-rule", "RT-1", ".", rt_checks, "-k", "output_obeys")
+    assert run.rules_with("not judged") == {"RT-1"}, run.output
+    assert run.result.ret == pytest.ExitCode.TESTS_FAILED, run.output
+    assert "ERROR: nothing was judged" in run.output and "not judged" in run.output
