@@ -474,6 +474,10 @@ class _KeptOpen:
         self.close()
 
 
+#: The interpreter's own sys.setrecursionlimit, whatever an adapter call is shown in its place.
+_SET_RECURSION_LIMIT = sys.setrecursionlimit
+
+
 class _InterpreterState:
     """The process-wide settings an adapter call must leave as it found them, taken before the call
     (the standard streams are handed to the call behind :class:`_KeptOpen`). The checks, Hypothesis
@@ -496,10 +500,29 @@ class _InterpreterState:
             self.cwd: str | None = os.getcwd()
         except OSError:  # the working directory is gone already: nothing to restore
             self.cwd = None
+        self.lowered_to: int | None = None
+        sys.setrecursionlimit = self._set_recursion_limit
+
+    def _set_recursion_limit(self, limit: int) -> None:
+        """``sys.setrecursionlimit`` as the call sees it: a lower limit is noted, not set. The limit
+        is the whole process's, and the thread waiting for the call runs deep in pytest and
+        Hypothesis: under a limit of 60 it could not take one step, not even to end the call."""
+        if type(limit) is int and 1 <= limit < self.recursion_limit:
+            self.lowered_to = limit
+            return
+        _SET_RECURSION_LIMIT(limit)
+
+    def release(self) -> None:
+        """Give ``sys.setrecursionlimit`` back (a call given up on as hung, whose state is not restored)."""
+        if sys.setrecursionlimit == self._set_recursion_limit:
+            sys.setrecursionlimit = _SET_RECURSION_LIMIT
 
     def restore(self) -> list[str]:
         """Put back what changed since this state was taken; what changed, one phrase each."""
         changed: list[str] = []
+        sys.setrecursionlimit = _SET_RECURSION_LIMIT
+        if self.lowered_to is not None:
+            changed.append(f"sys.setrecursionlimit({self.lowered_to}) (it was {self.recursion_limit}; the suite kept that)")
         limit = sys.getrecursionlimit()
         if limit != self.recursion_limit:
             sys.setrecursionlimit(self.recursion_limit)  # first: every other line below calls functions
@@ -560,6 +583,8 @@ class _Worker:
             except BaseException as exc:  # handed back to the caller's thread as is
                 outcome = (False, exc)
             # restored here, before the waiting thread runs on (deep in pytest, under a limit of 60)
+            if self.abandoned:
+                state.release()
             self.changed = [] if self.abandoned else state.restore()
             reply.put(outcome)
 

@@ -8,6 +8,7 @@ import io
 import os
 import re
 import sys
+import time
 
 from strictconformance import Adapter
 from strictconformance.reference import ReferenceAdapter
@@ -42,6 +43,15 @@ class LowersRecursionLimit(ReferenceAdapter):
 
     def build_request(self, request):
         sys.setrecursionlimit(60)
+        return super().build_request(request)
+
+
+class LowersRecursionLimitAndRunsOn(ReferenceAdapter):
+    """The same, and the call goes on for a while: the thread waiting for it must not run under 60."""
+
+    def build_request(self, request):
+        sys.setrecursionlimit(60)
+        time.sleep(0.6)
         return super().build_request(request)
 
 

@@ -175,12 +175,13 @@ def test_under_ci_a_check_tries_the_same_examples_whatever_n_and_the_selection(
     ("adapter", "named"),
     [
         ("hostile:LowersRecursionLimit", "sys.setrecursionlimit(60) (it was "),
+        ("hostile:LowersRecursionLimitAndRunsOn", "sys.setrecursionlimit(60) (it was "),
         ("hostile:ReplacesStdout", "replaced sys.stdout"),
         ("hostile:ClosesStdout", "closed sys.stdout (the suite kept it open)"),
         ("hostile:ChangesDirectory", "os.chdir("),
         ("hostile:SlowsThreadSwitching", "sys.setswitchinterval(0.5) (it was "),
     ],
-    ids=["recursion-limit", "stdout-replaced", "stdout-closed", "chdir", "switch-interval"],
+    ids=["recursion-limit", "recursion-limit-while-the-call-runs", "stdout-replaced", "stdout-closed", "chdir", "switch-interval"],
 )
 def test_an_adapter_that_changes_the_process_state_fails_its_check_by_name(
         run_suite: Callable[..., SuiteRun], adapter: str, named: str) -> None:

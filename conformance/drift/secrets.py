@@ -140,7 +140,7 @@ SECRET_VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # or a form-encoded body's field, the first one included
     ("key in a query parameter", re.compile(
         r"(?:(?<=[?&;])|^)(?P<keep>(?:api[-_]?key|x-api-key|key|access[-_]token|auth[-_]?token|signature|sig|" + _SECRET_NAME_TEXT
-        + r")=)(?!" + _SCRUBBED + r"(?![^&\s\"'#]))[^&\s\"'#]+", re.IGNORECASE)),
+        + r")=)(?!" + _SCRUBBED + r"(?:[&\s\"'#]|:(?=\s|$)|$))[^&\s\"'#]+", re.IGNORECASE)),
     # a secret-named field given a value in a text: "password=…", "aws_secret_access_key = …" (an
     # env or ini file), '"api_token": "…"' (JSON as text, one level of \" escapes too)
     ("value of a secret-named parameter", re.compile(
@@ -515,8 +515,8 @@ def _scan_values(data: object, where: str, known: set[str]) -> list[SecretFindin
                                                           _mask(run.group(0))))
             if "\\" in text:
                 for run in _ESCAPE_RUN.finditer(text):
-                    decoded = _unescaped(run.group(0))
-                    if decoded is not None and _has_secret(decoded) and run.group(0) not in known:
+                    unescaped = _unescaped(run.group(0))
+                    if unescaped is not None and _has_secret(unescaped) and run.group(0) not in known:
                         known.add(run.group(0))
                         findings.append(SecretFinding(where, 0, f"escaped secret in {label or 'the document'}", _mask(run.group(0))))
             for kind, pattern in SECRET_VALUE_PATTERNS:
