@@ -6,6 +6,7 @@ import base64
 import contextlib
 import gzip
 import json
+import time
 import zlib
 from pathlib import Path
 from typing import Any
@@ -742,3 +743,18 @@ def test_the_scan_flags_nothing_the_scrubber_returns(text: str) -> None:
     """Texts built from the pieces secrets are made of (prefixes, escapes, separators, markers),
     planted anywhere in a cassette: what the scrubber returns, the scan passes."""
     assert scan_cassette_text(scrub_cassette_text(text), "scrubbed") == []
+
+
+def test_a_long_opaque_blob_is_scanned_and_scrubbed_in_linear_time() -> None:
+    """A 200 kB URL-safe base64 signature beside a percent escape and a JSON escape: the run
+    patterns match each run once from its start (they used to backtrack over the blob from every
+    position in it: minutes)."""
+    blob = base64.urlsafe_b64encode(bytes(range(256)) * 600).decode()
+    body = json.dumps({"signature": blob, "note": "a\nb%20c \\u0041"})
+    data = yaml.safe_load((CASSETTES / "openai/chat/tool_call.yaml").read_text())
+    _response(data)["body"]["string"] = body
+    text = yaml.safe_dump(data, sort_keys=False)
+    start = time.monotonic()
+    assert scan_cassette_text(text) == []
+    assert yaml.safe_load(scrub_cassette_text(text)) == data
+    assert time.monotonic() - start < 60  # about a second; the quadratic search took minutes

@@ -170,11 +170,11 @@ _MAX_DECODED = 64 * 1024 * 1024
 _ACCOUNT_IN_PATH = re.compile(r"(/accounts/)([0-9a-f]{32})(?=/|$)")
 _SECRET_QUERY_KEYS = frozenset({"key", "api_key", "api-key", "apikey", "x-api-key", "access_token", "access-token",
                                 "auth_token", "auth-token", "token", "auth", "signature", "sig"})
-# a run of URL characters holding at least one %XX escape (a percent-encoded key)
-_PERCENT_RUN = re.compile(r"(?:[A-Za-z0-9_.~\-]|%[0-9A-Fa-f]{2})*%[0-9A-Fa-f]{2}(?:[A-Za-z0-9_.~\-]|%[0-9A-Fa-f]{2})*")
-# a run of text holding at least one JSON escape of a character (\u0073, \/): a key written so
-_ESCAPE = r"\\u[0-9A-Fa-f]{4}|\\/"
-_ESCAPE_RUN = re.compile(r"(?:[^\s\"\\]|" + _ESCAPE + r")*(?:" + _ESCAPE + r")(?:[^\s\"\\]|" + _ESCAPE + r")*")
+# a run of URL characters (a percent-encoded key when it holds a %XX escape); each run is matched
+# once, from its start (a pattern that must find the escape inside would backtrack over long runs)
+_PERCENT_RUN = re.compile(r"(?:[A-Za-z0-9_.~\-]|%[0-9A-Fa-f]{2})+")
+# a run of JSON string characters and escapes (a key written with escapes when it holds \u0073 or \/)
+_ESCAPE_RUN = re.compile(r"(?:[^\s\"\\]|\\.)+")
 # a JSON string literal (in a JSON text, or an SSE event's), and what makes it a field's name
 _JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _COLON = re.compile(r"\s*:\s*")
@@ -236,9 +236,17 @@ def _base64_body(text: str) -> tuple[bytes, bool] | None:
     return raw, zipped
 
 
-def _scrubbed_escape_run(match: re.Match[str]) -> str:
-    decoded = _unescaped(match.group(0))
-    return PLACEHOLDER if decoded is not None and _has_secret(decoded) else match.group(0)
+def _percent_secret(run: str) -> bool:
+    """Whether a run of URL characters is a percent-encoded secret."""
+    return "%" in run and _has_secret(unquote(run))
+
+
+def _escaped_secret(run: str) -> bool:
+    """Whether a run of JSON string text is a secret written with ``\\u`` (or ``\\/``) escapes."""
+    if "\\u" not in run and "\\/" not in run:
+        return False
+    decoded = _unescaped(run)
+    return decoded is not None and _has_secret(decoded)
 
 
 def _scrub_json_strings(text: str) -> str:
@@ -284,9 +292,9 @@ def _scrub_once(text: str) -> str:
             return base64.b64encode(gzip.compress(data, mtime=0) if zipped else data).decode("ascii")
         return text
     if "%" in text:
-        text = _PERCENT_RUN.sub(lambda m: PLACEHOLDER if _has_secret(unquote(m.group(0))) else m.group(0), text)
+        text = _PERCENT_RUN.sub(lambda m: PLACEHOLDER if _percent_secret(m.group(0)) else m.group(0), text)
     if "\\" in text:
-        text = _ESCAPE_RUN.sub(_scrubbed_escape_run, text)
+        text = _ESCAPE_RUN.sub(lambda m: PLACEHOLDER if _escaped_secret(m.group(0)) else m.group(0), text)
     for kind, pattern in SECRET_VALUE_PATTERNS:
         text = pattern.sub(lambda m, kind=kind: _replacement(kind, m), text)  # type: ignore[misc]
     if '"' in text:
@@ -420,9 +428,9 @@ def scrub_cassette_text(text: str) -> str:
     before committing it; :func:`scan_cassette_text` flags nothing in what it returns."""
     data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     dumped = _dump(_scrub_value(data))
-    # The scan also reads the file's lines: a YAML escape can put a key-shaped run on a line that
-    # no value holds ("\n" before 39 characters). Such runs are replaced in the text itself, kept
-    # only if the result still reads as YAML.
+    # The scan also reads the file's lines: YAML's quoting and line breaks can put a key-shaped
+    # run on a line that no value holds. Such runs are replaced in the text itself, kept only if
+    # the result still reads as YAML.
     lines = dumped.split("\n")
     for number, line in _text_lines(dumped):
         for kind, pattern in SECRET_VALUE_PATTERNS:
@@ -508,15 +516,13 @@ def _scan_values(data: object, where: str, known: set[str]) -> list[SecretFindin
                     stack.append((f"{label} (base64{' of gzip' if body[1] else ''})", body[0]))
                 if "%" in node:
                     for run in _PERCENT_RUN.finditer(node):
-                        decoded = unquote(run.group(0))
-                        if _has_secret(decoded) and run.group(0) not in known:
+                        if _percent_secret(run.group(0)) and run.group(0) not in known:
                             known.add(run.group(0))
                             findings.append(SecretFinding(where, 0, f"percent-encoded secret in {label or 'the document'}",
                                                           _mask(run.group(0))))
             if "\\" in text:
                 for run in _ESCAPE_RUN.finditer(text):
-                    unescaped = _unescaped(run.group(0))
-                    if unescaped is not None and _has_secret(unescaped) and run.group(0) not in known:
+                    if _escaped_secret(run.group(0)) and run.group(0) not in known:
                         known.add(run.group(0))
                         findings.append(SecretFinding(where, 0, f"escaped secret in {label or 'the document'}", _mask(run.group(0))))
             for kind, pattern in SECRET_VALUE_PATTERNS:
