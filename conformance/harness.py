@@ -538,12 +538,129 @@ def _is_refusal(error: BaseException) -> bool:
     return isinstance(error, refusal_type())
 
 
+class _KeptOpen:
+    """What an adapter call sees as ``sys.stdout`` (``stderr``, ``stdin``): the stream itself, except
+    that ``close()`` is only noted. A closed stream cannot be reopened, and pytest's capture and the
+    report write to these ones after the call."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.close_called = False
+
+    def close(self) -> None:
+        self.close_called = True
+
+    @property
+    def closed(self) -> bool:
+        return self.close_called or bool(getattr(self._stream, "closed", False))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._stream)
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+#: The interpreter's own sys.setrecursionlimit, whatever an adapter call is shown in its place.
+_SET_RECURSION_LIMIT = sys.setrecursionlimit
+
+
+class _InterpreterState:
+    """The process-wide settings an adapter call must leave as it found them, taken before the call
+    (the standard streams are handed to the call behind :class:`_KeptOpen`). The checks, Hypothesis
+    and pytest share them with the adapter: a recursion limit of 60, a closed ``sys.stdout`` or
+    another working directory would break the run, not the check. :meth:`restore` puts each back
+    and says what the call changed, so the damage is a fault of that check."""
+
+    _STREAMS = ("stdin", "stdout", "stderr")
+
+    def __init__(self) -> None:
+        self.recursion_limit = sys.getrecursionlimit()
+        self.switch_interval = sys.getswitchinterval()
+        self.int_max_str_digits = getattr(sys, "get_int_max_str_digits", lambda: None)()
+        self.streams = {name: getattr(sys, name) for name in self._STREAMS}
+        self.open_streams = {name for name, stream in self.streams.items() if not getattr(stream, "closed", False)}
+        self.guards = {name: _KeptOpen(stream) for name, stream in self.streams.items() if stream is not None}
+        for name, guard in self.guards.items():
+            setattr(sys, name, guard)
+        try:
+            self.cwd: str | None = os.getcwd()
+        except OSError:  # the working directory is gone already: nothing to restore
+            self.cwd = None
+        self.lowered_to: int | None = None
+        sys.setrecursionlimit = self._set_recursion_limit
+
+    def _set_recursion_limit(self, limit: int) -> None:
+        """``sys.setrecursionlimit`` as the call sees it: a lower limit is noted, not set. The limit
+        is the whole process's, and the thread waiting for the call runs deep in pytest and
+        Hypothesis: under a limit of 60 it could not take one step, not even to end the call."""
+        if type(limit) is int and 1 <= limit < self.recursion_limit:
+            self.lowered_to = limit
+            return
+        _SET_RECURSION_LIMIT(limit)
+
+    def release(self) -> None:
+        """Give ``sys.setrecursionlimit`` back (a call given up on as hung, whose state is not restored)."""
+        if sys.setrecursionlimit == self._set_recursion_limit:
+            sys.setrecursionlimit = _SET_RECURSION_LIMIT
+
+    def restore(self) -> list[str]:
+        """Put back what changed since this state was taken; what changed, one phrase each."""
+        changed: list[str] = []
+        sys.setrecursionlimit = _SET_RECURSION_LIMIT
+        if self.lowered_to is not None:
+            changed.append(f"sys.setrecursionlimit({self.lowered_to}) (it was {self.recursion_limit}; the suite kept that)")
+        limit = sys.getrecursionlimit()
+        if limit != self.recursion_limit:
+            sys.setrecursionlimit(self.recursion_limit)  # first: every other line below calls functions
+            changed.append(f"sys.setrecursionlimit({limit}) (it was {self.recursion_limit})")
+        interval = sys.getswitchinterval()
+        if interval != self.switch_interval:
+            sys.setswitchinterval(self.switch_interval)
+            changed.append(f"sys.setswitchinterval({interval:g}) (it was {self.switch_interval:g})")
+        digits = getattr(sys, "get_int_max_str_digits", lambda: None)()
+        if digits != self.int_max_str_digits and self.int_max_str_digits is not None:
+            sys.set_int_max_str_digits(self.int_max_str_digits)
+            changed.append(f"sys.set_int_max_str_digits({digits}) (it was {self.int_max_str_digits})")
+        for name, stream in self.streams.items():
+            current, guard = getattr(sys, name), self.guards.get(name)
+            setattr(sys, name, stream)
+            if current is not stream and current is not guard:
+                changed.append(f"replaced sys.{name}")
+            elif (guard is not None and guard.close_called) or (name in self.open_streams and getattr(stream, "closed", False)):
+                changed.append(f"closed sys.{name} (the suite kept it open)")
+        try:
+            cwd: str | None = os.getcwd()
+        except OSError:
+            cwd = None
+        if self.cwd is not None and cwd != self.cwd:
+            with contextlib.suppress(OSError):
+                os.chdir(self.cwd)
+            changed.append(f"os.chdir({cwd!r}) (it was {self.cwd!r})" if cwd is not None else "removed the working directory")
+        return changed
+
+
+def _state_fault_problem(changed: list[str]) -> str:
+    return ("changed the state of the whole Python process: " + "; ".join(changed) + ". The suite restored it after "
+            "the call; an adapter call must leave process-wide settings as it found them (they are the test run's too)")
+
+
 class _Worker:
     """One daemon thread that runs adapter calls, so a hung call can be abandoned."""
 
     def __init__(self) -> None:
         self._jobs: queue.SimpleQueue[tuple[Callable[..., Any], tuple[Any, ...], queue.SimpleQueue[tuple[bool, Any]]] | None] = queue.SimpleQueue()
         self._cpu: Callable[[], float] | None = None
+        #: what the last call changed in the process's state (restored by then)
+        self.changed: list[str] = []
+        #: set when the caller gave up on a hung call: its late end must not reset what ran since
+        self.abandoned = False
         started = threading.Event()
         threading.Thread(target=self._serve, args=(started,), name="sc-adapter-call", daemon=True).start()
         started.wait(5)
@@ -553,10 +670,16 @@ class _Worker:
         started.set()
         while (job := self._jobs.get()) is not None:
             function, args, reply = job
+            state = _InterpreterState()
             try:
-                reply.put((True, function(*args)))
+                outcome: tuple[bool, Any] = (True, function(*args))
             except BaseException as exc:  # handed back to the caller's thread as is
-                reply.put((False, exc))
+                outcome = (False, exc)
+            # restored here, before the waiting thread runs on (deep in pytest, under a limit of 60)
+            if self.abandoned:
+                state.release()
+            self.changed = [] if self.abandoned else state.restore()
+            reply.put(outcome)
 
     def run(self, function: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> Any:
         reply: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
@@ -568,6 +691,7 @@ class _Worker:
                 break
             except queue.Empty:
                 if budget.expired():
+                    self.abandoned = True
                     raise _CallTimeout() from None
         if ok:
             return value
@@ -625,6 +749,8 @@ class Harness:
     #: per check: what a draw that never returned was drawing from (an adapter's output, say a
     #: strict schema with no value): when Hypothesis then gives up, the check is not covered, not an error
     unfinished_draws: dict[str, str] = field(default_factory=dict)
+    #: what the last adapter call changed in the process's state (restored after it)
+    state_changes: list[str] = field(default_factory=list)
 
     def __repr__(self) -> str:  # shown in Hypothesis's falsifying examples: keep it short
         return f"<strictconformance harness: {self.declarations.adapter}>"
@@ -755,6 +881,11 @@ class Harness:
             self._hung[method] = _Hang(fault, self.current_nodeid)
             return Attempt(), fault
         except BaseException as exc:
+            if self.state_changes and not isinstance(exc, KeyboardInterrupt):  # the damage first: it explains the rest
+                record.error = exc
+                fault = self._fault(method, _state_fault_problem(self.state_changes) + f" (and then raised {error_text(exc)})")
+                fault.__cause__ = exc
+                return Attempt(), fault
             # The user stopping the run, and pytest's own skip/fail, go through; anything else the
             # adapter raises (SystemExit from sys.exit() included) is its fault or an allowed error.
             if isinstance(exc, KeyboardInterrupt) or (isinstance(exc, pytest.fail.Exception) and not isinstance(exc, _TEST_CONTROL)):
@@ -789,6 +920,8 @@ class Harness:
             return Attempt(), fault
         record.result, record.done = result, True
         self._answered[self.current_nodeid] = True
+        if self.state_changes:
+            return Attempt(), self._fault(method, _state_fault_problem(self.state_changes))
         fault = self._mutation_fault(method, given, snapshot) or self._aliasing_fault(method, given, result)
         if fault is not None:
             return Attempt(), fault
@@ -854,19 +987,28 @@ class Harness:
         return violation
 
     def _run(self, bound: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        """``bound(*args)``; what it changed in the process's state is restored and kept in
+        :attr:`state_changes` (empty when it changed nothing)."""
+        self.state_changes = []
         if self.call_timeout <= 0:
-            return bound(*args)
+            state = _InterpreterState()
+            try:
+                return bound(*args)
+            finally:
+                self.state_changes = state.restore()
         if self._worker is None:
             self._worker = _Worker()
         if self.beacon is not None:
             self.beacon.begin(self.current_nodeid, getattr(bound, "__name__", "call"), args)
+        worker = self._worker
         try:
-            return self._worker.run(bound, args, self.call_timeout)
+            return worker.run(bound, args, self.call_timeout)
         except _CallTimeout:
             # A thread can't be killed: abandon the hung one (a daemon, so it can't block exit).
             self._worker = None
             raise
         finally:
+            self.state_changes = list(worker.changed)
             if self.beacon is not None:
                 self.beacon.end()
 
@@ -888,6 +1030,9 @@ class Harness:
             raise
         except BaseException as exc:  # pytest.skip() and sys.exit() inside reproduce() included
             failure.reproducer_problem = f"reproduce() raised {error_text(exc)}"
+            return
+        if self.state_changes:
+            failure.reproducer_problem = f"reproduce() {_state_fault_problem(self.state_changes)}"
             return
         if snippet is None:
             return

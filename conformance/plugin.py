@@ -152,6 +152,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--sc-corpus", metavar="DIR", default=None,
                     help="also run every *.json JSON Schema under DIR (your own tool schemas) as a case of "
                          "the strictify checks, each its own test item per rule and dialect")
+    group.addoption("--sc-allow-empty", action="store_true", default=False,
+                    help="exit 0 from a run in which no selected check was judged (every one not covered, skipped or "
+                         "not judged); by default such a run fails, since it says nothing about the adapter")
     group.addoption("--sc-in-process", action="store_true", default=False,
                     help="run the checks in this pytest process (needed for --pdb). By default a run without "
                          "-n N runs them in one supervised child process (an xdist worker), so an adapter that "
@@ -202,6 +205,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "sc_rule(rule_id): the strictconformance rule a check belongs to")
     if not _is_active(config):
         return
+    _remove_stale_reports(config)
     # The suite is active: now, and only now, the kit is imported.
     from hypothesis import settings
 
@@ -298,6 +302,24 @@ def pytest_configure(config: pytest.Config) -> None:
         config.args = [str(CHECKS_DIR)]
     elif not any(_names_a_check(arg) for arg in config.args):
         config.args.append(str(CHECKS_DIR))
+
+
+def _remove_stale_reports(config: pytest.Config) -> None:
+    """Remove the reports (--sc-report, --sc-markdown) of an earlier run before anything can fail: a
+    run that ends before writing its own (an adapter that cannot be loaded, a harness whose handshake
+    fails, bad declarations, a process that ends mid-run) must not leave the last run's passing report
+    where a CI step would upload it as this run's."""
+    if hasattr(config, "workerinput") or config.option.collectonly:
+        return
+    paths = (config.getoption("sc_report") or config.getini("sc_report") or None, config.getoption("sc_markdown", None))
+    for path in filter(None, paths):
+        target = Path(path)
+        if target.is_file() or target.is_symlink():
+            try:
+                target.unlink()
+            except OSError as error:
+                raise pytest.UsageError(f"strictconformance: {path}: the report of an earlier run cannot be removed "
+                                        f"({error}); this run's would not replace it") from None
 
 
 def _names_a_check(arg: str) -> bool:
@@ -858,6 +880,7 @@ class _ConformanceRun:
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         state = self.state
+        _fail_an_empty_run(session, state)
         _write_markdown_reports(session, state)
         if not state.report_path or hasattr(session.config, "workerinput") or session.config.option.collectonly:
             return
@@ -889,6 +912,32 @@ class _ConformanceRun:
                 f"line counts test items ({len(checks)} checks of the kit, plus any tests of yours)")
         for note in self.state.notes:
             terminalreporter.write_line(note)
+
+
+#: Check outcomes that judge the adapter; a run with none of them passed nothing.
+_JUDGED = frozenset({"passed", "failed", "error", "xfailed"})
+
+
+def _fail_an_empty_run(session: pytest.Session, state: _State) -> None:
+    """A run whose selected checks were all not covered, skipped or not judged exits non-zero
+    with a line saying why, unless --sc-allow-empty (a run of only your own tests is not one)."""
+    config = session.config
+    checks = list(state.report.checks.values())
+    if hasattr(config, "workerinput") or config.option.collectonly or not checks or any(c.outcome in _JUDGED for c in checks):
+        return
+    counts: dict[str, int] = {}
+    for check in checks:
+        counts[check.outcome] = counts.get(check.outcome, 0) + 1
+    rules = len({check.rule_id for check in checks})
+    why = (f"nothing was judged: none of the {len(checks)} selected check{'' if len(checks) == 1 else 's'} "
+           f"({rules} rule{'' if rules == 1 else 's'}) passed or failed "
+           f"({', '.join(f'{n} {outcome}' for outcome, n in sorted(counts.items()))}); the report says nothing about the adapter")
+    if config.getoption("sc_allow_empty", False):
+        state.notes.append(f"{why} (accepted: --sc-allow-empty)")
+        return
+    state.notes.append(f"ERROR: {why}. Select rules the adapter implements, or pass --sc-allow-empty for a run that means it")
+    if session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def _write_markdown_reports(session: pytest.Session, state: _State) -> None:

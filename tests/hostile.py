@@ -4,9 +4,13 @@ elsewhere, so one rule shows the attack."""
 
 from __future__ import annotations
 
+import io
 import os
 import re
+import sys
+import time
 
+from strictconformance import Adapter
 from strictconformance.reference import ReferenceAdapter
 
 
@@ -32,3 +36,66 @@ class HugeResult(ReferenceAdapter):
 
     def build_request(self, request):
         return self._huge
+
+
+class LowersRecursionLimit(ReferenceAdapter):
+    """An SDK that lowers the interpreter's recursion limit (a process-wide setting) mid-call."""
+
+    def build_request(self, request):
+        sys.setrecursionlimit(60)
+        return super().build_request(request)
+
+
+class LowersRecursionLimitAndRunsOn(ReferenceAdapter):
+    """The same, and the call goes on for a while: the thread waiting for it must not run under 60."""
+
+    def build_request(self, request):
+        sys.setrecursionlimit(60)
+        time.sleep(0.6)
+        return super().build_request(request)
+
+
+class ReplacesStdout(ReferenceAdapter):
+    """An SDK that swaps sys.stdout for its own stream and leaves it there."""
+
+    def build_request(self, request):
+        sys.stdout = io.StringIO()
+        return super().build_request(request)
+
+
+class ClosesStdout(ReferenceAdapter):
+    """An SDK that closes sys.stdout (a logging handler's teardown gone wrong)."""
+
+    def build_request(self, request):
+        sys.stdout.close()
+        return super().build_request(request)
+
+
+class ChangesDirectory(ReferenceAdapter):
+    """An SDK that changes the working directory and does not change it back."""
+
+    def build_request(self, request):
+        os.chdir(os.path.dirname(os.path.abspath(os.sep)))
+        return super().build_request(request)
+
+
+class SlowsThreadSwitching(ReferenceAdapter):
+    """An SDK that changes how often the interpreter switches threads, then raises."""
+
+    def build_request(self, request):
+        sys.setswitchinterval(0.5)
+        raise RuntimeError("switch interval set")
+
+
+class InitRaises(ReferenceAdapter):
+    """An SDK client whose constructor fails (a missing credential, an import it needs)."""
+
+    def __init__(self):
+        raise RuntimeError("no client")
+
+
+class DeclaresNothing(Adapter):
+    """An adapter that overrides a capability but declares none of what it needs."""
+
+    def build_request(self, request):
+        return ReferenceAdapter().build_request(request)

@@ -383,3 +383,27 @@ def test_base_url_credentials_are_sent_as_a_header_and_never_recorded(server: tu
         text = path.read_text()
         assert "proxyuser" not in text and "Hunter2ProxyPass" not in text and basic not in text, path
         assert scan_cassette_file(path) == []
+
+
+_PEM = "-----BEGIN " + "PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\n-----END PRIVATE KEY-----\n"
+
+
+def test_secrets_the_provider_echoes_are_scrubbed_not_left_for_the_user(server: tuple[str, FakeProviders], tmp_path: Path) -> None:
+    """A response echoing a secret-named field, a PEM key and a \\u-escaped key, and a model name
+    that reaches the metadata with a key parameter: the recording is scrubbed (hooks and metadata)
+    and kept, not deleted for the user to clean by hand."""
+    base, state = server
+    shipped = _canned("openai.chat", stream=False, tools=True, tool_result=False)
+    payload = json.loads(shipped.body)
+    payload["echo"] = {"api_token": "opaque-echoed-token", "pem": _PEM, "note": FAKE_KEYS["OPENAI_API_KEY"]}
+    state.override["openai.chat"] = Canned(200, "application/json", json.dumps(payload).replace("sk-", "\\u0073k-"))
+    model = "gpt-4o?api_key=opaqueModelKey"
+    summary = record_all(_options(base, tmp_path, "all", apis=("openai.chat",), models={"openai.chat": model}))
+    recorded = [r for r in summary.results if r.location == "openai/chat/tool_call.yaml"]
+    assert [r.status for r in recorded] == ["recorded"], summary.render()
+    path = tmp_path / "openai/chat/tool_call.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert scan_cassette_file(path) == []
+    for secret in ("opaque-echoed-token", "MIIEvQIBADANBgkqhkiG9w0", FAKE_KEYS["OPENAI_API_KEY"][3:], "opaqueModelKey"):
+        assert secret not in text, secret
+    assert yaml.safe_load(text)["metadata"]["strictconformance"]["provenance"]["model"] == "gpt-4o?api_key=REDACTED"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -166,3 +167,113 @@ def test_under_ci_a_check_tries_the_same_examples_whatever_n_and_the_selection(
     assert _examples(alone) == _examples(spread)
     [(nodeid, single)] = _examples(one).items()
     assert single == _examples(alone)[nodeid] and single[0] == "failed" and single[2] is not None
+
+
+# -- an adapter call that damages the process's state: a fault of that check, the state restored ------
+
+@pytest.mark.parametrize(
+    ("adapter", "named"),
+    [
+        ("hostile:LowersRecursionLimit", "sys.setrecursionlimit(60) (it was "),
+        ("hostile:LowersRecursionLimitAndRunsOn", "sys.setrecursionlimit(60) (it was "),
+        ("hostile:ReplacesStdout", "replaced sys.stdout"),
+        ("hostile:ClosesStdout", "closed sys.stdout (the suite kept it open)"),
+        ("hostile:ChangesDirectory", "os.chdir("),
+        ("hostile:SlowsThreadSwitching", "sys.setswitchinterval(0.5) (it was "),
+    ],
+    ids=["recursion-limit", "recursion-limit-while-the-call-runs", "stdout-replaced", "stdout-closed", "chdir", "switch-interval"],
+)
+def test_an_adapter_that_changes_the_process_state_fails_its_check_by_name(
+        run_suite: Callable[..., SuiteRun], adapter: str, named: str) -> None:
+    """sys.setrecursionlimit(60) in an adapter call used to end the run in hundreds of INTERNALERROR
+    lines (exit 3, no report): the state is process-wide, pytest and Hypothesis run under it too. Each
+    change is restored after the call and reported as a fault of the check that made it, in a run
+    that goes on (a supervised child, as a real run; a subprocess, so this session is not damaged)."""
+    run = run_suite(adapter, "--sc-rule", "RES-1", subprocess=True, supervised=True)
+    assert run.result.ret == pytest.ExitCode.TESTS_FAILED, run.output
+    assert "INTERNALERROR" not in run.output
+    assert "strictconformance report" in run.output  # the terminal report is there
+    assert run.outcome("RES-1") == "failed"
+    messages = [finding["message"] for check in _checks(run) for finding in check.get("findings") or []]
+    assert messages, run.output
+    assert all("changed the state of the whole Python process" in message and named in message for message in messages), messages
+    assert all(check["outcome"] == "failed" for check in _checks(run)), _checks(run)  # every check ran, none errored
+
+
+def test_the_state_guard_restores_in_process(run_suite: Callable[..., SuiteRun]) -> None:
+    """In-process (--sc-in-process) the checks share this very process: after the run, the working
+    directory and the recursion limit of the test session are what they were."""
+    limit, cwd = sys.getrecursionlimit(), os.getcwd()
+    run = run_suite("hostile:ChangesDirectory", *_ONE_CHECK)
+    assert run.outcome("RES-1") == "failed", run.output
+    assert (sys.getrecursionlimit(), os.getcwd()) == (limit, cwd)
+
+
+_HARNESS = os.path.join(os.path.dirname(__file__), "harnesses", "python_harness.py")
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (("--sc-adapter", "hostile:InitRaises"), "RuntimeError: no client"),
+        (("--sc-adapter-cmd", f"{sys.executable} {_HARNESS} bad-handshake"), "started message breaks"),
+        (("--sc-adapter", "hostile:DeclaresNothing"), "must declare strict_defaults"),
+    ],
+    ids=["adapter-init-raises", "harness-handshake-fails", "bad-declarations"],
+)
+def test_a_usage_error_removes_the_reports_of_an_earlier_run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+                                                            args: tuple[str, ...], named: str) -> None:
+    """The last run's passing report (JSON and Markdown) must not survive a run that stops before
+    writing its own: a CI step uploading the report `if: always()` would publish it as this run's."""
+    monkeypatch.setenv("PYTHONPATH", os.path.dirname(__file__))
+    monkeypatch.syspath_prepend(os.path.dirname(__file__))
+    report, markdown = pytester.path / "report.json", pytester.path / "report.md"
+    report.write_text(json.dumps(_STALE))
+    markdown.write_text("# strictconformance: 82 passed\n")
+    result = pytester.runpytest_inprocess("-p", "strictconformance", "-p", "no:cacheprovider", *args,
+                                          "--sc-report", str(report), "--sc-markdown", str(markdown), *_ONE_CHECK)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, result.outlines + result.errlines
+    assert named in "\n".join(result.outlines + result.errlines)
+    assert not report.exists() and not markdown.exists()
+
+
+# -- a run that judged nothing is not a pass ------------------------------------------------------
+
+_BOOLEAN_ONLY = """
+from strictconformance import Adapter
+from strictconformance.reference.resolution import REFERENCE_DEFAULTS, build_tools_request
+
+class BooleanOnly(Adapter):
+    strict_defaults = REFERENCE_DEFAULTS
+
+    def build_request(self, request):
+        return build_tools_request(request)
+"""
+
+
+def test_a_run_in_which_nothing_was_judged_fails_saying_why(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
+    """Every selected check not covered (the adapter lacks plan_request()): exit 1 and a line saying
+    that nothing was judged; --sc-allow-empty accepts it; a run with one judged rule is unaffected."""
+    pytester.makepyfile(boolean_only=_BOOLEAN_ONLY)
+    empty = run_suite("boolean_only:BooleanOnly", "--sc-rule", "RES-10,RES-11")
+    assert empty.result.ret == pytest.ExitCode.TESTS_FAILED, empty.output
+    assert empty.rules_with("not covered") == {"RES-10", "RES-11"}
+    assert "ERROR: nothing was judged: none of the " in empty.output and "not covered" in empty.output
+    assert "pass --sc-allow-empty for a run that means it" in empty.output
+    allowed = run_suite("boolean_only:BooleanOnly", "--sc-rule", "RES-10,RES-11", "--sc-allow-empty")
+    assert allowed.result.ret == pytest.ExitCode.OK, allowed.output
+    assert "(accepted: --sc-allow-empty)" in allowed.output
+    mixed = run_suite("boolean_only:BooleanOnly", "--sc-rule", "RES-10,RES-2")
+    assert mixed.result.ret == pytest.ExitCode.OK, mixed.output
+    assert mixed.rules_with("passed") == {"RES-2"} and "nothing was judged" not in mixed.output
+
+
+def test_a_run_whose_strictify_refused_every_schema_fails(run_suite: Callable[..., SuiteRun]) -> None:
+    """Every selected rule "not judged" (strictify refused every input): not a pass either."""
+    from strictconformance import checks
+
+    rt_checks = os.path.join(os.path.dirname(checks.__file__), "test_roundtrip.py")
+    run = run_suite("broken_verdict_adapters:RefusesEverything", "--sc-rule", "RT-1", ".", rt_checks, "-k", "output_obeys")
+    assert run.rules_with("not judged") == {"RT-1"}, run.output
+    assert run.result.ret == pytest.ExitCode.TESTS_FAILED, run.output
+    assert "ERROR: nothing was judged" in run.output and "not judged" in run.output

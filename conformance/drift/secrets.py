@@ -1,20 +1,27 @@
-"""Keep secrets out of cassettes: scrub what is recorded, scan what is shipped.
+r"""Keep secrets out of cassettes: scrub what is recorded, scan what is shipped.
 
 Scrubbing drops headers by name (``authorization``, ``x-api-key``...) and by pattern (any name
 with ``key``, ``token``, ``secret``, ``auth``, ``cookie``, ``session`` or ``password`` as a word),
-replaces key-shaped strings anywhere (``sk-…``, ``AIza…``, ``gsk_…``, bearer tokens, JWTs,
-OpenAI org/project ids; also right after a ``/`` or ``+``, and percent-encoded) with ``REDACTED``,
-replaces URL credentials (``https://user:pass@proxy/`` becomes ``https://REDACTED@proxy/``),
-removes key query parameters (``key``, ``api-key``, ``api_key``…, in a URI or anywhere in a text),
-rewrites a body that is base64 text (or base64 of gzip) with its secrets scrubbed, and replaces
-Cloudflare account ids in URLs with ``ACCOUNT_ID``.
+replaces key-shaped strings anywhere with ``REDACTED``: provider keys (OpenAI ``sk-``/``sk-proj-``,
+Anthropic ``sk-ant-``, Google ``AIza…``, Groq ``gsk_``, Cerebras ``csk-``, Cloudflare ``cfut_``/
+``cfat_``/``cfk_`` and unprefixed 40-character tokens), GitHub ``ghp_``/``github_pat_`` tokens,
+Google ``ya29.`` OAuth tokens, PEM private keys, AWS keys and ``aws_secret_access_key`` values,
+bearer tokens, JWTs, OpenAI org/project ids; also right after a ``/`` or ``+``, percent-encoded or
+written with JSON ``\u`` escapes. It replaces URL credentials (``https://user:pass@proxy/`` becomes
+``https://REDACTED@proxy/``), the values of key parameters in a query or a form-encoded body
+(``api_key=…``, ``client_secret=…``, the first field too) and of secret-named fields
+(``{"api_token": …}``, ``"\u0061pi_key"``, ``clientSecret``), rewrites a body that is base64 text
+(or base64 of gzip) with its secrets scrubbed, and replaces Cloudflare account ids in URLs with
+``ACCOUNT_ID``. :func:`scrub_cassette_text` does all of it to every value of a cassette, its
+``metadata`` included.
 
 :func:`scan_cassette_text` reports what still looks secret in a cassette file; the self-tests
 run it over every shipped cassette, and the recorder runs it on what it writes. It reads the
 file's lines, then every value of the parsed YAML: ``!!binary`` bodies decoded (and gunzipped),
 JSON bodies and SSE events parsed so ``\u0073k-…`` escapes read as ``sk-…``, base64 text bodies
-without the ``!!binary`` tag decoded (and gunzipped), percent-encoded text decoded, and fields
-named like secrets (``api_token``, ``client_secret``...) in them, whatever their value looks like.
+without the ``!!binary`` tag decoded (and gunzipped), percent-encoded and ``\u``-escaped text
+decoded, and fields named like secrets (``api_token``, ``client_secret``...) in them, whatever
+their value looks like. The scrubber never leaves what the scan flags.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ import gzip
 import json
 import re
 import zlib
-from collections.abc import Iterable, Mapping, MutableMapping
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -40,6 +47,7 @@ __all__ = [
     "SECRET_VALUE_PATTERNS",
     "SENSITIVE_HEADER_NAMES",
     "SecretFinding",
+    "is_secret_field",
     "is_sensitive_header",
     "scan_cassette_file",
     "scan_cassette_text",
@@ -76,7 +84,7 @@ SENSITIVE_HEADER_NAMES: frozenset[str] = frozenset(
 # a sensitive word as a whole dash/underscore-separated part of a header name ("x-api-key",
 # "session-token") but not inside another word ("anthropic-ratelimit-tokens-limit" is fine)
 _SENSITIVE_HEADER_PATTERN = re.compile(
-    r"(?:^|[-_])(?:api[-_]?key|key|token|secret|auth|authorization|cookie|session|password|credentials?)(?:$|[-_])",
+    r"(?:^|[-_])(?:api[-_]?key|key|token|secret|auth|authorization|cookie|session|password|passwd|credentials?)(?:$|[-_])",
     re.IGNORECASE,
 )
 
@@ -89,43 +97,71 @@ _S = r"(?<![A-Za-z0-9_\-])"
 # (a path segment: "/AIza…/v1beta"); a base64 blob holding one by chance is ~1e-9 per position
 _AFTER_SLASH = r"(?<=[/+])"
 _END = r"(?![A-Za-z0-9_\-+=])"
-#: (name, pattern) of values that are secrets wherever they appear.
+
+# Names whose value is a secret whatever it looks like, as snake_case words: the last word(s) of a
+# field or parameter name ("aws_secret_access_key", "clientSecret", "x-api-key"). A bare "token" is
+# one too, but not "next_page_token": only the credential kinds below take a prefix.
+_SECRET_NAME_WORDS = (
+    r"api_?keys?|api_?tokens?|access_?tokens?|refresh_?tokens?|auth_?tokens?|bearer_?tokens?|oauth_?tokens?"
+    r"|session_?tokens?|security_?tokens?|id_?tokens?|secret_?keys?|secret_?access_?keys?|client_?secrets?"
+    r"|private_?keys?|secrets?|passwords?|passwd|authorization|credentials?"
+)
+_SECRET_FIELD = re.compile(r"(?:[a-z0-9]+_)*(?:" + _SECRET_NAME_WORDS + r")|token")
+# the same names as they are written in a text: any case, "-", "_" or "." between words, camelCase
+_SECRET_NAME_TEXT = (
+    r"(?:(?:[A-Za-z0-9]+[-_.])*(?-i:[A-Za-z0-9]*[a-z0-9](?=[A-Z]))?(?:" + _SECRET_NAME_WORDS.replace("_?", r"[-_.]?") + r")|token)"
+)
+# what a scrubbed value is (a value that is one of these is no secret)
+_SCRUBBED = r"(?:REDACTED|ACCOUNT_ID|Bearer\s+REDACTED|null|true|false|None)(?![A-Za-z0-9_\-])"
+
+#: (name, pattern) of values that are secrets wherever they appear. A pattern with a group named
+#: ``keep`` keeps that part (the parameter's name) and replaces the rest.
 SECRET_VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Anthropic API key", re.compile(_S + r"sk-ant-[A-Za-z0-9_\-]{16,}")),
     ("OpenAI-style API key", re.compile(_S + r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}")),
     ("Google API key", re.compile(_B + r"AIza[0-9A-Za-z_\-]{30,}")),
     ("Google API key", re.compile(_AFTER_SLASH + r"AIza[0-9A-Za-z_\-]{35}" + _END)),
+    ("Google OAuth access token", re.compile(_S + r"ya29\.[0-9A-Za-z_\-.]{20,}")),
     ("Groq API key", re.compile(_S + r"gsk_[A-Za-z0-9]{20,}")),
     ("Cerebras API key", re.compile(_S + r"csk-[A-Za-z0-9]{20,}")),
+    ("Cloudflare API token", re.compile(_S + r"(?:cfk|cfut|cfat)_[A-Za-z0-9]{40,}")),
     ("Hugging Face token", re.compile(_S + r"hf_[A-Za-z0-9]{30,}")),
     ("GitHub token", re.compile(_S + r"gh[pousr]_[A-Za-z0-9]{30,}")),
-    ("AWS access key id", re.compile(_B + r"AKIA[0-9A-Z]{16}")),
-    ("AWS access key id", re.compile(_AFTER_SLASH + r"AKIA[0-9A-Z]{16}" + _END)),
+    ("GitHub token", re.compile(_S + r"github_pat_[A-Za-z0-9_]{30,}")),
+    ("AWS access key id", re.compile(_B + r"(?:AKIA|ASIA)[0-9A-Z]{16}")),
+    ("AWS access key id", re.compile(_AFTER_SLASH + r"(?:AKIA|ASIA)[0-9A-Z]{16}" + _END)),
+    # a PEM block to its END line (escaped newlines in JSON too), or the rest of a cut-off one
+    ("private key", re.compile(
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{0,65536}?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+        r"|(?:[A-Za-z0-9+/=:,\s]|\\[nr])*)")),
     # credentials in a URL: https://user:pass@host/ (what --base-url with a proxy login writes)
     ("credentials in a URL", re.compile(r"(?<=://)(?!" + PLACEHOLDER + r"@)[^/\s@\"'<>?#]+(?=@[A-Za-z0-9\[])")),
-    # a key as a query parameter anywhere in a text (a URL in a body, a header, an error message)
+    # a key as a query parameter anywhere in a text (a URL in a body, a header, an error message),
+    # or a form-encoded body's field, the first one included
     ("key in a query parameter", re.compile(
-        r"(?<=[?&;])(?:api[-_]?key|x-api-key|key|access[-_]token|auth[-_]?token|token|signature|sig)=(?!" + PLACEHOLDER
-        + r"(?![^&\s\"'#]))[^&\s\"'#]+", re.IGNORECASE)),
+        r"(?:(?<=[?&;])|^)(?P<keep>(?:api[-_]?key|x-api-key|key|access[-_]token|auth[-_]?token|signature|sig|" + _SECRET_NAME_TEXT
+        + r")=)(?!" + _SCRUBBED + r"(?:[&\s\"'#]|:(?=\s|$)|$))[^&\s\"'#]+", re.IGNORECASE)),
+    # a secret-named field given a value in a text: "password=…", "aws_secret_access_key = …" (an
+    # env or ini file), '"api_token": "…"' (JSON as text, one level of \" escapes too)
+    ("value of a secret-named parameter", re.compile(
+        r"(?<![A-Za-z0-9_\-.\\])(?P<keep>" + _SECRET_NAME_TEXT + r"(?:[ \t]*=[ \t]*|\\?[\"'][ \t]*[:=][ \t]*)(?:\\?[\"'])?)"
+        r"(?!" + _SCRUBBED + r"|:(?:\s|$))[^\s\"'\\&,;{}\[\]<>]+", re.IGNORECASE)),
     ("bearer token", re.compile(r"\bBearer\s+(?!" + PLACEHOLDER + r")[A-Za-z0-9._~+/=\-]{16,}")),
     ("JSON Web Token", re.compile(_B + r"eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}")),
     ("OpenAI organization id", re.compile(_B + r"org-[A-Za-z0-9]{20,}")),
     ("OpenAI project id", re.compile(_B + r"proj_[A-Za-z0-9]{20,}")),
-    # Cloudflare API tokens carry no prefix: exactly 40 letters, digits, _ and -, mixed case with
-    # digits, standing alone (commit hashes are lower-case hex; opaque blobs are longer runs)
+    # Cloudflare API tokens made before the prefixed format: exactly 40 letters, digits, _ and -,
+    # mixed case with digits, standing alone (commit hashes are lower-case hex; blobs are longer runs)
     ("Cloudflare-style API token", re.compile(
-        r"(?<![A-Za-z0-9_\-+/=.])(?=[A-Za-z0-9_\-]*[A-Z])(?=[A-Za-z0-9_\-]*[a-z])(?=[A-Za-z0-9_\-]*[0-9])"
+        r"(?<![A-Za-z0-9_\-+/=.\\])(?=[A-Za-z0-9_\-]*[A-Z])(?=[A-Za-z0-9_\-]*[a-z])(?=[A-Za-z0-9_\-]*[0-9])"
         r"[A-Za-z0-9_\-]{40}(?![A-Za-z0-9_\-+/=.])"
+    )),
+    ("Cloudflare-style API token", re.compile(  # the same, as a query parameter's or a form field's value
+        r"(?:(?<=[?&;])|^)(?P<keep>[A-Za-z0-9_.\-]{1,64}=)(?=[A-Za-z0-9_\-]*[A-Z])(?=[A-Za-z0-9_\-]*[a-z])(?=[A-Za-z0-9_\-]*[0-9])"
+        r"[A-Za-z0-9_\-]{40}(?![A-Za-z0-9_\-+/=.%])"
     )),
 )
 
-#: JSON fields whose value is a secret whatever it looks like (``{"api_token": "..."}`` in a body).
-_SECRET_FIELD = re.compile(
-    r"^(?:.*[-_])?(?:api[-_]?keys?|api[-_]?tokens?|access[-_]?tokens?|refresh[-_]?tokens?|auth[-_]?tokens?|bearer[-_]?tokens?"
-    r"|session[-_]?tokens?|id[-_]?tokens?|secret[-_]?keys?|client[-_]?secrets?|private[-_]?keys?|secrets?|passwords?|passwd"
-    r"|authorization|credentials?|token)$",
-    re.IGNORECASE,
-)
 #: Placeholder values a scrubbed secret field may hold.
 _SCRUBBED_VALUES = frozenset({"", PLACEHOLDER, "Bearer " + PLACEHOLDER, ACCOUNT_PLACEHOLDER})
 #: Bodies decompressed past this many bytes are scanned only that far.
@@ -134,10 +170,32 @@ _MAX_DECODED = 64 * 1024 * 1024
 _ACCOUNT_IN_PATH = re.compile(r"(/accounts/)([0-9a-f]{32})(?=/|$)")
 _SECRET_QUERY_KEYS = frozenset({"key", "api_key", "api-key", "apikey", "x-api-key", "access_token", "access-token",
                                 "auth_token", "auth-token", "token", "auth", "signature", "sig"})
-# a run of URL characters holding at least one %XX escape (a percent-encoded key)
-_PERCENT_RUN = re.compile(r"(?:[A-Za-z0-9_.~\-]|%[0-9A-Fa-f]{2})*%[0-9A-Fa-f]{2}(?:[A-Za-z0-9_.~\-]|%[0-9A-Fa-f]{2})*")
+# a run of URL characters (a percent-encoded key when it holds a %XX escape); each run is matched
+# once, from its start (a pattern that must find the escape inside would backtrack over long runs)
+_PERCENT_RUN = re.compile(r"(?:[A-Za-z0-9_.~\-]|%[0-9A-Fa-f]{2})+")
+# a run of JSON string characters and escapes (a key written with escapes when it holds \u0073 or \/)
+_ESCAPE_RUN = re.compile(r"(?:[^\s\"\\]|\\.)+")
+# a JSON string literal (in a JSON text, or an SSE event's), and what makes it a field's name
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_COLON = re.compile(r"\s*:\s*")
 # a text that is all base64 (a body recorded without the !!binary tag): 24+ characters
 _BASE64_TEXT = re.compile(r"\s*(?:[A-Za-z0-9+/]{4}\s*){5,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})\s*")
+
+
+def is_secret_field(name: str) -> bool:
+    """Whether a field (a JSON or YAML key, a form or query parameter) holds a secret by its name:
+    ``api_token``, ``clientSecret``, ``aws_secret_access_key``, ``x-api-key``, ``password``..."""
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+    return bool(_SECRET_FIELD.fullmatch(re.sub(r"[-. ]", "_", words)))
+
+
+def _unescaped(run: str) -> str | None:
+    """A run of text with its JSON escapes read (None when it is not one JSON string's content)."""
+    try:
+        value = json.loads(f'"{run}"')
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None
 
 
 def is_sensitive_header(name: str) -> bool:
@@ -149,9 +207,7 @@ def is_sensitive_header(name: str) -> bool:
 def _replacement(kind: str, match: re.Match[str]) -> str:
     if kind == "bearer token":
         return "Bearer " + PLACEHOLDER
-    if kind == "key in a query parameter":
-        return match.group(0).split("=", 1)[0] + "=" + PLACEHOLDER
-    return PLACEHOLDER
+    return (match.groupdict().get("keep") or "") + PLACEHOLDER
 
 
 def _has_secret(text: str) -> bool:
@@ -180,10 +236,52 @@ def _base64_body(text: str) -> tuple[bytes, bool] | None:
     return raw, zipped
 
 
-def scrub_text(text: str) -> str:
-    """``text`` with every key-shaped value replaced by ``REDACTED`` (also percent-encoded ones,
-    URL credentials and key query parameters), account ids masked, and a text that is a base64
-    (or base64-of-gzip) body re-encoded with its content scrubbed."""
+def _percent_secret(run: str) -> bool:
+    """Whether a run of URL characters is a percent-encoded secret."""
+    return "%" in run and _has_secret(unquote(run))
+
+
+def _escaped_secret(run: str) -> bool:
+    """Whether a run of JSON string text is a secret written with ``\\u`` (or ``\\/``) escapes."""
+    if "\\u" not in run and "\\/" not in run:
+        return False
+    decoded = _unescaped(run)
+    return decoded is not None and _has_secret(decoded)
+
+
+def _scrub_json_strings(text: str) -> str:
+    """Every JSON string literal of ``text`` read as JSON reads it (its escapes decoded) and
+    scrubbed as a text of its own (a JSON document or a base64 body inside a string is scrubbed in
+    turn); the value of a secret-named field (``"api_token"``, ``"\\u0061pi_key"``) is replaced."""
+    tokens = list(_JSON_STRING.finditer(text))
+    if not tokens:
+        return text
+    pieces: list[str] = []
+    position = 0
+    secret_value_at = -1  # the start of the string that is a secret-named field's value
+    for index, token in enumerate(tokens):
+        literal = token.group(0)
+        try:
+            value = json.loads(literal)
+        except ValueError:
+            continue
+        if token.start() == secret_value_at:
+            cleaned = value if value.strip() in _SCRUBBED_VALUES else PLACEHOLDER
+        else:
+            cleaned = scrub_text(value)
+        following = tokens[index + 1] if index + 1 < len(tokens) else None
+        colon = _COLON.match(text, token.end())
+        if colon and following is not None and following.start() == colon.end() and is_secret_field(value):
+            secret_value_at = following.start()
+        if cleaned != value:
+            pieces.append(text[position:token.start()])
+            pieces.append(json.dumps(cleaned, ensure_ascii=False))
+            position = token.end()
+    pieces.append(text[position:])
+    return "".join(pieces)
+
+
+def _scrub_once(text: str) -> str:
     body = _base64_body(text)
     if body is not None:
         raw, zipped = body
@@ -194,10 +292,27 @@ def scrub_text(text: str) -> str:
             return base64.b64encode(gzip.compress(data, mtime=0) if zipped else data).decode("ascii")
         return text
     if "%" in text:
-        text = _PERCENT_RUN.sub(lambda m: PLACEHOLDER if _has_secret(unquote(m.group(0))) else m.group(0), text)
+        text = _PERCENT_RUN.sub(lambda m: PLACEHOLDER if _percent_secret(m.group(0)) else m.group(0), text)
+    if "\\" in text:
+        text = _ESCAPE_RUN.sub(lambda m: PLACEHOLDER if _escaped_secret(m.group(0)) else m.group(0), text)
     for kind, pattern in SECRET_VALUE_PATTERNS:
         text = pattern.sub(lambda m, kind=kind: _replacement(kind, m), text)  # type: ignore[misc]
+    if '"' in text:
+        text = _scrub_json_strings(text)
     return _ACCOUNT_IN_PATH.sub(r"\g<1>" + ACCOUNT_PLACEHOLDER, text)
+
+
+def scrub_text(text: str) -> str:
+    """``text`` with every key-shaped value replaced by ``REDACTED`` (also percent-encoded or
+    ``\\u``-escaped ones, URL credentials, the values of key parameters and of secret-named fields
+    of the JSON it holds), account ids masked, and a text that is a base64 (or base64-of-gzip) body
+    re-encoded with its content scrubbed."""
+    for _ in range(4):  # until nothing changes: a replacement can complete another pattern's context
+        cleaned = _scrub_once(text)
+        if cleaned == text:
+            break
+        text = cleaned
+    return text
 
 
 def scrub_uri(uri: str) -> str:
@@ -231,25 +346,16 @@ def scrub_vcr_request(request: Any) -> Any:
         if is_sensitive_header(name):
             del request.headers[name]
     request.uri = scrub_uri(request.uri)
-    body = request.body
-    if isinstance(body, bytes):
-        with contextlib.suppress(UnicodeDecodeError):
-            request.body = scrub_text(body.decode("utf-8")).encode("utf-8")
-    elif isinstance(body, str):
-        request.body = scrub_text(body)
+    request.body = _scrub_body(request.body)
     return request
 
 
 def scrub_vcr_response(response: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
     """``before_record_response`` hook for vcrpy: drop sensitive headers, scrub the body."""
     response["headers"] = scrub_headers(response.get("headers") or {})
-    body = response.get("body") or {}
-    data = body.get("string")
-    if isinstance(data, bytes):
-        with contextlib.suppress(UnicodeDecodeError):
-            body["string"] = scrub_text(data.decode("utf-8")).encode("utf-8")
-    elif isinstance(data, str):
-        body["string"] = scrub_text(data)
+    body = response.get("body")
+    if isinstance(body, MutableMapping) and "string" in body:
+        body["string"] = _scrub_body(body["string"])
     return response
 
 
@@ -265,41 +371,77 @@ def vcr_scrub_options() -> dict[str, Any]:
 
 
 def _scrub_body(value: Any) -> Any:
-    """A recorded body scrubbed in its own form: text stays text, bytes stay bytes, gzip stays gzip."""
+    """A recorded body scrubbed in its own form: text stays text, bytes stay bytes, gzip and zlib
+    stay compressed; bytes that are not UTF-8 are scrubbed around what they cannot decode."""
     if not isinstance(value, bytes):
         return scrub_text(value) if isinstance(value, str) else value
-    zipped = value[:2] == b"\x1f\x8b"
-    try:
-        text = (gzip.decompress(value) if zipped else value).decode("utf-8")
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError):
-        return value
+    wbits = 16 + zlib.MAX_WBITS if value[:2] == b"\x1f\x8b" else zlib.MAX_WBITS if value[:1] == b"\x78" else None
+    raw = value
+    if wbits is not None:
+        inflater = zlib.decompressobj(wbits)
+        try:
+            raw = inflater.decompress(value)
+        except zlib.error:  # not compressed after all: scanned as it is, so scrubbed as it is
+            raw, wbits = value, None
+        else:
+            if not inflater.eof:
+                raw, wbits = value, None
+    text = raw.decode("utf-8", "surrogateescape")
     cleaned = scrub_text(text)
     if cleaned == text:
         return value
-    data = cleaned.encode("utf-8")
-    return gzip.compress(data, mtime=0) if zipped else data
+    data = cleaned.encode("utf-8", "surrogateescape")
+    if wbits is None:
+        return data
+    return gzip.compress(data, mtime=0) if wbits > zlib.MAX_WBITS else zlib.compress(data)
+
+
+def _scrub_value(node: Any, key: object = None) -> Any:
+    """Every string and body of a parsed cassette scrubbed, wherever it is (``metadata`` too):
+    ``headers`` without the sensitive ones, a ``uri`` without key parameters, a secret-named
+    field's value replaced, keys that hold a secret scrubbed."""
+    if isinstance(node, Mapping):
+        if key == "headers":
+            node = scrub_headers(node)
+        cleaned: dict[Any, Any] = {}
+        for name, value in node.items():
+            if isinstance(name, str) and is_secret_field(name) and isinstance(value, str):
+                cleaned[scrub_text(name)] = value if value.strip() in _SCRUBBED_VALUES else PLACEHOLDER
+            elif name == "uri" and isinstance(value, str):
+                cleaned[name] = scrub_uri(value)
+            else:
+                cleaned[scrub_text(name) if isinstance(name, str) else name] = _scrub_value(value, name)
+        return cleaned
+    if isinstance(node, list):
+        return [_scrub_value(value) for value in node]
+    return _scrub_body(node)
+
+
+def _dump(data: object) -> str:
+    return yaml.dump(data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False, allow_unicode=True, width=120)
 
 
 def scrub_cassette_text(text: str) -> str:
-    """A whole cassette file scrubbed as the recorder scrubs what it records: request URIs,
-    sensitive headers dropped, other headers and every body (``!!binary``, gzip, base64 text)
-    scrubbed. For cleaning a cassette recorded by other means before committing it."""
+    """A whole cassette file scrubbed as the recorder scrubs what it records, and more: every
+    value (request URIs, headers, bodies as ``!!binary``, gzip or base64 text, and the cassette's
+    ``metadata``), sensitive headers dropped. For cleaning a cassette recorded by other means
+    before committing it; :func:`scan_cassette_text` flags nothing in what it returns."""
     data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    for interaction in _interactions(data):
-        assert isinstance(interaction, dict)
-        request = interaction.get("request") or {}
-        if isinstance(request.get("uri"), str):
-            request["uri"] = scrub_uri(request["uri"])
-        if "body" in request:
-            request["body"] = _scrub_body(request["body"])
-        response = interaction.get("response") or {}
-        body = response.get("body")
-        if isinstance(body, dict) and "string" in body:
-            body["string"] = _scrub_body(body["string"])
-        for side in (request, response):
-            if isinstance(side.get("headers"), Mapping):
-                side["headers"] = scrub_headers(side["headers"])
-    return yaml.dump(data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False, allow_unicode=True)
+    dumped = _dump(_scrub_value(data))
+    # The scan also reads the file's lines: YAML's quoting and line breaks can put a key-shaped
+    # run on a line that no value holds. Such runs are replaced in the text itself, kept only if
+    # the result still reads as YAML.
+    lines = dumped.split("\n")
+    for number, line in _text_lines(dumped):
+        for kind, pattern in SECRET_VALUE_PATTERNS:
+            line = pattern.sub(lambda m, kind=kind: _replacement(kind, m), line)  # type: ignore[misc]
+        lines[number - 1] = line
+    fixed = "\n".join(lines)
+    if fixed != dumped:
+        with contextlib.suppress(yaml.YAMLError):
+            yaml.load(fixed, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+            return fixed
+    return dumped
 
 
 # -- scanning ----------------------------------------------------------------------------------------
@@ -360,7 +502,7 @@ def _scan_values(data: object, where: str, known: set[str]) -> list[SecretFindin
             for key, value in node.items():
                 child = f"{label}.{key}" if label else str(key)
                 stack.append((child, value))
-                if isinstance(key, str) and _SECRET_FIELD.match(key) and isinstance(value, str) and value.strip() not in _SCRUBBED_VALUES:
+                if isinstance(key, str) and is_secret_field(key) and isinstance(value, str) and value.strip() not in _SCRUBBED_VALUES:
                     findings.append(SecretFinding(where, 0, f"value of the secret-named field {child}", _mask(value)))
                 elif isinstance(key, str):
                     stack.append((f"{label} (key)", key))
@@ -374,11 +516,15 @@ def _scan_values(data: object, where: str, known: set[str]) -> list[SecretFindin
                     stack.append((f"{label} (base64{' of gzip' if body[1] else ''})", body[0]))
                 if "%" in node:
                     for run in _PERCENT_RUN.finditer(node):
-                        decoded = unquote(run.group(0))
-                        if _has_secret(decoded) and run.group(0) not in known:
+                        if _percent_secret(run.group(0)) and run.group(0) not in known:
                             known.add(run.group(0))
                             findings.append(SecretFinding(where, 0, f"percent-encoded secret in {label or 'the document'}",
                                                           _mask(run.group(0))))
+            if "\\" in text:
+                for run in _ESCAPE_RUN.finditer(text):
+                    if _escaped_secret(run.group(0)) and run.group(0) not in known:
+                        known.add(run.group(0))
+                        findings.append(SecretFinding(where, 0, f"escaped secret in {label or 'the document'}", _mask(run.group(0))))
             for kind, pattern in SECRET_VALUE_PATTERNS:
                 for match in pattern.finditer(text):
                     if match.group(0) not in known:
@@ -394,7 +540,7 @@ def scan_cassette_text(text: str, where: str = "<cassette>") -> list[SecretFindi
     named like secrets)."""
     findings: list[SecretFinding] = []
     known: set[str] = set()  # secrets already reported from the lines
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in _text_lines(text):
         for kind, pattern in SECRET_VALUE_PATTERNS:
             for match in pattern.finditer(line):
                 known.add(match.group(0))
@@ -424,6 +570,24 @@ def scan_cassette_text(text: str, where: str = "<cassette>") -> list[SecretFindi
             for key in sorted(query_keys & _SECRET_QUERY_KEYS)
         )
     return findings
+
+
+_BINARY_BLOCK = re.compile(r"^(\s*)(?:-\s+)?(?:[^\s:][^:]*:\s+)?!!binary\s*[|>][-+0-9]*\s*$")
+
+
+def _text_lines(text: str) -> Iterator[tuple[int, str]]:
+    """The numbered lines of a YAML text, but those of ``!!binary`` blocks: base64 is no text, and
+    a line of it can look like a key (40 letters and digits); the scan reads those bodies decoded."""
+    block_indent: int | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        indent = len(line) - len(line.lstrip(" "))
+        if block_indent is not None and line.strip() and indent > block_indent:
+            continue
+        block_indent = None
+        opening = _BINARY_BLOCK.match(line)
+        if opening:
+            block_indent = len(opening.group(1))
+        yield number, line
 
 
 def _interactions(data: object) -> Iterable[Mapping[str, Any]]:

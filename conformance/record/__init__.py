@@ -10,7 +10,8 @@ For every shipped cassette whose scenario can be produced live (``tool_call``, `
 the recorder builds the request around a tool drawn from the kit's tool strategy, sends it
 through vcrpy with ``urllib`` (a tool-call cassette gets a second, tool-result turn), scrubs
 everything recorded (:mod:`strictconformance.drift.secrets`), writes provenance into the
-cassette's ``metadata``, scans the file for secrets, validates every new response with the
+cassette's ``metadata``, scans the file for secrets (scrubbing the whole file, metadata included,
+when the scan finds any; a cassette the scan still flags is deleted), validates every new response with the
 reference validator and diffs its shape against the shipped recording.
 
 The provenance says who recorded (this kit, its version), when, the endpoint host the requests
@@ -66,6 +67,7 @@ from strictconformance.drift.cassettes import (
 from strictconformance.drift.errors import DriftNotice, SchemaDriftError
 from strictconformance.drift.secrets import (
     scan_cassette_file,
+    scrub_cassette_text,
     scrub_uri,
     scrub_vcr_response,
     vcr_scrub_options,
@@ -370,6 +372,8 @@ def record_cassette(location: str, options: RecordOptions) -> CassetteResult:
     if recorded > 0 and target.exists():
         _write_metadata(target, _provenance(shipped.api, shipped.scenario, shipped.features, base + first.path.split("?")[0], model,
                                             options.record_mode))
+    if target.exists() and scan_cassette_file(target):  # what the hooks cannot see (the metadata written above)
+        target.write_text(scrub_cassette_text(target.read_text(encoding="utf-8")), encoding="utf-8")
     if target.exists():
         leaks = [str(f) for f in scan_cassette_file(target)]
         if key and key in target.read_text(encoding="utf-8"):
