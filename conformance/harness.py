@@ -684,6 +684,7 @@ class _Worker:
     def run(self, function: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> Any:
         reply: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
         budget = CallBudget(timeout, self._cpu)  # CPU time, not a busy machine's clock, decides
+        self.changed = []
         self._jobs.put((function, args, reply))
         while True:
             try:
