@@ -266,9 +266,6 @@ def pytest_configure(config: pytest.Config) -> None:
     if report_path and not Path(report_path).resolve().parent.is_dir():
         raise pytest.UsageError(f"strictconformance: --sc-report {report_path!r}: its directory does not exist")
     controller = not hasattr(config, "workerinput")
-    if report_path and controller and not config.option.collectonly:
-        # A report from an earlier run must not survive a run that ends before writing its own.
-        Path(report_path).unlink(missing_ok=True)
     supervised = controller and _supervise_in_child(config)
     if controller:
         named = profile_arg[1] if profile_arg and profile_arg[0] == "--hypothesis-profile" else None
