@@ -33,7 +33,8 @@ from strictconformance.adapter import (
     result_problem,
     safe_repr,
 )
-from strictconformance.cputime import CallBudget, thread_cpu_reader
+from strictconformance.checkbudget import CheckBudget, Limits
+from strictconformance.cputime import CallBudget, process_cpu_seconds, thread_cpu_reader
 from strictconformance.findings import CheckFailure, Finding, NotCovered
 from strictconformance.watchdog import Beacon
 
@@ -464,6 +465,10 @@ class _Worker:
             except BaseException as exc:  # handed back to the caller's thread as is
                 reply.put((False, exc))
 
+    def cpu_seconds(self) -> float:
+        """CPU seconds this worker's thread has used (0 where the platform cannot tell)."""
+        return self._cpu() if self._cpu is not None else 0.0
+
     def run(self, function: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> Any:
         reply: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
         budget = CallBudget(timeout, self._cpu)  # CPU time, not a busy machine's clock, decides
@@ -528,6 +533,13 @@ class Harness:
     #: per check: what a draw that never returned was drawing from (an adapter's output, say a
     #: strict schema with no value): when Hypothesis then gives up, the check is not covered, not an error
     unfinished_draws: dict[str, str] = field(default_factory=dict)
+    #: What each check may spend (examples, calls, CPU seconds; the profile's, or --sc-check-budget)
+    check_limits: Limits = field(default_factory=Limits)
+    #: The current check's spending against ``check_limits``; kept per check once it ends
+    budget: CheckBudget | None = None
+    budgets: dict[str, CheckBudget] = field(default_factory=dict)
+    #: CPU seconds the adapter's calls used so far (their thread here, or a harness process)
+    adapter_cpu: float = 0.0
 
     def __repr__(self) -> str:  # shown in Hypothesis's falsifying examples: keep it short
         return f"<strictconformance harness: {self.declarations.adapter}>"
@@ -540,9 +552,29 @@ class Harness:
         self.current_nodeid, self.current_rule = nodeid, rule_id
         self.examples.setdefault(nodeid, 0)
         self.transcript = []
+        self.budget = self.budgets[nodeid] = CheckBudget(self.check_limits, self._check_cpu_reader())
+
+    def end_item(self) -> None:
+        """The current check ended: its CPU figure is fixed."""
+        if self.budget is not None:
+            self.budget.finish()
+            self.budget = None
+
+    def _check_cpu_reader(self) -> Callable[[], float]:
+        """CPU seconds used by the check from now: its own thread's and its adapter calls'."""
+        own = thread_cpu_reader()
+        if own is None:  # no per-thread clock: the process's, which counts the adapter's thread too
+            import time
+
+            start = time.process_time()
+            return lambda: time.process_time() - start
+        own_start, adapter_start = own(), self.adapter_cpu
+        return lambda: (own() - own_start) + (self.adapter_cpu - adapter_start)
 
     def begin_example(self) -> None:
         self.examples[self.current_nodeid] = self.examples.get(self.current_nodeid, 0) + 1
+        if self.budget is not None:
+            self.budget.examples += 1
         self.transcript = []
         self.notes = {}
         self.refused = None
@@ -608,6 +640,9 @@ class Harness:
         __tracebackhide__ = True
         if method not in CAPABILITIES:
             raise ValueError(f"{method} is not a capability")
+        if self.budget is not None:
+            self.budget.calls += 1
+            self.budget.checkpoint()  # inside an example Hypothesis may discard: discarded when the budget is out
         hang = self._hung.get(method)
         fault: ConformanceFailure | None
         if hang is not None:  # a hung call can't be stopped: the method is not called again
@@ -734,19 +769,36 @@ class Harness:
         return violation
 
     def _run(self, bound: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        pid = self._adapter_pid()
+        process_cpu = process_cpu_seconds(pid) if pid is not None else None
+        try:
+            return self._run_in_worker(bound, args)
+        finally:
+            if pid is not None and process_cpu is not None and pid == self._adapter_pid():
+                self.adapter_cpu += max(0.0, (process_cpu_seconds(pid) or process_cpu) - process_cpu)
+
+    def _adapter_pid(self) -> int | None:
+        """The process of a harness (``--sc-adapter-cmd``): its CPU is the adapter's calls' too."""
+        pid = getattr(getattr(self.adapter, "harness", None), "pid", None)
+        return pid if type(pid) is int else None
+
+    def _run_in_worker(self, bound: Callable[..., Any], args: tuple[Any, ...]) -> Any:
         if self.call_timeout <= 0:
-            return bound(*args)
+            return bound(*args)  # in the check's own thread: its CPU is counted there
         if self._worker is None:
             self._worker = _Worker()
         if self.beacon is not None:
             self.beacon.begin(self.current_nodeid, getattr(bound, "__name__", "call"), args)
+        worker = self._worker
+        before = worker.cpu_seconds()
         try:
-            return self._worker.run(bound, args, self.call_timeout)
+            return worker.run(bound, args, self.call_timeout)
         except _CallTimeout:
             # A thread can't be killed: abandon the hung one (a daemon, so it can't block exit).
             self._worker = None
             raise
         finally:
+            self.adapter_cpu += max(0.0, worker.cpu_seconds() - before)
             if self.beacon is not None:
                 self.beacon.end()
 
@@ -807,7 +859,9 @@ class Harness:
         distinct defects still apart), all raised together at the end as an exception group."""
         __tracebackhide__ = True
         failures: list[ConformanceFailure] = []
-        for name, case in cases:
+        for judged, (name, case) in enumerate(cases):
+            if self._case_budget_out(judged):
+                break
             self.transcript = []
             self.notes = {}
             try:
@@ -823,6 +877,22 @@ class Harness:
             raise failures[0]
         if failures:
             raise ExceptionGroup(f"{len(failures)} fixed cases failed", failures)
+
+    def _case_budget_out(self, judged: int) -> bool:
+        """Whether a loop over fixed cases stops here: the check's budget is out. Inside a
+        Hypothesis example the budget discards the example instead (a loop cut short in the replay
+        of a failure would not reproduce it), so only a check without Hypothesis stops here."""
+        if self.budget is None:
+            return False
+        from hypothesis import currently_in_test_context
+
+        if currently_in_test_context():
+            self.budget.checkpoint()
+            return False
+        if self.budget.reached() is None:
+            return False
+        self.budget.cases_judged = judged
+        return True
 
     def expect(self, condition: bool, message: str | Callable[[], str], *, detail: str | None = None,
                where: str | None = None) -> None:
