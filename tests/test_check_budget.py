@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import TESTS_DIR, SuiteRun
-from strictconformance.checkbudget import Limits, parse_limits
+from strictconformance.checkbudget import CheckBudget, Limits, parse_limits
 from strictconformance.report import journal_path, load_report, load_report_schema
 
 #: RT-3's Hypothesis check and its fixed-case loop, in the one dialect the spinning adapters declare.
@@ -171,3 +171,40 @@ def test_a_bad_check_budget_is_a_usage_error(run_suite: Callable[..., SuiteRun])
     run = run_suite(None, "--sc-rule", "RES-1", "--sc-check-budget", "seconds=3")
     assert run.result.ret == pytest.ExitCode.USAGE_ERROR
     assert "--sc-check-budget 'seconds=3'" in run.output and "NAME one of cpu, examples, calls" in run.output
+
+
+class _Harness:
+    """What the engine hook reads of the kit's harness fixture: the current check's budget."""
+
+    def __init__(self, budget: CheckBudget) -> None:
+        self.budget = budget
+
+
+def _burn(seconds: float) -> None:
+    start = time.thread_time()
+    while time.thread_time() - start < seconds:
+        pass
+
+
+def test_an_example_spinning_in_its_value_generator_is_cut_at_its_next_draws() -> None:
+    """One example would draw 2,000 values at 10 ms of CPU each (20 s): with a 0.5 s budget the
+    engine's run ends within a few dozen draws of the limit, not after the example."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from strictconformance.checkbudget import install
+
+    install()
+    start = time.thread_time()
+    budget = CheckBudget(Limits(cpu=0.5), lambda: time.thread_time() - start)
+
+    @settings(max_examples=50, database=None, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(values=st.lists(st.integers(0, 10).map(lambda n: (_burn(0.01), n)[1]), min_size=2000, max_size=2000))
+    def spins(strictconformance_harness: _Harness, values: list[int]) -> None:
+        budget.examples += 1
+
+    with pytest.raises(Exception, match="Unable to satisfy"):  # no example finished: the plugin reports "not judged"
+        spins(strictconformance_harness=_Harness(budget))
+    assert budget.exhausted == "cpu"
+    assert time.thread_time() - start < 5, "the example ran on past its budget"
+    assert budget.examples == 0
