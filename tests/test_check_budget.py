@@ -20,6 +20,7 @@ import pytest
 
 from conftest import TESTS_DIR, SuiteRun
 from strictconformance.checkbudget import CheckBudget, Limits, parse_limits
+from strictconformance.cli import main as cli_main
 from strictconformance.report import journal_path, load_report, load_report_schema
 
 #: RT-3's Hypothesis check and its fixed-case loop, in the one dialect the spinning adapters declare.
@@ -155,6 +156,9 @@ def test_a_run_killed_mid_way_leaves_every_finished_check(tmp_path: Path) -> Non
     import jsonschema
 
     jsonschema.validate(rebuilt, load_report_schema())
+    markdown = tmp_path / "report.md"  # the command line reads it so too
+    assert cli_main(["report", str(report), "--format", "markdown", "--output", str(markdown)]) == 0
+    assert "**Incomplete:** the run ended before writing its report" in markdown.read_text()
 
 
 def test_check_budget_limits_read_from_the_option() -> None:
