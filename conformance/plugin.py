@@ -155,7 +155,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("sc_check_budget", "strictconformance: a check's limits, e.g. cpu=60,examples=5000", default=None)
     group.addoption("--sc-run-budget", type=float, default=None, metavar="SECONDS",
                     help="CPU seconds all checks of the run may spend; checks not started when it is spent are reported "
-                         "'not judged: run budget exhausted' (default: the profile's, 1800 under dev and ci; 0 is no limit)")
+                         "'not judged: run budget exhausted' (default: the profile's, 1800 under dev and ci, none under nightly; 0 is no limit)")
     parser.addini("sc_run_budget", "strictconformance: the run's CPU seconds over all checks", default=None)
     group.addoption("--sc-corpus", metavar="DIR", default=None,
                     help="also run every *.json JSON Schema under DIR (your own tool schemas) as a case of "
