@@ -212,3 +212,27 @@ def test_an_example_spinning_in_its_value_generator_is_cut_at_its_next_draws() -
     assert budget.exhausted == "cpu"
     assert time.thread_time() - start < 5, "the example ran on past its budget"
     assert budget.examples == 0
+
+
+def test_workers_stop_starting_checks_when_the_run_budget_is_spent_over_all_of_them(tmp_path: Path) -> None:
+    """Under xdist each worker sees only its own checks' CPU: the supervising process adds up every
+    finished check's and creates a file when the run's budget is spent, which each worker looks for
+    before starting a check (even one that spent nothing itself)."""
+    from strictconformance.plugin import _ConformanceRun, _State
+
+    flag = tmp_path / "spent"
+
+    def run(budget: float) -> _ConformanceRun:
+        state = _State(harness=None, report=None, adapter_path="", profile_arg=[], previous_profile="",  # type: ignore[arg-type]
+                       report_path=None, selected_rules=())
+        state.run_budget, state.run_budget_flag = budget, str(flag)
+        return _ConformanceRun(state, tmp_path)
+
+    controller, worker = run(3.0), run(3.0)
+    for cpu in (1.0, 1.0, 0.5):
+        controller._count_run_cpu(cpu)
+    assert not flag.exists() and not worker._run_budget_spent()
+    controller._count_run_cpu(0.5)  # 3.0 s over the run's checks
+    assert flag.exists() and worker._run_budget_spent() and controller._run_budget_spent()
+    assert worker.state.run_cpu_here == worker.state.run_cpu_reported == 0
+    assert not run(0.0)._run_budget_spent()  # 0: no limit, whatever was spent
