@@ -165,7 +165,9 @@ class CheckBudget:
 
 # -- Hypothesis's engine ------------------------------------------------------------------------
 
-_installed = False
+#: Set on Hypothesis's engine class once it is wrapped: a flag on the class, not in this module, so a
+#: Hypothesis imported afresh (pytester's in-process runs drop the modules a run imported) is wrapped too.
+_WRAPPED = "_strictconformance_check_budget"
 
 
 def _budget_of(runner: Any) -> CheckBudget | None:
@@ -212,13 +214,12 @@ def _stop(runner: Any, budget: CheckBudget) -> None:
 
 def install() -> None:
     """Wrap Hypothesis's engine once: a kit check's run ends when its budget is reached."""
-    global _installed
-    if _installed:
-        return
     from hypothesis.internal.conjecture import engine
     from hypothesis.internal.conjecture.data import ConjectureData
 
     runner_type = engine.ConjectureRunner
+    if runner_type.__dict__.get(_WRAPPED):
+        return
     test_function = runner_type.test_function
     shrink_cases = runner_type.shrink_interesting_test_cases
     shrink = runner_type.shrink
@@ -264,4 +265,4 @@ def install() -> None:
     runner_type.shrink_interesting_test_cases = budgeted_shrink_cases  # type: ignore[method-assign]
     runner_type.shrink = budgeted_shrink  # type: ignore[method-assign]
     ConjectureData.draw = budgeted_draw  # type: ignore[method-assign]
-    _installed = True
+    setattr(runner_type, _WRAPPED, True)
