@@ -57,6 +57,19 @@ def _read_json(path: str, what: str) -> Any:
         raise _UsageError(f"{what} {path}: JSON nested too deeply to read") from None
 
 
+def _read_report(path: str) -> Any:
+    """A saved report; one a run never finished is read with its journal (report.load_report)."""
+    document = _read_json(path, "report")
+    if isinstance(document, dict) and document.get("complete") is False:
+        from strictconformance.report import load_report
+
+        try:
+            return load_report(path)
+        except (OSError, ValueError) as error:
+            raise _UsageError(f"report {path}: incomplete, and its journal cannot be read: {error}") from None
+    return document
+
+
 def _write(text: str, output: str | None) -> None:
     if output is None:
         try:
@@ -123,8 +136,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
     if args.against and args.format == "junit":
         raise _UsageError("--against compares two reports in markdown or html; junit has no place for a comparison")
     try:
-        report = check_report(_read_json(args.file, "report"), args.file)
-        against = check_report(_read_json(args.against, "report"), args.against) if args.against else None
+        report = check_report(_read_report(args.file), args.file)
+        against = check_report(_read_report(args.against), args.against) if args.against else None
         if args.format == "junit":
             text = render_junit(report)
         else:

@@ -39,7 +39,8 @@ from strictconformance.adapter import (
     result_problem,
     safe_repr,
 )
-from strictconformance.cputime import CallBudget, thread_cpu_reader
+from strictconformance.checkbudget import CheckBudget, Limits
+from strictconformance.cputime import CallBudget, process_cpu_seconds, thread_cpu_reader
 from strictconformance.findings import CheckFailure, Finding, NotCovered
 from strictconformance.spec import rule_url
 from strictconformance.watchdog import Beacon
@@ -681,6 +682,10 @@ class _Worker:
             self.changed = [] if self.abandoned else state.restore()
             reply.put(outcome)
 
+    def cpu_seconds(self) -> float:
+        """CPU seconds this worker's thread has used (0 where the platform cannot tell)."""
+        return self._cpu() if self._cpu is not None else 0.0
+
     def run(self, function: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> Any:
         reply: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
         budget = CallBudget(timeout, self._cpu)  # CPU time, not a busy machine's clock, decides
@@ -752,6 +757,13 @@ class Harness:
     unfinished_draws: dict[str, str] = field(default_factory=dict)
     #: what the last adapter call changed in the process's state (restored after it)
     state_changes: list[str] = field(default_factory=list)
+    #: What each check may spend (examples, calls, CPU seconds; the profile's, or --sc-check-budget)
+    check_limits: Limits = field(default_factory=Limits)
+    #: The current check's spending against ``check_limits``; kept per check once it ends
+    budget: CheckBudget | None = None
+    budgets: dict[str, CheckBudget] = field(default_factory=dict)
+    #: CPU seconds the adapter's calls used so far (their thread here, or a harness process)
+    adapter_cpu: float = 0.0
 
     def __repr__(self) -> str:  # shown in Hypothesis's falsifying examples: keep it short
         return f"<strictconformance harness: {self.declarations.adapter}>"
@@ -764,9 +776,29 @@ class Harness:
         self.current_nodeid, self.current_rule = nodeid, rule_id
         self.examples.setdefault(nodeid, 0)
         self.transcript = []
+        self.budget = self.budgets[nodeid] = CheckBudget(self.check_limits, self._check_cpu_reader())
+
+    def end_item(self) -> None:
+        """The current check ended: its CPU figure is fixed."""
+        if self.budget is not None:
+            self.budget.finish()
+            self.budget = None
+
+    def _check_cpu_reader(self) -> Callable[[], float]:
+        """CPU seconds used by the check from now: its own thread's and its adapter calls'."""
+        own = thread_cpu_reader()
+        if own is None:  # no per-thread clock: the process's, which counts the adapter's thread too
+            import time
+
+            start = time.process_time()
+            return lambda: time.process_time() - start
+        own_start, adapter_start = own(), self.adapter_cpu
+        return lambda: (own() - own_start) + (self.adapter_cpu - adapter_start)
 
     def begin_example(self) -> None:
         self.examples[self.current_nodeid] = self.examples.get(self.current_nodeid, 0) + 1
+        if self.budget is not None:
+            self.budget.examples += 1
         self.transcript = []
         self.notes = {}
         self.refused = None
@@ -848,6 +880,9 @@ class Harness:
         __tracebackhide__ = True
         if method not in CAPABILITIES:
             raise ValueError(f"{method} is not a capability")
+        if self.budget is not None:
+            self.budget.calls += 1
+            self.budget.checkpoint()  # inside an example Hypothesis may discard: discarded when the budget is out
         if method in ("encode", "decode") and method not in self.capabilities and self.declarations.identity_codec:
             # no codec: the SDK hands the provider's answer to its user as it came (encode/decode(schema, dialect, value))
             self.transcript.append(CallRecord(f"{method} (identity codec)", args, result=args[-1], done=True))
@@ -989,9 +1024,23 @@ class Harness:
 
     def _run(self, bound: Callable[..., Any], args: tuple[Any, ...]) -> Any:
         """``bound(*args)``; what it changed in the process's state is restored and kept in
-        :attr:`state_changes` (empty when it changed nothing)."""
+        :attr:`state_changes` (empty when it changed nothing); the CPU it used counts as the adapter's."""
         self.state_changes = []
-        if self.call_timeout <= 0:
+        pid = self._adapter_pid()
+        process_cpu = process_cpu_seconds(pid) if pid is not None else None
+        try:
+            return self._run_in_worker(bound, args)
+        finally:
+            if pid is not None and process_cpu is not None and pid == self._adapter_pid():
+                self.adapter_cpu += max(0.0, (process_cpu_seconds(pid) or process_cpu) - process_cpu)
+
+    def _adapter_pid(self) -> int | None:
+        """The process of a harness (``--sc-adapter-cmd``): its CPU is the adapter's calls' too."""
+        pid = getattr(getattr(self.adapter, "harness", None), "pid", None)
+        return pid if type(pid) is int else None
+
+    def _run_in_worker(self, bound: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        if self.call_timeout <= 0:  # in the check's own thread: its CPU is counted there
             state = _InterpreterState()
             try:
                 return bound(*args)
@@ -1002,6 +1051,7 @@ class Harness:
         if self.beacon is not None:
             self.beacon.begin(self.current_nodeid, getattr(bound, "__name__", "call"), args)
         worker = self._worker
+        before = worker.cpu_seconds()
         try:
             return worker.run(bound, args, self.call_timeout)
         except _CallTimeout:
@@ -1010,6 +1060,7 @@ class Harness:
             raise
         finally:
             self.state_changes = list(worker.changed)
+            self.adapter_cpu += max(0.0, worker.cpu_seconds() - before)
             if self.beacon is not None:
                 self.beacon.end()
 
@@ -1100,7 +1151,9 @@ class Harness:
         distinct defects still apart), all raised together at the end as an exception group."""
         __tracebackhide__ = True
         failures: list[ConformanceFailure] = []
-        for name, case in cases:
+        for judged, (name, case) in enumerate(cases):
+            if self._case_budget_out(judged):
+                break
             self.transcript = []
             self.notes = {}
             try:
@@ -1116,6 +1169,22 @@ class Harness:
             raise failures[0]
         if failures:
             raise ExceptionGroup(f"{len(failures)} fixed cases failed", failures)
+
+    def _case_budget_out(self, judged: int) -> bool:
+        """Whether a loop over fixed cases stops here: the check's budget is out. Inside a
+        Hypothesis example the budget discards the example instead (a loop cut short in the replay
+        of a failure would not reproduce it), so only a check without Hypothesis stops here."""
+        if self.budget is None:
+            return False
+        from hypothesis import currently_in_test_context
+
+        if currently_in_test_context():
+            self.budget.checkpoint()
+            return False
+        if self.budget.reached() is None:
+            return False
+        self.budget.cases_judged = judged
+        return True
 
     def expect(self, condition: bool, message: str | Callable[[], str], *, detail: str | None = None,
                where: str | None = None) -> None:

@@ -11,6 +11,7 @@ conformance report (and writes it as JSON with ``--sc-report``).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import importlib
@@ -106,6 +107,12 @@ class _State:
     watchdog: Any = None  # strictconformance.watchdog.Watchdog, on the process supervising workers
     watch_dir: str | None = None  # its beacons' folder
     supervised: bool = False  # the checks run in one xdist worker the plugin asked for
+    check_budget: str = ""  # --sc-check-budget (or ini): limits over the profile's
+    run_budget: float | None = None  # --sc-run-budget (or ini); None: the profile's
+    run_cpu_here: float = 0.0  # CPU seconds the checks run in this process used
+    run_cpu_reported: float = 0.0  # CPU seconds of the checks whose results reached this process
+    run_budget_flag: str | None = None  # a file the supervising process creates when the run budget is spent
+    journal: Any = None  # strictconformance.report.ReportJournal, on the process writing the report
 
 
 _STATE = pytest.StashKey[_State]()
@@ -149,6 +156,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="fail an adapter call that used this many seconds of CPU, or ran 6 times as long on the clock "
                          "(default 10; 0 disables the watchdog)")
     parser.addini("sc_call_timeout", "strictconformance: adapter call timeout in seconds", default=None)
+    group.addoption("--sc-check-budget", metavar="LIMITS", default=None,
+                    help="what one check may spend before it ends with the findings it has: cpu=SECONDS (CPU, not the "
+                         "clock), examples=N, calls=N (adapter calls), comma-separated; 0 is no limit; unnamed limits are "
+                         "the profile's (dev and ci: cpu=60,examples=5000,calls=50000)")
+    parser.addini("sc_check_budget", "strictconformance: a check's limits, e.g. cpu=60,examples=5000", default=None)
+    group.addoption("--sc-run-budget", type=float, default=None, metavar="SECONDS",
+                    help="CPU seconds all checks of the run may spend; checks not started when it is spent are reported "
+                         "'not judged: run budget exhausted' (default: the profile's, 1800 under dev and ci, none under nightly; 0 is no limit)")
+    parser.addini("sc_run_budget", "strictconformance: the run's CPU seconds over all checks", default=None)
     group.addoption("--sc-corpus", metavar="DIR", default=None,
                     help="also run every *.json JSON Schema under DIR (your own tool schemas) as a case of "
                          "the strictify checks, each its own test item per rule and dialect")
@@ -210,6 +226,7 @@ def pytest_configure(config: pytest.Config) -> None:
     from hypothesis import settings
 
     from strictconformance.adapter import AdapterContractError, error_text, read_declarations
+    from strictconformance.checkbudget import Limits, parse_limits
     from strictconformance.harness import ACTIVE_HARNESS, Harness
     from strictconformance.profiles import PROFILE_NAMES, examples_directory, register_profiles
     from strictconformance.report import ConformanceReport
@@ -233,6 +250,9 @@ def pytest_configure(config: pytest.Config) -> None:
     from strictconformance import shrinking
 
     shrinking.install()  # a deterministic shrink budget for the checks under `ci` (see the module)
+    from strictconformance import checkbudget
+
+    checkbudget.install()  # a check ends when its budget (examples, calls, CPU seconds) is spent
     try:
         register_profiles(adapter_path, examples_directory(config.invocation_params.dir))
     except ValueError as error:  # a bad $STRICTCONFORMANCE_NIGHTLY_EXAMPLES
@@ -260,6 +280,20 @@ def pytest_configure(config: pytest.Config) -> None:
             timeout = float(raw) if raw not in (None, "") else 10.0
         except ValueError:
             raise pytest.UsageError(f"strictconformance: sc_call_timeout must be a number of seconds, got {raw!r}") from None
+    check_budget = config.getoption("sc_check_budget") or config.getini("sc_check_budget") or ""
+    try:
+        parse_limits(check_budget, Limits())
+    except ValueError as error:
+        raise pytest.UsageError(f"strictconformance: --sc-check-budget {check_budget!r}: {error}") from None
+    run_budget = config.getoption("sc_run_budget")
+    if run_budget is None and config.getini("sc_run_budget") not in (None, ""):
+        try:
+            run_budget = float(config.getini("sc_run_budget"))
+        except ValueError:
+            raise pytest.UsageError(f"strictconformance: sc_run_budget must be a number of CPU seconds, "
+                                    f"got {config.getini('sc_run_budget')!r}") from None
+    if run_budget is not None and run_budget < 0:
+        raise pytest.UsageError(f"strictconformance: --sc-run-budget {run_budget:g}: CPU seconds, 0 or more (0 is no limit)")
     harness = Harness(adapter, declarations, call_timeout=timeout)
     report = ConformanceReport(adapter=declarations.as_json(), profile="")
     report_path = config.getoption("sc_report") or config.getini("sc_report") or None
@@ -286,12 +320,14 @@ def pytest_configure(config: pytest.Config) -> None:
         selected_rules=_selected_rules(config),
     )
     state.run_seed = run_seed
+    state.check_budget, state.run_budget = check_budget, run_budget
     config.stash[_STATE] = state
     config.stash[ACTIVE_HARNESS] = harness  # the checks' collection hooks read it (harness.active_declarations)
     state.supervised = supervised
     if supervised:
         config.pluginmanager.register(_QuietWorker(), "strictconformance-quiet-worker")
     _start_watchdog(state, config, controller, timeout)
+    _share_run_budget(state, config, controller)
     config.pluginmanager.register(_ConformanceRun(state, config.rootpath), "strictconformance-run")
 
     # Collect the suite: alone when no paths were given, beside the user's paths otherwise.
@@ -372,6 +408,25 @@ def _start_watchdog(state: _State, config: pytest.Config, controller: bool, time
     state.watch_dir = tempfile.mkdtemp(prefix="strictconformance-watch-")
     os.environ[WATCH_DIR_ENV] = state.watch_dir  # the workers, started after configure, inherit it
     state.watchdog = Watchdog(state.watch_dir, timeout)
+
+
+#: Environment variable naming the file the supervising process creates when the run budget is spent.
+RUN_BUDGET_FLAG_ENV = "STRICTCONFORMANCE_RUN_BUDGET_SPENT"
+
+
+def _share_run_budget(state: _State, config: pytest.Config, controller: bool) -> None:
+    """With xdist workers, the supervising process adds up the CPU of every finished check and
+    creates a file when the run's budget is spent; the workers look for it before each check."""
+    if not controller:
+        state.run_budget_flag = os.environ.get(RUN_BUDGET_FLAG_ENV) or None
+        return
+    os.environ.pop(RUN_BUDGET_FLAG_ENV, None)  # never an outer run's
+    if getattr(config.option, "dist", "no") == "no" or config.option.collectonly:
+        return
+    import tempfile
+
+    state.run_budget_flag = os.path.join(tempfile.mkdtemp(prefix="strictconformance-run-"), "spent")
+    os.environ[RUN_BUDGET_FLAG_ENV] = state.run_budget_flag  # the workers, started after configure, inherit it
 
 
 #: The seed the controller chose, for its xdist workers: they parse the command line again and
@@ -558,6 +613,13 @@ class _ConformanceRun:
             self.state.watchdog.stop()
             os.environ.pop(WATCH_DIR_ENV, None)
             shutil.rmtree(str(self.state.watch_dir), ignore_errors=True)
+        if self.state.run_budget_flag and not hasattr(config, "workerinput"):
+            import shutil
+
+            shutil.rmtree(os.path.dirname(self.state.run_budget_flag), ignore_errors=True)
+            os.environ.pop(RUN_BUDGET_FLAG_ENV, None)
+        if self.state.journal is not None:
+            self.state.journal.close()
         if self.state.run_seed is not None and not hasattr(config, "workerinput"):
             os.environ.pop(SEED_ENV, None)  # the next run in this process (pytester) chooses its own
 
@@ -569,11 +631,61 @@ class _ConformanceRun:
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         from hypothesis import settings
 
-        self.state.report.profile = settings.get_current_profile_name()
-        seed = self.state.run_seed
+        from strictconformance.checkbudget import Limits, parse_limits
+        from strictconformance.profiles import check_limits, run_budget
+
+        state = self.state
+        state.report.profile = profile = settings.get_current_profile_name()
+        seed = state.run_seed
         if seed is None:
             seed = session.config.getoption("hypothesis_seed", default=None)
-        self.state.report.seed = None if seed is None else str(seed)
+        state.report.seed = None if seed is None else str(seed)
+        state.harness.check_limits = parse_limits(state.check_budget, Limits(**check_limits(profile)))  # type: ignore[arg-type]
+        if state.run_budget is None:
+            state.run_budget = run_budget(profile)
+        self._start_journal(session)
+
+    def _start_journal(self, session: pytest.Session) -> None:
+        """On the process writing the report: the report, marked incomplete, and its journal, to
+        which each check's result is added as it finishes (``report.ReportJournal``)."""
+        state = self.state
+        if not state.report_path or hasattr(session.config, "workerinput") or session.config.option.collectonly:
+            return
+        from strictconformance.report import ReportJournal, journal_path
+
+        journal = journal_path(state.report_path)
+        try:
+            state.journal = ReportJournal(journal)
+            state.journal.run(state.report)
+            state.report.write_json(state.report_path, complete=False, journal=os.path.basename(journal))
+        except OSError as error:
+            state.notes.append(f"ERROR: could not start the report's journal {journal}: {error}")
+            if state.journal is not None:
+                state.journal.close()
+            state.journal = None
+
+    def _journal_check(self, nodeid: str) -> None:
+        journal = self.state.journal
+        result = self.state.report.checks.get(nodeid)
+        if journal is None or result is None:
+            return
+        try:
+            journal.check(result)
+        except (OSError, ValueError) as error:  # a full disk: the final report is still written
+            self.state.notes.append(f"ERROR: could not write to the report's journal {journal.path}: {error}")
+            journal.close()
+            self.state.journal = None
+
+    def _journal_expected(self, nodeids: list[str]) -> None:
+        if self.state.journal is None:
+            return
+        checks = {nodeid: self.state.report.checks[nodeid].rule_id for nodeid in nodeids if nodeid in self.state.report.checks}
+        try:
+            self.state.journal.expected(checks)
+        except (OSError, ValueError) as error:
+            self.state.notes.append(f"ERROR: could not write to the report's journal {self.state.journal.path}: {error}")
+            self.state.journal.close()
+            self.state.journal = None
 
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
         from strictconformance.spec import all_rules
@@ -631,16 +743,18 @@ class _ConformanceRun:
             rule_id = _rule_of(item)
             if rule_id is not None:
                 self.state.report.expect(item.nodeid, rule_id, _NO_RESULT)
+        self._journal_expected([item.nodeid for item in session.items])
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         """On the xdist controller: every check a worker will run, so a check whose result never
         comes back (its worker died) is reported as such, not as 'not selected'."""
-        for nodeid in ids:
-            if nodeid not in self.state.report.checks:
-                rule_id = _check_rule(nodeid, self.rootpath)
-                if rule_id is not None:
-                    self.state.report.expect(nodeid, rule_id, _NO_RESULT)
+        new = [nodeid for nodeid in ids if nodeid not in self.state.report.checks]
+        for nodeid in new:
+            rule_id = _check_rule(nodeid, self.rootpath)
+            if rule_id is not None:
+                self.state.report.expect(nodeid, rule_id, _NO_RESULT)
+        self._journal_expected(new)
 
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         rule_id = _rule_of(item)
@@ -658,18 +772,30 @@ class _ConformanceRun:
             from strictconformance.findings import NotCovered
 
             raise NotCovered(reason)
+        if rule_id is not None and self._run_budget_spent():
+            from strictconformance.checkbudget import RunBudgetExhausted
+
+            raise RunBudgetExhausted(f"run budget exhausted ({self.state.run_budget:g} s of CPU over the run's checks, "
+                                     "--sc-run-budget): the check was not started")
+
+    def _run_budget_spent(self) -> bool:
+        state = self.state
+        if not state.run_budget:
+            return False
+        if max(state.run_cpu_here, state.run_cpu_reported) >= state.run_budget:
+            return True
+        return bool(state.run_budget_flag) and os.path.exists(str(state.run_budget_flag))
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Any:
         self.state.harness.begin_item(item.nodeid, _rule_of(item))
-        if self.state.run_seed is None:
-            yield
-            return
-        undo = _seed_check(item, self.state.run_seed)
+        undo = _seed_check(item, self.state.run_seed) if self.state.run_seed is not None else None
         try:
             yield
         finally:
-            undo()
+            if undo is not None:
+                undo()
+            self.state.harness.end_item()
 
     def _replay_command(self, item: pytest.Item) -> str:
         from strictconformance.profiles import PROFILE_NAMES
@@ -708,9 +834,14 @@ class _ConformanceRun:
                 self.state.harness.add_reproducer(failure)
             except Exception as exc:  # a kit bug asking for a reproducer must not become an INTERNALERROR
                 failure.reproducer_problem = f"strictconformance could not ask for it: {error_text(exc)}"
-        findings, texts = self._findings(item, rule_id, failures, replay)
+        budget = self.state.harness.budgets.get(item.nodeid) if report.when == "call" else None
+        spent = budget is not None and budget.exhausted is not None
+        unshrunk = budget.unshrunk if budget is not None else set()
+        findings, texts = self._findings(item, rule_id, failures, replay, unshrunk)
         if findings and report.failed and call.excinfo is not None:
             report.longrepr = _FailureText("\n\n".join(texts))  # type: ignore[assignment]
+
+        from strictconformance.checkbudget import RunBudgetExhausted
 
         if report.skipped:
             reason = _skip_reason(report)
@@ -718,8 +849,15 @@ class _ConformanceRun:
                 result = CheckResult(item.nodeid, rule_id, "xfailed", reason=str(report.wasxfail))
             elif call.excinfo is not None and isinstance(call.excinfo.value, NotCovered):
                 result = CheckResult(item.nodeid, rule_id, "not covered", reason=call.excinfo.value.reason)
+            elif call.excinfo is not None and isinstance(call.excinfo.value, RunBudgetExhausted):
+                result = CheckResult(item.nodeid, rule_id, "not judged", reason=call.excinfo.value.reason)
             else:
                 result = CheckResult(item.nodeid, rule_id, "skipped", reason=reason)
+        elif report.failed and spent and budget is not None and not findings and self._gave_up(call):
+            # the budget ran out before any example finished: Hypothesis had none to judge
+            report.outcome = "skipped"
+            report.longrepr = (str(item.path), item.location[1] or 0, f"Skipped: {budget.note()}")
+            result = CheckResult(item.nodeid, rule_id, "not judged", reason=f"{budget.note()}, none of them finished")
         elif report.failed and (undrawn := self._undrawable(item, call)) is not None:
             # Hypothesis gave up because every draw from an adapter's output failed: that output may
             # have no value (a strict schema RT-8 judges), not an error of the check
@@ -750,13 +888,19 @@ class _ConformanceRun:
                               f"please report it with the replay command): {reason}{_kit_frame(call.excinfo.value)}")
             failed = report.when == "call" and not check_error and not kit_error
             result = CheckResult(item.nodeid, rule_id, "failed" if failed else "kit error" if kit_error else "error", reason=reason,
-                                 findings=[finding.as_json() for finding in findings], replay=replay)
+                                 findings=[_finding_json(finding, unshrunk) for finding in findings], replay=replay)
         elif report.when == "call":
             result = CheckResult(item.nodeid, rule_id, "passed")
         else:
             return
         result.examples = self.state.harness.examples.get(item.nodeid, 0)
         result.duration = report.duration
+        if budget is not None:
+            self.state.harness.budgets.pop(item.nodeid, None)
+            result.cpu = budget.cpu_seconds()
+            self.state.run_cpu_here += result.cpu
+            if spent:
+                result.budget = budget.as_json()
         counts = self.state.harness.strictify_outcomes.get(item.nodeid)
         if counts is not None:
             result.strictify = counts
@@ -767,8 +911,17 @@ class _ConformanceRun:
         report.user_properties.append((_PROPERTY, worker_property({
             "rule_id": result.rule_id, "outcome": result.outcome, "examples": result.examples,
             "duration": result.duration, "reason": result.reason, "findings": result.findings, "replay": result.replay,
-            "strictify": result.strictify,
+            "strictify": result.strictify, "cpu": result.cpu, "budget": result.budget,
         })))
+
+    @staticmethod
+    def _gave_up(call: pytest.CallInfo[None]) -> bool:
+        """Whether Hypothesis ended the check for want of a finished example (every one was
+        discarded: here, by the check's budget)."""
+        from hypothesis.errors import FailedHealthCheck, Unsatisfiable
+
+        error = call.excinfo.value if call.excinfo is not None else None
+        return isinstance(error, (Unsatisfiable, FailedHealthCheck))
 
     def _undrawable(self, item: pytest.Item, call: pytest.CallInfo[None]) -> str | None:
         """Why the check is not covered when Hypothesis found no example to run because a draw
@@ -800,9 +953,10 @@ class _ConformanceRun:
                 self.state.findings_dir = Path(tempfile.mkdtemp(prefix="strictconformance-findings-"))
         return self.state.findings_dir
 
-    def _findings(self, item: pytest.Item, rule_id: str, failures: list[Any], replay: str) -> tuple[list[Any], list[str]]:
+    def _findings(self, item: pytest.Item, rule_id: str, failures: list[Any], replay: str,
+                  unshrunk: set[str] | frozenset[str] = frozenset()) -> tuple[list[Any], list[str]]:
         """The distinct findings of a check's failures (one per key, at most MAX_FINDINGS) and the
-        terminal text of each."""
+        terminal text of each (saying so of one whose shrinking the check's budget cut: ``unshrunk``)."""
         from strictconformance.adapter import error_text
         from strictconformance.findings import bounded, distinct
         from strictconformance.report import MAX_FINDINGS
@@ -826,7 +980,8 @@ class _ConformanceRun:
                                   key=f"{failure.rule_id or rule_id} {failure.kind}", message=failure.message, replay=replay, nodeid=item.nodeid, text=text)
             findings.append(finding)
         kept = distinct(findings, MAX_FINDINGS)
-        texts = [finding.text for finding in kept]
+        texts = [finding.text + ("\n\n(not fully shrunk: the check's budget ran out while shrinking it; the counterexample "
+                                 "fails, but may not be minimal)" if finding.key in unshrunk else "") for finding in kept]
         if len(kept) > 1:
             texts = [f"[finding {index} of {len(kept)}] {text}" for index, text in enumerate(texts, 1)]
         if len(distinct(findings, len(findings))) > len(kept):
@@ -846,10 +1001,24 @@ class _ConformanceRun:
                 self.state.report.record(CheckResult(
                     report.nodeid, value["rule_id"], value["outcome"], examples=value["examples"],
                     duration=value["duration"], reason=value["reason"], findings=value["findings"], replay=value["replay"],
-                    strictify=value.get("strictify")))
+                    strictify=value.get("strictify"), cpu=value.get("cpu"), budget=value.get("budget")))
                 recorded = True
+                self._count_run_cpu(value.get("cpu"))
         if report.failed and not recorded:
             self._record_lost(report)
+        elif report.when == "teardown" and report.nodeid in self.state.report.checks:
+            self._journal_check(report.nodeid)  # the check is finished: its merged result, once
+
+    def _count_run_cpu(self, cpu: Any) -> None:
+        """Add a finished check's CPU to the run's; when the run budget is spent, tell the workers."""
+        state = self.state
+        if not isinstance(cpu, (int, float)):
+            return
+        state.run_cpu_reported += cpu
+        if (state.run_budget and state.run_cpu_reported >= state.run_budget and state.run_budget_flag
+                and not os.path.exists(state.run_budget_flag)):
+            with contextlib.suppress(OSError):
+                Path(state.run_budget_flag).touch()
 
     def _record_lost(self, report: pytest.TestReport) -> None:
         """A check failed without the kit's result on its report: xdist reports a worker that died
@@ -873,6 +1042,8 @@ class _ConformanceRun:
             reason += (f": {stopped}" if stopped else ": the process running the check died before reporting a result "
                        "(os._exit(), a crash in native code, or a kill)")
         self.state.report.record(CheckResult(report.nodeid, rule_id, "error", duration=report.duration, reason=reason[:2000]))
+        if report.when not in ("setup", "call", "teardown"):  # no teardown report follows a dead worker's
+            self._journal_check(report.nodeid)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -881,8 +1052,18 @@ class _ConformanceRun:
         _write_markdown_reports(session, state)
         if not state.report_path or hasattr(session.config, "workerinput") or session.config.option.collectonly:
             return
+        journal = None
+        if state.journal is not None:
+            journal = os.path.basename(state.journal.path)
+            try:
+                state.journal.summary(state.report)
+            except (OSError, ValueError) as error:
+                state.notes.append(f"ERROR: could not write to the report's journal {state.journal.path}: {error}")
+            state.journal.close()
+            state.journal = None
+        _note_budgets(state)
         try:
-            state.report.write_json(state.report_path)
+            state.report.write_json(state.report_path, journal=journal)
             state.notes.append(f"report written to {state.report_path}")
         except OSError as error:
             state.notes.append(f"ERROR: could not write the report to {state.report_path}: {error}")
@@ -909,6 +1090,29 @@ class _ConformanceRun:
                 f"line counts test items ({len(checks)} checks of the kit, plus any tests of yours)")
         for note in self.state.notes:
             terminalreporter.write_line(note)
+
+
+def _finding_json(finding: Any, unshrunk: set[str]) -> dict[str, Any]:
+    """A finding as the report's JSON; one whose shrinking the check's budget cut says so."""
+    data: dict[str, Any] = finding.as_json()
+    if finding.key in unshrunk:
+        data["fully_shrunk"] = False
+    return data
+
+
+def _note_budgets(state: _State) -> None:
+    """The terminal's notes on budgets: checks that ran out of theirs, checks the run's left unstarted."""
+    checks = list(state.report.checks.values())
+    spent = [check for check in checks if check.budget]
+    if spent:
+        one = len(spent) == 1
+        state.notes.append(f"budget: {len(spent)} check{'' if one else 's'} ran out of {'its' if one else 'their'} budget and "
+                           f"ended with what {'it' if one else 'they'} had found (--sc-check-budget)")
+    unstarted = [check for check in checks if check.outcome == "not judged" and check.reason.startswith("run budget exhausted")]
+    if unstarted:
+        used = sum(check.cpu or 0.0 for check in checks)
+        state.notes.append(f"run budget exhausted after {used:.1f} s of CPU (--sc-run-budget {state.run_budget:g}): "
+                           f"{len(unstarted)} check{'' if len(unstarted) == 1 else 's'} not judged")
 
 
 #: Check outcomes that judge the adapter; a run with none of them passed nothing.

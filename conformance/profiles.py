@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from hypothesis import settings
     from hypothesis.database import ExampleDatabase
 
-__all__ = ["NIGHTLY_EXAMPLES_ENV", "PROFILE_NAMES", "RANDOM_PROFILES", "adapter_scoped", "check_seed",
-           "examples_directory", "profile_settings", "register_profiles", "scaled"]
+__all__ = ["CHECK_LIMITS", "NIGHTLY_EXAMPLES_ENV", "PROFILE_NAMES", "RANDOM_PROFILES", "RUN_BUDGETS", "adapter_scoped",
+           "check_limits", "check_seed", "examples_directory", "profile_settings", "register_profiles", "run_budget", "scaled"]
 
 #: The profiles' names; this module imports Hypothesis only when a profile is built, so the
 #: plugin can offer the names without importing it.
@@ -42,6 +42,32 @@ PROFILE_NAMES = ("dev", "ci", "nightly")
 RANDOM_PROFILES = ("dev", "nightly")
 NIGHTLY_EXAMPLES_ENV = "STRICTCONFORMANCE_NIGHTLY_EXAMPLES"
 _NIGHTLY_EXAMPLES = 2000
+
+#: What one check may spend in each profile, as ``cpu`` seconds, ``examples`` run (generated,
+#: shrunk and replayed) and adapter ``calls`` (0: no limit); see :mod:`strictconformance.checkbudget`.
+#: Far above what a check of a conforming SDK takes (a few seconds): they stop a check that spins in
+#: search or shrinking on an SDK's output, with its findings so far. ``ci`` shrinks at most 20
+#: findings for 150 calls each (:mod:`strictconformance.shrinking`), well within its examples.
+CHECK_LIMITS: Mapping[str, Mapping[str, float]] = {
+    "dev": {"cpu": 60.0, "examples": 5000, "calls": 50_000},
+    "ci": {"cpu": 60.0, "examples": 5000, "calls": 50_000},
+    "nightly": {"cpu": 600.0, "examples": 50_000, "calls": 500_000},
+}
+#: CPU seconds all the checks of a run may spend, per profile (0: no limit); checks not started when
+#: it is spent are reported "not judged: run budget exhausted". ``nightly`` has none: a fuzz is as long
+#: as its schedule allows (its workflow's timeout bounds it, and the report's journal keeps every
+#: check that finished before it).
+RUN_BUDGETS: Mapping[str, float] = {"dev": 1800.0, "ci": 1800.0, "nightly": 0.0}
+
+
+def check_limits(profile: str) -> Mapping[str, float]:
+    """A check's limits under ``profile``; a profile that is not the kit's gets ``dev``'s."""
+    return CHECK_LIMITS.get(profile, CHECK_LIMITS["dev"])
+
+
+def run_budget(profile: str) -> float:
+    """The run's CPU seconds under ``profile``; a profile that is not the kit's gets ``dev``'s."""
+    return RUN_BUDGETS.get(profile, RUN_BUDGETS["dev"])
 
 
 def _nightly_examples() -> int:

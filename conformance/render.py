@@ -258,6 +258,8 @@ def render_markdown(report: Mapping[str, Any], *, against: Mapping[str, Any] | N
              "| outcome | rules |", "|---|---|"]
     lines += [f"| {outcome} | {count} |" for outcome, count in counts.items() if count]
     lines.append("")
+    if report.get("complete") is False:
+        lines += [f"**Incomplete:** {_md_cell(str(report.get('incomplete') or 'the run did not finish'))}", ""]
     if against is not None:
         lines += _md_diff(diff_reports(check_report(against, against_name), report), against_name)
     defects = report_defects(report)

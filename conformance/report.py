@@ -21,7 +21,8 @@ from strictconformance._version import __version__
 from strictconformance.defects import Defect, group_defects, identity_dialects
 from strictconformance.spec import DOCS_URL, Rule, all_rules, rule_sort_key
 
-__all__ = ["REPORT_SCHEMA", "CheckResult", "ConformanceReport", "load_report_schema"]
+__all__ = ["REPORT_SCHEMA", "CheckResult", "ConformanceReport", "ReportJournal", "journal_path", "load_report",
+           "load_report_schema"]
 
 REPORT_SCHEMA = "strictconformance-report/2"
 
@@ -48,6 +49,10 @@ class CheckResult:
     replay: str = ""
     #: what strictify gave this check's calls: {"outputs": n, "refused": {type: n}, "crashed": {type: n}}
     strictify: dict[str, Any] | None = None
+    #: CPU seconds the check used (its own thread and its adapter calls); None when it did not run
+    cpu: float | None = None
+    #: CheckBudget.as_json() when the check's budget ran out
+    budget: dict[str, Any] | None = None
 
     def as_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"nodeid": self.nodeid, "outcome": self.outcome, "examples": self.examples,
@@ -59,7 +64,19 @@ class CheckResult:
             data["replay"] = self.replay
         if self.strictify is not None:
             data["strictify"] = self.strictify
+        if self.cpu is not None:
+            data["cpu_s"] = round(self.cpu, 4)
+        if self.budget is not None:
+            data["budget"] = self.budget
         return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], rule_id: str) -> CheckResult:
+        """The result :meth:`as_json` wrote (a journal's check record)."""
+        return cls(str(data["nodeid"]), rule_id, str(data["outcome"]), examples=int(data.get("examples", 0)),
+                   duration=float(data.get("duration_s", 0.0)), reason=str(data.get("reason", "")),
+                   findings=list(data.get("findings", [])), replay=str(data.get("replay", "")),
+                   strictify=data.get("strictify"), cpu=data.get("cpu_s"), budget=data.get("budget"))
 
     @property
     def dialect(self) -> str | None:
@@ -88,11 +105,15 @@ class ConformanceReport:
                 result.duration += known.duration
                 result.findings = result.findings or known.findings
                 result.strictify = result.strictify or known.strictify
+                result.cpu = result.cpu if result.cpu is not None else known.cpu
+                result.budget = result.budget or known.budget
             self.checks[result.nodeid] = result
         else:
             known.examples = max(known.examples, result.examples)
             known.duration += result.duration
             known.findings = known.findings or result.findings
+            known.cpu = known.cpu if known.cpu is not None else result.cpu
+            known.budget = known.budget or result.budget
 
     def expect(self, nodeid: str, rule_id: str, reason: str) -> None:
         """Note a check that will run: until its result is recorded it is ``not run`` for ``reason``
@@ -141,23 +162,29 @@ class ConformanceReport:
                 finding["defect"] = defect.id  # type: ignore[index]
         return defects
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self, *, complete: bool = True, journal: str | None = None) -> dict[str, Any]:
+        """The report document; ``complete`` false for one written before the run's end (or
+        rebuilt from the journal of a run that never ended), ``journal`` the journal's file name."""
         rules = self.rule_outcomes()
         # the rule entries' findings are copies: each is given its defect's id
-        for data in rules.values():
-            data["findings"] = [dict(finding) for finding in data["findings"]]
+        for entry in rules.values():
+            entry["findings"] = [dict(finding) for finding in entry["findings"]]
         defects = self.defects(rules)
-        return {
+        data: dict[str, Any] = {
             "schema": REPORT_SCHEMA,
             "kit_version": __version__,
             "adapter": dict(self.adapter),
             "profile": self.profile,
             "seed": self.seed,
+            "complete": complete,
             "summary": self.summary(),
             "defects": [defect.as_json() for defect in defects],
             "strictify": self.strictify_summary(),
             "rules": rules,
         }
+        if journal is not None:
+            data["journal"] = journal
+        return data
 
     def strictify_summary(self) -> dict[str, dict[str, Any]]:
         """Per dialect, what the adapter's strictify gave over all checks: outputs, declared
@@ -187,10 +214,10 @@ class ConformanceReport:
             total["refusals"] = sorted(total["refusals"].values(), key=lambda seen: (-seen["count"], seen["type"], seen["message"]))
         return dict(sorted(by_dialect.items()))
 
-    def write_json(self, path: str) -> None:
+    def write_json(self, path: str, *, complete: bool = True, journal: str | None = None) -> None:
         """Write the report to ``path`` atomically: a reader (a CI step, a dashboard) sees the old
         file or the whole new one, never half of it."""
-        text = json.dumps(self.as_json(), indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+        text = json.dumps(self.as_json(complete=complete, journal=journal), indent=2, sort_keys=False, ensure_ascii=False) + "\n"
         directory = os.path.dirname(os.path.abspath(path))
         handle, temporary = tempfile.mkstemp(prefix=".sc-report-", suffix=".tmp", dir=directory)
         try:
@@ -237,11 +264,18 @@ class ConformanceReport:
                                       if c["outcome"] in ("failed", "error", "kit error") and not c["findings"] and c.get("reason")})
                 if unexplained:  # a failure without a counterexample (an unexpected pass, a crash): say why here
                     yield f"{'':<7} {'':<12} {'':>8}  ({'; '.join(unexplained)})"
+                for check in data["checks"]:  # a check that ran out of budget ended with what it had
+                    if check.get("budget"):
+                        yield f"{'':<7} {'':<12} {'':>8}  ({check['budget']['note']}: {check['nodeid'].rpartition('::')[2]})"
                 by_defect: dict[str, int] = {}
+                unshrunk: set[str] = set()
                 for finding in data["findings"]:  # each defect once under its rule (the defects above have the detail)
                     by_defect[finding["defect"]] = by_defect.get(finding["defect"], 0) + 1
+                    if finding.get("fully_shrunk") is False:
+                        unshrunk.add(finding["defect"])
                 for defect_id, count in by_defect.items():
-                    yield f"{'':<7} - {defect_id} {titles[defect_id]}" + (f" ({count} findings)" if count > 1 else "")
+                    cut = " (not fully shrunk: the check's budget ran out)" if defect_id in unshrunk else ""
+                    yield f"{'':<7} - {defect_id} {titles[defect_id]}" + (f" ({count} findings)" if count > 1 else "") + cut
         for dialect, counts in self.strictify_summary().items():
             if counts["refused"] or counts["crashed"] or counts["invalid_input"]:
                 parts = [f"refused {counts['refused']} of {counts['calls']} schemas"
@@ -323,6 +357,87 @@ def _defect_lines(defects: list[Defect]) -> Iterable[str]:
         if example.get("replay"):
             yield f"{'':<10}replay: {example['replay']}"
     yield ""
+
+
+def journal_path(report_path: str | os.PathLike[str]) -> str:
+    """The journal beside a report: ``<report>.jsonl`` (``sc-report.json`` -> ``sc-report.json.jsonl``)."""
+    return os.fspath(report_path) + ".jsonl"
+
+
+class ReportJournal:
+    """The report as the run goes: JSON Lines, one record a line, each written and flushed whole.
+
+    A ``run`` record first (the schema, kit version, adapter, profile and seed), ``expected``
+    records naming the checks that will run (nodeid -> rule), one ``check`` record per finished
+    check (its rule and its entry of the report's ``checks``), and a ``summary`` record last. A run
+    killed from outside (SIGKILL, an outer timeout) leaves every finished check's record and no
+    summary: :func:`load_report` rebuilds the report from it, marked incomplete.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = os.fspath(path)
+        self._out = open(self.path, "w", encoding="utf-8")  # noqa: SIM115  # open for the run, closed by close()
+
+    def _write(self, record: Mapping[str, Any]) -> None:
+        self._out.write(json.dumps(record, ensure_ascii=False, default=repr) + "\n")
+        self._out.flush()  # in the kernel's hands: a killed process loses nothing written
+
+    def run(self, report: ConformanceReport) -> None:
+        self._write({"record": "run", "schema": REPORT_SCHEMA, "kit_version": __version__, "adapter": dict(report.adapter),
+                     "profile": report.profile, "seed": report.seed})
+
+    def expected(self, checks: Mapping[str, str]) -> None:
+        if checks:
+            self._write({"record": "expected", "checks": dict(checks)})
+
+    def check(self, result: CheckResult) -> None:
+        self._write({"record": "check", "rule_id": result.rule_id, **result.as_json()})
+
+    def summary(self, report: ConformanceReport) -> None:
+        self._write({"record": "summary", "summary": report.summary()})
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._out.close()
+
+
+#: Why a report rebuilt from its journal is incomplete.
+_INCOMPLETE = ("the run ended before writing its report (killed from outside, or it crashed): "
+               "rebuilt from the journal, with every check that finished")
+
+
+def load_report(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The report at ``path``; one written at the start of a run that never wrote its final report
+    (``"complete": false``) is rebuilt from its journal: every check that finished, with its
+    findings, the checks that did not as "not run", and ``"complete": false`` still."""
+    with open(path, encoding="utf-8") as handle:
+        document: dict[str, Any] = json.load(handle)
+    if document.get("complete", True) is not False or not isinstance(document.get("journal"), str):
+        return document
+    journal = os.path.join(os.path.dirname(os.path.abspath(path)), document["journal"])
+    try:
+        with open(journal, encoding="utf-8") as handle:
+            lines = handle.read().split("\n")
+    except OSError:
+        return document
+    report = ConformanceReport(adapter=document.get("adapter", {}), profile=document.get("profile", ""), seed=document.get("seed"))
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except ValueError:  # the last line, cut by the kill
+            continue
+        kind = record.get("record") if isinstance(record, dict) else None
+        if kind == "run":
+            report.adapter, report.profile, report.seed = record.get("adapter", {}), record.get("profile", ""), record.get("seed")
+        elif kind == "expected":
+            for nodeid, rule_id in record.get("checks", {}).items():
+                report.expect(nodeid, rule_id, "not finished: " + _INCOMPLETE.split(":")[0])
+        elif kind == "check":
+            result = CheckResult.from_json(record, str(record["rule_id"]))
+            report.checks[result.nodeid] = result
+    rebuilt = report.as_json(complete=False, journal=document["journal"])
+    rebuilt["incomplete"] = _INCOMPLETE
+    return rebuilt
 
 
 def _by_type(counts: Mapping[str, int]) -> str:

@@ -10,6 +10,7 @@ import re
 import sys
 import time
 
+from broken_strict_adapters import DescriptionGrows
 from strictconformance import Adapter
 from strictconformance.reference import ReferenceAdapter
 
@@ -99,3 +100,29 @@ class DeclaresNothing(Adapter):
 
     def build_request(self, request):
         return ReferenceAdapter().build_request(request)
+
+
+def _burn(seconds: float) -> None:
+    """Spin for ``seconds`` of this thread's CPU (not of the clock: a busy machine spins as long)."""
+    start = time.thread_time()
+    while time.thread_time() - start < seconds:
+        pass
+
+
+class SpinsInStrictify(DescriptionGrows):
+    """An SDK whose strictify costs 0.3 s of CPU a call, and is not idempotent (RT-3): a check of it
+    spends its budget in a few examples."""
+
+    def strictify(self, schema, dialect):
+        _burn(0.3)
+        return super().strictify(schema, dialect)
+
+
+class SpinsInStrictifyCorrectly(ReferenceAdapter):
+    """The reference strictify, at 0.3 s of CPU a call: a check of it passes on what it could run."""
+
+    strictify_dialects = ("openai",)
+
+    def strictify(self, schema, dialect):
+        _burn(0.3)
+        return super().strictify(schema, dialect)

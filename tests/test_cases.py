@@ -207,6 +207,37 @@ def test_reference_on_the_shared_corpus(path: Path) -> None:
         _judge(case, dialect)
 
 
+#: The corpus schemas whose draft-06/07 `dependencies` hold a `$ref` under a member (a property named
+#: `type` or `operator`): the reference raised KeyError on each, in every dialect but lenient.
+DEPENDENCIES_WITH_REFS = ("Github_medium/o72196", "Github_medium/o72203", "Github_medium/o72217")
+
+
+@pytest.mark.skipif(not SHARED_CORPUS.is_dir(), reason="the shared corpus (../shared/corpus/jsonschemabench) is not here")
+@pytest.mark.parametrize("name", DEPENDENCIES_WITH_REFS)
+def test_reference_on_corpus_schemas_with_references_under_dependencies(name: str) -> None:
+    """Whole, in every dialect: no crash, valid, idempotent, pure (was KeyError
+    '/dependencies/type/oneOf/0/...': the references under `dependencies` were never collected)."""
+    path = SHARED_CORPUS / f"{name}.json"
+    case = Case(path.stem, "corpus", "shared corpus", str(path), ("*",), json.loads(path.read_text(encoding="utf-8")))
+    for dialect in DIALECTS:
+        _judge(case, dialect)
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_a_reference_under_a_draft_07_dependency_named_like_a_keyword(dialect: str) -> None:
+    """Was KeyError: '/dependencies/type/properties/name' (the walk collecting references skipped
+    draft-07 `dependencies`; the walk tagging nodes read its schema members as `dependentSchemas`)."""
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+              "properties": {"type": {"type": "string"}, "name": {"type": "string"}},
+              "dependencies": {"type": {"properties": {"name": {"$ref": "#/definitions/name"}}}, "name": ["type"]},
+              "definitions": {"name": {"type": "string", "maxLength": 20}}}
+    result = strictify(schema, dialect)
+    assert not validate_strict(result.schema, dialect)
+    require(check_rt3_idempotent(schema, lambda s: strictify(s, dialect).as_strictified()))
+    value = {"type": "a", "name": "b"}
+    assert result.codec.decode(result.codec.encode(value)) == value
+
+
 # -- regressions found by the corpus (issue 10) -------------------------------------------------------
 
 

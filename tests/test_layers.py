@@ -59,6 +59,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("implementations", ("strictconformance.reference", "strictconformance.sdks", "strictconformance.process")),
     ("strategies", ("strictconformance.strategies",)),
     ("harness", ("strictconformance.harness", "strictconformance.watchdog", "strictconformance.baseline",
+                 # what a check and a run may spend, and the Hypothesis engine hook that keeps it
+                 "strictconformance.checkbudget",
                  "strictconformance.report", "strictconformance.render", "strictconformance.lint")),
     ("checks", ("strictconformance.checks",)),
     ("front ends", ("strictconformance.plugin", "strictconformance.cli", "strictconformance.__main__",

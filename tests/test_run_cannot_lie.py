@@ -42,14 +42,16 @@ def test_os_exit_zero_in_the_adapter_fails_a_run_without_workers(run_suite: Call
 
 def test_a_stale_report_does_not_survive_a_run_that_never_writes_one(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     """In-process (--sc-in-process), os._exit(0) ends pytest with 0 (nothing in the process can stop
-    that, which is why checks run in a child by default), but the last run's passing report is gone."""
+    that, which is why checks run in a child by default), but the last run's passing report is gone:
+    the report there is the one the run wrote when it started, marked incomplete."""
     monkeypatch.setenv("PYTHONPATH", os.path.dirname(__file__))
     report = pytester.path / "report.json"
     report.write_text(json.dumps(_STALE))
     result = pytester.runpytest_subprocess("-p", "strictconformance", "-p", "no:cacheprovider", "--sc-in-process",
                                            "--sc-adapter", "hostile:ExitsZero", "--sc-report", str(report), *_ONE_CHECK)
     assert result.ret == 0  # the lie this test documents: only the report can stay honest here
-    assert not report.exists()
+    written = json.loads(report.read_text())  # the one the run wrote when it started, never the stale one
+    assert written["complete"] is False and written["summary"]["passed"] == 0, written
 
 
 def test_a_capability_spinning_in_c_with_the_gil_held_is_stopped_and_named(run_suite: Callable[..., SuiteRun]) -> None:

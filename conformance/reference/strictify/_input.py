@@ -159,9 +159,11 @@ def ref_target(reference: str, anchors: dict[str, str], base_id: str, document: 
     return join_pointer("", *tokens)
 
 
-def _walk(schema: Any, at: str = "") -> list[tuple[str, Node]]:
+def _walk(schema: Any, at: str = "", older: bool = False) -> list[tuple[str, Node]]:
     """(pointer, node) for every dict node, checking shapes on the way; iterative. ``at``: the
-    pointer of ``schema`` in its document (a subschema a `$ref` reaches outside any keyword)."""
+    pointer of ``schema`` in its document (a subschema a `$ref` reaches outside any keyword);
+    ``older``: the document is written in drafts 04 to 07, where the members of ``dependencies``
+    that are not arrays of names are subschemas (as :func:`_tag` reads them)."""
     found: list[tuple[str, Node]] = []
     stack: list[tuple[Any, str, int, frozenset[int]]] = [(schema, at, 0, frozenset())]
     while stack:
@@ -182,7 +184,12 @@ def _walk(schema: Any, at: str = "") -> list[tuple[str, Node]]:
             if keyword == MARK:
                 raise SchemaError(pointer, "the key reserved for strictconformance's own marks is not allowed in input")
             kind = subschema_kind(keyword, value)
-            if kind == "one":
+            if older and keyword == "dependencies" and isinstance(value, dict):
+                # each member is an array of property names or a subschema (its name is a property's,
+                # never a keyword: a dependency on a property named `type` is a schema like any other)
+                stack.extend((sub, join_pointer(pointer, keyword, name), nesting + 1, inner)
+                             for name, sub in value.items() if not isinstance(sub, list))
+            elif kind == "one":
                 stack.append((value, join_pointer(pointer, keyword), nesting + 1, inner))
             elif kind == "map":
                 if not isinstance(value, dict):
@@ -338,7 +345,9 @@ def check_input(schema: object) -> CheckedInput:
     """Validate ``schema`` and return a tagged working copy (the input is never touched)."""
     if not isinstance(schema, (dict, bool)):
         raise SchemaError("", f"a schema is an object or a boolean, got {type(schema).__name__}")
-    nodes = _walk(schema)
+    # drafts 04 to 07 (2019-09 split `dependencies` into `dependentRequired`/`dependentSchemas`)
+    older = written_before_2019_09(schema)
+    nodes = _walk(schema, older=older)
     problem = locate_json_problem(schema, max_depth=MAX_VALUE_NESTING)
     if problem is not None:
         raise SchemaError(problem[0], f"the schema is not JSON: {problem[1]}")
@@ -372,14 +381,12 @@ def check_input(schema: object) -> CheckedInput:
             if target in walked:
                 continue  # walked with a detached root met just before
             detached_roots.append(target)
-            more = _walk(resolve_pointer(copied, target), target)
+            more = _walk(resolve_pointer(copied, target), target, older)
             walked.update(pointer for pointer, _ in more)
             walked.add(target)
             pending.extend(more)
     cyclic = _cyclic_definitions(refs, copied)
     if cyclic is not None:
         raise SchemaError(cyclic, "cyclic definition: this $ref reaches itself again without describing any value")
-    # drafts 04 to 07 (2019-09 split `dependencies` into `dependentRequired`/`dependentSchemas`)
-    older = written_before_2019_09(copied)
     detached = {target: _tag(resolve_pointer(copied, target), target, older) for target in detached_roots}
     return CheckedInput(_tag(copied, "", older), refs, anchors, detached)

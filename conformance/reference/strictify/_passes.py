@@ -165,15 +165,27 @@ def _recursive_targets(refs: dict[str, str]) -> set[str]:
 
 def _ignored_site(site: str, state: State) -> bool:
     """Is this reference inside an ``additionalItems`` that applies to nothing (its parent has no
-    ``items`` list)? Such a reference is dropped with it, so it makes nothing recursive."""
+    ``items`` list), or inside a ``dependentSchemas`` (draft 04-07: ``dependencies``) the dialect
+    strips? Such a reference is dropped with it, so it makes nothing recursive (kept as a recursive
+    definition, it would be one no longer in the output, and a second strictify would inline it:
+    not idempotent, RT-3)."""
+    allowed = state.dialect.encoding.keywords
+    strips_dependent = allowed is not None and "dependentSchemas" not in allowed
     tokens = split_pointer(site)
     for index, token in enumerate(tokens):
-        if token == "additionalItems":
-            try:
-                parent = state.target(join_pointer("", *tokens[:index]))
-            except (LookupError, TypeError, ValueError):
-                continue
-            if isinstance(parent, dict) and "additionalItems" in parent and not isinstance(parent.get("items"), list):
+        if token not in ("additionalItems", "dependentSchemas", "dependencies"):
+            continue
+        try:
+            parent = state.target(join_pointer("", *tokens[:index]))
+        except (LookupError, TypeError, ValueError):
+            continue
+        if not isinstance(parent, dict):
+            continue
+        if token == "additionalItems" and "additionalItems" in parent and not isinstance(parent.get("items"), list):
+            return True
+        if strips_dependent and token != "additionalItems" and MARK in parent and "dependentSchemas" in parent:
+            was = parent[MARK].get("renamed", {}).get("dependentSchemas", "dependentSchemas")
+            if was == token:
                 return True
     return False
 
