@@ -100,12 +100,12 @@ def test_readme_block_lists_triaged_findings_and_the_matrix(tmp_path: Path) -> N
                      profile="ci")
     block = readme_block(entries, matrix)
     assert block.startswith(README_START) and block.endswith(README_END)
-    assert "| `acme/strictify` | acme 1.2.3 | 1 | 1 | 1 | 0 | 0 | 0 |" in block  # confirmed by today's triage
+    assert "| `acme/strictify` | acme 1.2.3 | 1 | 1 | 1 | 1 | 0 | 0 | 0 |" in block  # confirmed by today's triage
     # the README: confirmed findings in a line each; the evidence and the rest in the findings document
     assert "* **`acme/strictify`** (1.2.3):\n  * **SM-03** leaves prefixItems objects open\n" in block
     assert "SM-01" not in block and "evidence: acme" not in block and FINDINGS_FILE in block
     document = findings_document(entries, matrix)
-    assert "| `acme/strictify` | acme 1.2.3 | 1 | 1 | 1 | 0 | 0 | 0 |" in document
+    assert "| `acme/strictify` | acme 1.2.3 | 1 | 1 | 1 | 1 | 0 | 0 | 0 |" in document
     assert "* **`acme/strictify`** (1.2.3):" in document
     assert "  * **SM-01** a \\| b *(disputed)* — evidence: acme/strictify.py:41" in document
     assert "  * **SM-03** leaves prefixItems objects open — evidence: acme/strictify.py:41" in document
