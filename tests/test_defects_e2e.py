@@ -93,3 +93,15 @@ def test_constructed_values_meet_what_the_first_draw_misses() -> None:
     met = [value for value in variations(witness.value) if schema_validator(strict).is_valid(value)
            and not schema_validator(original).is_valid(value)]
     assert met and met[0] in ([None], [0], [-1], [1.5], [True], [[]], [{}])
+
+
+def test_a_refusal_of_an_unsettled_keyword_is_no_unnecessary_refusal(run_suite: Callable[..., SuiteRun]) -> None:
+    """google-schema keeps `additionalProperties` (google-genai's Schema has it) though the Gemini
+    API reference does not list it and google-genai refuses it in Gemini Developer API mode
+    (``Dialect.unsettled``): refusing a record there is not refusing for nothing. RT-10 called the
+    records traps of google-genai's response_schema column unnecessary refusals."""
+    run = run_suite("unsettled_adapters:RefusesRecordsInGoogleSchema", "--sc-rule", "RT-10", "-k", "rt_10_cases")
+    assert run.report is not None, run.output
+    refused = run.report["strictify"]["google-schema"]
+    assert refused["refused"] >= 2, refused  # the records cases were met, and refused
+    assert run.rules_with("failed") == set(), run.output
