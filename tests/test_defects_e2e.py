@@ -105,3 +105,14 @@ def test_a_refusal_of_an_unsettled_keyword_is_no_unnecessary_refusal(run_suite: 
     refused = run.report["strictify"]["google-schema"]
     assert refused["refused"] >= 2, refused  # the records cases were met, and refused
     assert run.rules_with("failed") == set(), run.output
+
+
+def test_one_refusal_met_by_several_cases_is_one_defect(run_suite: Callable[..., SuiteRun]) -> None:
+    """The case library meets one refusal at several cases: one finding, one defect (the case's name
+    stayed in the key, and each case made a defect of its own)."""
+    run = run_suite("broken_strict_adapters:RefusesNullableFields", "--sc-rule", "RT-10", "-k", "rt_10_cases")
+    assert run.report is not None, run.output
+    assert run.report["strictify"]["openai"]["refused"] >= 2, run.report["strictify"]
+    keys = {finding["key"] for finding in run.report["rules"]["RT-10"]["findings"]}
+    assert keys == {"RT-10 refusal: NullableRefused: nullable fields are not supported"}, keys
+    assert len(run.report["defects"]) == 1, run.report["defects"]
