@@ -5,6 +5,8 @@
   2 on a usage error or a file that is not JSON or not a schema (named on stderr).
 - ``strictify FILE --dialect D``: the reference strict schema for ``D`` and what it had to lose, as JSON.
 - ``report FILE --format markdown|html|junit [--against OLD]``: render a saved ``--sc-report`` file.
+- ``report --upstream FILE [--triage FILE_OR_DIR] [--column KEY] [--out DIR]``: one ready-to-file
+  issue in Markdown per confirmed defect of an SDK path's report (``strictconformance.upstream``).
 - ``scan PATH... [--fix]``: look for secrets in cassette files (folders: every ``*.yaml``/``*.yml``);
   exit 1 when one is found; ``--fix`` scrubs the files in place first, as the recorder would.
 - ``--version``.
@@ -124,6 +126,58 @@ def _cmd_strictify(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_upstream(args: argparse.Namespace) -> int:
+    import shutil
+    import tempfile
+
+    from strictconformance.render import ReportFormatError, check_report
+    from strictconformance.sdks import SDK_PATHS, SdkPath
+    from strictconformance.sdks.triage import TriageError, load_triage
+    from strictconformance.upstream import UpstreamError, column_of, upstream_issues
+
+    if args.file or args.against or args.output or args.format != "markdown":
+        raise _UsageError("--upstream takes the report itself (report --upstream REPORT.json [--triage FILE] [--out DIR]); "
+                          "FILE, --format, --against and --output belong to rendering a report")
+    try:
+        report = check_report(_read_json(args.upstream, "report"), args.upstream)
+    except ReportFormatError as error:
+        raise _UsageError(str(error)) from None
+    try:
+        if args.column:
+            column = next((path for path in SDK_PATHS if path.key == args.column), None)
+            if column is None:  # a path of your own: a Python column named by its key
+                column = SdkPath(args.column, args.column, (args.column.split("/")[0],),
+                                 adapter=str((report.get("adapter") or {}).get("adapter") or "-"))
+        else:
+            column = column_of(report, SDK_PATHS)
+        known = [*SDK_PATHS, *([] if column in SDK_PATHS else [column])]
+        triage_path = Path(args.triage) if args.triage else None
+        if triage_path is not None and not triage_path.exists():
+            raise _UsageError(f"--triage {args.triage}: no such file or folder")
+        if triage_path is not None and triage_path.is_file():
+            with tempfile.TemporaryDirectory() as folder:  # load_triage reads a folder of <sdk>.json files
+                shutil.copy(triage_path, Path(folder) / triage_path.name)
+                entries = load_triage(Path(folder), known_paths=known)
+        else:
+            entries = load_triage(triage_path, known_paths=known)
+        issues = upstream_issues(report, entries, column=column)
+    except (TriageError, UpstreamError) as error:
+        raise _UsageError(str(error)) from None
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for issue in issues:
+            (out / issue.file_name).write_text(issue.markdown, encoding="utf-8")
+    except OSError as error:
+        raise _UsageError(f"--out {args.out}: cannot be written: {error}") from None
+    for issue in issues:
+        print(f"{out / issue.file_name}: {issue.title}")
+    defects = len(report.get("defects") or [])
+    covered = sum(len(issue.defects) for issue in issues)
+    print(f"{len(issues)} upstream report(s) written to {out} ({column.key}: {covered} of {defects} defect(s) confirmed by triage)")
+    return EXIT_OK
+
+
 def _cmd_report(args: argparse.Namespace) -> int:
     from strictconformance.render import (
         ReportFormatError,
@@ -133,6 +187,10 @@ def _cmd_report(args: argparse.Namespace) -> int:
         render_markdown,
     )
 
+    if args.upstream:
+        return _cmd_upstream(args)
+    if not args.file:
+        raise _UsageError("name the report to render (report FILE), or --upstream REPORT.json")
     if args.against and args.format == "junit":
         raise _UsageError("--against compares two reports in markdown or html; junit has no place for a comparison")
     try:
@@ -218,11 +276,22 @@ def build_parser() -> argparse.ArgumentParser:
     strictify.set_defaults(run=_cmd_strictify)
 
     report = commands.add_parser("report", help="render a saved JSON report (--sc-report) as markdown, html or junit",
-                                 description="Render a report written by pytest --sc-report (version 1 or 2).")
-    report.add_argument("file", metavar="FILE")
+                                 description="Render a report written by pytest --sc-report (version 1 or 2); or, "
+                                 "with --upstream, write one ready-to-file issue per confirmed defect.")
+    report.add_argument("file", metavar="FILE", nargs="?")
     report.add_argument("--format", choices=("markdown", "html", "junit"), default="markdown")
     report.add_argument("--against", default=None, metavar="OLD", help="an older report: show what changed since")
     report.add_argument("--output", "-o", default=None, metavar="FILE")
+    report.add_argument("--upstream", default=None, metavar="REPORT",
+                        help="write an issue in Markdown (title, versions, reproducer, expected behaviour with its "
+                             "documentation, rules) per defect of this SDK path's report that confirmed triage "
+                             "entries cover")
+    report.add_argument("--triage", default=None, metavar="FILE_OR_DIR",
+                        help="with --upstream: a triage file (named <sdk>.json) or folder (default: the shipped triage)")
+    report.add_argument("--column", default=None, metavar="KEY",
+                        help="with --upstream: the SDK path the report is of (default: the shipped path of its adapter)")
+    report.add_argument("--out", default="upstream", metavar="DIR",
+                        help="with --upstream: the folder the issues are written to (default: ./upstream)")
     report.set_defaults(run=_cmd_report)
 
     scan = commands.add_parser("scan", help="look for secrets in cassette files (exit 1 when one is found)",

@@ -93,3 +93,26 @@ def test_constructed_values_meet_what_the_first_draw_misses() -> None:
     met = [value for value in variations(witness.value) if schema_validator(strict).is_valid(value)
            and not schema_validator(original).is_valid(value)]
     assert met and met[0] in ([None], [0], [-1], [1.5], [True], [[]], [{}])
+
+
+def test_a_refusal_of_an_unsettled_keyword_is_no_unnecessary_refusal(run_suite: Callable[..., SuiteRun]) -> None:
+    """google-schema keeps `additionalProperties` (google-genai's Schema has it) though the Gemini
+    API reference does not list it and google-genai refuses it in Gemini Developer API mode
+    (``Dialect.unsettled``): refusing a record there is not refusing for nothing. RT-10 called the
+    records traps of google-genai's response_schema column unnecessary refusals."""
+    run = run_suite("unsettled_adapters:RefusesRecordsInGoogleSchema", "--sc-rule", "RT-10", "-k", "rt_10_cases")
+    assert run.report is not None, run.output
+    refused = run.report["strictify"]["google-schema"]
+    assert refused["refused"] >= 2, refused  # the records cases were met, and refused
+    assert run.rules_with("failed") == set(), run.output
+
+
+def test_one_refusal_met_by_several_cases_is_one_defect(run_suite: Callable[..., SuiteRun]) -> None:
+    """The case library meets one refusal at several cases: one finding, one defect (the case's name
+    stayed in the key, and each case made a defect of its own)."""
+    run = run_suite("broken_strict_adapters:RefusesNullableFields", "--sc-rule", "RT-10", "-k", "rt_10_cases")
+    assert run.report is not None, run.output
+    assert run.report["strictify"]["openai"]["refused"] >= 2, run.report["strictify"]
+    keys = {finding["key"] for finding in run.report["rules"]["RT-10"]["findings"]}
+    assert keys == {"RT-10 refusal: NullableRefused: nullable fields are not supported"}, keys
+    assert len(run.report["defects"]) == 1, run.report["defects"]

@@ -76,3 +76,15 @@ def test_values_are_drawn_through_a_reference_to_the_documents_own_id() -> None:
         assert jsonschema.Draft202012Validator(schema).is_valid(value), value
 
     drawn()
+
+
+def test_a_false_subschema_names_the_keyword_holding_it() -> None:
+    """A value a ``false`` subschema rejects is keyed by the keyword that holds it: jsonschema's
+    error names no validator there, and the key read "decoded value breaks `None`" (anthropic's
+    transform_schema moving ``prefixItems: [false]`` into the description)."""
+    from strictconformance.dialects.model import Strictified
+
+    original = {"type": "object", "properties": {"t": {"type": "array", "prefixItems": [False]}}}
+    strict = Strictified({"type": "object", "properties": {"t": {"type": "array"}}, "additionalProperties": False})
+    finding = check_rt5_sound(original, strict, lambda value: value, {"t": [None]})
+    assert finding is not None and finding.key == "RT-5 violation: decoded value breaks `prefixItems`", finding

@@ -90,6 +90,19 @@ def test_anthropic_transform_schema(run_suite: Callable[..., SuiteRun]) -> None:
     assert json.loads(shown.stdout)["properties"]["a"]["allOf"] == [{"$ref": "#/$defs/s"}]
 
 
+def test_anthropic_transform_schema_identity_codec(run_suite: Callable[..., SuiteRun]) -> None:
+    """With no codec, the round trip judges the identity (messages.parse hands the answer on as it
+    came): the objects transform_schema closes show, an allOf of objects made unsatisfiable and a
+    record closed empty (RT-4, triage/anthropic.json)."""
+    _need("anthropic")
+    run = run_suite("strictconformance.sdks.anthropic:AnthropicTransformSchema", "--sc-rule", "RT-4", "-k", "rt_4_traps")
+    assert _failed(run) == {"RT-4"}, run.output
+    assert run.report is not None and run.report["adapter"]["identity_codec"] is True
+    keys = {finding["key"] for check in run.report["rules"]["RT-4"]["checks"] for finding in check.get("findings") or ()}
+    assert {"RT-4 violation: encoded value breaks `additionalProperties` (trap allof-of-closed-objects value 0)",
+            "RT-4 violation: encoded value breaks `additionalProperties` (trap records value 1)"} <= keys, keys
+
+
 def test_anthropic_transform_schema_refuses_only_on_purpose() -> None:
     """``transform_schema``'s one deliberate error (``ValueError("Schema must have a 'type', ...")``
     on a node with no type, combinator, const or scalar enum) is the adapter's declared refusal;

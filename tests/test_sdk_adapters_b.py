@@ -80,7 +80,7 @@ def test_every_sdk_of_this_file_has_paths() -> None:
     keys = {path.key for path in SDK_PATHS}
     assert {"pydantic-ai/openai-transformer", "pydantic-ai/anthropic-transformer", "pydantic-ai/google-transformer",
             "pydantic-ai/tools", "pydantic-ai/responses", "langchain-core/convert_to_openai_tool", "langchain-core/tools",
-            "google-genai/schema", "google-genai/schema-from-json-schema", "google-genai/responses",
+            "google-genai/schema", "google-genai/schema-from-json-schema", "google-genai/response-schema", "google-genai/responses",
             "google-genai/function-declarations", "mistralai/response-format"} <= keys
 
 
@@ -190,6 +190,38 @@ def test_google_genai_from_json_schema_conversion_error_is_a_crash(monkeypatch: 
     with pytest.raises(ConversionError) as raised:
         adapter.strictify({"type": "object"}, "google-schema")
     assert not isinstance(raised.value, adapter.strictify_refusals)
+
+
+def test_google_genai_response_schema(run_suite: Callable[..., SuiteRun]) -> None:
+    """generate_content's response_schema path (t_schema, process_schema), on its confirmed defects:
+    a described null branch of anyOf crashes (ValueError from list.remove), a draft-07
+    ``#/definitions`` reference crashes (KeyError), a recursive $ref becomes ``{}`` (RT-5)."""
+    path = _path("google-genai/response-schema")
+    run = run_suite(path.adapter, "--sc-rule", "RT-1,RT-5", "-k",
+                    "(rt_1_case and (null-branch-with-description or ref-definitions)) or (rt_5_case and optional-recursive-property)")
+    assert _failed(run) == {"RT-1", "RT-5"}, run.output
+    crashes = _messages(run, "RT-1")
+    assert "raised ValueError: list.remove(x): x not in list" in crashes, crashes
+    assert "raised KeyError: '#/definitions/Id'" in crashes, crashes
+    assert "'v' is a required property" in _messages(run, "RT-5")
+
+
+def test_google_genai_response_schema_refusals() -> None:
+    """process_schema's deliberate ValueErrors are declared refusals (ProcessSchemaRefusal); what
+    the client sends is read back from the request (a string const becomes an enum)."""
+    pytest.importorskip("google.genai", reason="google-genai is not installed")
+    from strictconformance.sdks.google_genai import GoogleGenaiResponseSchema, ProcessSchemaRefusal
+
+    adapter = GoogleGenaiResponseSchema()
+    assert ProcessSchemaRefusal in adapter.strictify_refusals
+    with pytest.raises(ProcessSchemaRefusal, match="Literal values must be strings"):
+        adapter.strictify({"type": "object", "properties": {"n": {"type": "integer", "const": 3}}, "required": ["n"]}, "google-schema")
+    with pytest.raises(ProcessSchemaRefusal, match="additionalProperties is only supported"):
+        adapter.strictify({"type": "object", "additionalProperties": {"type": "number"}}, "google-schema")
+    sent = adapter.strictify({"type": "object", "properties": {"s": {"type": "string", "const": "k"}, "n": {"type": "integer"}},
+                              "required": ["s", "n"]}, "google-schema")
+    assert sent == {"type": "object", "properties": {"s": {"type": "string", "enum": ["k"]}, "n": {"type": "integer"}},
+                    "required": ["s", "n"], "propertyOrdering": ["s", "n"]}
 
 
 def test_google_genai_responses(run_suite: Callable[..., SuiteRun]) -> None:

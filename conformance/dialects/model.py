@@ -215,6 +215,10 @@ class Dialect:
     context: str = "tool_input"
     #: How the rules differ in other contexts (at most one :class:`ContextRules` per context).
     contexts: tuple[ContextRules, ...] = ()
+    #: Keywords whose support the provider's sources leave open (keyword -> why, with the sources):
+    #: the encoding keeps them, so no rule flags them, and by the same reading an SDK that refuses a
+    #: schema needing one (any value but ``false``) is not refusing for nothing (RT-10).
+    unsettled: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         seen: set[str] = set()
@@ -223,6 +227,10 @@ class Dialect:
                 raise ValueError(f"dialect {self.name!r} lists rule {rule.id} twice")
             seen.add(rule.id)
         object.__setattr__(self, "budgets", MappingProxyType(dict(self.budgets)))
+        for keyword, why in self.unsettled.items():
+            if not isinstance(why, str) or not why.strip():
+                raise ValueError(f"dialect {self.name!r}: unsettled keyword {keyword!r} needs the reason with its sources, got {why!r}")
+        object.__setattr__(self, "unsettled", MappingProxyType(dict(self.unsettled)))
         if self.context not in CONTEXTS:
             raise ValueError(f"dialect {self.name!r}: unknown context {self.context!r}; known: {', '.join(CONTEXTS)}")
         described = [change.context for change in self.contexts]

@@ -754,7 +754,7 @@ def check_rt4_complete(original: Schema, strict: Strictified, encode: CodecFn, d
         first = min(wire_errors, key=lambda e: len(e.absolute_path))
         return oracle_finding("RT-4", pointer_from_path(first.absolute_path),
                              f"the encoded value is not valid under the strict schema: {first.message}", example,
-                              detail=f"encoded value breaks `{first.validator}`")
+                              detail=f"encoded value breaks `{_failing_keyword(first)}`")
     decoded, error = _call(decode, wire)
     if error:
         return None if regions else oracle_finding("RT-4", "", f"decode raised {error}", example, detail=f"decode raises {_raised(error)}")
@@ -765,6 +765,15 @@ def check_rt4_complete(original: Schema, strict: Strictified, encode: CodecFn, d
                              "decode(encode(value)) differs from value and no reported loss explains it", example,
                               detail="decode(encode(value)) is not value")
     return None
+
+
+def _failing_keyword(error: Any) -> str:
+    """The keyword a validation error names, for a finding's key: its ``validator``, or, where a
+    ``false`` subschema rejected the value (jsonschema names no validator then), the keyword holding
+    that subschema (``prefixItems`` for ``prefixItems: [false]``), never ``None``."""
+    if error.validator is not None:
+        return str(error.validator)
+    return next((part for part in reversed(list(error.absolute_schema_path)) if isinstance(part, str)), "false")
 
 
 def check_rt5_sound(original: Schema, strict: Strictified, decode: CodecFn, wire: Any) -> Finding | None:
@@ -785,7 +794,7 @@ def check_rt5_sound(original: Schema, strict: Strictified, decode: CodecFn, wire
             return oracle_finding("RT-5", schema_location(original, list(failure.absolute_schema_path)),
                                  f"the decoded value is not valid under the original schema at value path "
                                  f"{pointer_from_path(failure.absolute_path) or '/'}: {failure.message}", example,
-                                  detail=f"decoded value breaks `{failure.validator}`")
+                                  detail=f"decoded value breaks `{_failing_keyword(failure)}`")
     return None
 
 

@@ -92,6 +92,8 @@ SDK_PATHS: tuple[SdkPath, ...] = (
             adapter="strictconformance.sdks.google_genai:GoogleGenaiSchema"),
     SdkPath("google-genai/schema-from-json-schema", "google-genai: Schema.from_json_schema", ("google-genai",),
             adapter="strictconformance.sdks.google_genai:GoogleGenaiSchemaFromJsonSchema"),
+    SdkPath("google-genai/response-schema", "google-genai: generate_content response_schema (t_schema)", ("google-genai",),
+            adapter="strictconformance.sdks.google_genai:GoogleGenaiResponseSchema"),
     SdkPath("google-genai/responses", "google-genai: responses", ("google-genai",),
             adapter="strictconformance.sdks.google_genai:GoogleGenaiResponses"),
     SdkPath("google-genai/function-declarations", "google-genai: FunctionDeclaration.from_callable", ("google-genai",),

@@ -7,7 +7,9 @@
   (``strictify_context = "output"``): the SDK's own callers are the ``output_format`` /
   ``output_config.format`` paths of ``messages.create``/``parse``, which keep a non-object root
   (``parse(output_format=list[int])`` sends ``{"type": "array", ...}``). There is no value codec (the SDK sends and
-  reads values as they are): ``encode``/``decode`` are left out (RT-4..RT-7 not covered). Its one
+  reads values as they are: ``messages.parse`` validates the answer's text into the caller's type,
+  ``lib/_parse/_response.py`` ``parse_text``): ``encode``/``decode`` are left out, so RT-4..RT-6 judge
+  the identity codec (RT-7 needs a codec of the adapter's own and is not covered). Its one
   deliberate error, ``ValueError("Schema must have a 'type', ...")`` on a node with no type,
   combinator, const or scalar enum (``{}`` for ``Any``, an enum of objects), is declared as a
   refusal (:class:`TransformSchemaRefusal`): counted and reported, not an RT-1 crash.
@@ -32,7 +34,28 @@
   raises ``APIResponseValidationError``.
 
 Not covered, never faked: ``plan_request`` and ``strict_support`` (the SDK has no priority
-convention and no model table). No network: every client talks to an ``httpx2.MockTransport``.
+convention and no model table).
+
+Audit of anthropic-sdk-python's public functions that choose strict, rewrite a schema, encode or
+decode values, parse responses or define tools (anthropic 2.13.0), and what judges each:
+
+* ``anthropic.transform_schema`` (``lib/_parse/_transform.py``; run by ``messages.parse`` /
+  ``messages.stream`` / ``beta.messages.parse`` on the JSON Schema of ``output_format``,
+  resources/messages/messages.py ``transform_schema(schema)``): strictify,
+  :class:`AnthropicTransformSchema`, with the identity codec. ``output_format`` itself is a Python type
+  (a ``Mapping`` is refused with ``TypeError``); pydantic's schema of it is not covered (the kit's
+  inputs are JSON Schemas). ``output_config={"format": ...}`` in ``messages.create`` sends the
+  caller's schema untouched: nothing to judge beyond ``build_request``.
+* ``lib/_parse/_response.py`` ``parse_response`` / ``parse_text`` (``.parsed_output``:
+  ``TypeAdapter(output_format).validate_json``): a decode into the caller's type, not covered (no
+  model source); for the JSON Schema path it is the identity the round-trip rules judge.
+* ``beta_tool`` / ``beta_async_tool`` (``lib/tools/_beta_functions.py``): define_tool and
+  define_tool_from_function, :class:`AnthropicTools` (the sync one; async tools not covered).
+  ``client.beta.messages.tool_runner``: invoke_tool. ``lib/tools/mcp.py`` ``mcp_tool`` /
+  ``async_mcp_tool``: not covered (they need an MCP session).
+* ``messages.create`` (tools' ``strict`` as written, unset omitted): build_request,
+  :class:`AnthropicClient`; the client reading answers and streams: check_response / check_stream,
+  with and without ``_strict_response_validation``. No network: every client talks to an ``httpx2.MockTransport``.
 Each adapter's ``reproduce`` writes a failing call as a snippet using the SDK alone.
 """
 

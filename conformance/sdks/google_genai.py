@@ -16,9 +16,7 @@ Every capability calls google-genai's own code and nothing else; its client talk
   ``extra="forbid"``, so the declaration raises pydantic's ``ValidationError`` naming the field; the
   adapter declares it (``strictify_refusals``, SPEC §4), and the suite counts those refusals instead
   of judging them as crashes. The client's processing of a dict
-  ``response_schema`` (``_transformers.t_schema``: ``process_schema`` inlines ``$defs`` and adds
-  ``propertyOrdering``) is a structured-output path (``strictify_context = "output"``, where a
-  non-object root is allowed: ``t_schema`` keeps ``list[int]`` as ``type: ARRAY``); not covered here.
+  ``response_schema`` is its own column, :class:`GoogleGenaiResponseSchema`.
 * :class:`GoogleGenaiSchemaFromJsonSchema` — ``strictify`` in the ``google-schema`` dialect with the SDK's
   own converter from JSON Schema into that mode: ``types.Schema.from_json_schema(json_schema=
   types.JSONSchema.model_validate(schema), api_option="GEMINI_API")``, read back the same way.
@@ -31,6 +29,21 @@ Every capability calls google-genai's own code and nothing else; its client talk
   schema ``JSONSchema`` accepted, is no refusal: it is re-raised as ``ConversionError`` (a crash).
 * ``encode`` / ``decode`` (both Schema adapters): the identity; google-genai has no wire encoding of
   values.
+* :class:`GoogleGenaiResponseSchema` — ``strictify`` in the ``google-schema`` dialect, output context:
+  what ``client.models.generate_content(config=types.GenerateContentConfig(response_mime_type=
+  "application/json", response_schema=schema))`` sends as ``generationConfig.responseSchema`` for a
+  dict ``schema`` (``_transformers.t_schema``: ``process_schema`` inlines ``$defs``, folds a ``null``
+  branch of ``anyOf`` into ``nullable``, turns a string ``const`` into an ``enum``, adds
+  ``property_ordering``; then ``types.Schema.model_validate``), captured from the request on a mock
+  transport (Gemini Developer API mode, an API key) and read back as JSON Schema as above. The caller's
+  dict is passed as a user passes it (RT-2 sees any change made to it). Declared refusals
+  (``strictify_refusals``): ``process_schema``'s deliberate ``ValueError`` refusals, a non-string ``const``
+  ("Literal values must be strings.") and a truthy ``additionalProperties`` ("only supported in Gemini
+  Enterprise Agent Platform mode"), raised as :class:`ProcessSchemaRefusal`; and pydantic's
+  ``ValidationError`` from ``types.Schema`` (``extra="forbid"``) on a keyword outside the subset. No
+  codec: for a dict ``response_schema`` the client hands the answer to the caller as
+  ``response.parsed = json.loads(text)`` (types.py ``GenerateContentResponse._from_response``), so the
+  round-trip rules judge the identity codec.
 * The JSON-Schema mode (``parameters_json_schema``, ``response_json_schema``) is not covered as a
   strictify: google-genai passes it through untouched (``_transformers.t_json_schema`` returns its
   input), so there is no SDK processing to judge; the API itself ignores unsupported keywords. Its
@@ -53,11 +66,40 @@ Every capability calls google-genai's own code and nothing else; its client talk
   Invocation (automatic function calling inside ``generate_content``) and direct calls are not
   covered in this version: ``invoke_tool`` / ``call_tool`` are not implemented.
 * ``reproduce``: snippets for ``strictify``, ``check_response`` and ``check_stream``.
+
+Audit of google-genai's public functions that choose strict, rewrite a schema, encode or decode
+values, parse responses or define tools (google-genai 2.34.0), and what judges each:
+
+* ``types.FunctionDeclaration(parameters=...)`` / ``types.Schema.model_validate``: strictify,
+  :class:`GoogleGenaiSchema`. In ``generate_content`` a declaration's ``parameters`` reach the wire as
+  validated (models.py ``_Tool_to_mldev`` copies ``function_declarations`` as they are: no
+  ``process_schema`` runs on them), so that column is the ``parameters`` path of ``generate_content``.
+* ``_transformers.t_schema`` / ``process_schema`` (``response_schema`` of ``generate_content``,
+  ``generate_content_stream``, ``batches.create``): strictify, :class:`GoogleGenaiResponseSchema`. A
+  pydantic model, ``list[...]``, an ``Enum`` or a ``Literal`` as ``response_schema`` are turned into JSON
+  Schema by pydantic first: not covered (the kit's inputs are JSON Schemas).
+* ``types.Schema.from_json_schema`` (MCP tools' ``parameters``, ``_mcp_utils.mcp_to_gemini_tool``):
+  strictify, :class:`GoogleGenaiSchemaFromJsonSchema`. ``_mcp_utils._filter_to_supported_schema``, which
+  the MCP path runs first (it drops keywords ``types.JSONSchema`` lacks), is not covered: it needs an
+  MCP tool object.
+* ``_transformers.t_json_schema`` (``parameters_json_schema``, ``response_json_schema``): passes the
+  schema through untouched; nothing to judge (above).
+* ``types.FunctionDeclaration.from_callable`` (``tools=[fn]``, ``t_tool``): define_tool,
+  :class:`GoogleGenaiFunctionDeclarations`. Automatic function calling (``_extra_utils``
+  ``invoke_function_from_dict_args``) is not covered (``invoke_tool`` / ``call_tool``).
+* ``GenerateContentResponse._from_response`` (``response.parsed``): for a dict schema it is
+  ``json.loads`` of the text, the identity codec :class:`GoogleGenaiResponseSchema` is judged with;
+  for a pydantic model it is ``model_validate_json``, not covered (no model source). The client reading
+  answers and streams: :class:`GoogleGenaiResponses`.
+* Strict choice: Gemini has no per-tool or per-request strict flag the SDK sets (schema adherence is a
+  request mode, ``FunctionCallingConfig.mode``, passed through as the caller sets it): ``build_request``,
+  ``plan_request`` and ``strict_support`` are not covered.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -76,13 +118,17 @@ from strictconformance.tools import AdvertisedTool, ToolDefinition, ToolLayerTra
 __all__ = [
     "ConversionError",
     "GoogleGenaiFunctionDeclarations",
+    "GoogleGenaiResponseSchema",
     "GoogleGenaiResponses",
     "GoogleGenaiSchema",
     "GoogleGenaiSchemaFromJsonSchema",
+    "ProcessSchemaRefusal",
 ]
 
 _API_KEY = "strictconformance-not-a-key"
 _MODEL = "gemini-2.5-flash"
+#: A minimal ``generateContent`` answer, so the client finishes the call whose request was captured.
+_ANSWER: dict[str, Any] = {"candidates": [{"content": {"role": "model", "parts": [{"text": "{}"}]}}]}
 
 
 def _client(answer: httpx.Response) -> google.genai.Client:
@@ -230,6 +276,71 @@ class GoogleGenaiSchemaFromJsonSchema(_SchemaCodec):
             f"schema = {literal(schema)}",
             "converted = types.Schema.from_json_schema(json_schema=types.JSONSchema.model_validate(schema), api_option='GEMINI_API')",
             "print(json.dumps(converted.model_dump(mode='json', exclude_none=True, by_alias=True), indent=1))",
+        )
+
+
+#: The starts of the errors ``process_schema`` raises on purpose (google/genai/_transformers.py):
+#: a non-string ``const`` (``'Literal values must be strings.'``) and, in Gemini Developer API mode, a
+#: truthy ``additionalProperties`` (``'additionalProperties is only supported in Gemini Enterprise Agent
+#: Platform mode ...'``). Any other error it raises is not a refusal.
+_PROCESS_SCHEMA_REFUSALS = ("Literal values must be strings.", "additionalProperties is only supported in ")
+
+
+class ProcessSchemaRefusal(ValueError):
+    """``process_schema`` refused a schema on purpose, naming what the Gemini API mode does not take."""
+
+
+class GoogleGenaiResponseSchema(_GoogleGenaiAdapter):
+    """``generate_content(config=GenerateContentConfig(response_schema=schema))``: what the client
+    sends as ``generationConfig.responseSchema`` (``_transformers.t_schema`` and ``process_schema``)."""
+
+    name = "google-genai (generate_content response_schema)"
+    strictify_dialects = ("google-schema",)
+    strictify_context = "output"  # a response schema: t_schema keeps a non-object root
+    #: The declared refusals: ``process_schema``'s own ValueErrors, and pydantic's ValidationError from
+    #: ``types.Schema.model_validate`` (``extra="forbid"``) on a keyword outside the OpenAPI subset.
+    strictify_refusals = (ProcessSchemaRefusal, pydantic.ValidationError)
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> dict[str, Any]:
+        sent: list[Any] = []
+
+        def answer(request: httpx.Request) -> httpx.Response:
+            sent.append(json.loads(request.content))
+            return httpx.Response(200, json=_ANSWER)
+
+        http = httpx.Client(transport=httpx.MockTransport(answer))
+        client = google.genai.Client(api_key=_API_KEY, http_options=types.HttpOptions(httpx_client=http))
+        # the caller's dict as a user passes it: process_schema works on it in place (RT-2 judges that)
+        config = types.GenerateContentConfig(response_mime_type="application/json", response_schema=schema)
+        try:
+            client.models.generate_content(model=_MODEL, contents="hi", config=config)
+        except ValueError as error:
+            if type(error) is ValueError and str(error).startswith(_PROCESS_SCHEMA_REFUSALS):
+                raise ProcessSchemaRefusal(str(error)) from error
+            raise
+        (body,) = sent
+        # the wire spells Schema's fields in snake_case (max_items, property_ordering): read back into a Schema
+        return _as_json_schema(types.Schema.model_validate(body["generationConfig"]["responseSchema"]))
+
+    def reproduce(self, method: str, args: tuple[Any, ...]) -> str | None:
+        if method != "strictify":
+            return super().reproduce(method, args)
+        schema, _dialect = args
+        return snippet(
+            "import json",
+            "import httpx",
+            "from google import genai",
+            "from google.genai import types",
+            "",
+            "def answer(request):  # no network: print the response schema the SDK sends, answer with a stub",
+            "    print(json.dumps(json.loads(request.content)['generationConfig']['responseSchema'], indent=1))",
+            f"    return httpx.Response(200, json={literal(_ANSWER)})",
+            "",
+            "client = genai.Client(api_key='not-a-key', http_options=types.HttpOptions(",
+            "    httpx_client=httpx.Client(transport=httpx.MockTransport(answer))))",
+            f"schema = {literal(schema)}",
+            "config = types.GenerateContentConfig(response_mime_type='application/json', response_schema=schema)",
+            "client.models.generate_content(model='gemini-2.5-flash', contents='hi', config=config)",
         )
 
 
