@@ -290,11 +290,13 @@ def render_markdown(report: Mapping[str, Any], *, against: Mapping[str, Any] | N
         lines.append("")
     failed = {rule_id: data for rule_id, data in report["rules"].items() if data["outcome"] in _PROBLEM_OUTCOMES}
     if failed:
-        lines += ["### Failed rules", "", "| rule | outcome | defects | title |", "|---|---|---|---|"]
+        lines += ["### Failed rules", "", "| rule | outcome | findings | defects | title |", "|---|---|---|---|---|"]
         for rule_id, data in failed.items():
-            found = sorted({str(f.get("defect")) for f in rule_findings(rule_id, data) if f.get("defect")})
+            findings = rule_findings(rule_id, data)
+            found = sorted({str(defect["id"]) for defect in defects if rule_id in defect.get("rules", [])})
             why = "; ".join(_unexplained(data))
-            lines.append(f"| {rule_id} | {data['outcome']} | {', '.join(found) or _md_cell(why)} | {_md_cell(str(data.get('title', '')))} |")
+            lines.append(f"| {rule_id} | {data['outcome']} | {len(findings)} | {', '.join(found) or _md_cell(why)} | "
+                         f"{_md_cell(str(data.get('title', '')))} |")
         lines.append("")
     not_covered: dict[str, list[str]] = {}
     for rule_id, data in report["rules"].items():
