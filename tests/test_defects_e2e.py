@@ -73,8 +73,9 @@ def test_a_fixed_case_is_judged_constructively(run_suite: Callable[..., SuiteRun
     """RT-5 on a fixed case meets a loosened `items` with a value constructed near the strict
     schema's witness, before any drawn value (the counterexample says where the value came from)."""
     cases = str(Path(checks.__file__).parent / "test_cases.py")
+    # in its own process: the adapter's Loss must be the kit's (an in-process run re-imports the kit)
     run = run_suite("broken_strict_adapters:LoosensArrayItems", "--sc-rule", "RT-5", ".", cases,
-                    "-k", "rt_5_case and (trap-bounds or trap-non-object-root)")
+                    "-k", "rt_5_case and (trap-bounds or trap-non-object-root)", subprocess=True)
     assert run.report is not None, run.output
     findings = run.report["rules"]["RT-5"]["findings"]
     assert findings, run.output
