@@ -196,7 +196,6 @@ def not_covered(reason: str) -> NoReturn:
     raise NotCovered(reason)
 
 
-@functools.cache
 def refusal_type() -> type[BaseException]:
     """The exception of a refused input: a process harness's ``refusal`` answer (or an input JSON
     cannot carry to it). A subclass of Hypothesis's UnsatisfiedAssumption, so the harness discards
@@ -206,7 +205,14 @@ def refusal_type() -> type[BaseException]:
     only when the suite runs)."""
     from hypothesis.errors import UnsatisfiedAssumption
 
-    return type("HarnessRefused", (UnsatisfiedAssumption,), {"__module__": __name__, "__doc__": refusal_type.__doc__})
+    # one class per Hypothesis module object: a run that imports Hypothesis afresh (pytester's
+    # in-process runs do) gets a refusal its engine recognises as an unsatisfied assumption
+    return _refusal_type_on(UnsatisfiedAssumption)
+
+
+@functools.cache
+def _refusal_type_on(base: type[BaseException]) -> type[BaseException]:
+    return type("HarnessRefused", (base,), {"__module__": __name__, "__doc__": refusal_type.__doc__})
 
 
 def refuse(reason: str) -> NoReturn:
