@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Defect", "cause_of", "group_defects", "identity_dialects"]
+__all__ = ["Defect", "cause_of", "group_defects", "identity_dialects", "message_shape"]
 
 #: A parenthetical naming the case that met a failure, not its cause: "(known-bad SM-01 schema)",
 #: "(trap records)", "(trap bounds value 0)", "(case ...)", "(corpus o123)".
@@ -99,9 +99,13 @@ def _without_cases(text: str) -> str:
     return _CASE_NOTE.sub("", text).strip()
 
 
-def _abstract(text: str) -> str:
-    """``text`` with the values taken out (quoted strings and numbers), for a message's identity."""
+def message_shape(text: str) -> str:
+    """``text`` with the values taken out (quoted strings and numbers): what identifies a message
+    met on several inputs (a refusal, a validator's words) as one."""
     return _NUMBERS.sub("N", _QUOTED.sub("'…'", text)).strip()
+
+
+_abstract = message_shape
 
 
 def _detail(finding: Mapping[str, Any]) -> str:
@@ -225,15 +229,12 @@ def _field_path(finding: Mapping[str, Any]) -> str:
 
 
 def _node(schema: Any, pointer: str) -> Any:
-    node = schema
-    for token in [part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:]]:
-        if isinstance(node, Mapping) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-    return node
+    from strictconformance.dialects.pointers import resolve_pointer
+
+    try:
+        return resolve_pointer(schema, pointer)
+    except LookupError:
+        return None
 
 
 def _constraint_dropped(finding: Mapping[str, Any]) -> bool:

@@ -66,7 +66,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("front ends", ("strictconformance.plugin", "strictconformance.cli", "strictconformance.__main__",
                     "strictconformance.bench", "strictconformance.record", "strictconformance.matrix",
                     # the SDKs' triage files and the README block made from them and the matrix: a tool, not an adapter
-                    "strictconformance.sdks.triage", "strictconformance.sdks.reproduce")),
+                    "strictconformance.sdks.triage", "strictconformance.sdks.reproduce",
+                    # issues to file upstream, made from a report, the triage files and the matrix's join
+                    "strictconformance.upstream")),
 )
 
 REFERENCE = "strictconformance.reference"

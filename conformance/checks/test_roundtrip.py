@@ -508,9 +508,9 @@ class KitGeneratorError(RuntimeError):
 
 def _abstract_message(text: str) -> str:
     """A refusal's message with the values taken out (one defect, whichever schema met it)."""
-    import re
+    from strictconformance.defects import message_shape
 
-    return re.sub(r"(?<![A-Za-z_])-?\d+(?:\.\d+)?", "N", re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", text))[:160]
+    return message_shape(text)[:160]
 
 
 #: Losses no strictify can avoid, which the providers document as the way to write the schema:
