@@ -21,7 +21,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from strictconformance.adapter import Adapter
-from strictconformance.dialects import LOSS_KINDS, SHIPPED, Dialect, Loss, Strictified
+from strictconformance.dialects import (
+    LOSS_KINDS,
+    SHIPPED,
+    Dialect,
+    Loss,
+    Strictified,
+    validate_strict,
+)
 from strictconformance.dialects.pointers import resolve_pointer
 from strictconformance.reference import ReferenceAdapter
 from strictconformance.reference.strictify import (
@@ -420,12 +427,11 @@ def _reversed_lists(value: Any, schema: Any) -> Any:
 class RequiresAnImpossibleProperty(_Broken):
     """RT-8: adds a required ``schema_version`` property to the root, pinned with its bounds the
     wrong way round (``minimum: 2, maximum: 1``): no integer fits, so the strict schema has no
-    value at all. Its shape breaks no rule of the dialect. It has no codec: with one, RT-4 fails as
-    well (no original value can encode to a value of a schema that has none) and RT-5 has no value
-    to draw."""
+    value at all. Its shape breaks no rule of the dialect. It has no encode: with one (or with no
+    codec at all, judged as the identity), RT-4 fails as well (no original value can encode to a
+    value of a schema that has none); RT-5 has no value to draw."""
 
     encode = Adapter.encode  # type: ignore[assignment]
-    decode = Adapter.decode  # type: ignore[assignment]
 
     def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(schema.get("properties"), dict) or "schema_version" in schema["properties"]:
@@ -634,7 +640,8 @@ class RefusesNullableFields(_Broken):
     strictify_refusals = (NullableRefused,)
 
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
-        if '"null"' in json.dumps(schema):
+        # a schema already strict (its own output, RT-3's input) is taken as it is
+        if '"null"' in json.dumps(schema) and validate_strict(dict(schema), SHIPPED[dialect]):
             raise NullableRefused("nullable fields are not supported")
         return super().strictify(schema, dialect)
 

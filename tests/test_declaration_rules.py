@@ -32,6 +32,7 @@ BAD: dict[str, Any] = {
     "allocation_policy": "knapsack",
     "budgets": {"mistral": Budget(1, 1, 1)},
     "curated_model_table": "yes",
+    "openai_api": "completions",
     "rejection_errors": (ValueError, "oops"),
     "drift_errors": KeyError(),
     "strictify_refusals": [int],

@@ -198,7 +198,9 @@ def test_a_failure_found_one_night_is_replayed_first_the_next_from_the_cache(tmp
     second = night(second_checkout)
     assert second["restored"] > 0
     assert second["seed"] != first["seed"]
-    assert second["examples"] <= 5, (f"night 2 took {second['examples']} examples (night 1: {first['examples']}): "
+    # a handful: the saved example and its replays (the check's budget counts replays as examples)
+    assert second["examples"] <= 10 and second["examples"] * 3 < first["examples"], (
+                                     f"night 2 took {second['examples']} examples (night 1: {first['examples']}): "
                                      "the restored failure was not tried first")
     assert second["findings"][0]["counterexample"] == first["findings"][0]["counterexample"]
 
