@@ -125,7 +125,12 @@ class Browser:
         """The value of ``expression`` once it is truthy (polled), or fail saying ``what`` never came."""
         deadline = time.monotonic() + self.timeout
         while time.monotonic() < deadline:
-            value = self.evaluate(expression)
+            try:
+                value = self.evaluate(expression)
+            except AssertionError as error:  # asked while the page navigates: ask again on the new one
+                if "navigated or closed" not in str(error) and "context was destroyed" not in str(error):
+                    raise
+                value = None
             if value:
                 return value
             time.sleep(0.2)
