@@ -23,8 +23,9 @@ from strictconformance.profiles import check_seed
 _FAILING = "broken_resolution:ConfigBeatsTool"
 _CHECK = "test_res_1_tool_beats_config_beats_default"
 _ONE_CHECK = ("--sc-rule", "RES-1", "-k", "tool_beats_config")
-#: "A handful": the replay from the database plus what the shrinker tries on a minimal example.
-_REPLAYED_WITHIN = 5
+#: "A handful": the replay from the database plus what the shrinker tries on the minimal example it
+#: replayed (4 to 8 over 12 runs of these tests); a search from scratch took 50 to 115.
+_REPLAYED_WITHIN = 12
 
 
 @pytest.fixture(autouse=True)
@@ -63,7 +64,7 @@ def test_a_failure_found_in_dev_is_replayed_first_by_the_next_run(run_suite: Cal
     assert second.report is not None and first.report is not None
     assert second.report["seed"] != first.report["seed"]  # not the seed: the database found it again
     assert replayed["outcome"] == "failed"
-    assert replayed["examples"] <= _REPLAYED_WITHIN, (
+    assert replayed["examples"] <= min(_REPLAYED_WITHIN, found["examples"] - 1), (
         f"the second run needed {replayed['examples']} examples (the first {found['examples']}): "
         "the saved failure was not tried first")
     assert replayed["findings"][0]["counterexample"] == found["findings"][0]["counterexample"]
@@ -85,12 +86,15 @@ def test_the_seed_alone_replays_a_random_run(run_suite: Callable[..., SuiteRun],
 def test_another_adapter_does_not_erase_a_saved_failure(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
     """Hypothesis deletes a saved example that no longer fails: a run of an adapter that passes it
     must not be the one to decide, so each adapter keeps its own examples."""
-    assert _result(_dev(run_suite))["outcome"] == "failed"
+    found = _result(_dev(run_suite))
+    assert found["outcome"] == "failed"
     saved = _database(pytester.path)
     assert _result(_dev(run_suite, "strictconformance.reference:ReferenceAdapter"))["outcome"] == "passed"
     assert set(saved) <= set(_database(pytester.path)), "the passing adapter's run deleted the failing adapter's examples"
     replayed = _result(_dev(run_suite))
-    assert replayed["outcome"] == "failed" and replayed["examples"] <= _REPLAYED_WITHIN, replayed["examples"]
+    assert replayed["outcome"] == "failed"
+    assert replayed["examples"] <= min(_REPLAYED_WITHIN, found["examples"] - 1), (replayed["examples"], found["examples"])
+    assert replayed["findings"][0]["counterexample"] == found["findings"][0]["counterexample"]
 
 
 def test_the_ci_profile_neither_reads_nor_writes_the_database(run_suite: Callable[..., SuiteRun],
