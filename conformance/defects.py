@@ -105,7 +105,6 @@ def message_shape(text: str) -> str:
     return _NUMBERS.sub("N", _QUOTED.sub("'…'", text)).strip()
 
 
-_abstract = message_shape
 
 
 def _detail(finding: Mapping[str, Any]) -> str:
@@ -135,7 +134,7 @@ def cause_of(finding: Mapping[str, Any]) -> Cause:
         where = f" in {origin}" if origin else ""
         return Cause(f"crash|{exception}|{method}|{origin}", f"{method or 'the SDK'} raises {exception}{where}")
     if kind == "refusal":
-        message = _abstract(str(finding.get("message", "")))
+        message = message_shape(str(finding.get("message", "")))
         return Cause(f"refusal|{rule}|{detail}|{message[:200]}", f"refuses what the dialect can express: {detail or message}")
     if kind == "fault":
         # the same fault under every rule that met it (an environment that cannot import the SDK's module)
@@ -182,7 +181,7 @@ def cause_of(finding: Mapping[str, Any]) -> Cause:
     keyword = _BACKTICKED.search(detail)
     if keyword and rule.startswith("RT-"):
         return Cause(f"violation|{rule}|{keyword.group(1)}", f"{rule}: `{keyword.group(1)}` " + re.sub(r" at an? [a-z -]+ node$", "", detail).replace(f"a `{keyword.group(1)}` ", ""))
-    return Cause(f"violation|{rule}|{_abstract(detail)}", f"{rule}: {detail}" if detail else rule)
+    return Cause(f"violation|{rule}|{message_shape(detail)}", f"{rule}: {detail}" if detail else rule)
 
 
 #: Check descriptions that are one cause under one rule (one check states it several ways, by
@@ -217,7 +216,7 @@ def _violation_text(finding: Mapping[str, Any], rule: str, *, abstract: bool = T
     for said in _counterexample(finding).get("violations") or ():
         if isinstance(said, str) and said.startswith(rule + " "):
             text = said.partition(": ")[2]
-            return _abstract(_FOUND.sub("", text)) if abstract else text
+            return message_shape(_FOUND.sub("", text)) if abstract else text
     return ""
 
 
