@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +20,18 @@ import yaml  # noqa: F401  # see below
 # every cassette). Imported here, before any inner run, yaml stays in sys.modules for them all.
 
 TESTS_DIR = Path(__file__).resolve().parent
+
+# The self-tests start some hundreds of Python processes (subprocess runs of the suite, their xdist
+# workers, process harnesses). With PYTHONDONTWRITEBYTECODE set (as on some CI images) each of them
+# compiles every module it imports from source, and pytest rewrites the asserts of every plugin
+# module again: about 1.3 s of CPU a process. Their bytecode goes to one cache of the self-tests'
+# own under the temporary directory (PYTHONPYCACHEPREFIX), never beside the sources or into
+# site-packages; a prefix the caller chose is kept.
+if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
+    _PYCACHE = Path(tempfile.gettempdir()) / f"strictconformance-selftests-pycache-{getattr(os, 'getuid', lambda: 0)()}"
+    os.environ.pop("PYTHONDONTWRITEBYTECODE")
+    os.environ["PYTHONPYCACHEPREFIX"] = str(_PYCACHE)
+    sys.pycache_prefix, sys.dont_write_bytecode = str(_PYCACHE), False
 
 # A small deterministic profile for self-test runs of the suite: enough examples for every broken
 # adapter to be caught (derandomized, so always the same examples), few enough to stay quick.

@@ -16,13 +16,14 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conftest import SuiteRun
+from forkrun import ForkRunner
 from strictconformance.adapter import load_adapter, read_declarations
 from strictconformance.drift.body import json_body
 from strictconformance.sdks import SDK_PATHS, SdkPath, missing_distributions
@@ -361,16 +362,42 @@ def test_triage_entries_name_registered_paths() -> None:
     assert len({(entry["sdk_path"], entry["key"]) for _, entry in entries}) == len(entries), "duplicate triage keys"
 
 
+_IMPORTED = re.compile(r"^(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))", re.MULTILINE)
+
+
+@pytest.fixture(scope="module")
+def reproducer_runners() -> Iterator[Callable[[str], ForkRunner]]:
+    """One fork server per SDK (tests/forkrun.py): a process with the modules its reproducers
+    import already imported, forking one child per reproducer."""
+    runners: dict[str, ForkRunner] = {}
+
+    def runner(sdk: str) -> ForkRunner:
+        if sdk not in runners:
+            top = _top_module(sdk).split(".")[0]
+            modules = {match.group(1) or match.group(2) for _, entry in _triage_entries() if _ == sdk
+                       for match in _IMPORTED.finditer(entry["reproducer"])}
+            runners[sdk] = ForkRunner(sorted(name for name in modules if name.split(".")[0] == top))
+        return runners[sdk]
+
+    yield runner
+    for opened in runners.values():
+        opened.close()
+
+
+def _top_module(sdk: str) -> str:
+    return MINE[sdk].replace("-slim", "").replace("-", "_").replace("google_genai", "google.genai")
+
+
 @pytest.mark.parametrize(("sdk", "entry"), _triage_entries(), ids=lambda value: value["key"] if isinstance(value, dict) else value)
-def test_triage_reproducer_shows_the_bug(sdk: str, entry: dict[str, Any]) -> None:
-    """Each reproducer runs alone (only the SDK imported) and prints BUG: while the bug is there
-    (a ``kit-bug-fixed`` entry's shows what the SDK does, which was right: no BUG:, as in
-    test_sdk_adapters_a). With another SDK version installed, a reproducer that no longer shows it
-    fails by name: re-triage."""
-    pytest.importorskip(MINE[sdk].replace("-slim", "").replace("-", "_").replace("google_genai", "google.genai"),
-                        reason=f"{sdk} is not installed")
+def test_triage_reproducer_shows_the_bug(sdk: str, entry: dict[str, Any],
+                                         reproducer_runners: Callable[[str], ForkRunner]) -> None:
+    """Each reproducer runs alone (a process of its own, only the SDK imported) and prints BUG:
+    while the bug is there (a ``kit-bug-fixed`` entry's shows what the SDK does, which was right: no
+    BUG:, as in test_sdk_adapters_a). With another SDK version installed, a reproducer that no
+    longer shows it fails by name: re-triage."""
+    pytest.importorskip(_top_module(sdk), reason=f"{sdk} is not installed")
     assert "strictconformance" not in entry["reproducer"]
-    run = _python(entry["reproducer"])
+    run = reproducer_runners(sdk).run(entry["reproducer"])
     assert run.returncode == 0, (entry["key"], run.stderr)
     if entry["verdict"] == "kit-bug-fixed":
         assert "BUG:" not in run.stdout, (entry["key"], run.stdout)
