@@ -101,8 +101,28 @@ def _without_cases(text: str) -> str:
 
 def message_shape(text: str) -> str:
     """``text`` with the values taken out (quoted strings and numbers): what identifies a message
-    met on several inputs (a refusal, a validator's words) as one."""
-    return _NUMBERS.sub("N", _QUOTED.sub("'…'", text)).strip()
+    met on several inputs (a refusal, a validator's words) as one. A pydantic ``ValidationError``
+    is its model and the errors it names, without the fields and input values that met them."""
+    return _NUMBERS.sub("N", _QUOTED.sub("'…'", _pydantic_shape(text))).strip()
+
+
+#: pydantic's ValidationError text: "2 validation errors for Schema", then per error its location
+#: on a line of its own, "  <message> [type=<error type>, input_value=..., input_type=...]" and
+#: "    For further information visit <url>".
+_PYDANTIC_HEADER = re.compile(r"\b\d+ validation errors? for ([^\n]+)\n")
+_PYDANTIC_ERROR = re.compile(r"^  (\S[^\n]*?) \[type=([\w.-]+)", re.M)
+
+
+def _pydantic_shape(text: str) -> str:
+    """A pydantic validation error as its model and its distinct errors: the same refusal met at
+    another field (``definitions``, ``allOf``) or with another input value is one message."""
+    header = _PYDANTIC_HEADER.search(text)
+    if header is None:
+        return text
+    errors = sorted({f"{message} [type={kind}]" for message, kind in _PYDANTIC_ERROR.findall(text, header.end())})
+    if not errors:
+        return text
+    return f"{text[:header.start()]}validation errors for {header.group(1)}: {'; '.join(errors)}"
 
 
 

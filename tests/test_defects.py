@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from strictconformance.defects import cause_of, group_defects, identity_dialects
+from strictconformance.defects import cause_of, group_defects, identity_dialects, message_shape
 from strictconformance.harness import crash_origin
 
 
@@ -161,6 +161,36 @@ def test_refusals_are_grouped_by_type_and_message_without_values() -> None:
     nullable = {"rule": "RT-10", "kind": "refusal", "key": "RT-10 refusal: ValueError: nullable fields are not supported",
                 "where": None, "message": "refused: nullable fields are not supported", "counterexample": {}}
     assert len(group_defects([refused(3), refused(4), nullable])) == 2
+
+
+def test_a_pydantic_refusal_is_one_defect_whichever_field_met_it() -> None:
+    """A kit split: an SDK whose pydantic schema model forbids the keywords it does not convert
+    refuses `definitions`, `$schema` and `allOf` with one ValidationError text naming the field and
+    its input value; the refusal is one cause (one defect), and another error type is another."""
+    from pydantic import BaseModel, ConfigDict, ValidationError
+
+    class Schema(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        type: str | None = None
+
+    def refused(schema: dict[str, Any]) -> dict[str, Any]:
+        try:
+            Schema.model_validate(schema)
+        except ValidationError as error:
+            shape = message_shape(str(error))
+            return {"rule": "RT-10", "kind": "refusal", "key": f"RT-10 refusal: ValidationError: {shape[:160]}", "where": None,
+                    "message": f"google: strictify refused a schema (ValidationError: {str(error)[:300]}); the reference ...",
+                    "counterexample": {}}
+        raise AssertionError(f"{schema} was accepted")
+
+    extra = [refused({"definitions": {"A": {"type": "string"}}}), refused({"$schema": "http://json-schema.org/draft-07/schema#"}),
+             refused({"$schema": "x", "allOf": [{"type": "object"}]}), refused({"type": "object", "oneOf": [{}]})]
+    wrong_type = refused({"type": 3})
+    defects = group_defects([*extra, wrong_type])
+    assert len(defects) == 2, [defect.title for defect in defects]
+    assert len({finding["key"] for finding in extra}) == 1
+    assert "Extra inputs are not permitted [type=extra_forbidden]" in defects[0].title
+    assert "definitions" not in defects[0].title and "input_value" not in defects[0].title
 
 
 def test_cause_of_never_names_the_case() -> None:
