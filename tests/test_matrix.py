@@ -599,6 +599,24 @@ def test_a_summary_keeps_what_the_docs_and_against_read(tmp_path: Path) -> None:
     assert [f["key"] for f in diff_matrices(old, document)["new_findings"]] == [key]
 
 
+def test_a_triage_entry_naming_a_defect_matches_the_summary_too() -> None:
+    """The committed summary is what the triage is checked against: it keeps each finding's defect
+    id, so an entry keyed by the defect (valid whatever the draws) matches there as in the matrix."""
+    from strictconformance.matrix.combine import annotate_triage, summarize
+
+    path = "langchain-core/convert_to_openai_tool"
+    report = _report({"SM-03": [_finding("SM-03", "SM-03 violation: a"), _finding("SM-03", "SM-03 violation: b")]})
+    for finding in report["rules"]["SM-03"]["findings"]:
+        finding["defect"] = "D-0123abcd"
+    entry = TriageEntry(sdk_path=path, version="1.0", rule="SM-03", key="D-0123abcd", summary="s",
+                        reproducer="print('BUG: x')", verdict="confirmed", evidence="x.py:1")
+    summary = summarize(combine([_column(path, report)], profile="ci"))
+    check_matrix(summary, "the summary")
+    joined = annotate_triage(summary, [entry])
+    assert [f["triage"]["matched_by"] for f in joined["cells"][path]["SM-03"]["findings"]] == ["defect", "defect"]
+    assert joined["unmatched_triage"] == [] and column_counts(joined, path)["confirmed"] == 2
+
+
 def test_a_report_that_is_not_one_is_an_error_column(tmp_path: Path) -> None:
     from strictconformance.matrix.run import report_problem
     from strictconformance.report import REPORT_SCHEMA

@@ -370,7 +370,7 @@ _SUMMARY_COLUMN = ("key", "title", "language", "adapter", "command", "versions",
 
 def summarize(document: Mapping[str, Any]) -> dict[str, Any]:
     """The matrix's small summary, itself a valid matrix document: every column and cell, each
-    finding by its key and kind alone (no message, counterexample, reproducer, nor triage: join the
+    finding by its key, kind and defect id alone (no message, counterexample, reproducer, nor triage: join the
     triage files with :func:`annotate_triage` when reading it). The repository keeps this (a few
     hundred KB) instead of the whole matrix; ``--against`` takes it as the old matrix."""
     check_matrix(document, "the matrix to summarize")
@@ -383,7 +383,9 @@ def summarize(document: Mapping[str, Any]) -> dict[str, Any]:
         "columns": [{field: column[field] for field in _SUMMARY_COLUMN if field in column} for column in document["columns"]],
         "cells": {key: {rule_id: {"outcome": cell["outcome"], "reasons": [],
                                   "findings": [{"key": finding["key"], "kind": finding["kind"], "message": "",
-                                                "count": finding["count"], "triage": None, "confirmed": False}
+                                                "count": finding["count"], "triage": None, "confirmed": False,
+                                                # a triage entry may name the defect: the summary keeps what it joins on
+                                                **({"defect": finding["defect"]} if finding.get("defect") else {})}
                                                for finding in cell["findings"]]}
                         for rule_id, cell in cells.items()}
                   for key, cells in document["cells"].items()},
