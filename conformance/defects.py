@@ -299,6 +299,19 @@ def identity_dialects(strictify: Mapping[str, Mapping[str, Any]]) -> frozenset[s
 
 #: Distinct fields at which breaking drift went unreported that make it one "does not validate" defect.
 _WHOLESALE = 5
+#: Kinds of breaking change (drop, move, null, retype...) missed at one field that make it one "does
+#: not validate" defect: a validating SDK with a gap misses one or two kinds (a boolean read as an
+#: integer, an empty string), one that validates nothing misses them all at the first field met.
+_UNVALIDATED_KINDS = 4
+
+
+def _mutation_kind(finding: Mapping[str, Any]) -> str:
+    """The kind of change a missed-drift finding made ("drop_field", "change_type:bool_int")."""
+    mutation = _counterexample(finding).get("mutation")
+    if isinstance(mutation, Mapping) and mutation.get("kind"):
+        return str(mutation["kind"])
+    said = re.search(r"missed breaking drift \(([^)]+)\)", str(finding.get("key", "")))
+    return said.group(1) if said else ""
 
 
 def _cause_in_run(finding: Mapping[str, Any], identity: Sequence[str] | frozenset[str]) -> Cause:
@@ -336,13 +349,17 @@ def group_defects(findings: Iterable[Mapping[str, Any]], *, identity: Sequence[s
     strictify returned every input unchanged (:func:`identity_dialects`)."""
     findings = list(findings)
     causes = [_cause_in_run(finding, identity) for finding in findings]
-    # an SDK that misses breaking drift at many fields validates none of them: one defect per rule
+    # an SDK that misses breaking drift at many fields, or lets one field be dropped, moved, nulled
+    # and retyped alike, validates none of them: one defect per rule
     missed: dict[str, set[str]] = {}
-    for cause in causes:
+    kinds: dict[tuple[str, str], set[str]] = {}
+    for finding, cause in zip(findings, causes, strict=True):
         parts = cause.signature.split("|")
         if parts[0] == "drift" and parts[2] == "missed" and parts[1] in ("DR-2", "DR-3"):
             missed.setdefault(parts[1], set()).add(cause.signature)
+            kinds.setdefault((parts[1], cause.signature), set()).add(_mutation_kind(finding))
     wholesale = {rule for rule, signatures in missed.items() if len(signatures) >= _WHOLESALE}
+    wholesale |= {rule for (rule, _), met in kinds.items() if len(met - {""}) >= _UNVALIDATED_KINDS}
     by_signature: dict[str, Defect] = {}
     for finding, cause in zip(findings, causes, strict=True):
         rule = str(finding.get("rule", "?"))

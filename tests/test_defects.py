@@ -134,6 +134,22 @@ def test_drift_missed_at_one_field_per_api_and_at_many_fields() -> None:
     assert len(group_defects(many)) == 1
 
 
+def test_drift_missed_in_every_way_at_one_field_is_an_sdk_that_validates_nothing() -> None:
+    """A client that builds its objects without validating lets the first field met (``id``) be
+    dropped, moved, nulled and retyped alike: the boolean token count it also misses is the same
+    cause (one defect), where a validating client missing two kinds at two fields has two."""
+    def missed(kind: str, path: str) -> dict[str, Any]:
+        return {"rule": "DR-2", "kind": "violation", "key": f"DR-2 violation: missed breaking drift ({kind})", "where": None,
+                "message": "", "counterexample": {"api": "anthropic.messages", "mutation": {"kind": kind, "path": path}}}
+
+    unvalidated = [missed(kind, "id") for kind in ("drop_field", "move_field", "null_field", "change_type")]
+    unvalidated += [missed("change_type:bool_int", "usage.input_tokens"), missed("drop_field", "content")]
+    [defect] = group_defects(unvalidated)
+    assert "does not validate" in defect.title and defect.witnesses == 6
+    gaps = [missed("empty_field", "id"), missed("change_type:bool_int", "created")]
+    assert len(group_defects(gaps)) == 2
+
+
 @pytest.mark.parametrize("detail", ["invalid input reached the callback", "invalid input gave a success result"])
 def test_one_check_saying_one_cause_two_ways_is_one_defect(detail: str) -> None:
     other = "invalid input gave a success result" if detail.endswith("callback") else "invalid input reached the callback"
