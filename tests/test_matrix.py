@@ -661,9 +661,11 @@ def test_triage_patterns_and_rt1_restating_an_sm_finding() -> None:
             "RT-1": ["RT-1 violation: SM-07 at `$anchor` of a null at the root",
                      "RT-1 violation: SM-02 at untyped node inside items",
                      "RT-1 violation: SM-03 at object inside items",
-                     "RT-1 crash: RecursionError from strictify()"]}
+                     "RT-1 crash: RecursionError from strictify()"],
+            # the strict schema RT-4 would judge values against breaks SM-02: the same defect
+            "RT-4": ["RT-4 violation: SM-02 at untyped node inside items"]}
     report = _report({rule: [_finding(rule, key) for key in rule_keys] for rule, rule_keys in keys.items()}, rules=None)
-    for rule in ("SM-07", "SM-02", "RT-1"):
+    for rule in ("SM-07", "SM-02", "RT-1", "RT-4"):
         report["rules"][rule].update(outcome="failed", checks=[{"nodeid": f"t::{rule}", "outcome": "failed"}])
 
     def entry(rule: str, key: str, verdict: str = "confirmed") -> TriageEntry:
@@ -684,6 +686,8 @@ def test_triage_patterns_and_rt1_restating_an_sm_finding() -> None:
     assert rt1[keys["RT-1"][1]]["triage"]["matched_by"] == "via SM-02" and rt1[keys["RT-1"][1]]["confirmed"]
     # no SM-03 entry, and a crash restates nothing: both stay unconfirmed
     assert rt1[keys["RT-1"][2]]["triage"] is None and rt1[keys["RT-1"][3]]["triage"] is None
+    [rt4] = cells["RT-4"]["findings"]
+    assert rt4["triage"]["matched_by"] == "via SM-02" and rt4["confirmed"]
     assert document["unmatched_triage"] == []
     check_matrix(document)
     # a pattern that fits nothing is listed as matching nothing
