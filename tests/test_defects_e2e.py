@@ -117,6 +117,8 @@ def test_a_refusal_only_a_reshaping_codec_could_avoid_is_unnecessary_only_with_a
     assert without.report is not None, without.output
     assert without.report["strictify"]["openai"]["refused"] >= 2, without.report["strictify"]  # the cases were met
     assert without.rules_with("failed") == set(), without.output
+    identity = run_suite("unsettled_adapters:RefusesReshapingWithAnIdentityEncode", "--sc-rule", "RT-10", "-k", "rt_10_cases")
+    assert identity.rules_with("failed") == set(), identity.output
     with_codec = run_suite("unsettled_adapters:RefusesReshapingWithItsCodec", "--sc-rule", "RT-10", "-k", "rt_10_cases")
     assert with_codec.rules_with("failed") == {"RT-10"}, with_codec.output
 

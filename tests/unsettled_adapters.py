@@ -56,3 +56,11 @@ class RefusesReshapingWithoutCodec(RefusesReshapingWithItsCodec):
 
     encode = Adapter.encode
     decode = Adapter.decode
+
+
+class RefusesReshapingWithAnIdentityEncode(RefusesReshapingWithItsCodec):
+    """The same refusals by a strictify whose ``encode`` hands every value on as it is (an SDK with
+    no wire encoding that still validates answers in ``decode``): no reshaping codec either."""
+
+    def encode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
+        return value
