@@ -279,8 +279,8 @@ def annotate_triage(document: Mapping[str, Any], triage: Iterable[Any]) -> dict[
     meets at several places (``SM-07 violation: `$anchor` of *``; the most specific pattern wins).
     An RT finding that restates an SM finding (``RT-1 violation: SM-03 at <where>``: the strictify
     output breaks SM-03 there; RT-4..RT-7 say so of the strict schema they would judge values
-    against) takes the entry of that SM finding (``matched_by: "via SM-03"``) when no entry of its
-    own rule names it. Failing all that, an entry written by hand (its key a description)
+    against) takes the entry of that SM finding (``matched_by: "via SM-03"``), or failing one, of
+    RT-1's finding restating the same (``"via RT-1"``), when no entry of its own rule names it. Failing all that, an entry written by hand (its key a description)
     matches by column and rule alone (``matched_by: "rule"``), and confirms the finding only when it
     is the cell's one finding: a second distinct finding of the rule stays unconfirmed until triaged.
     An entry whose key is a defect id (``D-1a2b3c4d``, the report's) matches every finding of that
@@ -305,6 +305,10 @@ def annotate_triage(document: Mapping[str, Any], triage: Iterable[Any]) -> dict[
                                      f"{sm_rule} violation: {restated.group(2)}")
                     if via is not None:
                         found = (via[0], f"via {sm_rule}")
+                    elif rule_id != "RT-1":  # RT-1 met the same break (only the round trip showed it)
+                        via = _key_entry(by_rule, exact, column_key, "RT-1", f"RT-1 violation: {sm_rule} at {restated.group(2)}")
+                        if via is not None:
+                            found = (via[0], "via RT-1")
                 if found is None:
                     candidates = sorted((e for e in by_rule.get((column_key, rule_id), [])
                                          if "*" not in e.key and not _DEFECT_KEY.match(e.key)),
