@@ -299,19 +299,22 @@ def identity_dialects(strictify: Mapping[str, Mapping[str, Any]]) -> frozenset[s
 
 #: Distinct fields at which breaking drift went unreported that make it one "does not validate" defect.
 _WHOLESALE = 5
-#: Kinds of breaking change (drop, move, null, retype...) missed at one field that make it one "does
-#: not validate" defect: a validating SDK with a gap misses one or two kinds (a boolean read as an
-#: integer, an empty string), one that validates nothing misses them all at the first field met.
+#: Kinds of breaking change (drop, move, null, retype...) missed at one field, a retype among them,
+#: that make it one "does not validate" defect: a validating SDK with a gap misses one or two kinds
+#: (a boolean read as an integer, an empty string) or every presence change of a field it declares
+#: optional, but checks the field's type; one that validates nothing misses them all at the first
+#: field met.
 _UNVALIDATED_KINDS = 4
 
 
 def _mutation_kind(finding: Mapping[str, Any]) -> str:
-    """The kind of change a missed-drift finding made ("drop_field", "change_type:bool_int")."""
-    mutation = _counterexample(finding).get("mutation")
-    if isinstance(mutation, Mapping) and mutation.get("kind"):
-        return str(mutation["kind"])
+    """The kind of change a missed-drift finding made ("drop_field", "change_type:bool_int"), as
+    its key names it (a boolean for an integer is a retype the mutation calls change_type too)."""
     said = re.search(r"missed breaking drift \(([^)]+)\)", str(finding.get("key", "")))
-    return said.group(1) if said else ""
+    if said:
+        return said.group(1)
+    mutation = _counterexample(finding).get("mutation")
+    return str(mutation["kind"]) if isinstance(mutation, Mapping) and mutation.get("kind") else ""
 
 
 def _cause_in_run(finding: Mapping[str, Any], identity: Sequence[str] | frozenset[str]) -> Cause:
@@ -359,7 +362,8 @@ def group_defects(findings: Iterable[Mapping[str, Any]], *, identity: Sequence[s
             missed.setdefault(parts[1], set()).add(cause.signature)
             kinds.setdefault((parts[1], cause.signature), set()).add(_mutation_kind(finding))
     wholesale = {rule for rule, signatures in missed.items() if len(signatures) >= _WHOLESALE}
-    wholesale |= {rule for (rule, _), met in kinds.items() if len(met - {""}) >= _UNVALIDATED_KINDS}
+    # a field that may be dropped, nulled, moved or emptied may be optional: retyped too, it is not checked
+    wholesale |= {rule for (rule, _), met in kinds.items() if len(met - {""}) >= _UNVALIDATED_KINDS and "change_type" in met}
     by_signature: dict[str, Defect] = {}
     for finding, cause in zip(findings, causes, strict=True):
         rule = str(finding.get("rule", "?"))

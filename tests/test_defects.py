@@ -140,7 +140,7 @@ def test_drift_missed_in_every_way_at_one_field_is_an_sdk_that_validates_nothing
     cause (one defect), where a validating client missing two kinds at two fields has two."""
     def missed(kind: str, path: str) -> dict[str, Any]:
         return {"rule": "DR-2", "kind": "violation", "key": f"DR-2 violation: missed breaking drift ({kind})", "where": None,
-                "message": "", "counterexample": {"api": "anthropic.messages", "mutation": {"kind": kind, "path": path}}}
+                "message": "", "counterexample": {"api": "anthropic.messages", "mutation": {"kind": kind.partition(":")[0], "path": path}}}
 
     unvalidated = [missed(kind, "id") for kind in ("drop_field", "move_field", "null_field", "change_type")]
     unvalidated += [missed("change_type:bool_int", "usage.input_tokens"), missed("drop_field", "content")]
@@ -148,6 +148,10 @@ def test_drift_missed_in_every_way_at_one_field_is_an_sdk_that_validates_nothing
     assert "does not validate" in defect.title and defect.witnesses == 6
     gaps = [missed("empty_field", "id"), missed("change_type:bool_int", "created")]
     assert len(group_defects(gaps)) == 2
+    # a validating SDK whose schema makes `id` optional and nullable misses every presence change
+    # there but checks its type: the boolean token count it also misses is another cause
+    optional = [missed(kind, "id") for kind in ("drop_field", "move_field", "null_field", "empty_field")]
+    assert len(group_defects([*optional, missed("change_type:bool_int", "usage.cache_creation.ephemeral_5m_input_tokens")])) == 2
 
 
 @pytest.mark.parametrize("detail", ["invalid input reached the callback", "invalid input gave a success result"])
