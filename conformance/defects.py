@@ -101,8 +101,28 @@ def _without_cases(text: str) -> str:
 
 def message_shape(text: str) -> str:
     """``text`` with the values taken out (quoted strings and numbers): what identifies a message
-    met on several inputs (a refusal, a validator's words) as one."""
-    return _NUMBERS.sub("N", _QUOTED.sub("'…'", text)).strip()
+    met on several inputs (a refusal, a validator's words) as one. A pydantic ``ValidationError``
+    is its model and the errors it names, without the fields and input values that met them."""
+    return _NUMBERS.sub("N", _QUOTED.sub("'…'", _pydantic_shape(text))).strip()
+
+
+#: pydantic's ValidationError text: "2 validation errors for Schema", then per error its location
+#: on a line of its own, "  <message> [type=<error type>, input_value=..., input_type=...]" and
+#: "    For further information visit <url>".
+_PYDANTIC_HEADER = re.compile(r"\b\d+ validation errors? for ([^\n]+)\n")
+_PYDANTIC_ERROR = re.compile(r"^  (\S[^\n]*?) \[type=([\w.-]+)", re.M)
+
+
+def _pydantic_shape(text: str) -> str:
+    """A pydantic validation error as its model and its distinct errors: the same refusal met at
+    another field (``definitions``, ``allOf``) or with another input value is one message."""
+    header = _PYDANTIC_HEADER.search(text)
+    if header is None:
+        return text
+    errors = sorted({f"{message} [type={kind}]" for message, kind in _PYDANTIC_ERROR.findall(text, header.end())})
+    if not errors:
+        return text
+    return f"{text[:header.start()]}validation errors for {header.group(1)}: {'; '.join(errors)}"
 
 
 
@@ -279,6 +299,22 @@ def identity_dialects(strictify: Mapping[str, Mapping[str, Any]]) -> frozenset[s
 
 #: Distinct fields at which breaking drift went unreported that make it one "does not validate" defect.
 _WHOLESALE = 5
+#: Kinds of breaking change (drop, move, null, retype...) missed at one field, a retype among them,
+#: that make it one "does not validate" defect: a validating SDK with a gap misses one or two kinds
+#: (a boolean read as an integer, an empty string) or every presence change of a field it declares
+#: optional, but checks the field's type; one that validates nothing misses them all at the first
+#: field met.
+_UNVALIDATED_KINDS = 4
+
+
+def _mutation_kind(finding: Mapping[str, Any]) -> str:
+    """The kind of change a missed-drift finding made ("drop_field", "change_type:bool_int"), as
+    its key names it (a boolean for an integer is a retype the mutation calls change_type too)."""
+    said = re.search(r"missed breaking drift \(([^)]+)\)", str(finding.get("key", "")))
+    if said:
+        return said.group(1)
+    mutation = _counterexample(finding).get("mutation")
+    return str(mutation["kind"]) if isinstance(mutation, Mapping) and mutation.get("kind") else ""
 
 
 def _cause_in_run(finding: Mapping[str, Any], identity: Sequence[str] | frozenset[str]) -> Cause:
@@ -316,13 +352,18 @@ def group_defects(findings: Iterable[Mapping[str, Any]], *, identity: Sequence[s
     strictify returned every input unchanged (:func:`identity_dialects`)."""
     findings = list(findings)
     causes = [_cause_in_run(finding, identity) for finding in findings]
-    # an SDK that misses breaking drift at many fields validates none of them: one defect per rule
+    # an SDK that misses breaking drift at many fields, or lets one field be dropped, moved, nulled
+    # and retyped alike, validates none of them: one defect per rule
     missed: dict[str, set[str]] = {}
-    for cause in causes:
+    kinds: dict[tuple[str, str], set[str]] = {}
+    for finding, cause in zip(findings, causes, strict=True):
         parts = cause.signature.split("|")
         if parts[0] == "drift" and parts[2] == "missed" and parts[1] in ("DR-2", "DR-3"):
             missed.setdefault(parts[1], set()).add(cause.signature)
+            kinds.setdefault((parts[1], cause.signature), set()).add(_mutation_kind(finding))
     wholesale = {rule for rule, signatures in missed.items() if len(signatures) >= _WHOLESALE}
+    # a field that may be dropped, nulled, moved or emptied may be optional: retyped too, it is not checked
+    wholesale |= {rule for (rule, _), met in kinds.items() if len(met - {""}) >= _UNVALIDATED_KINDS and "change_type" in met}
     by_signature: dict[str, Defect] = {}
     for finding, cause in zip(findings, causes, strict=True):
         rule = str(finding.get("rule", "?"))

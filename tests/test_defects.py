@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from strictconformance.defects import cause_of, group_defects, identity_dialects
+from strictconformance.defects import cause_of, group_defects, identity_dialects, message_shape
 from strictconformance.harness import crash_origin
 
 
@@ -134,6 +134,26 @@ def test_drift_missed_at_one_field_per_api_and_at_many_fields() -> None:
     assert len(group_defects(many)) == 1
 
 
+def test_drift_missed_in_every_way_at_one_field_is_an_sdk_that_validates_nothing() -> None:
+    """A client that builds its objects without validating lets the first field met (``id``) be
+    dropped, moved, nulled and retyped alike: the boolean token count it also misses is the same
+    cause (one defect), where a validating client missing two kinds at two fields has two."""
+    def missed(kind: str, path: str) -> dict[str, Any]:
+        return {"rule": "DR-2", "kind": "violation", "key": f"DR-2 violation: missed breaking drift ({kind})", "where": None,
+                "message": "", "counterexample": {"api": "anthropic.messages", "mutation": {"kind": kind.partition(":")[0], "path": path}}}
+
+    unvalidated = [missed(kind, "id") for kind in ("drop_field", "move_field", "null_field", "change_type")]
+    unvalidated += [missed("change_type:bool_int", "usage.input_tokens"), missed("drop_field", "content")]
+    [defect] = group_defects(unvalidated)
+    assert "does not validate" in defect.title and defect.witnesses == 6
+    gaps = [missed("empty_field", "id"), missed("change_type:bool_int", "created")]
+    assert len(group_defects(gaps)) == 2
+    # a validating SDK whose schema makes `id` optional and nullable misses every presence change
+    # there but checks its type: the boolean token count it also misses is another cause
+    optional = [missed(kind, "id") for kind in ("drop_field", "move_field", "null_field", "empty_field")]
+    assert len(group_defects([*optional, missed("change_type:bool_int", "usage.cache_creation.ephemeral_5m_input_tokens")])) == 2
+
+
 @pytest.mark.parametrize("detail", ["invalid input reached the callback", "invalid input gave a success result"])
 def test_one_check_saying_one_cause_two_ways_is_one_defect(detail: str) -> None:
     other = "invalid input gave a success result" if detail.endswith("callback") else "invalid input reached the callback"
@@ -163,6 +183,36 @@ def test_refusals_are_grouped_by_type_and_message_without_values() -> None:
     assert len(group_defects([refused(3), refused(4), nullable])) == 2
 
 
+def test_a_pydantic_refusal_is_one_defect_whichever_field_met_it() -> None:
+    """A kit split: an SDK whose pydantic schema model forbids the keywords it does not convert
+    refuses `definitions`, `$schema` and `allOf` with one ValidationError text naming the field and
+    its input value; the refusal is one cause (one defect), and another error type is another."""
+    from pydantic import BaseModel, ConfigDict, ValidationError
+
+    class Schema(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        type: str | None = None
+
+    def refused(schema: dict[str, Any]) -> dict[str, Any]:
+        try:
+            Schema.model_validate(schema)
+        except ValidationError as error:
+            shape = message_shape(str(error))
+            return {"rule": "RT-10", "kind": "refusal", "key": f"RT-10 refusal: ValidationError: {shape[:160]}", "where": None,
+                    "message": f"google: strictify refused a schema (ValidationError: {str(error)[:300]}); the reference ...",
+                    "counterexample": {}}
+        raise AssertionError(f"{schema} was accepted")
+
+    extra = [refused({"definitions": {"A": {"type": "string"}}}), refused({"$schema": "http://json-schema.org/draft-07/schema#"}),
+             refused({"$schema": "x", "allOf": [{"type": "object"}]}), refused({"type": "object", "oneOf": [{}]})]
+    wrong_type = refused({"type": 3})
+    defects = group_defects([*extra, wrong_type])
+    assert len(defects) == 2, [defect.title for defect in defects]
+    assert len({finding["key"] for finding in extra}) == 1
+    assert "Extra inputs are not permitted [type=extra_forbidden]" in defects[0].title
+    assert "definitions" not in defects[0].title and "input_value" not in defects[0].title
+
+
 def test_cause_of_never_names_the_case() -> None:
     a = cause_of(_sm("SM-02", "empty schema inside properties", "known-bad SM-02 schema", said="the node declares no `type`"))
     b = cause_of(_sm("SM-02", "empty schema inside properties", "trap anything", said="the node declares no `type`"))
@@ -172,7 +222,7 @@ def test_cause_of_never_names_the_case() -> None:
 def test_the_matrix_findings_group_into_as_many_defects_as_there_are_triaged_causes() -> None:
     """On every column of the SDK matrix (its findings under the ci profile, each with the cause
     triaged by hand), the grouping finds the number of causes within 1.5x: a maintainer with no
-    triage file reads one entry per defect, not a wall of witnesses (1,664 findings, 391 causes)."""
+    triage file reads one entry per defect, not a wall of witnesses (1,804 findings, 420 causes)."""
     import gzip
     import json
     from pathlib import Path

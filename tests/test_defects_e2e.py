@@ -108,6 +108,21 @@ def test_a_refusal_of_an_unsettled_keyword_is_no_unnecessary_refusal(run_suite: 
     assert run.rules_with("failed") == set(), run.output
 
 
+def test_a_refusal_only_a_reshaping_codec_could_avoid_is_unnecessary_only_with_a_codec(run_suite: Callable[..., SuiteRun]) -> None:
+    """openai-agents' ensure_strict_json_schema (schema in, schema out, no codec) refuses an anyOf
+    root; the reference expresses it by wrapping the root in an object, which only a codec can undo.
+    RT-10 called that refusal unnecessary: for a strictify without a codec it is the only lossless
+    answer. With a codec of its own, the same refusals are unnecessary."""
+    without = run_suite("unsettled_adapters:RefusesReshapingWithoutCodec", "--sc-rule", "RT-10", "-k", "rt_10_cases")
+    assert without.report is not None, without.output
+    assert without.report["strictify"]["openai"]["refused"] >= 2, without.report["strictify"]  # the cases were met
+    assert without.rules_with("failed") == set(), without.output
+    identity = run_suite("unsettled_adapters:RefusesReshapingWithAnIdentityEncode", "--sc-rule", "RT-10", "-k", "rt_10_cases")
+    assert identity.rules_with("failed") == set(), identity.output
+    with_codec = run_suite("unsettled_adapters:RefusesReshapingWithItsCodec", "--sc-rule", "RT-10", "-k", "rt_10_cases")
+    assert with_codec.rules_with("failed") == {"RT-10"}, with_codec.output
+
+
 def test_one_refusal_met_by_several_cases_is_one_defect(run_suite: Callable[..., SuiteRun]) -> None:
     """The case library meets one refusal at several cases: one finding, one defect (the case's name
     stayed in the key, and each case made a defect of its own)."""

@@ -599,6 +599,25 @@ def test_a_summary_keeps_what_the_docs_and_against_read(tmp_path: Path) -> None:
     assert [f["key"] for f in diff_matrices(old, document)["new_findings"]] == [key]
 
 
+def test_a_triage_entry_naming_a_defect_matches_the_summary_too() -> None:
+    """The committed summary is what the triage is checked against: it keeps each finding's defect
+    id, so an entry keyed by the defect (valid whatever the draws) matches there as in the matrix."""
+    from strictconformance.matrix.combine import annotate_triage, summarize
+
+    path = "langchain-core/convert_to_openai_tool"
+    report = _report({"SM-03": [_finding("SM-03", "SM-03 violation: a"), _finding("SM-03", "SM-03 violation: b")]})
+    for finding in report["rules"]["SM-03"]["findings"]:
+        finding["defect"] = "D-0123abcd"
+    entry = TriageEntry(sdk_path=path, version="1.0", rule="SM-03", key="D-0123abcd", summary="s",
+                        reproducer="print('BUG: x')", verdict="confirmed", evidence="x.py:1")
+    summary = summarize(combine([_column(path, report)], profile="ci"))
+    check_matrix(summary, "the summary")
+    joined = annotate_triage(summary, [entry])
+    check_matrix(joined, "the joined summary")  # 'defect' is a matched_by the matrix schema knows
+    assert [f["triage"]["matched_by"] for f in joined["cells"][path]["SM-03"]["findings"]] == ["defect", "defect"]
+    assert joined["unmatched_triage"] == [] and column_counts(joined, path)["confirmed"] == 2
+
+
 def test_a_report_that_is_not_one_is_an_error_column(tmp_path: Path) -> None:
     from strictconformance.matrix.run import report_problem
     from strictconformance.report import REPORT_SCHEMA
@@ -643,9 +662,13 @@ def test_triage_patterns_and_rt1_restating_an_sm_finding() -> None:
             "RT-1": ["RT-1 violation: SM-07 at `$anchor` of a null at the root",
                      "RT-1 violation: SM-02 at untyped node inside items",
                      "RT-1 violation: SM-03 at object inside items",
-                     "RT-1 crash: RecursionError from strictify()"]}
+                     "RT-1 crash: RecursionError from strictify()"],
+            # the strict schema RT-4 would judge values against breaks SM-02: the same defect
+            "RT-4": ["RT-4 violation: SM-02 at untyped node inside items"],
+            # no SM-41 entry: RT-1's entry for the same break speaks for RT-5's
+            "RT-5": ["RT-5 violation: SM-41 at `$ref` of a $ref node inside properties"]}
     report = _report({rule: [_finding(rule, key) for key in rule_keys] for rule, rule_keys in keys.items()}, rules=None)
-    for rule in ("SM-07", "SM-02", "RT-1"):
+    for rule in ("SM-07", "SM-02", "RT-1", "RT-4", "RT-5"):
         report["rules"][rule].update(outcome="failed", checks=[{"nodeid": f"t::{rule}", "outcome": "failed"}])
 
     def entry(rule: str, key: str, verdict: str = "confirmed") -> TriageEntry:
@@ -655,7 +678,8 @@ def test_triage_patterns_and_rt1_restating_an_sm_finding() -> None:
     document = combine([_column(path, report)], profile="ci", triage=[
         entry("SM-07", "SM-07 violation: `$anchor` of *"),
         entry("SM-07", "SM-07 violation: `$anchor` of a null *", "disputed"),  # more specific: wins at the root
-        entry("SM-02", "SM-02 violation: untyped node inside items")])
+        entry("SM-02", "SM-02 violation: untyped node inside items"),
+        entry("RT-1", "RT-1 violation: SM-41 at `$ref` of *")])
     cells = document["cells"][path]
     sm07 = {f["key"]: f for f in cells["SM-07"]["findings"]}
     assert sm07[keys["SM-07"][0]]["confirmed"] and sm07[keys["SM-07"][0]]["triage"]["matched_by"] == "pattern"
@@ -666,6 +690,10 @@ def test_triage_patterns_and_rt1_restating_an_sm_finding() -> None:
     assert rt1[keys["RT-1"][1]]["triage"]["matched_by"] == "via SM-02" and rt1[keys["RT-1"][1]]["confirmed"]
     # no SM-03 entry, and a crash restates nothing: both stay unconfirmed
     assert rt1[keys["RT-1"][2]]["triage"] is None and rt1[keys["RT-1"][3]]["triage"] is None
+    [rt4] = cells["RT-4"]["findings"]
+    assert rt4["triage"]["matched_by"] == "via SM-02" and rt4["confirmed"]
+    [rt5] = cells["RT-5"]["findings"]
+    assert rt5["triage"]["matched_by"] == "via RT-1" and rt5["confirmed"]
     assert document["unmatched_triage"] == []
     check_matrix(document)
     # a pattern that fits nothing is listed as matching nothing

@@ -273,6 +273,23 @@ def test_pydantic_ai_requests_resolution(run_suite: Callable[..., SuiteRun]) -> 
     assert "crash" not in _messages(run, "RES-6") and "UserError" not in _messages(run, "RES-6"), run.output
 
 
+def test_pydantic_ai_chat_requests_say_which_openai_api_they_build() -> None:
+    """Kit false alarm: OpenAIChatModel leaves out a tool's `strict` when it is false, which Chat
+    Completions reads as false; the adapter did not say it builds Chat Completions requests, so
+    RES-1 told omitted from false ('the tool's strict=false is not what the wire carries')."""
+    from strictconformance.checks._support import same_tool_strict
+    from strictconformance.sdks.pydantic_ai import PydanticAIChatRequests, PydanticAIRequests
+    from strictconformance.wire import ToolSpec, ToolsRequest
+
+    schema = {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
+    request = ToolsRequest("openai", "gpt-4o", True, (ToolSpec("lookup", schema, False),))
+    for adapter, api in ((PydanticAIChatRequests(), "chat_completions"), (PydanticAIRequests(), "responses")):
+        declarations = read_declarations(adapter)
+        assert declarations.openai_api == api
+        [tool] = adapter.build_request(request).tools
+        assert same_tool_strict("openai", tool.strict, False, declarations.openai_api), (api, tool.strict)
+
+
 def test_pydantic_ai_native_output_request_is_what_pydantic_ai_builds() -> None:
     """A request with a response schema is built as NativeOutput builds it (output_mode 'native'
     implies allow_text_output=True, pydantic_ai/models/__init__.py): the adapter's False, which

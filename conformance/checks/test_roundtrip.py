@@ -520,6 +520,28 @@ def _abstract_message(text: str) -> str:
 _UNAVOIDABLE_LOSSES = frozenset({"absent-null-collapse", "annotation-dropped"})
 
 
+def _reshapes(schema: dict[str, Any], dialect: Dialect) -> bool:
+    from strictconformance.reference.strictify import reference_reshapes
+
+    return reference_reshapes(schema, dialect)
+
+
+def _codec_reshapes(strictconformance_harness: Harness, dialect: Dialect, schema: dict[str, Any]) -> bool:
+    """Whether the adapter's own codec gives a value of ``schema`` another shape on the wire: no
+    codec (the identity codec judges it) or an ``encode`` that hands a value on as it is does not.
+    Without a value to try, or when ``encode`` raises, it is taken to (the refusal stays judged)."""
+    if not strictconformance_harness.implements("encode"):
+        return False
+    built = witness_of(schema)
+    if not isinstance(built, Witness):
+        return True
+    try:
+        encoded = StrictImplementation(strictconformance_harness, dialect).encode_fn(schema)(copy.deepcopy(built.value))
+    except Exception:
+        return True
+    return bool(encoded != built.value)
+
+
 def _needs_unsettled(schema: Any, dialect: Dialect) -> bool:
     """Whether a node of ``schema`` uses one of the dialect's unsettled keywords with any value but ``false``."""
     from strictconformance.dialects.validator import iter_schema_nodes
@@ -545,6 +567,10 @@ def _rt10(strictconformance_harness: Harness, dialect: Dialect, schema: dict[str
                 return  # the dialect cannot express it whole: refusing rather than loosening is the SDK's choice
             if _needs_unsettled(reference.schema, dialect):
                 return  # it needs a keyword the provider may not take (Dialect.unsettled): refusing may be right
+            if _reshapes(schema, dialect) and not _codec_reshapes(strictconformance_harness, dialect, schema):
+                # the dialect expresses it only through a codec that reshapes values (a wrapped
+                # root, records as pairs): a strictify without such a codec has no lossless way
+                return
             error = refusal.error
             said = _abstract_message(str(error))
             strictconformance_harness.note(dialect=dialect.name, schema=show(schema), refusal=f"{type(error).__qualname__}: {error}",

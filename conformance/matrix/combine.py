@@ -238,9 +238,10 @@ def combine(columns: Sequence[ColumnResult], *, profile: str, selection: Sequenc
     return annotate_triage(document, triage)
 
 
-#: An RT-1 finding that restates an SM finding: "RT-1 violation: SM-03 at object inside items" is
-#: the strictify output breaking SM-03 there, the defect of "SM-03 violation: object inside items".
-_RT1_FROM_SM = re.compile(r"^RT-1 violation: (SM-\d+) at (.+)$")
+#: An RT finding that restates an SM finding: "RT-1 violation: SM-03 at object inside items" is
+#: the strictify output breaking SM-03 there, the defect of "SM-03 violation: object inside items";
+#: RT-4..RT-7 say the same when the strict schema they would judge values against breaks SM-xx.
+_RT_FROM_SM = re.compile(r"^RT-\d+ violation: (SM-\d+) at (.+)$")
 
 
 def _key_entry(entries: Mapping[tuple[str, str], Sequence[Any]], exact: Mapping[tuple[str, str, str], Any],
@@ -276,9 +277,10 @@ def annotate_triage(document: Mapping[str, Any], triage: Iterable[Any]) -> dict[
     An entry matches a finding of its column and rule by ``key``: the finding's grouping key as the
     report writes it, or a pattern of keys (``*`` stands for any text) for one defect the suite
     meets at several places (``SM-07 violation: `$anchor` of *``; the most specific pattern wins).
-    An RT-1 finding that restates an SM finding (``RT-1 violation: SM-03 at <where>``: the strictify
-    output breaks SM-03 there) takes the entry of that SM finding (``matched_by: "via SM-03"``) when
-    no RT-1 entry names it. Failing all that, an entry written by hand (its key a description)
+    An RT finding that restates an SM finding (``RT-1 violation: SM-03 at <where>``: the strictify
+    output breaks SM-03 there; RT-4..RT-7 say so of the strict schema they would judge values
+    against) takes the entry of that SM finding (``matched_by: "via SM-03"``), or failing one, of
+    RT-1's finding restating the same (``"via RT-1"``), when no entry of its own rule names it. Failing all that, an entry written by hand (its key a description)
     matches by column and rule alone (``matched_by: "rule"``), and confirms the finding only when it
     is the cell's one finding: a second distinct finding of the rule stays unconfirmed until triaged.
     An entry whose key is a defect id (``D-1a2b3c4d``, the report's) matches every finding of that
@@ -296,13 +298,17 @@ def annotate_triage(document: Mapping[str, Any], triage: Iterable[Any]) -> dict[
                 found = _key_entry(by_rule, exact, column_key, rule_id, finding["key"])
                 if found is None and finding.get("defect"):  # an entry naming the defect: valid whatever the draws
                     found = _defect_entry(by_rule, column_key, rule_id, str(finding["defect"]))
-                restated = _RT1_FROM_SM.match(finding["key"]) if rule_id == "RT-1" else None
+                restated = _RT_FROM_SM.match(finding["key"]) if rule_id.startswith("RT-") else None
                 if found is None and restated is not None:
                     sm_rule = restated.group(1)
                     via = _key_entry(by_rule, exact, column_key, sm_rule,
                                      f"{sm_rule} violation: {restated.group(2)}")
                     if via is not None:
                         found = (via[0], f"via {sm_rule}")
+                    elif rule_id != "RT-1":  # RT-1 met the same break (only the round trip showed it)
+                        via = _key_entry(by_rule, exact, column_key, "RT-1", f"RT-1 violation: {sm_rule} at {restated.group(2)}")
+                        if via is not None:
+                            found = (via[0], "via RT-1")
                 if found is None:
                     candidates = sorted((e for e in by_rule.get((column_key, rule_id), [])
                                          if "*" not in e.key and not _DEFECT_KEY.match(e.key)),
@@ -370,7 +376,7 @@ _SUMMARY_COLUMN = ("key", "title", "language", "adapter", "command", "versions",
 
 def summarize(document: Mapping[str, Any]) -> dict[str, Any]:
     """The matrix's small summary, itself a valid matrix document: every column and cell, each
-    finding by its key and kind alone (no message, counterexample, reproducer, nor triage: join the
+    finding by its key, kind and defect id alone (no message, counterexample, reproducer, nor triage: join the
     triage files with :func:`annotate_triage` when reading it). The repository keeps this (a few
     hundred KB) instead of the whole matrix; ``--against`` takes it as the old matrix."""
     check_matrix(document, "the matrix to summarize")
@@ -383,7 +389,9 @@ def summarize(document: Mapping[str, Any]) -> dict[str, Any]:
         "columns": [{field: column[field] for field in _SUMMARY_COLUMN if field in column} for column in document["columns"]],
         "cells": {key: {rule_id: {"outcome": cell["outcome"], "reasons": [],
                                   "findings": [{"key": finding["key"], "kind": finding["kind"], "message": "",
-                                                "count": finding["count"], "triage": None, "confirmed": False}
+                                                "count": finding["count"], "triage": None, "confirmed": False,
+                                                # a triage entry may name the defect: the summary keeps what it joins on
+                                                **({"defect": finding["defect"]} if finding.get("defect") else {})}
                                                for finding in cell["findings"]]}
                         for rule_id, cell in cells.items()}
                   for key, cells in document["cells"].items()},

@@ -395,6 +395,7 @@ class PydanticAIRequests(_Requests):
     """pydantic-ai's request building (``model_request`` per provider, OpenAI Responses)."""
 
     name = "pydantic-ai (requests)"
+    openai_api = "responses"
 
 
 class PydanticAI(_Requests, _Transformers, _Responses, _Tools):
@@ -509,6 +510,8 @@ class PydanticAIChatRequests(PydanticAIRequests):
 
     name = "pydantic-ai (requests, OpenAIChatModel)"
     openai_model = "openai-chat"
+    # OpenAIChatModel sends `strict` only when true: on Chat Completions an omitted strict is false
+    openai_api = "chat_completions"
 
 
 class PydanticAIChat(PydanticAI):
@@ -516,6 +519,7 @@ class PydanticAIChat(PydanticAI):
 
     name = "pydantic-ai (OpenAIChatModel)"
     openai_model = "openai-chat"
+    openai_api = "chat_completions"
 
 
 # -- Reproducers (Adapter.reproduce) ---------------------------------------------------------------

@@ -95,7 +95,10 @@ RULES: tuple[Rule, ...] = (
          "made required and nullable where every property must be required; a description with no place "
          "to go), is an unnecessary refusal: the provider accepts that schema in strict mode, so the SDK's "
          "user is refused for nothing. A refusal where the reference reports any other loss is the SDK's "
-         "choice (refuse rather than loosen), reported and counted, never judged.",
+         "choice (refuse rather than loosen), reported and counted, never judged; so is a refusal by a "
+         "strictify with no codec that reshapes values (none, or an encode that hands values on as they are) of a schema the dialect expresses only through a codec that "
+         "reshapes values (a non-object root wrapped in an object, records as pairs, a tuple as an object): "
+         "it has no lossless way to send it.",
          f"{_SPEC4}; strictify may refuse a schema with a declared exception, never judged as a pass "
          "(SPEC §7, refusals); what each dialect accepts in strict mode: "
          "https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas, "

@@ -25,6 +25,7 @@ from strictconformance.reference.strictify.codec import (
     Codec,
     CodecError,
     build_codec,
+    has_reshaping_codec,
 )
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "StrictifyResult",
     "reference_decode",
     "reference_encode",
+    "reference_reshapes",
     "reference_strictify",
     "strictify",
 ]
@@ -55,6 +57,9 @@ class StrictifyResult:
     losses: tuple[Loss, ...]
     codec: Codec
     dialect: str
+    #: Whether the codec reshapes values (a wrapped root, records as pairs, a tuple as an object):
+    #: the strict schema carries the original's values only through this codec.
+    reshapes: bool = False
 
     def as_strictified(self) -> Strictified:
         return Strictified(self.schema, self.losses)
@@ -74,7 +79,7 @@ def strictify(schema: Mapping[str, Any] | bool, dialect: str | Dialect) -> Stric
         strict = {"not": {}}
     codec = build_codec(state.schema, strict, *strip_marks_shared(state.semantic))
     losses = tuple(dict.fromkeys(state.losses))  # the same loss met twice (a shared subtree) once
-    return StrictifyResult(strict, losses, codec, resolved.name)
+    return StrictifyResult(strict, losses, codec, resolved.name, has_reshaping_codec(state.schema))
 
 
 def _unshared(marked: Any) -> Any:
@@ -144,6 +149,12 @@ def _tree_copy(node: Any) -> Any:
             if copied is not value:
                 stack.append((value, copied))
     return top
+
+
+def reference_reshapes(schema: Mapping[str, Any], dialect: str | Dialect) -> bool:
+    """Whether the reference's strict schema for ``schema`` needs a codec that reshapes values
+    (:data:`~strictconformance.reference.strictify.codec.RESHAPING_CODECS`)."""
+    return _memo(schema, dialect).reshapes
 
 
 def reference_encode(schema: Mapping[str, Any], dialect: str | Dialect, value: Any) -> Any:

@@ -275,7 +275,19 @@ class Codec:
         return self._root.decode(value, 0)
 
 
-def _has_codec_marks(node: Any) -> bool:
+#: The codecs that give a value another shape on the wire (a wrapped root, a record as pairs, a
+#: tuple as an object): a strictify without a codec of its own cannot carry a value through them.
+RESHAPING_CODECS = frozenset({"wrap", "pairs", "tuple"})
+
+
+def has_reshaping_codec(marked: Any) -> bool:
+    """Whether the marked strict schema ``marked`` needs a codec that reshapes values (one of
+    :data:`RESHAPING_CODECS`), not only absent-as-null or a JSON-text subtree."""
+    return _has_codec_marks(marked, RESHAPING_CODECS)
+
+
+def _has_codec_marks(node: Any, kinds: frozenset[str] | None = None) -> bool:
+    """Whether a node of ``node`` carries a codec mark (of one of ``kinds``, when given)."""
     stack = [node]
     seen: set[int] = set()  # a shared subtree (unrolled recursion) is looked at once
     while stack:
@@ -286,7 +298,8 @@ def _has_codec_marks(node: Any) -> bool:
             seen.add(id(current))
         if isinstance(current, dict):
             marks = current.get(MARK)
-            if isinstance(marks, dict) and ("codec" in marks or marks.get("absent_as_null") or marks.get("collapsed")):
+            if isinstance(marks, dict) and (marks.get("codec") in kinds if kinds is not None else
+                                            ("codec" in marks or marks.get("absent_as_null") or marks.get("collapsed"))):
                 return True
             stack.extend(value for key, value in current.items() if key != MARK)
         elif isinstance(current, list):
