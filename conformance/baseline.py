@@ -6,6 +6,7 @@ Besides the plugin's default adapter (named by a string, ``strictconformance.plu
 this is the one module of the kit that imports it (``tests/test_layers.py`` keeps it so); the
 checks and the command line reach it through here:
 
+- RT-10 asks whether the reference can express a schema without reshaping its values;
 - the codec checks (RT-5..RT-7) judge an adapter's ``decode`` against a strict schema and the
   dialect's wire shape, the reference's when the adapter has no ``strictify``/``encode``;
 - the strict-schema checks tell a schema that is not usable (the reference refuses it too, a
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from strictconformance.dialects.model import Dialect, Strictified
 
-__all__ = ["baseline_encode", "baseline_strictify"]
+__all__ = ["baseline_encode", "baseline_reshapes", "baseline_strictify"]
 
 
 def baseline_strictify(schema: Mapping[str, Any], dialect: str | Dialect) -> Strictified:
@@ -41,3 +42,12 @@ def baseline_encode(schema: Mapping[str, Any], dialect: str | Dialect, value: An
     from strictconformance.reference.strictify import reference_encode
 
     return reference_encode(schema, dialect, value)
+
+
+def baseline_reshapes(schema: Mapping[str, Any], dialect: str | Dialect) -> bool:
+    """Whether :func:`baseline_strictify` can express ``schema`` in ``dialect`` only by giving its
+    values another shape on the wire (a wrapped root, records as pairs, tuples as objects): RT-10
+    calls a refusal of such a schema unnecessary only for an adapter whose codec reshapes too."""
+    from strictconformance.reference.strictify import reference_reshapes
+
+    return reference_reshapes(schema, dialect)
