@@ -125,8 +125,6 @@ def _pydantic_shape(text: str) -> str:
     return f"{text[:header.start()]}validation errors for {header.group(1)}: {'; '.join(errors)}"
 
 
-
-
 def _detail(finding: Mapping[str, Any]) -> str:
     """The part of a finding's key after "RULE kind: ", without case names."""
     key = str(finding.get("key", ""))

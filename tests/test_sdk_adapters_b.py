@@ -391,7 +391,7 @@ def reproducer_runners() -> Iterator[Callable[[str], ForkRunner]]:
     def runner(sdk: str) -> ForkRunner:
         if sdk not in runners:
             top = _top_module(sdk).split(".")[0]
-            modules = {match.group(1) or match.group(2) for _, entry in _triage_entries() if _ == sdk
+            modules = {match.group(1) or match.group(2) for owner, entry in _triage_entries() if owner == sdk
                        for match in _IMPORTED.finditer(entry["reproducer"])}
             runners[sdk] = ForkRunner(sorted(name for name in modules if name.split(".")[0] == top))
         return runners[sdk]

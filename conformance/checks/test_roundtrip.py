@@ -520,10 +520,6 @@ def _abstract_message(text: str) -> str:
 _UNAVOIDABLE_LOSSES = frozenset({"absent-null-collapse", "annotation-dropped"})
 
 
-def _reshapes(schema: dict[str, Any], dialect: Dialect) -> bool:
-    return baseline_reshapes(schema, dialect)
-
-
 def _codec_reshapes(strictconformance_harness: Harness, dialect: Dialect, schema: dict[str, Any]) -> bool:
     """Whether the adapter's own codec gives a value of ``schema`` another shape on the wire: no
     codec (the identity codec judges it) or an ``encode`` that hands a value on as it is does not.
@@ -565,7 +561,7 @@ def _rt10(strictconformance_harness: Harness, dialect: Dialect, schema: dict[str
                 return  # the dialect cannot express it whole: refusing rather than loosening is the SDK's choice
             if _needs_unsettled(reference.schema, dialect):
                 return  # it needs a keyword the provider may not take (Dialect.unsettled): refusing may be right
-            if _reshapes(schema, dialect) and not _codec_reshapes(strictconformance_harness, dialect, schema):
+            if baseline_reshapes(schema, dialect) and not _codec_reshapes(strictconformance_harness, dialect, schema):
                 # the dialect expresses it only through a codec that reshapes values (a wrapped
                 # root, records as pairs): a strictify without such a codec has no lossless way
                 return
