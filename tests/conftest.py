@@ -6,6 +6,8 @@ import json
 import os
 import sys
 import tempfile
+import types
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +34,38 @@ if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCAC
     os.environ.pop("PYTHONDONTWRITEBYTECODE")
     os.environ["PYTHONPYCACHEPREFIX"] = str(_PYCACHE)
     sys.pycache_prefix, sys.dont_write_bytecode = str(_PYCACHE), False
+
+# The in-process runs of the suite (pytester) take every module they import out of sys.modules when
+# they end, so each run imported Hypothesis and the kit afresh, and the old copies stayed alive: a
+# module Hypothesis imports registers a gc callback and typing overloads that outlive it, and each
+# held its run's assertion-rewriting hook and with it the run's whole pytest session. Imported here,
+# once, they stay in sys.modules across runs. The check modules (collected as test files) and the
+# SDK adapters are left out: each run still collects the checks afresh.
+_NOT_PREIMPORTED = ("strictconformance.sdks", "strictconformance.bench", "strictconformance.matrix",
+                    "strictconformance.record", "strictconformance.checks.test_")
+
+
+def _preimport_the_kit() -> None:
+    import importlib
+    import pkgutil
+
+    import hypothesis.strategies  # noqa: F401
+    import hypothesis_jsonschema  # noqa: F401
+    import jsonschema  # noqa: F401
+
+    import strictconformance.strategies
+
+    for info in [*pkgutil.walk_packages(strictconformance.__path__, "strictconformance."),
+                 *pkgutil.walk_packages(strictconformance.strategies.__path__, "strictconformance.strategies.")]:
+        name = info.name
+        if name.endswith("__main__") or name.startswith(_NOT_PREIMPORTED):
+            continue
+        importlib.import_module(name)
+
+
+with warnings.catch_warnings():  # the strategies read Hypothesis's unicode tables at import: expected here
+    warnings.simplefilter("ignore")
+    _preimport_the_kit()
 
 # A small deterministic profile for self-test runs of the suite: enough examples for every broken
 # adapter to be caught (derandomized, so always the same examples), few enough to stay quick.
@@ -72,6 +106,32 @@ class SuiteRun:
         return {rule_id for rule_id, data in self.report["rules"].items() if data["outcome"] == outcome}
 
 
+def _drop_submodules_of_finished_run() -> None:
+    """After an in-process run, pytester takes the modules it imported out of ``sys.modules``, but a
+    package imported before the run still names its submodules imported during it as attributes
+    (``strictconformance.harness``, ``xdist.newhooks``): through them, each of those modules, its
+    loader (that run's assertion-rewriting hook) and the run's whole pytest session stayed alive,
+    about 200,000 objects a run, so a worker slowed down with every garbage collection. Those
+    attributes are dropped; the next run imports the submodules afresh, as it did anyway.
+    tests/test_selftest_isolation.py checks that no run's session outlives it."""
+    live = {id(module) for module in sys.modules.values()}
+    for module in list(sys.modules.values()):
+        namespace = getattr(module, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        for name, value in list(namespace.items()):
+            if (isinstance(value, types.ModuleType) and id(value) not in live
+                    and value.__name__ == f"{module.__name__}.{name}"):
+                del namespace[name]
+    # Hypothesis caches, by module and by strategy, what the run's modules made (their constants,
+    # strategies built from their lambdas): bounded caches, but each entry kept a whole run alive
+    from hypothesis.internal.constants_ast import constants_from_module
+    from hypothesis.strategies._internal.utils import clear_strategy_cache
+
+    constants_from_module.cache_clear()
+    clear_strategy_cache()
+
+
 @pytest.fixture
 def run_suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Callable[..., SuiteRun]:
     """Run ``pytest -p strictconformance`` in a fresh directory with the tests folder importable
@@ -105,7 +165,11 @@ def run_suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Cal
         if profile is not None:
             argv += ["--hypothesis-profile", profile]
         argv += list(args)
-        result = pytester.runpytest_subprocess(*argv) if subprocess else pytester.runpytest_inprocess(*argv)
+        if subprocess:
+            result = pytester.runpytest_subprocess(*argv)
+        else:
+            result = pytester.runpytest_inprocess(*argv)
+            _drop_submodules_of_finished_run()
         report = json.loads(report_path.read_text()) if report_path.exists() else None
         return SuiteRun(result, report)
 
