@@ -735,3 +735,101 @@ def test_keep_reruns_only_the_chosen_columns(tmp_path: Path, monkeypatch: pytest
     assert "column anthropic/transform_schema: its report" in capsys.readouterr().err
     assert matrix_main(["--keep", "--out", str(out)]) == 2
     assert "--keep needs --paths" in capsys.readouterr().err
+
+
+# -- A distributed build: one job per column, then one combine ----------------------------------
+
+def _fake_runs(monkeypatch: pytest.MonkeyPatch, reports: dict[str, dict[str, Any]]) -> list[str]:
+    """run_column replaced by one that writes ``reports[key]`` as the column's report and log, as a
+    run does (the suite itself is tested by test_real_run_reference_and_columns_that_fail_to_run)."""
+    ran: list[str] = []
+
+    def fake_run(path: SdkPath, out_dir: Path, **_: Any) -> ColumnResult:
+        ran.append(path.key)
+        column = _column(path.key, reports[path.key])
+        name = path.key.replace("/", "__")
+        column.report_file, column.log_file = f"reports/{name}.json", f"logs/{name}.log"
+        for relative, text in ((column.report_file, json.dumps(column.report)), (column.log_file, "log\n")):
+            (out_dir / relative).parent.mkdir(parents=True, exist_ok=True)
+            (out_dir / relative).write_text(text, encoding="utf-8")
+        column.cpu_s = 12.5
+        return column
+
+    monkeypatch.setattr("strictconformance.matrix.__main__.run_column", fake_run)
+    return ran
+
+
+def test_shards_run_one_column_each_and_combine_into_the_matrix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    lc, an = "langchain-core/convert_to_openai_tool", "anthropic/transform_schema"
+    ran = _fake_runs(monkeypatch, {"reference": _report(), lc: _report({"SM-03": [_finding("SM-03", "SM-03 violation: x")]}),
+                                   an: _report({"TL-2": [_finding("TL-2", "TL-2 crash: y")]})})
+    assert matrix_main(["--shard", "--paths", lc, "--out", str(tmp_path / "job-lc")]) == 0
+    assert ran == [lc]  # a shard runs only its own columns: no reference in every job
+    assert matrix_main(["--shard", "--paths", "reference", "--out", str(tmp_path / "job-ref")]) == 0
+    assert matrix_main(["--shard", "--paths", an, "--out", str(tmp_path / "job-an")]) == 0
+    assert not (tmp_path / "job-lc" / "matrix.json").exists()
+    assert (tmp_path / "job-lc" / "columns" / "langchain-core__convert_to_openai_tool.json").is_file()
+    out = tmp_path / "matrix"
+    assert matrix_main(["--combine", str(tmp_path / "job-lc"), str(tmp_path / "job-an"), str(tmp_path / "job-ref"),
+                        "--out", str(out)]) == 0, capsys.readouterr().err
+    document = json.loads((out / "matrix.json").read_text(encoding="utf-8"))
+    check_matrix(document)
+    assert [c["key"] for c in document["columns"]] == ["reference", an, lc]  # matrix order, not folder order
+    assert [f["key"] for f in document["cells"][lc]["SM-03"]["findings"]] == ["SM-03 violation: x"]
+    assert {c["key"]: c["cpu_s"] for c in document["columns"]}[an] == 12.5
+    for column in document["columns"]:  # each column's report and log copied beside the matrix
+        assert (out / column["report_file"]).is_file() and (out / column["log_file"]).is_file()
+    assert (out / "summary.json").is_file() and (out / "matrix.html").is_file()
+    # the same column from two jobs, a folder no shard wrote, and an unreadable report are refused
+    assert matrix_main(["--combine", str(tmp_path / "job-lc"), str(tmp_path / "job-lc"), "--out", str(out)]) == 2
+    assert "column langchain-core/convert_to_openai_tool is in two of the folders" in capsys.readouterr().err
+    assert matrix_main(["--combine", str(tmp_path), "--out", str(out)]) == 2
+    assert "no column results in" in capsys.readouterr().err
+    (tmp_path / "job-an" / "reports" / "anthropic__transform_schema.json").write_text("{not json")
+    assert matrix_main(["--combine", str(tmp_path / "job-an"), "--out", str(tmp_path / "m2")]) == 2
+    assert "column anthropic/transform_schema: its report is not readable" in capsys.readouterr().err
+    assert matrix_main(["--shard", "--out", str(tmp_path / "nothing")]) == 2
+    assert "--shard needs --paths" in capsys.readouterr().err
+
+
+def test_combining_shards_of_different_kit_versions_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    lc = "langchain-core/convert_to_openai_tool"
+    _fake_runs(monkeypatch, {"reference": _report(kit="0.1.0"), lc: _report(kit="0.2.0")})
+    assert matrix_main(["--shard", "--paths", "reference", "--out", str(tmp_path / "a")]) == 0
+    assert matrix_main(["--shard", "--paths", lc, "--out", str(tmp_path / "b")]) == 0
+    assert matrix_main(["--combine", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "m")]) == 2
+    error = capsys.readouterr().err
+    assert "--combine" in error and "0.2.0" in error, error
+    assert not (tmp_path / "m" / "matrix.json").exists()
+
+
+def test_jobs_run_columns_side_by_side_in_matrix_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lc, an = "langchain-core/convert_to_openai_tool", "anthropic/transform_schema"
+    ran = _fake_runs(monkeypatch, {"reference": _report(), lc: _report(), an: _report()})
+    assert matrix_main(["--paths", f"{lc},{an}", "--jobs", "3", "--out", str(tmp_path / "out")]) == 0
+    assert sorted(ran) == sorted(["reference", an, lc])
+    document = json.loads((tmp_path / "out" / "matrix.json").read_text(encoding="utf-8"))
+    assert [c["key"] for c in document["columns"]] == ["reference", an, lc]
+    assert matrix_main(["--jobs", "0", "--out", str(tmp_path / "out")]) == 2
+
+
+def test_a_column_counts_its_own_cpu_when_columns_run_side_by_side(tmp_path: Path) -> None:
+    """Each column's CPU is its own process's (and its waited-for workers'), not every child's of the
+    matrix process: with --jobs, two columns run at once."""
+    from strictconformance.matrix.run import _wait
+
+    burn = subprocess.Popen([sys.executable, "-c", "sum(i * i for i in range(6_000_000))"], text=True)
+    idle = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5)"], text=True)
+    code_burn, usage_burn = _wait(burn, 600)
+    code_idle, usage_idle = _wait(idle, 600)
+    assert (code_burn, code_idle) == (0, 0)
+    assert usage_burn is not None and usage_idle is not None
+    assert usage_burn.ru_utime > 0.2  # about a second of CPU whatever the load
+    assert usage_idle.ru_utime < usage_burn.ru_utime / 2
+    hang = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], text=True)
+    with pytest.raises(subprocess.TimeoutExpired):
+        _wait(hang, 0.2)
+    hang.kill()
+    assert _wait(hang, 600)[0] != 0

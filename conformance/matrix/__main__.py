@@ -5,6 +5,8 @@ Runs the suite against the reference and each SDK path of :data:`strictconforman
 combined document, ``matrix.schema.json``), ``matrix.md``, ``matrix.html`` (one static page) and
 ``summary.json`` (the small summary the repository keeps as ``matrix/summary.json``), beside ``reports/`` (each column's own report) and ``logs/`` (each column's pytest output).
 ``--retriage`` runs nothing: it joins the triage files to the matrix already in ``--out`` again.
+A distributed build runs one column per job with ``--shard`` (each job's ``--out`` then holds that
+column's report and its result in ``columns/``) and joins them with ``--combine DIR...``.
 
 Exit status: 0 when the matrix was built and every selected path ran or is unavailable; 3 when it
 was built but a column errored (crashed, hung, wrote no report); 2 on bad options or reports that
@@ -71,10 +73,24 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--bench", action="store_true",
                         help=f"print each column's wall time against the target ({TARGET_S:.0f} s per SDK path)")
     parser.add_argument("--list", action="store_true", help="list the SDK paths and whether each can run here")
+    parser.add_argument("--json", action="store_true",
+                        help="with --list: the paths as a JSON list of {key, name, language} (name: the key as a "
+                             "file name), e.g. for a CI job matrix with one job per column")
     parser.add_argument("--keep", action="store_true",
                         help="with --paths: run only those columns and carry every other column over, as it was "
                              "built, from the matrix already in --out (its report in OUT/reports); reports of "
                              "another kit version or case set are still refused")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="columns run at the same time, each in its own process (default 1; with -n, each "
+                             "column also has its own xdist workers)")
+    parser.add_argument("--shard", action="store_true",
+                        help="with --paths: run only the columns named (the reference only if named too) and "
+                             "write their reports and results (OUT/columns/) but no matrix: one job of a "
+                             "distributed build, joined by --combine")
+    parser.add_argument("--combine", nargs="+", type=Path, default=None, metavar="DIR",
+                        help="run nothing: join the columns that --shard runs wrote into each DIR (their "
+                             "results and reports) into one matrix in --out; reports of different kit "
+                             "versions or case sets are refused, as in a build")
     parser.add_argument("--retriage", action="store_true",
                         help="run nothing: join the current triage files to OUT/matrix.json again and re-render "
                              "matrix.md and matrix.html (after editing triage)")
@@ -85,11 +101,11 @@ def _split(values: Sequence[str]) -> list[str]:
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
-def select_paths(tokens: Sequence[str], adapters: Sequence[str]) -> list[SdkPath]:
-    """The reference, then the chosen SDK paths in registry order, then ``--adapter`` columns.
-    Raises ValueError naming an unknown key."""
+def select_paths(tokens: Sequence[str], adapters: Sequence[str], *, reference: bool = True) -> list[SdkPath]:
+    """The reference (unless ``reference`` is false and it is not named), then the chosen SDK paths
+    in registry order, then ``--adapter`` columns. Raises ValueError naming an unknown key."""
     known = {path.key: path for path in SDK_PATHS}
-    chosen: list[SdkPath] = [REFERENCE]
+    chosen: list[SdkPath] = [REFERENCE] if reference or "reference" in tokens else []
     if tokens:
         for token in tokens:
             if token == "reference":
@@ -143,7 +159,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"matrix: {message}", file=sys.stderr, flush=True)
 
     try:
-        paths = select_paths(_split(args.paths), args.adapter)
+        if args.shard and not (args.paths or args.adapter):
+            raise ValueError("--shard needs --paths (the columns this job runs)")
+        if args.jobs < 1:
+            raise ValueError(f"--jobs {args.jobs}: must be at least 1")
+        paths = select_paths(_split(args.paths), args.adapter, reference=not args.shard)
         rules = _split(args.rules)
         _check_rules(rules)
         from strictconformance.sdks.triage import TriageError, load_triage
@@ -163,6 +183,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
 
+    if args.list and args.json:
+        from strictconformance.matrix.run import safe_name
+
+        print(json.dumps([{"key": path.key, "name": safe_name(path.key), "language": path.language} for path in paths]))
+        return 0
     if args.list:
         for path in paths:
             reason = unavailable_reason(path)
@@ -172,6 +197,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     out: Path = args.out
     if args.retriage:
         return retriage(out, triage, old)
+    if args.combine is not None:
+        return combine_shards(args.combine, out, profile=args.profile, rules=rules, triage=triage, old=old,
+                              bench=args.bench, say=say)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -188,14 +216,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: --keep: {error}", file=sys.stderr)
             return 2
     started = time.monotonic()
-    columns = []
-    for index, path in enumerate(paths, 1):
-        def progress(message: str, index: int = index) -> None:
+
+    def run_one(index: int, path: SdkPath) -> ColumnResult:
+        def progress(message: str) -> None:
             say(f"[{index}/{len(paths)}] {message}")
-        columns.append(run_column(path, out, profile=args.profile, rules=rules, workers=args.workers,
-                                  timeout=args.timeout, progress=progress,
-                                  extra_pythonpath=[os.getcwd()] if path.key not in {p.key for p in SDK_PATHS}
-                                  and path is not REFERENCE else ()))
+        return run_column(path, out, profile=args.profile, rules=rules, workers=args.workers,
+                          timeout=args.timeout, progress=progress,
+                          extra_pythonpath=[os.getcwd()] if path.key not in {p.key for p in SDK_PATHS}
+                          and path is not REFERENCE else ())
+
+    if args.jobs > 1 and len(paths) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:  # each column is a process of its own
+            columns = list(pool.map(run_one, range(1, len(paths) + 1), paths))
+    else:
+        columns = [run_one(index, path) for index, path in enumerate(paths, 1)]
+    if args.shard:
+        try:
+            write_shard(columns, out)
+        except OSError as error:
+            print(f"error: writing the columns' results to {out}: {error}", file=sys.stderr)
+            return 2
+        say(f"wrote {len(columns)} column(s) to {out / SHARD_DIR} (join them with --combine)")
+        return 3 if any(column.status == "error" for column in columns) else 0
     if kept:
         order = [REFERENCE.key, *(path.key for path in SDK_PATHS)]
         by_key = {column.key: column for column in [*kept.values(), *columns]}
@@ -222,6 +266,91 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(bench_table(document))
     errored = [column for column in document["columns"] if column["status"] == "error"]
     return 3 if errored else 0
+
+
+#: Where ``--shard`` writes each column's result (its report is in ``reports/``, as in a build).
+SHARD_DIR = "columns"
+
+
+def write_shard(columns: Sequence[ColumnResult], out: Path) -> None:
+    """``--shard``: each column's result (everything but its report, which is in ``reports/``) as
+    ``OUT/columns/<column>.json``."""
+    from dataclasses import asdict
+
+    from strictconformance.matrix.run import safe_name
+
+    (out / SHARD_DIR).mkdir(parents=True, exist_ok=True)
+    for column in columns:
+        data = asdict(column)
+        data.pop("report")
+        data["kit_version"] = (column.report or {}).get("kit_version")
+        (out / SHARD_DIR / f"{safe_name(column.key)}.json").write_text(
+            json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def read_shards(folders: Sequence[Path], out: Path) -> list[ColumnResult]:
+    """The columns ``--shard`` runs wrote into ``folders``, in matrix column order, their reports and
+    logs copied into ``out``. Raises ValueError naming a folder with no column, a column found twice
+    or a report that is missing or unreadable."""
+    import shutil
+    from dataclasses import fields
+
+    names = {field.name for field in fields(ColumnResult)} - {"report"}
+    found: dict[str, ColumnResult] = {}
+    for folder in folders:
+        files = sorted((folder / SHARD_DIR).glob("*.json"))
+        if not files:
+            raise ValueError(f"{folder}: no column results in {folder / SHARD_DIR} (written by --shard)")
+        for file in files:
+            try:
+                data = json.loads(file.read_text(encoding="utf-8"))
+                column = ColumnResult(**{key: value for key, value in data.items() if key in names})
+            except (OSError, ValueError, TypeError) as error:
+                raise ValueError(f"{file}: not a column result: {error}") from None
+            if column.key in found:
+                raise ValueError(f"column {column.key} is in two of the folders (the second: {folder})")
+            for attribute in ("report_file", "log_file"):
+                relative = getattr(column, attribute)
+                if relative is None or not (folder / relative).is_file():
+                    if attribute == "report_file" and column.status == "ran":
+                        raise ValueError(f"column {column.key}: its report {folder / str(relative)} is missing")
+                    continue
+                (out / relative).parent.mkdir(parents=True, exist_ok=True)
+                if (folder / relative).resolve() != (out / relative).resolve():
+                    shutil.copyfile(folder / relative, out / relative)
+            if column.status == "ran":
+                try:
+                    column.report = json.loads((out / str(column.report_file)).read_text(encoding="utf-8"))
+                except (OSError, ValueError) as error:
+                    raise ValueError(f"column {column.key}: its report is not readable: {error}") from None
+            found[column.key] = column
+    order = [REFERENCE.key, *(path.key for path in SDK_PATHS)]
+    return sorted(found.values(), key=lambda c: order.index(c.key) if c.key in order else len(order))
+
+
+def combine_shards(folders: Sequence[Path], out: Path, *, profile: str, rules: Sequence[str], triage: Sequence[Any],
+                   old: dict[str, Any] | None, bench: bool, say: Any) -> int:
+    """``--combine``: the matrix of the columns in ``folders``, written into ``out``."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        columns = read_shards(folders, out)
+        document = combine(columns, profile=profile, selection=rules, triage=triage)
+        if old is not None:
+            document["changes"] = diff_matrices(old, document)
+        check_matrix(document)
+        write_outputs(document, out)
+    except ValueError as error:  # MatrixError included
+        print(f"error: --combine: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"error: --combine: writing the matrix to {out}: {error}", file=sys.stderr)
+        return 2
+    say(f"combined {len(columns)} columns from {len(folders)} folder(s) into {out / 'matrix.json'}")
+    if "changes" in document:
+        print("\n".join(changes_lines(document["changes"])))
+    if bench:
+        print(bench_table(document))
+    return 3 if any(column["status"] == "error" for column in document["columns"]) else 0
 
 
 def read_matrix(source: Path) -> dict[str, Any]:

@@ -215,9 +215,10 @@ def run_column(path: SdkPath, out_dir: Path, *, profile: str, rules: Sequence[st
         pump = threading.Thread(target=_pump, args=(process.stdout, log, on_progress), daemon=True)
         pump.start()
         deadline = start + timeout
+        usage: resource.struct_rusage | None = None
         while True:  # wait, saying every minute that the column is still running
             try:
-                code = process.wait(timeout=max(0.0, min(HEARTBEAT_S, deadline - time.monotonic())))
+                code, usage = _wait(process, max(0.0, min(HEARTBEAT_S, deadline - time.monotonic())))
                 break
             except KeyboardInterrupt:  # Ctrl-C stops the column's whole process group, not just us
                 _kill_group(process)
@@ -226,13 +227,17 @@ def run_column(path: SdkPath, out_dir: Path, *, profile: str, rules: Sequence[st
                 if time.monotonic() >= deadline:
                     timed_out = True
                     _kill_group(process)
-                    code = process.wait()
+                    code, usage = _wait(process, None)
                     break
                 progress(f"{path.key}: still running ({time.monotonic() - start:.0f} s, at {max(last[0], 0)}%)")
         pump.join(timeout=10)
     result.duration_s = time.monotonic() - start
-    children_after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the CPU of the waited-for pytest (xdist workers too)
-    result.cpu_s = (children_after.ru_utime - children_before.ru_utime) + (children_after.ru_stime - children_before.ru_stime)
+    if usage is not None:  # the pytest process's own CPU, with its waited-for xdist workers
+        result.cpu_s = usage.ru_utime + usage.ru_stime
+    else:  # reaped by someone else (its rusage is lost): the process-wide figure
+        children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        result.cpu_s = ((children_after.ru_utime - children_before.ru_utime)
+                        + (children_after.ru_stime - children_before.ru_stime))
     if timed_out:
         result.status = "error"
         result.reason = f"timed out after {timeout:.0f} s (killed); last output: {_tail(log_path)}"
@@ -282,6 +287,28 @@ def report_problem(data: object) -> str | None:
             where = "/" + "/".join(str(part) for part in errors[0].absolute_path)
             return f"the report does not follow {REPORT_SCHEMA}: at {where}: {errors[0].message}"
     return None
+
+
+def _wait(process: subprocess.Popen[str], timeout: float | None) -> tuple[int, resource.struct_rusage | None]:
+    """``process.wait(timeout)`` that also gives the process's resource usage (``os.wait4``: that
+    process's CPU and its waited-for children's, so columns running side by side each count their
+    own). Raises ``subprocess.TimeoutExpired`` like ``wait``."""
+    end = None if timeout is None else time.monotonic() + timeout
+    pause = 0.01
+    while True:
+        if process.returncode is not None:  # already reaped (by Popen itself): no usage to read
+            return process.returncode, None
+        try:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        except ChildProcessError:
+            return process.wait(), None
+        if pid == process.pid:
+            process.returncode = os.waitstatus_to_exitcode(status)
+            return process.returncode, usage
+        if end is not None and time.monotonic() >= end:
+            raise subprocess.TimeoutExpired(process.args, timeout or 0.0)
+        time.sleep(pause if end is None else max(0.0, min(pause, end - time.monotonic())))
+        pause = min(pause * 2, 0.5)
 
 
 def _kill_group(process: subprocess.Popen[str]) -> None:
