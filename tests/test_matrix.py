@@ -833,3 +833,48 @@ def test_a_column_counts_its_own_cpu_when_columns_run_side_by_side(tmp_path: Pat
         _wait(hang, 0.2)
     hang.kill()
     assert _wait(hang, 600)[0] != 0
+
+
+def test_the_matrix_links_each_confirmed_defect_to_its_upstream_issue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A build writes a ready-to-file issue per defect its confirmed triage covers (none for a
+    disputed one), each finding of the defect names it and the HTML page links it; --retriage
+    writes them again from the triage as it is then."""
+    lc = "langchain-core/convert_to_openai_tool"
+    confirmed = _finding("SM-03", "SM-03 violation: open object", defect="D-11111111")
+    disputed = _finding("SM-03", "SM-03 violation: empty object", defect="D-22222222")
+    report = _report({"SM-03": [confirmed, disputed]})
+    report["defects"] = [{"id": "D-11111111", "title": "objects left open", "kind": "violation", "rules": ["SM-03"],
+                          "witnesses": 1, "findings": 1},
+                         {"id": "D-22222222", "title": "empty object", "kind": "violation", "rules": ["SM-03"],
+                          "witnesses": 1, "findings": 1}]
+    _fake_runs(monkeypatch, {"reference": _report(), lc: report})
+    triage = tmp_path / "triage"
+    triage.mkdir()
+
+    def entry(rule: str, key: str, verdict: str) -> dict[str, Any]:
+        return {"sdk_path": lc, "version": "1.8.3", "rule": rule, "key": key, "summary": f"{rule} summary",
+                "reproducer": "print('BUG: it shows')", "verdict": verdict,
+                "evidence": "langchain_core/utils/function_calling.py:12; https://platform.openai.com/docs/guides/structured-outputs"}
+
+    (triage / "langchain-core.json").write_text(json.dumps([entry("SM-03", confirmed["key"], "confirmed"),
+                                                            entry("SM-03", disputed["key"], "disputed")]))
+    out = tmp_path / "out"
+    assert matrix_main(["--paths", lc, "--out", str(out), "--triage", str(triage)]) == 0, capsys.readouterr().err
+    document = json.loads((out / "matrix.json").read_text(encoding="utf-8"))
+    check_matrix(document)
+    linked, unlinked = document["cells"][lc]["SM-03"]["findings"]
+    assert (linked["key"], unlinked["key"]) == (confirmed["key"], disputed["key"])
+    assert "upstream_issue" not in unlinked
+    issue = out / linked["upstream_issue"]
+    assert linked["upstream_issue"].startswith("upstream/langchain-core__convert_to_openai_tool/")
+    text = issue.read_text(encoding="utf-8")
+    assert "print('BUG: it shows')" in text and "SM-03" in text and "https://platform.openai.com/docs/guides/structured-outputs" in text
+    assert len(list((out / "upstream").rglob("*.md"))) == 1
+    assert f'href="{linked["upstream_issue"]}"' in (out / "matrix.html").read_text(encoding="utf-8")
+    # the triage changes (the SM-03 entry disputed now): --retriage drops the link
+    (triage / "langchain-core.json").write_text(json.dumps([entry("SM-03", confirmed["key"], "disputed"),
+                                                            entry("SM-03", disputed["key"], "disputed")]))
+    assert matrix_main(["--out", str(out), "--retriage", "--triage", str(triage)]) == 0
+    document = json.loads((out / "matrix.json").read_text(encoding="utf-8"))
+    assert "upstream_issue" not in document["cells"][lc]["SM-03"]["findings"][0]

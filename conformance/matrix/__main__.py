@@ -20,7 +20,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +136,40 @@ def _check_rules(tokens: Sequence[str]) -> None:
             raise ValueError(f"--rules {token!r} matches no rule (IDs like SM-03, or areas: RES, BUD, SM, RT, DR, TL)")
 
 
+#: Where a build writes the ready-to-file upstream issues, one folder per column.
+UPSTREAM_DIR = "upstream"
+
+
+def write_upstream_issues(document: dict[str, Any], columns: Sequence[ColumnResult], triage: Sequence[Any],
+                          out: Path) -> int:
+    """Per column, an upstream issue (Markdown, ``strictconformance.upstream``) for each defect its
+    confirmed triage entries cover, written to ``OUT/upstream/<column>/``; each finding of such a
+    defect names its issue (``upstream_issue``), which the HTML page links. Returns the count."""
+    from strictconformance.matrix.run import safe_name
+    from strictconformance.upstream import upstream_issues
+
+    written = 0
+    for column in columns:
+        if column.report is None:
+            continue
+        issues = upstream_issues(column.report, triage, column=column)
+        if not issues:
+            continue
+        folder = out / UPSTREAM_DIR / safe_name(column.key)
+        folder.mkdir(parents=True, exist_ok=True)
+        by_defect: dict[str, str] = {}
+        for issue in issues:
+            (folder / issue.file_name).write_text(issue.markdown, encoding="utf-8")
+            for defect in issue.defects:
+                by_defect[defect] = f"{UPSTREAM_DIR}/{safe_name(column.key)}/{issue.file_name}"
+            written += 1
+        for cell in document["cells"].get(column.key, {}).values():
+            for finding in cell["findings"]:
+                if finding.get("defect") in by_defect:
+                    finding["upstream_issue"] = by_defect[finding["defect"]]
+    return written
+
+
 def write_outputs(document: dict[str, Any], out: Path) -> None:
     """matrix.json, matrix.md and matrix.html in ``out``. A finding's adapter calls stay in its
     column's report (``reports/``): the counterexample and the reproducer say what to run, and the
@@ -247,6 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         say(f"kept {len(kept)} columns as built before: {', '.join(kept)}")
     try:
         document = combine(columns, profile=args.profile, selection=rules, triage=triage)
+        write_upstream_issues(document, columns, triage, out)
         if old is not None:
             document["changes"] = diff_matrices(old, document)
         check_matrix(document)
@@ -335,6 +370,7 @@ def combine_shards(folders: Sequence[Path], out: Path, *, profile: str, rules: S
         out.mkdir(parents=True, exist_ok=True)
         columns = read_shards(folders, out)
         document = combine(columns, profile=profile, selection=rules, triage=triage)
+        write_upstream_issues(document, columns, triage, out)
         if old is not None:
             document["changes"] = diff_matrices(old, document)
         check_matrix(document)
@@ -388,12 +424,34 @@ def kept_columns(out: Path, running: set[str]) -> dict[str, ColumnResult]:
     return kept
 
 
+def _columns_with_reports(document: Mapping[str, Any], out: Path) -> list[ColumnResult]:
+    """The columns of a built matrix whose report is still in ``out`` (the upstream issues need it;
+    a column without one simply has none written)."""
+    columns = []
+    for entry in document["columns"]:
+        report_file = entry.get("report_file")
+        if entry["status"] != "ran" or not report_file or not (out / report_file).is_file():
+            continue
+        try:
+            report = json.loads((out / report_file).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        columns.append(ColumnResult(key=entry["key"], title=entry["title"], language=entry.get("language", "python"),
+                                    report=report))
+    return columns
+
+
 def retriage(out: Path, triage: Sequence[Any], old: dict[str, Any] | None) -> int:
     """``--retriage``: the matrix in ``out`` joined to ``triage`` again, written back; no suite run."""
     source = out / "matrix.json"
     try:
         document = annotate_triage(read_matrix(source), triage)
         document.pop("changes", None)
+        for cells in document["cells"].values():  # the issues follow the triage as it is now
+            for cell in cells.values():
+                for finding in cell["findings"]:
+                    finding.pop("upstream_issue", None)
+        write_upstream_issues(document, _columns_with_reports(document, out), triage, out)
         if old is not None:
             document["changes"] = diff_matrices(old, document)
         check_matrix(document)

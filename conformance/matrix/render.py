@@ -274,6 +274,9 @@ def _finding_html(finding: Mapping[str, Any], verdict: str, *, new: bool = False
     if triage:
         parts.append(f'<p class="triage">triage ({_e(triage["version"])}): {_e(triage["summary"])}; evidence: '
                      f'{_e(triage["evidence"])}</p>')
+    if finding.get("upstream_issue"):
+        parts.append(f'<p class="upstream"><a href="{_e(finding["upstream_issue"])}">the ready-to-file upstream issue</a> '
+                     f'of this defect (Markdown: title, versions, reproducer, what the documentation says)</p>')
     reproducer = finding.get("reproducer")
     language = finding.get("reproducer_language") or "python"
     if reproducer:
