@@ -19,8 +19,9 @@
 //
 // Refusals: toStrictJsonSchema throws a plain `Error` naming what it will not make strict (a root
 // that is not an object, `allOf` it cannot merge, `oneOf`, a keyword outside the Structured Outputs
-// subset...): declared (`strictify_refusals: ["Error"]`, RT-10 judges them); its `TypeError`s are for
-// malformed schemas and stay crashes. With --zod, a JSON Schema z.fromJSONSchema cannot convert is not
+// subset...), and a `TypeError` of its own for some shapes (tuple-form `items`, a boolean schema where it
+// needs an object): both declared (`strictify_refusals`, RT-10 judges them). A TypeError the engine
+// throws (not from a `throw new TypeError(` line of the SDK) is answered as `EngineTypeError`: a crash. With --zod, a JSON Schema z.fromJSONSchema cannot convert is not
 // expressible as a Zod schema: refused for that input (the example is discarded, never judged).
 //
 // Not covered (declared in not_covered, never faked): requests and response parsing of the client
@@ -33,16 +34,31 @@
 import { toStrictJsonSchema } from "openai/lib/transform.mjs";
 import { zodResponseFormat } from "openai/helpers/zod";
 import { z } from "zod";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { serve, Refusal, DeclaredError, packageVersion, stringifyDeep } from "../harness-kit.mjs";
 
 const ZOD = process.argv.includes("--zod");
 const versions = { openai: await packageVersion("openai"), ...(ZOD ? { zod: await packageVersion("zod") } : {}) };
 
+// Whether `error` was thrown on purpose by a `throw new <Type>(` statement of the SDK's own code (its
+// innermost frame), not by the engine (a TypeError such as "Cannot read properties of undefined").
+const thrownOnPurpose = (() => {
+  const sources = new Map();
+  return (error) => {
+    const frame = /\((file:\/\/[^)]*?):(\d+):\d+\)/.exec(String(error?.stack ?? "").split("\n").slice(1).join("\n"));
+    if (!frame || !frame[1].includes("/node_modules/openai/")) return false;
+    const file = fileURLToPath(frame[1]);
+    if (!sources.has(file)) sources.set(file, readFileSync(file, "utf8").split("\n"));
+    return (sources.get(file)[Number(frame[2]) - 1] ?? "").includes(`throw new ${error.constructor.name}(`);
+  };
+})();
+
 function sdkError(error) {
-  // toStrictJsonSchema's deliberate refusals are plain Errors; anything else keeps its own name
-  if (error instanceof Error) {
-    return new DeclaredError(error.constructor === Error ? "Error" : error.name, error.message);
-  }
+  // toStrictJsonSchema's deliberate refusals: plain Errors, and TypeErrors it throws itself with a reason
+  // (tuple-form `items`, a boolean where an object schema is needed); an engine TypeError stays a crash
+  if (error instanceof TypeError && !thrownOnPurpose(error)) return new DeclaredError("EngineTypeError", error.message);
+  if (error instanceof Error) return new DeclaredError(error.constructor === Error ? "Error" : error.name, error.message);
   return new DeclaredError("Error", String(error));
 }
 
@@ -136,7 +152,7 @@ serve({
   declarations: {
     strictify_dialects: ["openai"],
     strictify_context: "output",
-    strictify_refusals: ["Error"],
+    strictify_refusals: ["Error", "TypeError"],
   },
   notCovered: NOT_COVERED,
   capabilities: { strictify, ...(ZOD ? { decode } : {}) },
