@@ -748,6 +748,9 @@ class Harness:
     #: judges (RT-10), not an example to discard.
     judge_refusals: bool = False
     _refusals: dict[str, int] = field(default_factory=dict)  # check -> inputs the adapter refused
+    #: check -> the reason of the last input the adapter refused (a check Hypothesis gave up on because
+    #: every example was refused is not covered, with it)
+    refusal_reasons: dict[str, str] = field(default_factory=dict)
     _answered: dict[str, bool] = field(default_factory=dict)  # check -> an adapter call returned
     #: Which call this process is in, for the run-level watchdog of the supervising process.
     beacon: Beacon | None = None
@@ -932,6 +935,7 @@ class Harness:
                 from hypothesis import currently_in_test_context
 
                 refused = self._refusals[self.current_nodeid] = self._refusals.get(self.current_nodeid, 0) + 1
+                self.refusal_reasons[self.current_nodeid] = str(exc)
                 if currently_in_test_context() and (refused < _REFUSALS_BEFORE_SKIP or self._answered.get(self.current_nodeid)):
                     self.refused = str(exc)  # @check discards the example even if a check catches this
                     raise  # Hypothesis discards the example, as assume(False)

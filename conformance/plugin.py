@@ -858,6 +858,12 @@ class _ConformanceRun:
             report.outcome = "skipped"
             report.longrepr = (str(item.path), item.location[1] or 0, f"Skipped: {budget.note()}")
             result = CheckResult(item.nodeid, rule_id, "not judged", reason=f"{budget.note()}, none of them finished")
+        elif report.failed and (refused := self._all_refused(item, call)) is not None:
+            # Hypothesis gave up because the adapter refused every example's input (a fixed case
+            # the SDK cannot express): not covered, with the refusal's reason, as an explicit case is
+            report.outcome = "skipped"
+            report.longrepr = (str(item.path), item.location[1] or 0, f"Skipped: {refused}")
+            result = CheckResult(item.nodeid, rule_id, "not covered", reason=refused)
         elif report.failed and (undrawn := self._undrawable(item, call)) is not None:
             # Hypothesis gave up because every draw from an adapter's output failed: that output may
             # have no value (a strict schema RT-8 judges), not an error of the check
@@ -922,6 +928,16 @@ class _ConformanceRun:
 
         error = call.excinfo.value if call.excinfo is not None else None
         return isinstance(error, (Unsatisfiable, FailedHealthCheck))
+
+    def _all_refused(self, item: pytest.Item, call: pytest.CallInfo[None]) -> str | None:
+        """Why the check is not covered when Hypothesis found no example to run because the
+        adapter refused the input of every one (None: another failure)."""
+        from hypothesis.errors import Unsatisfiable
+
+        if call.excinfo is None or not isinstance(call.excinfo.value, Unsatisfiable):
+            return None
+        reason = self.state.harness.refusal_reasons.get(item.nodeid)
+        return None if reason is None else f"every input of the check was refused: {reason}"
 
     def _undrawable(self, item: pytest.Item, call: pytest.CallInfo[None]) -> str | None:
         """Why the check is not covered when Hypothesis found no example to run because a draw

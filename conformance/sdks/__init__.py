@@ -111,6 +111,14 @@ SDK_PATHS: tuple[SdkPath, ...] = (
             command="node harnesses/effect-ai.mjs", language="node"),
     SdkPath("strands-agents/node", "Strands Agents (TypeScript) tool()", ("@strands-agents/sdk",),
             command="node harnesses/strands.mjs", language="node"),
+    SdkPath("openai-node/to-strict-json-schema", "OpenAI Node SDK (TypeScript): toStrictJsonSchema", ("openai",),
+            command="node harnesses/openai-node.mjs", language="node"),
+    SdkPath("openai-node/zod", "OpenAI Node SDK (TypeScript): zodResponseFormat and its parser", ("openai", "zod"),
+            command="node harnesses/openai-node.mjs --zod", language="node"),
+    SdkPath("openai-agents-js/strict-tool-schema", "OpenAI Agents SDK (TypeScript): tool() strict schema conversion",
+            ("@openai/agents",), command="node harnesses/openai-agents-js.mjs --strict-schema", language="node"),
+    SdkPath("openai-agents-js/tool", "OpenAI Agents SDK (TypeScript): tool() and its invocation", ("@openai/agents",),
+            command="node harnesses/openai-agents-js.mjs", language="node"),
 )
 
 
