@@ -82,7 +82,7 @@ def _enforce_required() -> Callable[[dict[str, Any]], None]:
     cell = types.CellType()
     function = types.FunctionType(code, _get_structured_outputs_response_format.__globals__, "enforce_required", None, (cell,))
     cell.cell_contents = function
-    return function  # type: ignore[no-any-return]
+    return function
 
 
 _ENFORCE_REQUIRED = _enforce_required()
