@@ -149,3 +149,14 @@ def test_llama_index_advertised_schema_and_description(run_suite: Callable[..., 
     assert _failed(run) == {"TL-1", "TL-8"}, run.output
     assert "/additionalProperties" in _messages(run, "TL-1")
     assert "TL-8 violation: the description holds the docstring's Args: section" in _keys(run, "TL-8")
+
+
+def test_dspy_lm_response_format_keeps_open_objects_and_non_object_roots(run_suite: Callable[..., SuiteRun]) -> None:
+    """_strict_json_schema leaves objects open where its walk does not go (an items list, oneOf,
+    not...) and sends a non-object root (a RootModel) as it is."""
+    path = _path("dspy/lm-response-format")
+    run = run_suite(path.adapter, "--sc-rule", "RT-1", "-k", "traps_and_known_bad")
+    assert _failed(run) == {"RT-1"}, run.output
+    keys = _keys(run, "RT-1")
+    assert any(key.startswith("RT-1 violation: SM-03 at ") for key in keys), sorted(keys)
+    assert any(key.startswith("RT-1 violation: SM-01 at ") for key in keys), sorted(keys)
