@@ -101,6 +101,14 @@ SDK_PATHS: tuple[SdkPath, ...] = (
     # mistralai (strictconformance.sdks.mistral)
     SdkPath("mistralai/response-format", "mistralai: response_format_from_pydantic_model (strict)", ("mistralai",),
             adapter="strictconformance.sdks.mistral:MistralStrictSchema"),
+    # dspy (strictconformance.sdks.dspy)
+    SdkPath("dspy/lm-response-format", "dspy: LM response_format (_strict_json_schema)", ("dspy",),
+            adapter="strictconformance.sdks.dspy:DspyLMResponseFormat"),
+    SdkPath("dspy/json-adapter", "dspy: JSONAdapter structured outputs", ("dspy",),
+            adapter="strictconformance.sdks.dspy:DspyJSONAdapter"),
+    # llama-index-core (strictconformance.sdks.llama_index_core)
+    SdkPath("llama-index-core/function-tool", "llama-index-core: FunctionTool + call_tool_with_selection", ("llama-index-core",),
+            adapter="strictconformance.sdks.llama_index_core:LlamaIndexFunctionTool"),
     # process harnesses (strictconformance.process; run from HARNESS_DIR)
     SdkPath("vercel-ai/node", "Vercel AI SDK (TypeScript)", ("ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/google"),
             command="node harnesses/vercel-ai.mjs", language="node"),
