@@ -111,6 +111,10 @@ SDK_PATHS: tuple[SdkPath, ...] = (
             command="node harnesses/effect-ai.mjs", language="node"),
     SdkPath("strands-agents/node", "Strands Agents (TypeScript) tool()", ("@strands-agents/sdk",),
             command="node harnesses/strands.mjs", language="node"),
+    SdkPath("anthropic-ts/json-schema-output-format", "@anthropic-ai/sdk (TypeScript) jsonSchemaOutputFormat", ("@anthropic-ai/sdk",),
+            command="node harnesses/anthropic-sdk.mjs", language="node"),
+    SdkPath("anthropic-ts/beta-tool", "@anthropic-ai/sdk (TypeScript) betaTool + toolRunner", ("@anthropic-ai/sdk",),
+            command="node harnesses/anthropic-sdk.mjs --tools", language="node"),
 )
 
 
