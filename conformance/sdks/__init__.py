@@ -127,6 +127,10 @@ SDK_PATHS: tuple[SdkPath, ...] = (
             ("@openai/agents",), command="node harnesses/openai-agents-js.mjs --strict-schema", language="node"),
     SdkPath("openai-agents-js/tool", "OpenAI Agents SDK (TypeScript): tool() and its invocation", ("@openai/agents",),
             command="node harnesses/openai-agents-js.mjs", language="node"),
+    SdkPath("anthropic-ts/json-schema-output-format", "@anthropic-ai/sdk (TypeScript) jsonSchemaOutputFormat", ("@anthropic-ai/sdk",),
+            command="node harnesses/anthropic-sdk.mjs", language="node"),
+    SdkPath("anthropic-ts/beta-tool", "@anthropic-ai/sdk (TypeScript) betaTool + toolRunner", ("@anthropic-ai/sdk",),
+            command="node harnesses/anthropic-sdk.mjs --tools", language="node"),
 )
 
 
