@@ -9,6 +9,7 @@ back). It is pure (the input is never touched), deterministic and idempotent; ba
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -70,8 +71,10 @@ def strictify(schema: Mapping[str, Any] | bool, dialect: str | Dialect) -> Stric
     resolved = resolve_dialect(dialect)
     checked = check_input(schema)
     state = State(resolved, checked.schema, checked.refs, detached=checked.detached)
-    for _, run, _ in PASSES:
+    for name, run, _ in PASSES:
         run(state)
+        if name == "resolve_references":
+            _within_output_limit(state.schema)
     # passes share unchanged subtrees (and lists such as `required`): the output is made a tree of
     # its own, so editing one place of it changes no other (RT-2)
     strict = _unshared(state.schema)
@@ -79,7 +82,52 @@ def strictify(schema: Mapping[str, Any] | bool, dialect: str | Dialect) -> Stric
         strict = {"not": {}}
     codec = build_codec(state.schema, strict, *strip_marks_shared(state.semantic))
     losses = tuple(dict.fromkeys(state.losses))  # the same loss met twice (a shared subtree) once
+    if checked.aliases:  # a Python object the input shared, kept once: named where it was first used
+        losses = tuple(dict.fromkeys(_unaliased(loss, checked.aliases) for loss in losses))
     return StrictifyResult(strict, losses, codec, resolved.name, has_reshaping_codec(state.schema))
+
+
+#: Subschemas the strict schema may hold once written out as JSON. A dialect that cannot refer
+#: to a shared definition (it inlines references) writes it out at every place that uses it: a
+#: DAG of shared definitions would come out exponentially large, far beyond any provider's limit
+#: on a request, so it is refused instead.
+MAX_OUTPUT_SUBSCHEMAS = 1_000_000
+
+
+def _within_output_limit(schema: Any) -> None:
+    """Refuse a working schema that unfolds past :data:`MAX_OUTPUT_SUBSCHEMAS` (counted over its
+    shared nodes, without unfolding)."""
+    counts: dict[int, int] = {}
+    keep: list[Any] = []  # keeps every counted node alive, so ids stay unique
+    order: list[Any] = []
+    stack: list[Any] = [schema]
+    while stack:  # every distinct container once, parents before children
+        node = stack.pop()
+        if id(node) in counts:
+            continue
+        counts[id(node)] = 0
+        keep.append(node)
+        order.append(node)
+        stack.extend(value for value in (node.values() if isinstance(node, dict) else node) if isinstance(value, (dict, list)))
+    for node in reversed(order):  # each container's unfolded dicts, from its children's
+        values = node.values() if isinstance(node, dict) else node
+        counts[id(node)] = (1 if isinstance(node, dict) else 0) + sum(counts[id(value)] for value in values
+                                                                      if isinstance(value, (dict, list)))
+    total = counts[id(schema)] if isinstance(schema, (dict, list)) else 0
+    if total > MAX_OUTPUT_SUBSCHEMAS:
+        raise SchemaError("", f"the strict schema would hold {total} subschemas once written out as JSON (the input shares "
+                          f"definitions this dialect must write out at every use), over the {MAX_OUTPUT_SUBSCHEMAS} "
+                          "strictify builds")
+
+
+def _unaliased(loss: Loss, aliases: Mapping[str, str]) -> Loss:
+    """``loss`` with a pointer into a definition :func:`hoist_shared` made pointing where the
+    original first used that object."""
+    parts = loss.pointer.split("/", 3)
+    prefix = "/".join(parts[:3])
+    if len(parts) >= 3 and prefix in aliases:
+        return dataclasses.replace(loss, pointer=aliases[prefix] + loss.pointer[len(prefix):])
+    return loss
 
 
 def _unshared(marked: Any) -> Any:
