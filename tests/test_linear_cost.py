@@ -103,3 +103,13 @@ def test_a_loss_inside_a_shared_object_names_the_place_it_was_first_used() -> No
     result = strictify(_shared_any_of(12, leaf), "anthropic")
     assert [loss.pointer for loss in result.losses if loss.keyword == "maxLength"] == ["/properties/v" + "/anyOf/0" * 12]
     assert unfolded_size(result.schema)[1] < 200
+
+
+def test_a_depth_limited_dialect_still_inlines_a_definition_dag_its_depth_limit_cuts() -> None:
+    # openai inlines references; its depth limit keeps 20 levels of shared definitions small:
+    # the refusal counts only what truncate_depth keeps, so this is built, not refused
+    from strictconformance.bench.scaling import shared_dag
+
+    result = strictify(shared_dag(20), "openai")
+    assert unfolded_size(result.schema)[1] < 5000
+    assert validate_strict(result.schema, "openai") == []

@@ -19,8 +19,19 @@ from typing import Any
 from strictconformance.dialects.model import Dialect, Loss, SchemaError, Strictified
 from strictconformance.dialects.registry import resolve_dialect
 from strictconformance.reference.strictify._input import MAX_NESTING, check_input
-from strictconformance.reference.strictify._passes import PASSES, ROOT_KEY, State
-from strictconformance.reference.strictify._schema import strip_marks, strip_marks_shared
+from strictconformance.reference.strictify._passes import (
+    PASSES,
+    ROOT_KEY,
+    State,
+    _has_nested_schema,
+)
+from strictconformance.reference.strictify._schema import (
+    DATA_EDGES,
+    MARK,
+    strip_marks,
+    strip_marks_shared,
+    subschema_kind,
+)
 from strictconformance.reference.strictify.codec import (
     MAX_VALUE_DEPTH,
     Codec,
@@ -28,6 +39,7 @@ from strictconformance.reference.strictify.codec import (
     build_codec,
     has_reshaping_codec,
 )
+from strictconformance.spec.keywords import DEFINITION_KEYWORDS
 
 __all__ = [
     "MAX_NESTING",
@@ -74,7 +86,7 @@ def strictify(schema: Mapping[str, Any] | bool, dialect: str | Dialect) -> Stric
     for name, run, _ in PASSES:
         run(state)
         if name == "resolve_references":
-            _within_output_limit(state.schema)
+            _within_output_limit(state.schema, resolved.limits.max_depth)
     # passes share unchanged subtrees (and lists such as `required`): the output is made a tree of
     # its own, so editing one place of it changes no other (RT-2)
     strict = _unshared(state.schema)
@@ -94,26 +106,38 @@ def strictify(schema: Mapping[str, Any] | bool, dialect: str | Dialect) -> Stric
 MAX_OUTPUT_SUBSCHEMAS = 1_000_000
 
 
-def _within_output_limit(schema: Any) -> None:
-    """Refuse a working schema that unfolds past :data:`MAX_OUTPUT_SUBSCHEMAS` (counted over its
-    shared nodes, without unfolding)."""
-    counts: dict[int, int] = {}
+def _within_output_limit(schema: Any, depth_limit: int | None) -> None:
+    """Refuse a working schema that, written out as JSON, would hold more than
+    :data:`MAX_OUTPUT_SUBSCHEMAS` subschemas: counted over its shared nodes without unfolding
+    them, and, under a depth limit, only as deep as ``truncate_depth`` will keep it."""
+    counts: dict[tuple[int, int], int] = {}
     keep: list[Any] = []  # keeps every counted node alive, so ids stay unique
-    order: list[Any] = []
-    stack: list[Any] = [schema]
-    while stack:  # every distinct container once, parents before children
-        node = stack.pop()
-        if id(node) in counts:
-            continue
-        counts[id(node)] = 0
-        keep.append(node)
-        order.append(node)
-        stack.extend(value for value in (node.values() if isinstance(node, dict) else node) if isinstance(value, (dict, list)))
-    for node in reversed(order):  # each container's unfolded dicts, from its children's
-        values = node.values() if isinstance(node, dict) else node
-        counts[id(node)] = (1 if isinstance(node, dict) else 0) + sum(counts[id(value)] for value in values
-                                                                      if isinstance(value, (dict, list)))
-    total = counts[id(schema)] if isinstance(schema, (dict, list)) else 0
+
+    def count(node: Any, depth: int) -> int:
+        if not isinstance(node, dict):
+            return 0
+        key = (id(node), depth)
+        if key not in counts:
+            keep.append(node)
+            if depth_limit is not None and depth >= depth_limit and _has_nested_schema(node):
+                counts[key] = 1  # cut there: it travels as JSON text
+            else:
+                total = 1
+                for keyword, value in node.items():
+                    kind = subschema_kind(keyword, value) if keyword != MARK else None
+                    below = 0 if keyword in DEFINITION_KEYWORDS else depth + 1 if keyword in DATA_EDGES else depth
+                    if depth_limit is not None:
+                        below = min(below, depth_limit)
+                    if kind == "one":
+                        total += count(value, below)
+                    elif kind == "map" and isinstance(value, dict):
+                        total += sum(count(sub, below) for sub in value.values())
+                    elif kind == "list" and isinstance(value, list):
+                        total += sum(count(sub, below) for sub in value)
+                counts[key] = total
+        return counts[key]
+
+    total = count(schema, 0)
     if total > MAX_OUTPUT_SUBSCHEMAS:
         raise SchemaError("", f"the strict schema would hold {total} subschemas once written out as JSON (the input shares "
                           f"definitions this dialect must write out at every use), over the {MAX_OUTPUT_SUBSCHEMAS} "
