@@ -208,7 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m strictconformance.bench scaling", description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="100,200,400,800,1600", help="sizes of each validate_strict family")
     parser.add_argument("--dag-depths", default="4,8,12,16,20", help="depths of the DAG given to strictify")
-    parser.add_argument("--object-depths", default="6,10,14,18,22", help="depths of the shared-object anyOf DAG given to strictify")
+    parser.add_argument("--object-depths", default="6,10,12,18,22", help="depths of the shared-object anyOf DAG given to strictify")
     parser.add_argument("--dialect", default="openai", help="dialect for validate_strict")
     parser.add_argument("--budget", type=float, default=0.5, help="seconds of repeated runs per validate_strict cell (3 runs at least)")
     parser.add_argument("--dag-dialects", default="", help="comma-separated dialects for the DAG (default: every shipped one)")
