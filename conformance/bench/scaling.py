@@ -11,11 +11,15 @@
   and nodes of the output, and whether both grow polynomially in N (the output never shares a
   node, so its node count is its JSON size). A dialect without ``$ref`` (``openai@2025-01``) must
   inline; its depth limit keeps the inlined output polynomial.
+- the same for an ``anyOf`` DAG whose levels are shared Python objects (no ``$ref`` written):
+  a dialect that keeps references keeps each shared object once; one that inlines them refuses
+  what would come out exponentially large.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import math
 import statistics
@@ -23,7 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["FAMILIES", "bench_dag_strictify", "bench_validator", "growth_exponent", "main", "unfolded_size"]
+__all__ = ["FAMILIES", "bench_dag_strictify", "bench_validator", "growth_exponent", "main", "shared_objects", "unfolded_size"]
 
 
 def growth_exponent(points: Sequence[tuple[float, float]]) -> float:
@@ -67,26 +71,37 @@ def shared_dag(depth: int) -> dict[str, Any]:
     return {**_closed({"tree": {"$ref": "#/$defs/d0"}}), "$defs": definitions}
 
 
+def shared_objects(depth: int) -> dict[str, Any]:
+    """``depth`` levels of ``anyOf: [next, integer, next]`` where ``next`` is one Python object
+    used twice: written out as JSON, about 3 * 2^depth subschemas; as Python objects, 2 * depth."""
+    node: dict[str, Any] = {"type": "string"}
+    for _ in range(depth):
+        node = {"anyOf": [node, {"type": "integer"}, node]}
+    return _closed({"value": node})
+
+
 #: (name, size unit, builder)
 FAMILIES: tuple[tuple[str, str, Callable[[int], dict[str, Any]]], ...] = (
     ("nesting depth", "levels", nested),
     ("$ref chain", "references", ref_chain),
     ("number of $defs", "definitions", many_defs),
     ("shared sub-schemas (DAG)", "levels", shared_dag),
+    ("shared Python objects", "levels", shared_objects),
 )
 
 
 def _median_seconds(run: Callable[[], Any], budget: float = 0.5, most: int = 25) -> float:
-    """Median wall time of ``run`` repeated within about ``budget`` seconds (3 runs at least),
+    """Median CPU time of ``run`` repeated within about ``budget`` CPU seconds (3 runs at least;
+    CPU time, since on a shared machine the wall time of a run counts whoever else ran meanwhile),
     with the cyclic garbage collector paused as timeit does."""
     times: list[float] = []
     gc.collect()  # once: a full collection per run costs more than a small run inside a big process
     gc.disable()
     try:
         while len(times) < 3 or (sum(times) < budget and len(times) < most):
-            started = time.perf_counter()
+            started = time.process_time()
             run()
-            times.append(time.perf_counter() - started)
+            times.append(time.process_time() - started)
     finally:
         gc.enable()
     return statistics.median(times)
@@ -102,7 +117,7 @@ def bench_validator(sizes: Sequence[int] = (100, 200, 400, 800, 1600), dialect: 
     from strictconformance.dialects.validator import validate_strict
 
     figures: dict[str, dict[int, float]] = {}
-    write(f"validate_strict ({dialect}): median ms per schema by size")
+    write(f"validate_strict ({dialect}): median CPU ms per schema by size")
     write(f"{'family':<28}" + "".join(f"{size:>10}" for size in sizes) + f"{'exponent':>10}  verdict")
     for name, _, build in FAMILIES:
         row: dict[int, float] = {}
@@ -138,22 +153,38 @@ def unfolded_size(node: Any) -> tuple[int, int]:
 
 
 def bench_dag_strictify(depths: Sequence[int] = (4, 8, 12, 16, 20), dialects: Sequence[str] | None = None,
-                        write: Callable[[str], None] = print) -> dict[str, dict[int, tuple[float, int]]]:
-    """Strictify the shared-sub-schema DAG of each depth in each dialect: time and output nodes,
-    their growth exponents, and whether either grows like 2^N (exponential) over the last step."""
+                        write: Callable[[str], None] = print, build: Callable[[int], dict[str, Any]] = shared_dag,
+                        what: str = "a shared-sub-schema DAG") -> dict[str, dict[int, tuple[float, int]]]:
+    """Strictify the DAG ``build(N)`` of each depth in each dialect: time and output nodes,
+    their growth exponents, and whether either grows like 2^N (exponential) over the last step.
+    A schema strictify refuses (its output would be too large) is shown as refused."""
+    from strictconformance.dialects.model import SchemaError
     from strictconformance.dialects.shipped import SHIPPED
     from strictconformance.reference.strictify import strictify
 
     figures: dict[str, dict[int, tuple[float, int]]] = {}
-    write("reference strictify of a shared-sub-schema DAG of depth N (unfolding it would give 2^N nodes): "
-          f"ms / nodes of the output, N = {', '.join(map(str, depths))}")
+    write(f"reference strictify of {what} of depth N (unfolding it would give 2^N nodes): "
+          f"CPU ms / nodes of the output, N = {', '.join(map(str, depths))}")
     for dialect in dialects or list(SHIPPED):
         row: dict[int, tuple[float, int]] = {}
+        refused: dict[int, float] = {}
         for depth in depths:
-            schema = shared_dag(depth)
+            schema = build(depth)
+            try:
+                output = strictify(schema, dialect).schema
+            except SchemaError:
+                started = time.process_time()
+                with contextlib.suppress(SchemaError):
+                    strictify(schema, dialect)
+                refused[depth] = time.process_time() - started
+                continue
             seconds = _median_seconds(lambda schema=schema, dialect=dialect: strictify(schema, dialect), budget=0.2, most=5)  # type: ignore[misc]
-            row[depth] = (seconds, unfolded_size(strictify(schema, dialect).schema)[1])
+            row[depth] = (seconds, unfolded_size(output)[1])
         figures[dialect] = row
+        if refused:
+            cells = "  ".join([f"{t * 1e3:.1f}/{n}" for t, n in row.values()] + [f"refused in {t * 1e3:.1f}" for t in refused.values()])
+            write(f"  {dialect:<16}{cells}   (refused: the output would be too large once written out)")
+            continue
         points = sorted(row.items())
         time_exponent = growth_exponent([(d, t) for d, (t, _) in points]) if len(points) >= 2 else float("nan")
         size_exponent = growth_exponent([(d, float(n)) for d, (_, n) in points]) if len(points) >= 2 else float("nan")
@@ -177,12 +208,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m strictconformance.bench scaling", description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="100,200,400,800,1600", help="sizes of each validate_strict family")
     parser.add_argument("--dag-depths", default="4,8,12,16,20", help="depths of the DAG given to strictify")
+    parser.add_argument("--object-depths", default="6,10,12,18,22", help="depths of the shared-object anyOf DAG given to strictify")
     parser.add_argument("--dialect", default="openai", help="dialect for validate_strict")
     parser.add_argument("--budget", type=float, default=0.5, help="seconds of repeated runs per validate_strict cell (3 runs at least)")
     parser.add_argument("--dag-dialects", default="", help="comma-separated dialects for the DAG (default: every shipped one)")
     arguments = parser.parse_args(list(argv) if argv is not None else None)
     bench_validator([int(size) for size in arguments.sizes.split(",")], arguments.dialect, budget=arguments.budget)
     print()
-    bench_dag_strictify([int(depth) for depth in arguments.dag_depths.split(",")],
-                        [name for name in arguments.dag_dialects.split(",") if name] or None)
+    dag_dialects = [name for name in arguments.dag_dialects.split(",") if name] or None
+    bench_dag_strictify([int(depth) for depth in arguments.dag_depths.split(",")], dag_dialects)
+    print()
+    bench_dag_strictify([int(depth) for depth in arguments.object_depths.split(",")], dag_dialects,
+                        build=shared_objects, what="an anyOf DAG of shared Python objects")
     return 0

@@ -51,6 +51,10 @@ class DialectRegistry(Mapping[str, Dialect]):
         return DialectRegistry({**self._dialects, dialect.name: dialect})
 
 
+#: The shipped dialects' registry, built once (a lookup by name must not copy them each time).
+_SHIPPED_REGISTRY = DialectRegistry()
+
+
 def register_dialect(dialect: Dialect, *, registry: DialectRegistry | None = None, replace: bool = False) -> DialectRegistry:
     """Return a registry holding ``registry``'s dialects (the shipped ones by default) and ``dialect``."""
     return (registry if registry is not None else DialectRegistry()).with_dialect(dialect, replace=replace)
@@ -58,6 +62,8 @@ def register_dialect(dialect: Dialect, *, registry: DialectRegistry | None = Non
 
 def get_dialect(name: str, registry: Mapping[str, Dialect] | None = None) -> Dialect:
     """The dialect called ``name`` in ``registry`` (the shipped dialects by default)."""
+    if registry is None or registry is SHIPPED:
+        return _SHIPPED_REGISTRY[name]
     return (registry if isinstance(registry, DialectRegistry) else DialectRegistry(registry or SHIPPED))[name]
 
 

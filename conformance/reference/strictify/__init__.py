@@ -9,6 +9,7 @@ back). It is pure (the input is never touched), deterministic and idempotent; ba
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,8 +19,19 @@ from typing import Any
 from strictconformance.dialects.model import Dialect, Loss, SchemaError, Strictified
 from strictconformance.dialects.registry import resolve_dialect
 from strictconformance.reference.strictify._input import MAX_NESTING, check_input
-from strictconformance.reference.strictify._passes import PASSES, ROOT_KEY, State
-from strictconformance.reference.strictify._schema import strip_marks, strip_marks_shared
+from strictconformance.reference.strictify._passes import (
+    PASSES,
+    ROOT_KEY,
+    State,
+    _has_nested_schema,
+)
+from strictconformance.reference.strictify._schema import (
+    DATA_EDGES,
+    MARK,
+    strip_marks,
+    strip_marks_shared,
+    subschema_kind,
+)
 from strictconformance.reference.strictify.codec import (
     MAX_VALUE_DEPTH,
     Codec,
@@ -27,6 +39,7 @@ from strictconformance.reference.strictify.codec import (
     build_codec,
     has_reshaping_codec,
 )
+from strictconformance.spec.keywords import DEFINITION_KEYWORDS
 
 __all__ = [
     "MAX_NESTING",
@@ -70,8 +83,10 @@ def strictify(schema: Mapping[str, Any] | bool, dialect: str | Dialect) -> Stric
     resolved = resolve_dialect(dialect)
     checked = check_input(schema)
     state = State(resolved, checked.schema, checked.refs, detached=checked.detached)
-    for _, run, _ in PASSES:
+    for name, run, _ in PASSES:
         run(state)
+        if name == "resolve_references":
+            _within_output_limit(state.schema, resolved.limits.max_depth)
     # passes share unchanged subtrees (and lists such as `required`): the output is made a tree of
     # its own, so editing one place of it changes no other (RT-2)
     strict = _unshared(state.schema)
@@ -79,7 +94,64 @@ def strictify(schema: Mapping[str, Any] | bool, dialect: str | Dialect) -> Stric
         strict = {"not": {}}
     codec = build_codec(state.schema, strict, *strip_marks_shared(state.semantic))
     losses = tuple(dict.fromkeys(state.losses))  # the same loss met twice (a shared subtree) once
+    if checked.aliases:  # a Python object the input shared, kept once: named where it was first used
+        losses = tuple(dict.fromkeys(_unaliased(loss, checked.aliases) for loss in losses))
     return StrictifyResult(strict, losses, codec, resolved.name, has_reshaping_codec(state.schema))
+
+
+#: Subschemas the strict schema may hold once written out as JSON. A dialect that cannot refer
+#: to a shared definition (it inlines references) writes it out at every place that uses it: a
+#: DAG of shared definitions would come out exponentially large, far beyond any provider's limit
+#: on a request, so it is refused instead.
+MAX_OUTPUT_SUBSCHEMAS = 1_000_000
+
+
+def _within_output_limit(schema: Any, depth_limit: int | None) -> None:
+    """Refuse a working schema that, written out as JSON, would hold more than
+    :data:`MAX_OUTPUT_SUBSCHEMAS` subschemas: counted over its shared nodes without unfolding
+    them, and, under a depth limit, only as deep as ``truncate_depth`` will keep it."""
+    counts: dict[tuple[int, int], int] = {}
+    keep: list[Any] = []  # keeps every counted node alive, so ids stay unique
+
+    def count(node: Any, depth: int) -> int:
+        if not isinstance(node, dict):
+            return 0
+        key = (id(node), depth)
+        if key not in counts:
+            keep.append(node)
+            if depth_limit is not None and depth >= depth_limit and _has_nested_schema(node):
+                counts[key] = 1  # cut there: it travels as JSON text
+            else:
+                total = 1
+                for keyword, value in node.items():
+                    kind = subschema_kind(keyword, value) if keyword != MARK else None
+                    below = 0 if keyword in DEFINITION_KEYWORDS else depth + 1 if keyword in DATA_EDGES else depth
+                    if depth_limit is not None:
+                        below = min(below, depth_limit)
+                    if kind == "one":
+                        total += count(value, below)
+                    elif kind == "map" and isinstance(value, dict):
+                        total += sum(count(sub, below) for sub in value.values())
+                    elif kind == "list" and isinstance(value, list):
+                        total += sum(count(sub, below) for sub in value)
+                counts[key] = total
+        return counts[key]
+
+    total = count(schema, 0)
+    if total > MAX_OUTPUT_SUBSCHEMAS:
+        raise SchemaError("", f"the strict schema would hold {total} subschemas once written out as JSON (the input shares "
+                          f"definitions this dialect must write out at every use), over the {MAX_OUTPUT_SUBSCHEMAS} "
+                          "strictify builds")
+
+
+def _unaliased(loss: Loss, aliases: Mapping[str, str]) -> Loss:
+    """``loss`` with a pointer into a definition :func:`hoist_shared` made pointing where the
+    original first used that object."""
+    parts = loss.pointer.split("/", 3)
+    prefix = "/".join(parts[:3])
+    if len(parts) >= 3 and prefix in aliases:
+        return dataclasses.replace(loss, pointer=aliases[prefix] + loss.pointer[len(prefix):])
+    return loss
 
 
 def _unshared(marked: Any) -> Any:

@@ -129,6 +129,9 @@ class CheckedInput:
     #: subschemas a `$ref` reaches outside any keyword (`{"$ref": "#/standard"}`, `standard` a
     #: member no keyword defines), tagged, by pointer: the tagged tree leaves such members as they are
     detached: dict[str, Node] = field(default_factory=dict)
+    #: where the definitions :func:`hoist_shared` made stand in the original: ``/$defs/<name>``
+    #: -> the pointer of the first place that used the shared object (for the losses' pointers)
+    aliases: dict[str, str] = field(default_factory=dict)
 
 
 def ref_target(reference: str, anchors: dict[str, str], base_id: str, document: Any, where: str) -> str:
@@ -341,12 +344,126 @@ def _tag(node: Any, pointer: str, older: bool = False) -> Any:
     return result
 
 
+#: Subschemas a schema may hold once written out as JSON before the Python objects it shares are
+#: kept once (under `$defs`) instead of being written out at every place that uses them.
+UNFOLDED_LIMIT = 2_000
+
+
+def _children(node: Node, older: bool) -> list[tuple[str, str | int | None, Any]]:
+    """(keyword, name or index, subschema) of each direct subschema of ``node`` (as :func:`_walk`
+    reads them; ill-shaped keywords are left to it)."""
+    found: list[tuple[str, str | int | None, Any]] = []
+    for keyword, value in node.items():
+        kind = subschema_kind(keyword, value)
+        if older and keyword == "dependencies" and isinstance(value, dict):
+            found.extend((keyword, name, sub) for name, sub in value.items() if not isinstance(sub, list))
+        elif kind == "one":
+            found.append((keyword, None, value))
+        elif kind == "map" and isinstance(value, dict):
+            found.extend((keyword, name, sub) for name, sub in value.items())
+        elif kind == "list" and isinstance(value, list):
+            found.extend((keyword, index, sub) for index, sub in enumerate(value))
+    return found
+
+
+def hoist_shared(schema: Any, older: bool = False) -> tuple[Any, dict[str, str]]:
+    """``schema`` with every subschema object it uses at several places kept once, under
+    `$defs`, and referred to from each place, when written out as JSON it would hold more than
+    :data:`UNFOLDED_LIMIT` subschemas (and several times the distinct ones): a DAG of shared
+    Python objects unfolds exponentially in JSON text. Returns the schema (itself when nothing
+    is hoisted) and, per new definition, the pointer of the first place that used it. Linear in
+    the distinct objects; a cyclic object is left for :func:`_walk` to name."""
+    if not isinstance(schema, dict):
+        return schema, {}
+    uses: dict[int, int] = {id(schema): 0}
+    objects: dict[int, Node] = {id(schema): schema}
+    first: dict[int, str] = {id(schema): ""}
+    children: dict[int, list[tuple[str, str | int | None, Any]]] = {}
+    stack: list[Node] = [schema]
+    order: list[Node] = []
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        children[id(node)] = _children(node, older)
+        for keyword, key, child in children[id(node)]:
+            if not isinstance(child, dict):
+                continue
+            if id(child) in objects:
+                uses[id(child)] += 1
+            else:
+                objects[id(child)] = child
+                uses[id(child)] = 1
+                first[id(child)] = join_pointer(first[id(node)], keyword) if key is None else join_pointer(first[id(node)], keyword, key)
+                stack.append(child)
+    if all(count <= 1 for count in uses.values()):
+        return schema, {}  # a tree
+    waiting = dict(uses)  # topological order (Kahn): the number of paths to each object
+    paths = {id(schema): 1}
+    ready: list[Node] = [schema]
+    topological: list[Node] = []
+    while ready:
+        node = ready.pop()
+        topological.append(node)
+        for _, _, child in children[id(node)]:
+            if isinstance(child, dict):
+                paths[id(child)] = paths.get(id(child), 0) + paths[id(node)]
+                waiting[id(child)] -= 1
+                if waiting[id(child)] == 0:
+                    ready.append(child)
+    if len(topological) < len(objects):
+        return schema, {}  # a cyclic Python object: _walk names it
+    unfolded = sum(paths.values())
+    if unfolded <= UNFOLDED_LIMIT or unfolded <= 4 * len(objects):
+        return schema, {}
+    existing = schema.get("$defs")
+    taken = set(existing) if isinstance(existing, dict) else set()
+    names: dict[int, str] = {}
+    for node in order:
+        if uses[id(node)] >= 2:
+            number = len(names) + 1
+            while f"shared-{number}" in taken:
+                number += 1
+            taken.add(f"shared-{number}")
+            names[id(node)] = f"shared-{number}"
+    copies: dict[int, Node] = {}
+
+    def use(child: Any) -> Any:
+        if not isinstance(child, dict):
+            return child
+        if id(child) in names:
+            return {"$ref": f"#/$defs/{names[id(child)]}"}
+        return copies[id(child)]
+
+    for node in reversed(topological):  # children before their parents
+        copy = dict(node)
+        for keyword, key, _ in children[id(node)]:
+            value = node[keyword]
+            if key is None:
+                copy[keyword] = use(value)
+            elif isinstance(value, dict):
+                if copy[keyword] is value:
+                    copy[keyword] = dict(value)
+                copy[keyword][key] = use(value[key])
+            else:
+                if copy[keyword] is value:
+                    copy[keyword] = list(value)
+                copy[keyword][key] = use(value[key])
+        copies[id(node)] = copy
+    root = copies[id(schema)]
+    definitions = dict(root["$defs"]) if isinstance(root.get("$defs"), dict) else {}
+    for key, name in names.items():
+        definitions[name] = copies[key]
+    root["$defs"] = definitions
+    return root, {join_pointer("", "$defs", name): first[key] for key, name in names.items()}
+
+
 def check_input(schema: object) -> CheckedInput:
     """Validate ``schema`` and return a tagged working copy (the input is never touched)."""
     if not isinstance(schema, (dict, bool)):
         raise SchemaError("", f"a schema is an object or a boolean, got {type(schema).__name__}")
     # drafts 04 to 07 (2019-09 split `dependencies` into `dependentRequired`/`dependentSchemas`)
     older = written_before_2019_09(schema)
+    schema, aliases = hoist_shared(schema, older)
     nodes = _walk(schema, older=older)
     problem = locate_json_problem(schema, max_depth=MAX_VALUE_NESTING)
     if problem is not None:
@@ -389,4 +506,4 @@ def check_input(schema: object) -> CheckedInput:
     if cyclic is not None:
         raise SchemaError(cyclic, "cyclic definition: this $ref reaches itself again without describing any value")
     detached = {target: _tag(resolve_pointer(copied, target), target, older) for target in detached_roots}
-    return CheckedInput(_tag(copied, "", older), refs, anchors, detached)
+    return CheckedInput(_tag(copied, "", older), refs, anchors, detached, aliases)

@@ -1215,20 +1215,29 @@ def property_ordering(state: State) -> None:
     state.schema = _bottom_up(order)(state.schema)
 
 
-def _wire_types(node: Any, definitions: dict[str, Any], seen: frozenset[str]) -> frozenset[str] | None:
-    """The JSON types a wire value of ``node`` can have (None: any); integer counts as number."""
+def _wire_types(node: Any, definitions: dict[str, Any], seen: frozenset[str],
+                memo: dict[tuple[str, frozenset[str]], frozenset[str] | None] | None = None) -> frozenset[str] | None:
+    """The JSON types a wire value of ``node`` can have (None: any); integer counts as number.
+    ``memo``: what each definition gave (per set of definitions on the way), so a DAG of shared
+    definitions is followed once per definition, not once per path."""
     if not isinstance(node, dict):
         return None if node is not False else frozenset()
     reference = node.get("$ref")
     if isinstance(reference, str) and (reference.startswith("#/$defs/") or reference == ROOT_REF):
         name = reference[len("#/$defs/"):] if reference != ROOT_REF else ROOT_REF
-        return frozenset() if name in seen else _wire_types(definitions.get(name, {}), definitions, seen | {name})
+        if name in seen:
+            return frozenset()
+        if memo is None:
+            memo = {}
+        if (name, seen) not in memo:
+            memo[name, seen] = _wire_types(definitions.get(name, {}), definitions, seen | {name}, memo)
+        return memo[name, seen]
     declared = frozenset("number" if t == "integer" else t for t in type_set(node)) or None
     for combinator in ("anyOf", "oneOf"):
         if isinstance(node.get(combinator), list):
             inner: set[str] = set()
             for branch in node[combinator]:
-                kinds = _wire_types(branch, definitions, seen)
+                kinds = _wire_types(branch, definitions, seen, memo)
                 if kinds is None:
                     return declared
                 inner |= kinds
@@ -1263,13 +1272,14 @@ def report_ambiguous_branches(state: State) -> None:
     root = state.schema
     # definitions by name, and the root as "#" (no definition name has that character)
     definitions = {**(root.get("$defs", {}) if isinstance(root, dict) else {}), ROOT_REF: root}
+    memo: dict[tuple[str, frozenset[str]], frozenset[str] | None] = {}
 
     def visit(node: Node) -> Any:
         for combinator in ("anyOf", "oneOf"):
             branches = node.get(combinator)
             if not isinstance(branches, list) or node.get(MARK, {}).get("codec") == "nullable":
                 continue
-            kinds = [_wire_types(branch, definitions, frozenset()) for branch in branches]
+            kinds = [_wire_types(branch, definitions, frozenset(), memo) for branch in branches]
             changing = [_changes_values(branch, definitions, frozenset()) for branch in branches]
             for i in range(len(branches)):
                 for j in range(i + 1, len(branches)):
