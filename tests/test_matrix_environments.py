@@ -6,6 +6,7 @@ environment under ``--out``, reads the column's versions from it and runs the co
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -65,23 +66,23 @@ def test_a_failed_build_is_unavailable_naming_pip_s_error(tmp_path: Path, monkey
     assert column.status == "unavailable", column
     assert column.reason is not None and column.reason.startswith("its environment could not be built: pip install")
     assert "acme" in column.reason and column.report_file is None
-    assert not (tmp_path / "out" / "venvs" / "acme__x").exists()
+    assert not any((tmp_path / "out" / "venvs").iterdir())
 
 
 def test_the_column_runs_with_its_environment_s_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A built environment is reused while its requirements are the same; the column's versions are
     read from it, and pytest runs with its Python, not this one."""
     path = SdkPath("acme/x", "x", ("acme",), adapter="m:A", environment=("acme==1.0",))
-    folder = tmp_path / "venvs" / "acme__x"
     monkeypatch.setattr(matrix_run, "kit_source", lambda: (str(tmp_path), True))
     # an "environment" that is this interpreter, marked as built from the same requirements
     requirements = matrix_run.environment_requirements(path, (str(tmp_path), True))
     assert requirements[0] == f"--editable={tmp_path}" and requirements[-1] == "acme==1.0"
+    marker = {"python": sys.executable, "requirements": requirements}
+    folder = tmp_path / "venvs" / f"acme-{hashlib.sha256(json.dumps(marker).encode()).hexdigest()[:10]}"
     python = folder / "bin" / "python"
     python.parent.mkdir(parents=True)
     python.symlink_to(sys.executable)
-    (folder / "strictconformance-environment.json").write_text(json.dumps(
-        {"key": path.key, "python": sys.executable, "requirements": requirements}))
+    (folder / "strictconformance-environment.json").write_text(json.dumps(marker))
     seen: list[list[str]] = []
     real_popen = matrix_run.subprocess.Popen
 

@@ -11,6 +11,7 @@ a path that cannot run here (its SDK is not installed) comes back ``unavailable`
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import importlib.util
 import json
@@ -142,7 +143,8 @@ def _clean_env() -> dict[str, str]:
 
 def build_column_environment(path: SdkPath, out_dir: Path, *, timeout: float = ENV_BUILD_TIMEOUT_S,
                              progress: Callable[[str], None] = lambda message: None) -> Path:
-    """Build (or reuse) ``path``'s own environment under ``out_dir/venvs`` and return its Python.
+    """Build (or reuse) ``path``'s own environment under ``out_dir/venvs`` (one folder per set of
+    requirements, so an SDK's columns share it) and return its Python.
     Raises :class:`EnvironmentBuildError` naming what failed (no kit source, venv, pip's last line)."""
     source = kit_source()
     if source is None:
@@ -150,8 +152,10 @@ def build_column_environment(path: SdkPath, out_dir: Path, *, timeout: float = E
                                     "it was installed from: install strictconformance from a checkout "
                                     "(pip install . or pip install -e .)")
     requirements = environment_requirements(path, source)
-    folder = (out_dir / "venvs" / safe_name(path.key)).resolve()
-    marker = {"key": path.key, "python": sys.executable, "requirements": requirements}
+    marker = {"python": sys.executable, "requirements": requirements}
+    # one environment per set of requirements: an SDK's columns share theirs
+    digest = hashlib.sha256(json.dumps(marker).encode()).hexdigest()[:10]
+    folder = (out_dir / "venvs" / f"{safe_name(path.key.split('/')[0])}-{digest}").resolve()
     python = _environment_python(folder)
     try:
         if json.loads((folder / _ENV_MARKER).read_text(encoding="utf-8")) == marker and python.is_file():

@@ -147,8 +147,6 @@ SDK_PATHS: tuple[SdkPath, ...] = (
     # litellm (strictconformance.sdks.litellm): the provider translations a caller's schema goes through
     SdkPath("litellm/gemini-tools", "litellm: Gemini tools (build_vertex_schema)", ("litellm",),
             adapter="strictconformance.sdks.litellm:LitellmGeminiTools"),
-    SdkPath("litellm/gemini-response-json-schema", "litellm: Gemini response_format (responseJsonSchema)", ("litellm",),
-            adapter="strictconformance.sdks.litellm:LitellmGeminiResponseJsonSchema"),
     SdkPath("litellm/gemini-response-schema", "litellm: Gemini 1.5 response_format (responseSchema)", ("litellm",),
             adapter="strictconformance.sdks.litellm:LitellmGeminiResponseSchema"),
     SdkPath("litellm/anthropic-output-format", "litellm: Anthropic response_format (output_format)", ("litellm",),

@@ -26,8 +26,12 @@ or define tools (litellm 1.110.2):
   - ``response_format`` on a model with ``responseJsonSchema`` (Gemini 2.0 and newer,
     ``supports_response_json_schema``): ``apply_response_schema_transformation`` runs
     ``remove_strict_from_schema`` on the response format, then ``build_json_schema`` (returns its
-    input) into ``generationConfig.responseJsonSchema``: dialect ``google``, output context.
-    :class:`LitellmGeminiResponseJsonSchema`.
+    input) into ``generationConfig.responseJsonSchema``. Not a column: the schema goes through as the
+    caller wrote it, but for ``remove_strict_from_schema``, which deletes every key named ``strict``
+    at any depth, a property named ``strict`` included (its name stays in ``required``); the kit's
+    schemas never name a property so, so a column would judge the pass-through alone (as the
+    google-genai columns do not judge google-genai's JSON-Schema mode). The same function runs on the
+    tools of both Gemini routes, before ``build_vertex_schema``.
   - ``response_format`` on an older model (Gemini 1.5): ``remove_additional_properties`` and
     ``remove_strict_from_schema``, then ``_map_response_schema`` (``build_vertex_schema`` with
     ``propertyOrdering``) into ``generationConfig.responseSchema``: dialect ``google-schema``,
@@ -86,14 +90,14 @@ from litellm.llms.vertex_ai.gemini.vertex_and_google_ai_studio_gemini import Ver
 from strictconformance import Adapter
 from strictconformance.sdks._snippet import literal, snippet
 
-__all__ = ["LitellmAnthropicOutputFormat", "LitellmDepthRefusal", "LitellmGeminiResponseJsonSchema",
-           "LitellmGeminiResponseSchema", "LitellmGeminiTools"]
+__all__ = ["LitellmAnthropicOutputFormat", "LitellmDepthRefusal", "LitellmGeminiResponseSchema", "LitellmGeminiTools"]
 
 _SDK = f"litellm {importlib.metadata.version('litellm')}"
 
-#: Models whose routes take each path: a Gemini model with responseJsonSchema, one without, and a
-#: Claude model with native structured outputs (litellm's bundled model table says which).
-_GEMINI_JSON_SCHEMA_MODEL = "gemini-2.5-flash"
+#: Models whose routes take each path: a current Gemini model (its tools), a Gemini model without
+#: responseJsonSchema, and a Claude model with native structured outputs (litellm's bundled model
+#: table says which).
+_GEMINI_MODEL = "gemini-2.5-flash"
 _GEMINI_SCHEMA_MODEL = "gemini-1.5-pro"
 _CLAUDE_MODEL = "claude-sonnet-4-5"
 
@@ -166,7 +170,7 @@ class LitellmGeminiTools(Adapter):
     strictify_refusals = (LitellmDepthRefusal,)
 
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> Any:
-        mapped = _mapped(VertexGeminiConfig(), _GEMINI_JSON_SCHEMA_MODEL, {"tools": [_tool(schema)]})
+        mapped = _mapped(VertexGeminiConfig(), _GEMINI_MODEL, {"tools": [_tool(schema)]})
         (tool,) = mapped["tools"]
         (declaration,) = tool["function_declarations"]
         return _openapi_node(declaration.get("parameters", {}))
@@ -180,7 +184,7 @@ class LitellmGeminiTools(Adapter):
             "",
             f"schema = {literal(copy.deepcopy(args[0]))}",
             'tools = [{"type": "function", "function": {"name": "f", "parameters": schema, "strict": True}}]',
-            f"mapped = VertexGeminiConfig().map_openai_params(non_default_params={{'tools': tools}}, optional_params={{}}, model={_GEMINI_JSON_SCHEMA_MODEL!r}, drop_params=False)",
+            f"mapped = VertexGeminiConfig().map_openai_params(non_default_params={{'tools': tools}}, optional_params={{}}, model={_GEMINI_MODEL!r}, drop_params=False)",
             'print(json.dumps(mapped["tools"][0]["function_declarations"][0].get("parameters"), indent=1))',
         )
 
@@ -208,19 +212,6 @@ class _GeminiResponseFormat(Adapter):
             f"mapped = VertexGeminiConfig().map_openai_params(non_default_params={{'response_format': response_format}}, optional_params={{}}, model={self._model!r}, drop_params=False)",
             f"print(json.dumps(mapped[{self._field!r}], indent=1))",
         )
-
-
-class LitellmGeminiResponseJsonSchema(_GeminiResponseFormat):
-    """A strict ``response_format`` on a Gemini 2.0+ route: ``generationConfig.responseJsonSchema``."""
-
-    name = "litellm (Gemini response_format: responseJsonSchema)"
-    strictify_dialects = ("google",)
-    _model = _GEMINI_JSON_SCHEMA_MODEL
-    _field = "response_json_schema"
-
-    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Any:
-        mapped = _mapped(VertexGeminiConfig(), self._model, {"response_format": _response_format(schema)})
-        return mapped[self._field]  # JSON Schema as it is: no OpenAPI reading
 
 
 class LitellmGeminiResponseSchema(_GeminiResponseFormat):
