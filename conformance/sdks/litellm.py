@@ -50,8 +50,9 @@ or define tools (litellm 1.110.2):
     constraints Anthropic's grammar rejects and writes them into the description, rewrites
     ``oneOf`` as ``anyOf`` and closes objects) into ``output_format.schema``: dialect ``anthropic``,
     output context. When the schema has an open object and the request has no tools, litellm sends
-    the schema as a forced JSON tool's ``input_schema`` instead
-    (``uses_native_structured_output_for_schema``); the adapter returns what is sent either way.
+    the schema as a forced JSON tool's ``input_schema`` instead, without ``strict``
+    (``uses_native_structured_output_for_schema``): no strict schema is sent, so that choice is the
+    declared refusal :class:`LitellmNotStrict` (counted; RT-10 judges whether the schema needed it).
     :class:`LitellmAnthropicOutputFormat`.
   - tools: ``_map_tool_helper`` passes ``parameters`` through ``sanitize_input_schema_for_anthropic``
     (forces ``type: object``, inlines legacy ``definitions``, keeps the ``AnthropicInputSchema`` keys)
@@ -90,7 +91,7 @@ from litellm.llms.vertex_ai.gemini.vertex_and_google_ai_studio_gemini import Ver
 from strictconformance import Adapter
 from strictconformance.sdks._snippet import literal, snippet
 
-__all__ = ["LitellmAnthropicOutputFormat", "LitellmDepthRefusal", "LitellmGeminiResponseSchema", "LitellmGeminiTools"]
+__all__ = ["LitellmAnthropicOutputFormat", "LitellmDepthRefusal", "LitellmGeminiResponseSchema", "LitellmGeminiTools", "LitellmNotStrict"]
 
 _SDK = f"litellm {importlib.metadata.version('litellm')}"
 
@@ -108,6 +109,10 @@ _DEPTH_REFUSAL = "Max depth of "
 
 class LitellmDepthRefusal(ValueError):
     """litellm refused a schema nested deeper than its recursion limit, on purpose."""
+
+
+class LitellmNotStrict(ValueError):
+    """litellm chose not to send the schema as a strict output format (its documented fallback)."""
 
 
 def _tool(schema: Mapping[str, Any]) -> dict[str, Any]:
@@ -198,7 +203,9 @@ class _GeminiResponseFormat(Adapter):
 
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> Any:
         mapped = _mapped(VertexGeminiConfig(), self._model, {"response_format": _response_format(schema)})
-        return _openapi_node(mapped[self._field])
+        # an empty schema is sent as no schema at all (apply_response_schema_transformation: `if schema
+        # and ...`): only response_mime_type, any JSON value, which is what {} means
+        return _openapi_node(mapped.get(self._field, {}))
 
     def reproduce(self, method: str, args: tuple[Any, ...]) -> str | None:
         if method != "strictify":
@@ -232,12 +239,16 @@ class LitellmAnthropicOutputFormat(Adapter):
     strictify_dialects = ("anthropic",)
     strictify_context = "output"
 
+    #: litellm's deliberate fallback (a schema it will not send as a strict output format goes as a
+    #: non-strict forced tool), counted as a refusal, never judged as a strict schema.
+    strictify_refusals = (LitellmNotStrict,)
+
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> Any:
         mapped = _mapped(AnthropicConfig(), _CLAUDE_MODEL, {"response_format": _response_format(schema)})
-        if "output_format" in mapped:
-            return mapped["output_format"]["schema"]
-        (tool,) = mapped["tools"]
-        return tool["input_schema"]
+        if "output_format" not in mapped:
+            raise LitellmNotStrict("litellm sends this response_format as a non-strict forced tool "
+                                   f"(tools: {[tool.get('name') for tool in mapped.get('tools', [])]}), not as output_format")
+        return mapped["output_format"]["schema"]
 
     def reproduce(self, method: str, args: tuple[Any, ...]) -> str | None:
         if method != "strictify":
@@ -249,6 +260,5 @@ class LitellmAnthropicOutputFormat(Adapter):
             f"schema = {literal(copy.deepcopy(args[0]))}",
             'response_format = {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema, "strict": True}}',
             f"mapped = AnthropicConfig().map_openai_params(non_default_params={{'response_format': response_format}}, optional_params={{}}, model={_CLAUDE_MODEL!r}, drop_params=False)",
-            'sent = mapped["output_format"]["schema"] if "output_format" in mapped else mapped["tools"][0]["input_schema"]',
-            "print(json.dumps(sent, indent=1))",
+            'print(json.dumps(mapped.get("output_format"), indent=1))',
         )
