@@ -11,6 +11,7 @@ a path that cannot run here (its SDK is not installed) comes back ``unavailable`
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import importlib.util
 import json
@@ -30,7 +31,7 @@ from typing import TextIO
 from strictconformance.matrix.combine import ColumnResult
 from strictconformance.sdks import SdkPath, distribution_versions, missing_distributions
 
-__all__ = ["REFERENCE", "node_harness_dir", "pytest_command", "report_problem", "run_column", "safe_name",
+__all__ = ["REFERENCE", "EnvironmentBuildError", "build_column_environment", "kit_source", "node_harness_dir", "pytest_command", "report_problem", "run_column", "safe_name",
            "unavailable_reason"]
 
 #: The reference implementation: always the first column.
@@ -82,8 +83,138 @@ def column_versions(path: SdkPath) -> dict[str, str | None]:
     return node_package_versions(path) if path.language == "node" else distribution_versions(path)
 
 
+class EnvironmentBuildError(Exception):
+    """A column's own environment (``SdkPath.environment``) could not be built: says why."""
+
+
+#: What a column's own environment was built from, in its folder: reused only when all of it is the same.
+_ENV_MARKER = "strictconformance-environment.json"
+#: Seconds for building one column's environment (pip resolving and installing the kit and the SDK).
+ENV_BUILD_TIMEOUT_S = 900.0
+
+
+def kit_source() -> tuple[str, bool] | None:
+    """The folder the running kit was installed from and whether the install is editable (pip's
+    ``direct_url.json``, PEP 610), or ``None`` when it came from a wheel or an index: a column's own
+    environment installs the kit from that same source, so both run the same checks."""
+    import importlib.metadata
+    from urllib.parse import unquote, urlparse
+
+    # the first install that says where it came from (a checkout's own egg-info, met first when the
+    # checkout is the current folder, says nothing)
+    texts = (dist.read_text("direct_url.json") for dist in importlib.metadata.distributions(name="strictconformance"))
+    text = next((text for text in texts if text), None)
+    try:
+        data = json.loads(text or "")
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    url, dir_info = data.get("url"), data.get("dir_info")
+    if not isinstance(url, str) or not url.startswith("file://") or not isinstance(dir_info, dict):
+        return None
+    folder = unquote(urlparse(url).path)
+    if not (Path(folder) / "pyproject.toml").is_file():
+        return None
+    return folder, dir_info.get("editable") is True
+
+
+def environment_requirements(path: SdkPath, source: tuple[str, bool]) -> list[str]:
+    """What pip installs in ``path``'s own environment: the kit (editable when the running kit is),
+    the running kit's Hypothesis version (the ci profile's draws depend on it) and the path's own
+    requirements."""
+    import importlib.metadata
+
+    folder, editable = source
+    kit = [f"--editable={folder}"] if editable else [folder]
+    return [*kit, f"hypothesis=={importlib.metadata.version('hypothesis')}", *path.environment]
+
+
+def _environment_python(folder: Path) -> Path:
+    return folder / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def _clean_env() -> dict[str, str]:
+    """The environment a column's own Python gets: nothing pointing it at this install's packages."""
+    return {name: value for name, value in os.environ.items()
+            if name not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "VIRTUAL_ENV", "PIP_USER", "PYTHONSAFEPATH",
+                            "__PYVENV_LAUNCHER__")}
+
+
+def build_column_environment(path: SdkPath, out_dir: Path, *, timeout: float = ENV_BUILD_TIMEOUT_S,
+                             progress: Callable[[str], None] = lambda message: None) -> Path:
+    """Build (or reuse) ``path``'s own environment under ``out_dir/venvs`` (one folder per set of
+    requirements, so an SDK's columns share it) and return its Python.
+    Raises :class:`EnvironmentBuildError` naming what failed (no kit source, venv, pip's last line)."""
+    source = kit_source()
+    if source is None:
+        raise EnvironmentBuildError("it runs in an environment of its own, which installs the kit from the folder "
+                                    "it was installed from: install strictconformance from a checkout "
+                                    "(pip install . or pip install -e .)")
+    requirements = environment_requirements(path, source)
+    marker = {"python": sys.executable, "requirements": requirements}
+    # one environment per set of requirements: an SDK's columns share theirs
+    digest = hashlib.sha256(json.dumps(marker).encode()).hexdigest()[:10]
+    folder = (out_dir / "venvs" / f"{safe_name(path.key.split('/')[0])}-{digest}").resolve()
+    python = _environment_python(folder)
+    try:
+        if json.loads((folder / _ENV_MARKER).read_text(encoding="utf-8")) == marker and python.is_file():
+            progress(f"{path.key}: reusing its environment {folder}")
+            return python
+    except (OSError, ValueError):
+        pass
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    progress(f"{path.key}: building its environment in {folder} ({' '.join(path.environment)})")
+    deadline = time.monotonic() + timeout
+
+    def run(command: list[str], what: str) -> None:
+        try:
+            done = subprocess.run(command, cwd=folder, env=_clean_env() | {"PIP_REQUIRE_VIRTUALENV": "0"},
+                                  stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace",
+                                  timeout=max(1.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            raise EnvironmentBuildError(f"{what} timed out after {timeout:.0f} s") from None
+        except OSError as error:
+            raise EnvironmentBuildError(f"{what}: cannot run {command[0]}: {error}") from None
+        if done.returncode != 0:
+            lines = [line.strip() for line in (done.stderr or done.stdout).splitlines() if line.strip()]
+            raise EnvironmentBuildError(f"{what} failed: {lines[-1] if lines else f'exit code {done.returncode}'}")
+
+    try:
+        run([sys.executable, "-m", "venv", str(folder)], f"python -m venv {folder}")
+        run([str(python), "-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--quiet",
+             *requirements], "pip install " + " ".join(requirements))
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)  # never reused half-built
+        raise
+    (folder / _ENV_MARKER).write_text(json.dumps(marker, indent=1) + "\n", encoding="utf-8")
+    return python
+
+
+def environment_versions(path: SdkPath, python: Path) -> dict[str, str | None]:
+    """The versions of ``path``'s distributions installed in its own environment (``python``)."""
+    script = ("import importlib.metadata as m, json, sys\n"
+              "def v(n):\n"
+              "    try:\n        return m.version(n)\n"
+              "    except m.PackageNotFoundError:\n        return None\n"
+              "print(json.dumps({n: v(n) for n in sys.argv[1:]}))")
+    try:
+        done = subprocess.run([str(python), "-c", script, *path.distributions], env=_clean_env(), capture_output=True,
+                              text=True, timeout=120, check=True, stdin=subprocess.DEVNULL)
+        versions: dict[str, str | None] = json.loads(done.stdout)
+    except (OSError, subprocess.SubprocessError, ValueError) as error:
+        raise EnvironmentBuildError(f"cannot read the versions installed in its environment: {error}") from None
+    return versions
+
+
 def unavailable_reason(path: SdkPath) -> str | None:
     """Why ``path`` cannot run here (None: it can)."""
+    if path.environment:
+        return None if kit_source() is not None else (
+            "it runs in an environment of its own, which installs the kit from the folder it was installed from: "
+            "install strictconformance from a checkout (pip install . or pip install -e .)")
     if path.command is not None:
         if importlib.util.find_spec("strictconformance.process") is None:
             return "this kit has no process adapters (--sc-adapter-cmd)"
@@ -185,9 +316,20 @@ def run_column(path: SdkPath, out_dir: Path, *, profile: str, rules: Sequence[st
     report.unlink(missing_ok=True)
     result.report_file = os.path.relpath(report, out_dir.resolve())
     result.log_file = os.path.relpath(log_path, out_dir.resolve())
-    command = pytest_command(path, report, profile=profile, rules=rules, workers=workers)
-    cwd = node_harness_dir() if path.command is not None else work
+    python = sys.executable
     env = dict(os.environ, PYTHONUNBUFFERED="1")  # progress lines as they come, not when a pipe buffer fills
+    if path.environment:  # the column's own environment: its Python, nothing of this one's on its path
+        try:
+            own = build_column_environment(path, out_dir, progress=progress)
+            result.versions = environment_versions(path, own)
+        except EnvironmentBuildError as error:
+            result.status, result.reason = "unavailable", f"its environment could not be built: {error}"
+            result.report_file = result.log_file = None
+            progress(f"{path.key}: unavailable ({result.reason})")
+            return result
+        python, env = str(own), dict(_clean_env(), PYTHONUNBUFFERED="1")
+    command = pytest_command(path, report, profile=profile, rules=rules, workers=workers, python=python)
+    cwd = node_harness_dir() if path.command is not None else work
     if extra_pythonpath:
         env["PYTHONPATH"] = os.pathsep.join([*extra_pythonpath, *filter(None, [env.get("PYTHONPATH")])])
     last = [-10]

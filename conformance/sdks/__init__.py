@@ -13,9 +13,10 @@ a non-validating client, two schema transformers) has one entry per path.
 from __future__ import annotations
 
 import importlib.metadata
+import re
 from dataclasses import dataclass
 
-__all__ = ["SDK_PATHS", "SdkPath", "distribution_versions", "missing_distributions"]
+__all__ = ["SDK_PATHS", "SdkPath", "distribution_versions", "environment_pins", "missing_distributions"]
 
 
 @dataclass(frozen=True)
@@ -36,16 +37,58 @@ class SdkPath:
     command: str | None = None
     #: ``"python"`` or ``"node"``: the language of the path's reproducers.
     language: str = "python"
+    #: For a Python adapter whose SDK cannot be installed beside the others (its pins conflict with
+    #: the ``sdks`` extra's): the pip requirements of an environment of its own, each distribution of
+    #: the path pinned with ``==`` (``("instructor==1.17.0", "pydantic==2.14.4")``). The matrix builds
+    #: that environment under its ``--out`` folder (the kit from the source it was installed from,
+    #: these requirements and the matrix's Hypothesis version), reuses it while they are the same, and
+    #: runs the column with its Python. Empty: the column runs in the matrix's own environment.
+    environment: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if (self.adapter is None) == (self.command is None):
             raise ValueError(f"SDK path {self.key!r}: give exactly one of adapter= and command=")
         if self.language not in ("python", "node"):
             raise ValueError(f"SDK path {self.key!r}: language must be 'python' or 'node', not {self.language!r}")
+        if self.environment:
+            if self.adapter is None:
+                raise ValueError(f"SDK path {self.key!r}: environment= is for Python adapters (adapter=), "
+                                 f"not process harnesses")
+            pins = environment_pins(self.environment, f"SDK path {self.key!r}")
+            unpinned = [name for name in self.distributions if _canonical(name) not in pins]
+            if unpinned:
+                raise ValueError(f"SDK path {self.key!r}: environment= pins no version of {', '.join(unpinned)} "
+                                 f"(write {unpinned[0]}==VERSION): the column's versions are its environment's")
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def environment_pins(requirements: tuple[str, ...], where: str) -> dict[str, str]:
+    """``{canonical name: version}`` of the requirements pinned with ``==`` (others are installed as
+    pip resolves them). Raises ``ValueError`` naming a requirement that is not one."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    pins: dict[str, str] = {}
+    for text in requirements:
+        if not isinstance(text, str):
+            raise ValueError(f"{where}: environment= holds {text!r}, not a requirement string")
+        try:
+            requirement = Requirement(text)
+        except InvalidRequirement as error:
+            raise ValueError(f"{where}: environment= requirement {text!r} is not a pip requirement: {error}") from None
+        exact = [spec.version for spec in requirement.specifier if spec.operator == "=="]
+        if len(exact) == 1 and "*" not in exact[0]:
+            pins[_canonical(requirement.name)] = exact[0]
+    return pins
 
 
 #: What the pydantic-ai module imports: the slim package with its openai, anthropic and google extras.
 _PYDANTIC_AI = ("pydantic-ai-slim", "openai", "anthropic", "google-genai")
+
+#: instructor's own environment: it and the openai-python it resolves to, with the pydantic the matrix pins.
+_INSTRUCTOR_ENVIRONMENT = ("instructor==1.17.0", "openai==3.3.0", "pydantic==2.14.4")
 
 #: Every shipped SDK path, in matrix column order. Python adapters first, then process harnesses.
 SDK_PATHS: tuple[SdkPath, ...] = (
@@ -109,6 +152,21 @@ SDK_PATHS: tuple[SdkPath, ...] = (
     # llama-index-core (strictconformance.sdks.llama_index_core)
     SdkPath("llama-index-core/function-tool", "llama-index-core: FunctionTool + call_tool_with_selection", ("llama-index-core",),
             adapter="strictconformance.sdks.llama_index_core:LlamaIndexFunctionTool"),
+    # litellm (strictconformance.sdks.litellm): the provider translations a caller's schema goes through
+    SdkPath("litellm/gemini-tools", "litellm: Gemini tools (build_vertex_schema)", ("litellm",),
+            adapter="strictconformance.sdks.litellm:LitellmGeminiTools"),
+    SdkPath("litellm/gemini-response-schema", "litellm: Gemini 1.5 response_format (responseSchema)", ("litellm",),
+            adapter="strictconformance.sdks.litellm:LitellmGeminiResponseSchema"),
+    SdkPath("litellm/anthropic-output-format", "litellm: Anthropic response_format (output_format)", ("litellm",),
+            adapter="strictconformance.sdks.litellm:LitellmAnthropicOutputFormat"),
+    # instructor (strictconformance.sdks.instructor): its pins (jiter<0.15) conflict with openai 3.57.0's
+    # (jiter>=0.16), so its columns run in an environment of their own
+    SdkPath("instructor/openrouter-json-schema", "instructor: OpenRouter Mode.JSON_SCHEMA (strict response_format)",
+            ("instructor", "openai"), adapter="strictconformance.sdks.instructor:InstructorOpenRouterJsonSchema",
+            environment=_INSTRUCTOR_ENVIRONMENT),
+    SdkPath("instructor/responses-tools", "instructor: OpenAI Mode.RESPONSES_TOOLS (strict text.format)",
+            ("instructor", "openai"), adapter="strictconformance.sdks.instructor:InstructorResponsesTools",
+            environment=_INSTRUCTOR_ENVIRONMENT),
     # process harnesses (strictconformance.process; run from HARNESS_DIR)
     SdkPath("vercel-ai/node", "Vercel AI SDK (TypeScript)", ("ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/google"),
             command="node harnesses/vercel-ai.mjs", language="node"),
@@ -136,9 +194,13 @@ SDK_PATHS: tuple[SdkPath, ...] = (
 
 def distribution_versions(path: SdkPath) -> dict[str, str | None]:
     """Installed version of each Python distribution of ``path`` (``None``: not installed). Node
-    packages are versioned by their harness, not here."""
+    packages are versioned by their harness, not here. A path with an environment of its own
+    (``environment=``) gives the versions that environment pins: it does not use this one's."""
     if path.language != "python":
         return {}
+    if path.environment:
+        pins = environment_pins(path.environment, f"SDK path {path.key!r}")
+        return {name: pins.get(_canonical(name)) for name in path.distributions}
     versions: dict[str, str | None] = {}
     for name in path.distributions:
         try:
