@@ -878,3 +878,23 @@ def test_the_matrix_links_each_confirmed_defect_to_its_upstream_issue(tmp_path: 
     assert matrix_main(["--out", str(out), "--retriage", "--triage", str(triage)]) == 0
     document = json.loads((out / "matrix.json").read_text(encoding="utf-8"))
     assert "upstream_issue" not in document["cells"][lc]["SM-03"]["findings"][0]
+
+
+def test_two_defects_met_under_one_key_stay_two_findings_each_joined_to_its_entry() -> None:
+    """An unresolvable and an external `$ref` both break SM-41 at the same place: one finding key,
+    two defects. The matrix keeps a finding per defect, and an entry naming each defect matches its
+    own (one of them was left matching nothing, stale, when the key alone made the finding)."""
+    lc = "langchain-core/convert_to_openai_tool"
+    key = "SM-03 violation: SM-41 at `$ref` of a $ref node inside properties"
+    report = _report({"SM-03": [_finding("SM-03", key, defect="D-aaaaaaaa"), _finding("SM-03", key, defect="D-aaaaaaaa"),
+                                _finding("SM-03", key, defect="D-bbbbbbbb")]})
+
+    def entry(defect: str) -> TriageEntry:
+        return TriageEntry(sdk_path=lc, version="1.0", rule="SM-03", key=defect, summary=defect, reproducer="print('BUG')",
+                           verdict="confirmed", evidence="x.py:1")
+
+    document = combine([_column(lc, report)], profile="ci", triage=[entry("D-aaaaaaaa"), entry("D-bbbbbbbb")])
+    findings = document["cells"][lc]["SM-03"]["findings"]
+    assert [(f["defect"], f["count"]) for f in findings] == [("D-aaaaaaaa", 2), ("D-bbbbbbbb", 1)]
+    assert [f["triage"]["summary"] for f in findings] == ["D-aaaaaaaa", "D-bbbbbbbb"]
+    assert document["unmatched_triage"] == []

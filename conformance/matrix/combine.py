@@ -97,13 +97,15 @@ def report_findings(rule_id: str, rule_data: Mapping[str, Any]) -> list[dict[str
 
 
 def _distinct(findings: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """One finding per key and crash origin (the first reported), with ``count``: how many checks
-    reported it (two crashes of one type from two functions stay two, as they are two defects)."""
-    by_key: dict[tuple[str, str], dict[str, Any]] = {}
+    """One finding per key, crash origin and defect (the first reported), with ``count``: how many
+    checks reported it (two crashes of one type from two functions stay two, as they are two
+    defects; so do two defects whose findings a key does not tell apart, as an unresolvable and an
+    external `$ref` met at the same place)."""
+    by_key: dict[tuple[str, str, str], dict[str, Any]] = {}
     for finding in findings:
         key = str(finding.get("key") or f"{finding.get('rule')} {finding.get('kind')}")
         origin = finding.get("origin") if isinstance(finding.get("origin"), Mapping) else {}
-        identity = (key, f"{origin.get('file', '')}:{origin.get('function', '')}")
+        identity = (key, f"{origin.get('file', '')}:{origin.get('function', '')}", str(finding.get("defect") or ""))
         if identity in by_key:
             by_key[identity]["count"] += 1
         else:
