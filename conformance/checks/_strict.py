@@ -14,7 +14,6 @@ has returned, whatever the oracle did with it.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import functools
 import json
@@ -236,9 +235,12 @@ class StrictImplementation:
         if problem is not None:
             self._fail(f"adapter.strictify() returned an unusable result: {problem}", detail="strictify() returned an unusable result")
         if key is not None:
-            # an answer that cannot be copied is not kept: the next check calls again
-            with contextlib.suppress(Exception):
-                harness.strictify_memo[key] = copy.deepcopy((attempt.value, result))
+            try:
+                kept = copy.deepcopy((attempt.value, result))
+            except Exception:  # an answer that cannot be copied is not kept: the next check calls again
+                kept = None
+            if kept is not None:
+                harness.strictify_memo[key] = kept
         return result
 
     def _fail(self, message: str, *, detail: str | None = None, where: str | None = None) -> NoReturn:
