@@ -768,6 +768,9 @@ class Harness:
     strictify_memo: dict[tuple[str, str], Any] = field(default_factory=dict)
     #: the dialect validator's verdicts in this session, by (dialect, strict schema as JSON text)
     verdict_memo: dict[tuple[str, str], Any] = field(default_factory=dict)
+    #: value strategies of strict schemas in this session, by the schema's JSON text: a strategy
+    #: computes its shape once, not in every example that draws from the same schema
+    strategy_memo: dict[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # shown in Hypothesis's falsifying examples: keep it short
         return f"<strictconformance harness: {self.declarations.adapter}>"

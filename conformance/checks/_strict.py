@@ -51,6 +51,7 @@ __all__ = [
     "require_dialect",
     "run_dialects",
     "show",
+    "strict_values",
     "validated",
 ]
 
@@ -350,6 +351,22 @@ def validated(harness: Harness, schema: Mapping[str, Any], dialect: Dialect) -> 
     if key is not None:
         harness.verdict_memo[key] = tuple(violations)
     return violations
+
+
+def strict_values(harness: Harness, schema: Mapping[str, Any]) -> Any:
+    """The strategy of values of a strict schema, built once per session for one schema (by its
+    JSON text): the examples and cases drawing from the same strict schema share its shape."""
+    from strictconformance.strategies.instances import instances
+
+    try:
+        key: str | None = json.dumps(schema, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        key = None
+    if key is None:
+        return instances(schema, engine="compiled")
+    if key not in harness.strategy_memo:
+        harness.strategy_memo[key] = instances(copy.deepcopy(schema), engine="compiled")
+    return harness.strategy_memo[key]
 
 
 def _same_json(output: Any, given: Any) -> bool:
