@@ -766,6 +766,14 @@ class Harness:
     budgets: dict[str, CheckBudget] = field(default_factory=dict)
     #: CPU seconds the adapter's calls used so far (their thread here, or a harness process)
     adapter_cpu: float = 0.0
+    #: strictify's answers in this session, by (dialect, input as JSON text): each check of a case
+    #: judges the output of one call (see ``checks._strict.StrictImplementation.strictify``)
+    strictify_memo: dict[tuple[str, str], Any] = field(default_factory=dict)
+    #: the dialect validator's verdicts in this session, by (dialect, strict schema as JSON text)
+    verdict_memo: dict[tuple[str, str], Any] = field(default_factory=dict)
+    #: value strategies of strict schemas in this session, by the schema's JSON text: a strategy
+    #: computes its shape once, not in every example that draws from the same schema
+    strategy_memo: dict[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # shown in Hypothesis's falsifying examples: keep it short
         return f"<strictconformance harness: {self.declarations.adapter}>"

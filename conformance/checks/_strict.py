@@ -33,7 +33,13 @@ from strictconformance.dialects import Dialect, DialectRegistry, SchemaError, St
 from strictconformance.dialects.pointers import pointer_from_path
 from strictconformance.dialects.validator import iter_schema_nodes
 from strictconformance.findings import Finding, not_covered
-from strictconformance.harness import ConformanceFailure, Harness, _is_refusal, active_declarations
+from strictconformance.harness import (
+    CallRecord,
+    ConformanceFailure,
+    Harness,
+    _is_refusal,
+    active_declarations,
+)
 from strictconformance.profiles import scaled
 
 __all__ = [
@@ -45,6 +51,8 @@ __all__ = [
     "require_dialect",
     "run_dialects",
     "show",
+    "strict_values",
+    "validated",
 ]
 
 _META_SCHEMA = Draft202012Validator(Draft202012Validator.META_SCHEMA)
@@ -199,7 +207,16 @@ class StrictImplementation:
         """The adapter's strict schema and losses for ``schema``. Raises :class:`Refused` when the
         adapter raises; a result that is not a Strictified of a JSON Schema object fails the check."""
         __tracebackhide__ = True
-        attempt = self._through(lambda: self.strictconformance_harness.attempt("strictify", schema, self.dialect.name, allowed=(Exception,)))
+        harness = self.strictconformance_harness
+        key = _memo_key(harness, self.dialect, schema)
+        if key is not None and key in harness.strictify_memo:
+            # the answer this input already got in this session (a clean call): recorded again
+            # as this check's call, so its findings and reproducer still name it
+            answer, value = copy.deepcopy(harness.strictify_memo[key])
+            harness.transcript.append(CallRecord("strictify", (schema, self.dialect.name), result=answer, done=True))
+            harness.count_strictify(dialect=self.dialect.name, unchanged=_same_json(value.schema, schema))
+            return value
+        attempt = self._through(lambda: harness.attempt("strictify", schema, self.dialect.name, allowed=(Exception,)))
         if attempt.error is not None:
             declared = (isinstance(attempt.error, self.strictconformance_harness.declarations.strictify_refusals)
                         or _is_refusal(attempt.error))  # a process harness's refusal answer (RT-10 judges it)
@@ -218,6 +235,13 @@ class StrictImplementation:
             self.strictconformance_harness.count_strictify(dialect=self.dialect.name, unchanged=_same_json(result.schema, schema))
         if problem is not None:
             self._fail(f"adapter.strictify() returned an unusable result: {problem}", detail="strictify() returned an unusable result")
+        if key is not None:
+            try:
+                kept = copy.deepcopy((attempt.value, result))
+            except Exception:  # an answer that cannot be copied is not kept: the next check calls again
+                kept = None
+            if kept is not None:
+                harness.strictify_memo[key] = kept
         return result
 
     def _fail(self, message: str, *, detail: str | None = None, where: str | None = None) -> NoReturn:
@@ -296,6 +320,53 @@ class StrictImplementation:
         where = f" (at {outcome.where})" if outcome.where else ""
         detail = outcome.key.partition(": ")[2] or None
         self.strictconformance_harness.fail(f"{self.dialect.name}: {outcome.message}{where}", where=outcome.where, detail=detail)
+
+
+def _memo_key(harness: Harness, dialect: Dialect, schema: Any) -> tuple[str, str] | None:
+    """The key of ``schema``'s strictify answer in ``dialect`` in the harness's memo, or None when
+    the call must be made: in RT-2's checks (purity and aliasing are judged on the call itself),
+    once strictify hung (its later calls fail as that hang), or for input that is not JSON. The
+    key is the JSON text as written: key order and ``true`` against ``1`` tell inputs apart."""
+    if harness.current_rule == "RT-2" or "strictify" in harness._hung:
+        return None
+    try:
+        return dialect.name, json.dumps(schema, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+def validated(harness: Harness, schema: Mapping[str, Any], dialect: Dialect) -> list[Any]:
+    """:func:`validate_strict` of a strict schema in ``dialect``, judged once per session for one
+    output (by its JSON text): the same strict schema coming out of several cases or rule checks
+    is validated once, and each check still fails on its own case with the same violations."""
+    from strictconformance.dialects import validate_strict
+
+    try:
+        key: tuple[str, str] | None = dialect.name, json.dumps(schema, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        key = None
+    if key is not None and key in harness.verdict_memo:
+        return list(harness.verdict_memo[key])
+    violations = list(validate_strict(schema, dialect))
+    if key is not None:
+        harness.verdict_memo[key] = tuple(violations)
+    return violations
+
+
+def strict_values(harness: Harness, schema: Mapping[str, Any]) -> Any:
+    """The strategy of values of a strict schema, built once per session for one schema (by its
+    JSON text): the examples and cases drawing from the same strict schema share its shape."""
+    from strictconformance.strategies.instances import instances
+
+    try:
+        key: str | None = json.dumps(schema, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        key = None
+    if key is None:
+        return instances(schema, engine="compiled")
+    if key not in harness.strategy_memo:
+        harness.strategy_memo[key] = instances(copy.deepcopy(schema), engine="compiled")
+    return harness.strategy_memo[key]
 
 
 def _same_json(output: Any, given: Any) -> bool:

@@ -37,8 +37,10 @@ from strictconformance.checks._strict import (
     parametrize_dialects,
     require_dialect,
     show,
+    strict_values,
+    validated,
 )
-from strictconformance.dialects import Dialect, Strictified, validate_strict
+from strictconformance.dialects import Dialect, Strictified
 from strictconformance.dialects.annotations import check_rt9_annotations_survive
 from strictconformance.dialects.known_bad import known_bad_cases
 from strictconformance.dialects.oracles import (
@@ -166,7 +168,7 @@ def _rt1(strictconformance_harness: Harness, dialect: Dialect, schema: dict[str,
             f" on a valid JSON Schema that the reference strictifies, and {type(refusal.error).__qualname__} is not one of "
             "the adapter's strictify_refusals: a crash. strictify must accept any schema and report what it loosens "
             "as losses, or refuse it with a declared exception (SPEC §4)"))
-    violations = validate_strict(strict.schema, dialect)
+    violations = validated(strictconformance_harness, strict.schema, dialect)
     if violations:
         strictconformance_harness.note(strict=show(strict.schema), violations=[str(violation) for violation in violations[:10]])
         rules = sorted({violation.rule_id for violation in violations})
@@ -312,7 +314,7 @@ def _rt5(strictconformance_harness: Harness, dialect: Dialect, schema: dict[str,
 
     def oracle() -> Finding | None:
         with strictconformance_harness.drawing_from("the strict schema"):
-            wire = data.draw(instances(strict.schema, engine="compiled"), label="wire value")
+            wire = data.draw(strict_values(strictconformance_harness, strict.schema), label="wire value")
         strictconformance_harness.note(wire=show(wire))
         if not schema_validator(strict.schema).is_valid(wire):
             # the kit's generator drew a value the strict schema rejects: its bug, never the SDK's finding

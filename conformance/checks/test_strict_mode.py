@@ -32,8 +32,9 @@ from strictconformance.checks._strict import (
     parametrize_dialects,
     require_dialect,
     show,
+    validated,
 )
-from strictconformance.dialects import CATALOGUE, Dialect, StrictRule, validate_strict
+from strictconformance.dialects import CATALOGUE, Dialect, StrictRule
 from strictconformance.dialects.known_bad import known_bad_cases
 from strictconformance.dialects.oracles import shape_at
 from strictconformance.dialects.traps import traps
@@ -80,7 +81,7 @@ def judge_sm_rule(strictconformance_harness: Harness, dialect: Dialect, rule: St
         strict = StrictImplementation(strictconformance_harness, dialect).strictify(schema)
     except Refused:
         return False  # no output to judge: counted (a declared refusal, or a crash RT-1 reports)
-    broken = [violation for violation in validate_strict(strict.schema, dialect) if violation.rule_id == rule.id]
+    broken = [violation for violation in validated(strictconformance_harness, strict.schema, dialect) if violation.rule_id == rule.id]
     if broken:
         strictconformance_harness.note(strict=show(strict.schema), violations=[str(violation) for violation in broken[:10]])
         first = broken[0]
