@@ -222,3 +222,15 @@ def test_node_reproducers_run_as_es_modules(tmp_path: Path) -> None:
     shown, raised = (run_reproducer(entry, env, tmp_path, timeout=60) for entry in entries)
     assert (shown.status, shown.detail) == ("bug", "BUG: got 7")
     assert (raised.status, raised.detail) == ("error", "exit code 1, TypeError: boom"), raised
+
+
+def test_a_relative_venvs_folder_works(offline: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """--venvs relative to the current folder: each environment is built by commands run inside its
+    own folder, which put the venv at folder/folder and failed every reproducer with exit status 127."""
+    folder = _triage(tmp_path / "triage", [_entry(SHOWS)])
+    monkeypatch.chdir(tmp_path)
+    argv = ["reproduce", "--dir", str(folder), "--venvs", "rel-venvs", *(f"--pip-option={o}" for o in offline["options"])]
+    assert main(argv, sdk_paths=PATHS) == 0, capsys.readouterr()
+    assert "1 of 1 reproducers show the bug" in capsys.readouterr().out
+    assert not list((tmp_path / "rel-venvs").glob("*/rel-venvs"))

@@ -347,7 +347,9 @@ def reproduce(entries: Sequence[TriageEntry], *, paths: Sequence[SdkPath] = SDK_
     that cannot be built makes each of its entries an ``error`` naming why."""
     outcomes: list[Outcome] = []
     scratch = None if venvs is not None else tempfile.TemporaryDirectory(prefix="strictconformance-reproduce-")
-    root = Path(venvs) if venvs is not None else Path(scratch.name)  # type: ignore[union-attr]
+    # absolute: each environment is built by commands run inside its own folder (a relative path
+    # put the venv at folder/folder and every reproducer failed with exit status 127)
+    root = Path(venvs).resolve() if venvs is not None else Path(scratch.name)  # type: ignore[union-attr]
     try:
         for env, members in plan(entries, paths):
             try:
