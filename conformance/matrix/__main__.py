@@ -20,7 +20,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -144,18 +144,26 @@ def write_upstream_issues(document: dict[str, Any], columns: Sequence[ColumnResu
                           out: Path) -> int:
     """Per column, an upstream issue (Markdown, ``strictconformance.upstream``) for each defect its
     confirmed triage entries cover, written to ``OUT/upstream/<column>/``; each finding of such a
-    defect names its issue (``upstream_issue``), which the HTML page links. Returns the count."""
+    defect names its issue (``upstream_issue``), which the HTML page links. Links and issues written
+    before (a matrix joined to its triage again) are replaced. Returns the count."""
+    import shutil
+
     from strictconformance.matrix.run import safe_name
     from strictconformance.upstream import upstream_issues
 
+    for cells in document["cells"].values():
+        for cell in cells.values():
+            for finding in cell["findings"]:
+                finding.pop("upstream_issue", None)
     written = 0
     for column in columns:
         if column.report is None:
             continue
+        folder = out / UPSTREAM_DIR / safe_name(column.key)
+        shutil.rmtree(folder, ignore_errors=True)
         issues = upstream_issues(column.report, triage, column=column)
         if not issues:
             continue
-        folder = out / UPSTREAM_DIR / safe_name(column.key)
         folder.mkdir(parents=True, exist_ok=True)
         by_defect: dict[str, str] = {}
         for issue in issues:
@@ -168,6 +176,41 @@ def write_upstream_issues(document: dict[str, Any], columns: Sequence[ColumnResu
                 if finding.get("defect") in by_defect:
                     finding["upstream_issue"] = by_defect[finding["defect"]]
     return written
+
+
+def _finish(document: dict[str, Any], columns: Sequence[ColumnResult], triage: Sequence[Any], out: Path,
+            old: dict[str, Any] | None) -> None:
+    """What every matrix written gets before it is written: its upstream issues, what changed since
+    ``old``, and the check of the whole document (MatrixError naming what is wrong)."""
+    write_upstream_issues(document, columns, triage, out)
+    if old is not None:
+        document["changes"] = diff_matrices(old, document)
+    check_matrix(document)
+
+
+def _print_changes(document: Mapping[str, Any], bench: bool) -> int:
+    """What changed (with --against) and the bench table (with --bench) on stdout; the exit status
+    (3 when a column errored)."""
+    if "changes" in document:
+        print("\n".join(changes_lines(document["changes"])))
+    if bench:
+        print(bench_table(dict(document)))
+    return 3 if any(column["status"] == "error" for column in document["columns"]) else 0
+
+
+def _in_matrix_order(columns: Iterable[ColumnResult]) -> list[ColumnResult]:
+    """The reference, then the registry's SDK paths in order, then any other column."""
+    order = [REFERENCE.key, *(path.key for path in SDK_PATHS)]
+    return sorted(columns, key=lambda c: order.index(c.key) if c.key in order else len(order))
+
+
+def _column_result(data: Mapping[str, Any]) -> ColumnResult:
+    """A column's result from its JSON (a matrix's column entry or a --shard result file): every
+    field of :class:`ColumnResult` but the report; TypeError when a required one is missing."""
+    from dataclasses import fields
+
+    names = {field.name for field in fields(ColumnResult)} - {"report"}
+    return ColumnResult(**{key: value for key, value in data.items() if key in names})
 
 
 def write_outputs(document: dict[str, Any], out: Path) -> None:
@@ -275,18 +318,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         say(f"wrote {len(columns)} column(s) to {out / SHARD_DIR} (join them with --combine)")
         return 3 if any(column.status == "error" for column in columns) else 0
     if kept:
-        order = [REFERENCE.key, *(path.key for path in SDK_PATHS)]
-        by_key = {column.key: column for column in [*kept.values(), *columns]}
-        columns = sorted(by_key.values(), key=lambda c: order.index(c.key) if c.key in order else len(order))
+        columns = _in_matrix_order({column.key: column for column in [*kept.values(), *columns]}.values())
         say(f"kept {len(kept)} columns as built before: {', '.join(kept)}")
     try:
         document = combine(columns, profile=args.profile, selection=rules, triage=triage)
-        write_upstream_issues(document, columns, triage, out)
-        if old is not None:
-            document["changes"] = diff_matrices(old, document)
-        check_matrix(document)
+        _finish(document, columns, triage, out, old)
     except MatrixError as error:
         print(f"error: {error} (each column's own report is in {out / 'reports'})", file=sys.stderr)
+        return 2
+    except OSError as error:  # the upstream issues
+        print(f"error: writing the matrix to {out}: {error}", file=sys.stderr)
         return 2
     try:
         write_outputs(document, out)
@@ -295,12 +336,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     say(f"wrote {out / 'matrix.json'}, {out / 'matrix.md'}, {out / 'matrix.html'}, {out / 'summary.json'} "
         f"({time.monotonic() - started:.0f} s)")
-    if "changes" in document:
-        print("\n".join(changes_lines(document["changes"])))
-    if args.bench:
-        print(bench_table(document))
-    errored = [column for column in document["columns"] if column["status"] == "error"]
-    return 3 if errored else 0
+    return _print_changes(document, args.bench)
 
 
 #: Where ``--shard`` writes each column's result (its report is in ``reports/``, as in a build).
@@ -328,9 +364,7 @@ def read_shards(folders: Sequence[Path], out: Path) -> list[ColumnResult]:
     logs copied into ``out``. Raises ValueError naming a folder with no column, a column found twice
     or a report that is missing or unreadable."""
     import shutil
-    from dataclasses import fields
 
-    names = {field.name for field in fields(ColumnResult)} - {"report"}
     found: dict[str, ColumnResult] = {}
     for folder in folders:
         files = sorted((folder / SHARD_DIR).glob("*.json"))
@@ -339,7 +373,7 @@ def read_shards(folders: Sequence[Path], out: Path) -> list[ColumnResult]:
         for file in files:
             try:
                 data = json.loads(file.read_text(encoding="utf-8"))
-                column = ColumnResult(**{key: value for key, value in data.items() if key in names})
+                column = _column_result(data)
             except (OSError, ValueError, TypeError) as error:
                 raise ValueError(f"{file}: not a column result: {error}") from None
             if column.key in found:
@@ -359,8 +393,7 @@ def read_shards(folders: Sequence[Path], out: Path) -> list[ColumnResult]:
                 except (OSError, ValueError) as error:
                     raise ValueError(f"column {column.key}: its report is not readable: {error}") from None
             found[column.key] = column
-    order = [REFERENCE.key, *(path.key for path in SDK_PATHS)]
-    return sorted(found.values(), key=lambda c: order.index(c.key) if c.key in order else len(order))
+    return _in_matrix_order(found.values())
 
 
 def combine_shards(folders: Sequence[Path], out: Path, *, profile: str, rules: Sequence[str], triage: Sequence[Any],
@@ -370,10 +403,7 @@ def combine_shards(folders: Sequence[Path], out: Path, *, profile: str, rules: S
         out.mkdir(parents=True, exist_ok=True)
         columns = read_shards(folders, out)
         document = combine(columns, profile=profile, selection=rules, triage=triage)
-        write_upstream_issues(document, columns, triage, out)
-        if old is not None:
-            document["changes"] = diff_matrices(old, document)
-        check_matrix(document)
+        _finish(document, columns, triage, out, old)
         write_outputs(document, out)
     except ValueError as error:  # MatrixError included
         print(f"error: --combine: {error}", file=sys.stderr)
@@ -382,11 +412,7 @@ def combine_shards(folders: Sequence[Path], out: Path, *, profile: str, rules: S
         print(f"error: --combine: writing the matrix to {out}: {error}", file=sys.stderr)
         return 2
     say(f"combined {len(columns)} columns from {len(folders)} folder(s) into {out / 'matrix.json'}")
-    if "changes" in document:
-        print("\n".join(changes_lines(document["changes"])))
-    if bench:
-        print(bench_table(document))
-    return 3 if any(column["status"] == "error" for column in document["columns"]) else 0
+    return _print_changes(document, bench)
 
 
 def read_matrix(source: Path) -> dict[str, Any]:
@@ -408,12 +434,7 @@ def kept_columns(out: Path, running: set[str]) -> dict[str, ColumnResult]:
     for entry in document["columns"]:
         if entry["key"] in running:
             continue
-        column = ColumnResult(key=entry["key"], title=entry["title"], language=entry.get("language", "python"),
-                              adapter=entry.get("adapter"), command=entry.get("command"),
-                              versions=dict(entry.get("versions", {})), status=entry["status"],
-                              reason=entry.get("reason", ""), duration_s=float(entry.get("duration_s", 0.0)),
-                              cpu_s=float(entry.get("cpu_s", 0.0)), report_file=entry.get("report_file"),
-                              log_file=entry.get("log_file"))
+        column = _column_result(entry)
         if column.status == "ran":
             report = out / (column.report_file or "")
             try:
@@ -436,8 +457,9 @@ def _columns_with_reports(document: Mapping[str, Any], out: Path) -> list[Column
             report = json.loads((out / report_file).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-        columns.append(ColumnResult(key=entry["key"], title=entry["title"], language=entry.get("language", "python"),
-                                    report=report))
+        column = _column_result(entry)
+        column.report = report
+        columns.append(column)
     return columns
 
 
@@ -447,14 +469,7 @@ def retriage(out: Path, triage: Sequence[Any], old: dict[str, Any] | None) -> in
     try:
         document = annotate_triage(read_matrix(source), triage)
         document.pop("changes", None)
-        for cells in document["cells"].values():  # the issues follow the triage as it is now
-            for cell in cells.values():
-                for finding in cell["findings"]:
-                    finding.pop("upstream_issue", None)
-        write_upstream_issues(document, _columns_with_reports(document, out), triage, out)
-        if old is not None:
-            document["changes"] = diff_matrices(old, document)
-        check_matrix(document)
+        _finish(document, _columns_with_reports(document, out), triage, out, old)  # the issues as triage now says
         write_outputs(document, out)
     except ValueError as error:  # MatrixError included
         print(f"error: --retriage: {error}", file=sys.stderr)
