@@ -102,6 +102,17 @@ def _sent(make_client: Any, create: Any) -> dict[str, Any]:
 _MESSAGES = [{"role": "user", "content": "hi"}]
 
 
+def _answer_model(schema: Any) -> tuple[str, ...]:
+    """A reproducer's lines for ``Answer``, the response model whose JSON Schema is ``schema`` (the
+    only thing instructor reads of it), as :func:`_response_model` builds it here."""
+    return ("", f"SCHEMA = {literal(copy.deepcopy(schema))}", "", "",
+            "class Answer(BaseModel):  # a response model whose JSON Schema is SCHEMA",
+            "    @classmethod",
+            "    def model_json_schema(cls, *args, **kwargs):",
+            "        return json.loads(json.dumps(SCHEMA))",
+            "", "")
+
+
 class InstructorOpenRouterJsonSchema(Adapter):
     """``from_openrouter(client, mode=Mode.JSON_SCHEMA)``: the strict ``response_format`` schema."""
 
@@ -124,16 +135,7 @@ class InstructorOpenRouterJsonSchema(Adapter):
             "import json",
             "from pydantic import BaseModel",
             "from instructor.v2.providers.openai.handlers import handle_openrouter_structured_outputs",
-            "",
-            f"SCHEMA = {literal(copy.deepcopy(args[0]))}",
-            "",
-            "",
-            "class Answer(BaseModel):  # a response model whose JSON Schema is SCHEMA",
-            "    @classmethod",
-            "    def model_json_schema(cls, *args, **kwargs):",
-            "        return json.loads(json.dumps(SCHEMA))",
-            "",
-            "",
+            *_answer_model(args[0]),
             "_, request = handle_openrouter_structured_outputs(Answer, {})",
             'print(json.dumps(request["response_format"], indent=1))',
         )
@@ -162,16 +164,7 @@ class InstructorResponsesTools(Adapter):
             "import json",
             "from pydantic import BaseModel",
             "from instructor.v2.providers.openai.handlers import OpenAIResponsesToolsHandler",
-            "",
-            f"SCHEMA = {literal(copy.deepcopy(args[0]))}",
-            "",
-            "",
-            "class Answer(BaseModel):  # a response model whose JSON Schema is SCHEMA",
-            "    @classmethod",
-            "    def model_json_schema(cls, *args, **kwargs):",
-            "        return json.loads(json.dumps(SCHEMA))",
-            "",
-            "",
+            *_answer_model(args[0]),
             '_, request = OpenAIResponsesToolsHandler().prepare_request(Answer, {"input": "hi"})',
             'print(json.dumps(request["text"]["format"], indent=1))',
         )
