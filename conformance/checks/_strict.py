@@ -212,7 +212,8 @@ class StrictImplementation:
         if key is not None and key in harness.strictify_memo:
             # the answer this input already got in this session (a clean call): recorded again
             # as this check's call, so its findings and reproducer still name it
-            answer, value = copy.deepcopy(harness.strictify_memo[key])
+            memo: tuple[Any, Strictified] = copy.deepcopy(harness.strictify_memo[key])
+            answer, value = memo
             harness.transcript.append(CallRecord("strictify", (schema, self.dialect.name), result=answer, done=True))
             harness.count_strictify(dialect=self.dialect.name, unchanged=_same_json(value.schema, schema))
             return value
