@@ -878,6 +878,7 @@ def test_the_matrix_links_each_confirmed_defect_to_its_upstream_issue(tmp_path: 
     assert matrix_main(["--out", str(out), "--retriage", "--triage", str(triage)]) == 0
     document = json.loads((out / "matrix.json").read_text(encoding="utf-8"))
     assert "upstream_issue" not in document["cells"][lc]["SM-03"]["findings"][0]
+    assert list((out / "upstream").rglob("*.md")) == []  # nor is its issue left behind
 
 
 def test_two_defects_met_under_one_key_stay_two_findings_each_joined_to_its_entry() -> None:
