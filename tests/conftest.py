@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import _pytest.pytester as _pytester
+from _pytest.assertion.rewrite import AssertionRewritingHook
 import pytest
 import yaml  # noqa: F401  # see below
 
@@ -76,7 +78,53 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     phases=[phase for phase in Phase if phase.name != "explain"],
 )
+# For runs that prove the plumbing of a whole run (every rule reached, the report printed), not
+# what the checks find: the families' own reference tests run them at the selftest profile.
+settings.register_profile("selftest-smoke", settings.get_profile("selftest"), max_examples=3)
 '''
+
+
+# What an in-process run imports from the installed libraries (an SDK under test, libcst through
+# Hypothesis's failing-example patcher, pytest plugins' hook modules) pytester took out of
+# sys.modules after the run too, so every run imported it again: about 1 s of CPU per failing run
+# for libcst alone, several for an SDK such as litellm. Modules of the standard library and of
+# site-packages stay across runs. Still taken out as before: plugin modules a run rewrote (their
+# loader is the run's assertion-rewriting hook, which holds its session), the kit's modules, the
+# checks collected as test files and the modules of the tests folder or of a run's own directory.
+def _library_dirs() -> tuple[str, ...]:
+    import site
+    import sysconfig
+
+    paths = {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+    paths.update(site.getsitepackages())
+    paths.update(path for path in sys.path if path.endswith(("site-packages", "dist-packages")))
+    return tuple(os.path.join(os.path.realpath(path), "") for path in paths)
+
+
+_LIBRARY_DIRS = _library_dirs()
+
+
+def _from_a_library(name: str) -> bool:
+    if name.split(".")[0] in ("strictconformance", "conformance", "conftest"):
+        return False
+    module = sys.modules.get(name)
+    spec = getattr(module, "__spec__", None)
+    if isinstance(getattr(spec, "loader", None), AssertionRewritingHook):
+        return False  # a plugin module the run rewrote: its loader is that run's, and holds its session
+    origin = getattr(spec, "origin", None) or getattr(module, "__file__", None)
+    places = [origin] if isinstance(origin, str) else list(getattr(module, "__path__", None) or [])
+    return bool(places) and all(isinstance(place, str) and os.path.realpath(place).startswith(_LIBRARY_DIRS)
+                                for place in places)
+
+
+class _KeepLibraryModules(_pytester.SysModulesSnapshot):
+    def __init__(self, preserve: Callable[[str], bool] | None = None) -> None:
+        super().__init__(lambda name: _from_a_library(name) or bool(preserve and preserve(name)))
+
+
+# pytester builds its snapshot with this class by name; tests/test_selftest_isolation.py checks
+# that the libraries an inner run imported are still there after it
+_pytester.SysModulesSnapshot = _KeepLibraryModules  # type: ignore[misc]
 
 
 @pytest.fixture(autouse=True)

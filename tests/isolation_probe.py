@@ -6,13 +6,14 @@ alive until the test ends, so the leak shows only across tests.)"""
 from __future__ import annotations
 
 import gc
+import sys
 import weakref
 from collections.abc import Callable
 
 import pytest
 from _pytest.config import Config
 
-from conftest import SuiteRun
+from conftest import SuiteRun, _from_a_library
 
 _FIRST_RUN: list[weakref.ref[Config]] = []
 
@@ -23,8 +24,17 @@ def _inner_configs(outer: Config) -> list[Config]:
 
 
 def test_first_run(run_suite: Callable[..., SuiteRun], request: pytest.FixtureRequest) -> None:
-    run = run_suite(None, "--sc-rule", "SM-01,TL-1")
+    before = set(sys.modules)
+    # a failing check: Hypothesis's pytest plugin imports its example patcher (libcst) for it
+    run = run_suite("broken_resolution:ForgetsBeta", "--sc-rule", "RES-5,SM-01,TL-1")
     assert run.report is not None, run.output
+    assert run.rules_with("failed") == {"RES-5"}, run.output
+    kept = set(sys.modules) - before
+    # what the run imported from the installed libraries (libcst, for Hypothesis's patcher of
+    # failing examples) stays for the next run, not imported again
+    assert kept, "the run imported no library module, or pytester took them all out after it"
+    # the kit's modules, the checks collected as test files and the run's own modules do not
+    assert all(_from_a_library(name) for name in kept), sorted(name for name in kept if not _from_a_library(name))
     _FIRST_RUN.extend(weakref.ref(config) for config in _inner_configs(request.config))
     assert _FIRST_RUN, "the in-process run made no pytest Config"
 

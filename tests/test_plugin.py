@@ -25,8 +25,10 @@ def test_report_schema_is_a_valid_schema() -> None:
 
 
 def test_main_job_from_outside_the_repository_passes_and_prints_the_report(run_suite: Callable[..., SuiteRun]) -> None:
-    """What the README's first command does: the reference, every rule, in a fresh directory, in a subprocess."""
-    run = run_suite(None, subprocess=True)
+    """What the README's first command does: the reference, every rule, in a fresh directory, in a
+    subprocess. Few examples per check: each family's reference test (test_broken_*_suite.py) runs
+    the same checks at the selftest profile; this one proves the whole run reaches every rule."""
+    run = run_suite(None, subprocess=True, profile="selftest-smoke")
     assert run.result.ret == pytest.ExitCode.OK, run.output
     report = _valid_report(run)
     assert report["adapter"]["adapter"] == "strictconformance.reference:ReferenceAdapter"
@@ -59,6 +61,19 @@ def test_rule_selection(run_suite: Callable[..., SuiteRun]) -> None:
     unknown = run_suite(None, "--sc-rule", "RES-99")
     assert unknown.result.ret == pytest.ExitCode.USAGE_ERROR
     assert "--sc-rule 'RES-99' matches no rule" in unknown.output
+
+
+def test_a_rule_selection_builds_only_the_checks_of_the_selected_rules(run_suite: Callable[..., SuiteRun]) -> None:
+    """With --sc-rule, the checks of other rules make no test item (no case or dialect of theirs is
+    generated only to be deselected), and the selected rule's checks are all there."""
+    run = run_suite(None, "--sc-rule", "SM-14,TL-1", "--collect-only", "-q")
+    collected = [line for line in run.result.outlines if "::" in line]
+    assert collected, run.output
+    assert all("test_strict_mode.py::test_sm_14_" in line or "test_tools.py::test_tl_1_" in line for line in collected), collected
+    assert any("test_tl_1_" in line for line in collected) and any("test_sm_14_" in line for line in collected), collected
+    assert "deselected" not in run.output, run.output
+    everything = run_suite(None, "--collect-only", "-q")
+    assert len([line for line in everything.result.outlines if "::" in line]) > 20 * len(collected)
 
 
 def test_adapter_from_environment_and_ini(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester,

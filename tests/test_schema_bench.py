@@ -14,7 +14,7 @@ from strictconformance.bench.scaling import FAMILIES, growth_exponent, shared_da
 
 
 def test_scaling_prints_a_row_per_family_with_its_exponent(capsys: pytest.CaptureFixture[str]) -> None:
-    assert bench_main(["scaling", "--sizes", "4,8", "--budget", "0", "--dag-depths", "2,6", "--dag-dialects", "lenient,openai@2025-01"]) == 0
+    assert bench_main(["scaling", "--sizes", "4,8", "--budget", "0", "--dag-depths", "2,6", "--object-depths", "2,6", "--dag-dialects", "lenient,openai@2025-01"]) == 0
     out = capsys.readouterr().out
     for name, _, _ in FAMILIES:
         assert name in out
