@@ -184,6 +184,8 @@ def _walk(schema: object, depth_cap: int | None = None, share: bool = False) -> 
     stack: list[tuple[Any, ...]] = [(schema, None, (), 0, "", None)]
     on_path: set[int] = set()
     holds_kind = _HOLDS.get
+    cap = depth_cap if depth_cap is not None else -1  # -1: no cap
+    deepest = 0
     while stack:
         entry = stack.pop()
         value = entry[0]
@@ -230,10 +232,10 @@ def _walk(schema: object, depth_cap: int | None = None, share: bool = False) -> 
             if kind is None:
                 continue
             child_depth = depth + 1 if key_word in _DEPTH_EDGES else depth
-            if depth_cap is not None and child_depth > depth_cap:
-                child_depth = depth_cap
-            if child_depth > walk.deepest:
-                walk.deepest = child_depth
+            if child_depth > cap >= 0:
+                child_depth = cap
+            if child_depth > deepest:
+                deepest = child_depth
             if kind == 1 and not (key_word == "items" and isinstance(sub, list)):
                 children.append((sub, node, (key_word,), child_depth, key_word, definition))
             elif kind == 2:
@@ -256,6 +258,7 @@ def _walk(schema: object, depth_cap: int | None = None, share: bool = False) -> 
                 for index, member in enumerate(sub):
                     children.append((member, node, (key_word, index), child_depth, key_word, definition))
         stack.extend(reversed(children))
+    walk.deepest = deepest
     return walk
 
 
@@ -288,8 +291,15 @@ def _shown(value: Any) -> str:
     return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + "..."
 
 
+_new_violation = object.__new__
+
+
 def _violation(rule: StrictRule, pointer: str, message: str) -> Violation:
-    return Violation(rule.id, rule.check, pointer, message)
+    # the frozen dataclass's __init__ sets each field through object.__setattr__; filling the
+    # instance dict directly makes the same object (equal, same hash and repr) at a third of the cost
+    violation = _new_violation(Violation)
+    violation.__dict__.update(rule_id=rule.id, check=rule.check, pointer=pointer, message=message)
+    return violation
 
 
 def _check_root_object(rule: StrictRule, walk: _Walk, root: Any) -> Iterator[Violation]:
@@ -662,14 +672,8 @@ def validate_strict(schema: object, dialect: str | Dialect) -> list[Violation]:
     if walk.shared:
         _count_paths(walk)
     walk.all_banned = plan.banned
-    # a rule runs when some node holds a keyword it looks at (or always, see _TRIGGERS)
-    active = set(plan.always)
-    for keyword in walk.keywords & plan.trigger_keywords:
-        active.update(plan.by_keyword[keyword])
     violations: list[Violation] = []
-    steps = plan.steps
-    for index in sorted(active):
-        rule, check = steps[index]
+    for rule, check in plan.active(walk.keywords):
         violations.extend(check(rule, walk, schema))
     return violations
 
@@ -700,7 +704,7 @@ class _Plan:
     check, the rules that always run, those each keyword brings in, every keyword a
     `banned_keywords` rule names, and the depth the walk counts up to."""
 
-    __slots__ = ("always", "banned", "by_keyword", "depth_cap", "rules", "steps", "trigger_keywords")
+    __slots__ = ("_active", "always", "banned", "by_keyword", "depth_cap", "rules", "steps", "trigger_keywords")
 
     def __init__(self, rules: tuple[StrictRule, ...]) -> None:
         self.rules = rules
@@ -716,6 +720,23 @@ class _Plan:
         self.banned = frozenset(keyword for rule in rules if rule.kind == "banned_keywords" for keyword in rule.params["keywords"])
         limits = [rule.params["limit"] for rule in rules if rule.kind == "max_depth"]
         self.depth_cap = max(limits) + 2 if limits else 0
+        self._active: dict[frozenset[str], tuple[tuple[StrictRule, _Check], ...]] = {}
+
+    def active(self, keywords: set[str]) -> tuple[tuple[StrictRule, _Check], ...]:
+        """The (rule, check) pairs to run, in rule order, for a schema whose nodes hold
+        ``keywords``: a rule runs when some node holds a keyword it looks at (or always, see
+        _TRIGGERS). Kept per set of trigger keywords met (few distinct ones in practice)."""
+        met = self.trigger_keywords.intersection(keywords)
+        steps = self._active.get(met)
+        if steps is None:
+            indexes = set(self.always)
+            for keyword in met:
+                indexes.update(self.by_keyword[keyword])
+            steps = tuple(self.steps[index] for index in sorted(indexes))
+            if len(self._active) > 256:
+                self._active.clear()
+            self._active[met] = steps
+        return steps
 
 
 _PLANS: dict[int, _Plan] = {}
