@@ -191,6 +191,8 @@ SDK_PATHS: tuple[SdkPath, ...] = (
             command="node harnesses/anthropic-sdk.mjs --tools", language="node"),
     SdkPath("langchain-core-ts/convert-to-openai-tool", "@langchain/core (TypeScript) convertToOpenAITool(strict: true)",
             ("@langchain/core",), command="node harnesses/langchain-core.mjs", language="node"),
+    SdkPath("google-genai-ts/response-schema", "@google/genai (TypeScript) generateContent responseSchema (processJsonSchema)",
+            ("@google/genai",), command="node harnesses/google-genai.mjs", language="node"),
 )
 
 
