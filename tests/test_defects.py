@@ -100,6 +100,34 @@ def test_an_identity_strictify_is_one_defect_listing_every_rule_it_breaks() -> N
     assert len(group_defects(findings)) == 3
 
 
+def _case(rule_broken: str, schema: Any, returned: Any) -> dict[str, Any]:
+    """An RT-1 finding on a fixed case, as the report holds it: the counterexample names the strict
+    output only, the recorded strictify call its input."""
+    return {"rule": "RT-1", "kind": "violation", "key": f"RT-1 violation: {rule_broken} at object inside properties (known-bad {rule_broken} schema)",
+            "where": "/properties/a", "message": f"openai: the strict schema breaks 1 rule check(s) of {rule_broken}",
+            "counterexample": {"dialect": "openai", "case": f"known-bad-{rule_broken.lower()}", "strict": returned,
+                               "violations": [f"{rule_broken} X at /properties/a: banned"]},
+            "calls": [{"method": "strictify", "args": [schema, "openai"], "returned": {"schema": returned, "losses": []}}]}
+
+
+def test_an_identity_strictify_takes_the_fixed_cases_whose_recorded_call_returned_its_input() -> None:
+    """A fixed case's counterexample has no input schema: the strictify call it recorded shows the
+    output is the input, so its findings are the identity defect too, not one defect per rule."""
+    schema = {"type": "object", "properties": {"a": {"type": "string", "pattern": "x"}}}
+    findings = [_sm("SM-03", "object at the root", None, schema=schema)]
+    for rule_broken in ("SM-26", "SM-27", "SM-32", "SM-33"):
+        one = {"type": "object", "properties": {"a": {"type": "string", rule_broken: True}}}
+        findings.append(_case(rule_broken, one, one))
+    # a case whose call changed the schema is its own cause, even in that dialect
+    changed_input = {"type": "object", "properties": {"a": {"oneOf": [{"type": "string"}]}}}
+    changed_output = {**changed_input, "additionalProperties": False}
+    changed = _case("SM-20", changed_input, changed_output)
+    defects = group_defects([*findings, changed], identity=frozenset({"openai"}))
+    assert len(defects) == 2, [d.title for d in defects]
+    whole = next(d for d in defects if d.signature.startswith("identity"))
+    assert whole.rules == ["SM-03", "RT-1"] and whole.witnesses == 5
+
+
 def test_two_messages_of_one_rule_are_two_defects() -> None:
     """SM-41 said two ways: an external document, and a reference that does not resolve inside."""
     external = _sm("SM-41", "`$ref` of a $ref node inside properties", None, said="external reference 'https://x/a.json'")

@@ -189,6 +189,10 @@ SDK_PATHS: tuple[SdkPath, ...] = (
             command="node harnesses/anthropic-sdk.mjs", language="node"),
     SdkPath("anthropic-ts/beta-tool", "@anthropic-ai/sdk (TypeScript) betaTool + toolRunner", ("@anthropic-ai/sdk",),
             command="node harnesses/anthropic-sdk.mjs --tools", language="node"),
+    SdkPath("langchain-core-ts/convert-to-openai-tool", "@langchain/core (TypeScript) convertToOpenAITool(strict: true)",
+            ("@langchain/core",), command="node harnesses/langchain-core.mjs", language="node"),
+    SdkPath("google-genai-ts/response-schema", "@google/genai (TypeScript) generateContent responseSchema (processJsonSchema)",
+            ("@google/genai",), command="node harnesses/google-genai.mjs", language="node"),
 )
 
 
