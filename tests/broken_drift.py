@@ -310,6 +310,26 @@ class RaisesBareKeyError(ReferenceLike):
             raise KeyError(report.errors[0].path)
 
 
+class NoLifecycle(ReferenceLike):
+    """DR-8: checks every event on its own, never the events' order (a delta for a block never
+    started, fragments that do not join, a block never closed all slip by)."""
+
+    name = "no-lifecycle"
+
+    def keep(self, error: SchemaDriftError) -> bool:
+        return error.rule_id != "DR-8"
+
+
+class AcceptsUnopenedIndex(ReferenceLike):
+    """DR-8: accepts a delta (or tool-call fragment) for an index never opened, as SDKs that index
+    a dict of blocks by the delta's index do (the rest of the lifecycle is checked)."""
+
+    name = "accepts-unopened-index"
+
+    def keep(self, error: SchemaDriftError) -> bool:
+        return not (error.rule_id == "DR-8" and "never" in (error.actual_type or "") and "closed" not in (error.actual_type or ""))
+
+
 BROKEN: Mapping[str, type[ReferenceLike]] = {
     "DR-1": StrictSDKTypes,
     "DR-2": NoEnvelopeChecks,
@@ -317,12 +337,14 @@ BROKEN: Mapping[str, type[ReferenceLike]] = {
     "DR-4": RejectsUnknownVariants,
     "DR-5": NoInvariants,
     "DR-6": CrashesOnOddInput,
+    "DR-8": NoLifecycle,
 }
 
 EXTRA_BROKEN: Mapping[str, tuple[type[ReferenceLike], ...]] = {
     "DR-4": (ClosedAnnotationTypes,),
     "DR-2": (ParentPath, RaisesBareKeyError),
     "DR-6": (CleansUpPayload, RecursesIntoPayload, PrintsNumbers),
+    "DR-8": (AcceptsUnopenedIndex,),
 }
 
 
@@ -333,3 +355,4 @@ class ThreeRelationsUnchecked(_SkipsRelations):
 
     name = "three-relations-unchecked"
     skipped = ("unique", "sum", "increasing")
+
