@@ -330,6 +330,27 @@ class AcceptsUnopenedIndex(ReferenceLike):
         return not (error.rule_id == "DR-8" and "never" in (error.actual_type or "") and "closed" not in (error.actual_type or ""))
 
 
+class IgnoresMovedUsage(ReferenceLike):
+    """DR-2: reads token usage only where the API reference places it, and takes a usage moved
+    under a new key for an absent one (no usage, no error)."""
+
+    name = "ignores-moved-usage"
+
+    def keep(self, error: SchemaDriftError) -> bool:
+        return not (error.actual_type or "").startswith("absent (moved to")
+
+
+class RejectsNewStopReason(ReferenceLike):
+    """DR-4: a closed enum of stop reasons: a new value raises, though the response is whole."""
+
+    name = "rejects-new-stop-reason"
+
+    def after(self, report: DriftReport, api: str, payload: Any) -> None:
+        for notice in report.notices:
+            if notice.kind == "unknown_value" and notice.path.rsplit(".", 1)[-1] in ("finish_reason", "stop_reason", "finishReason"):
+                raise SDKResponseError(f"unknown stop reason: {notice.detail}", _loc(notice.path))
+
+
 BROKEN: Mapping[str, type[ReferenceLike]] = {
     "DR-1": StrictSDKTypes,
     "DR-2": NoEnvelopeChecks,
@@ -341,8 +362,8 @@ BROKEN: Mapping[str, type[ReferenceLike]] = {
 }
 
 EXTRA_BROKEN: Mapping[str, tuple[type[ReferenceLike], ...]] = {
-    "DR-4": (ClosedAnnotationTypes,),
-    "DR-2": (ParentPath, RaisesBareKeyError),
+    "DR-4": (ClosedAnnotationTypes, RejectsNewStopReason),
+    "DR-2": (ParentPath, RaisesBareKeyError, IgnoresMovedUsage),
     "DR-6": (CleansUpPayload, RecursesIntoPayload, PrintsNumbers),
     "DR-8": (AcceptsUnopenedIndex,),
 }

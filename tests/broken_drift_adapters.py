@@ -35,6 +35,9 @@ EXTRA: Mapping[str, str] = {
     "fidelity_adapters:InventsToolCall": "DR-7",
     "fidelity_adapters:ReturnsNothing": "DR-7",
     "broken_drift:AcceptsUnopenedIndex": "DR-8",
+    "broken_drift:IgnoresMovedUsage": "DR-2",
+    "broken_drift:RejectsNewStopReason": "DR-4",
+    "fidelity_adapters:DropsCallsOnNewStopReason": "DR-7",
 }
 
 

@@ -144,3 +144,18 @@ class CutStreamRaisesApiError(_IgnoresCuts):
         if any(error.rule_id == "DR-9" for error in report.errors):
             raise StreamCutError("the stream ended before its terminal event")
         return super().check_stream(api, events)
+
+
+_TOOL_STOP_REASONS = ("tool_calls", "tool_use", "STOP")
+
+
+class DropsCallsOnNewStopReason(ParsesFaithfully):
+    """DR-7: keeps a response's tool calls only when its stop reason is the tool-call one (an agent
+    loop keyed on ``finish_reason == "tool_calls"``): a new stop reason beside the calls drops them."""
+
+    name = "drops-calls-on-new-stop-reason"
+
+    def read(self, api: str, parsed: ParsedResponse, payload: Any) -> ParsedResponse | None:
+        if parsed.stop_reason is not None and parsed.stop_reason not in _TOOL_STOP_REASONS:
+            return dataclasses.replace(parsed, tool_calls=())
+        return parsed

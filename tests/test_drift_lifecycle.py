@@ -1,6 +1,8 @@
 """Streams as state machines (DR-8, DR-9): the lifecycle data, the validator's reading of it, the
 lifecycle mutations and their labels, and the judges on adapters that accept a broken stream or
-report a cut one (through the plugin too)."""
+report a cut one (through the plugin too). Also the moves agents depend on: token usage moved into
+a nested object (breaking, DR-2/DR-3) and a new stop reason beside tool calls (additive, DR-4;
+DR-7 checks the calls stay)."""
 
 from __future__ import annotations
 
@@ -10,9 +12,21 @@ from collections.abc import Callable
 
 import pytest
 
-from broken_drift import AcceptsUnopenedIndex, NoLifecycle, ReferenceLike
+from broken_drift import (
+    AcceptsUnopenedIndex,
+    IgnoresMovedUsage,
+    NoLifecycle,
+    ReferenceLike,
+    RejectsNewStopReason,
+)
 from conftest import SuiteRun
-from fidelity_adapters import CutStreamMarkedIncomplete, CutStreamRaisesApiError, CutStreamUnmarked
+from fidelity_adapters import (
+    CutStreamMarkedIncomplete,
+    CutStreamRaisesApiError,
+    CutStreamUnmarked,
+    DropsCallsOnNewStopReason,
+    ParsesFaithfully,
+)
 from strictconformance.drift.cassettes import list_cassettes, load_cassette
 from strictconformance.drift.lifecycle import LIFECYCLES, lifecycle_breaches
 from strictconformance.drift.mutations import (
@@ -22,10 +36,10 @@ from strictconformance.drift.mutations import (
     apply_mutation,
     mutation_candidates,
 )
-from strictconformance.drift.oracles import DriftChecker, judge_mutation
+from strictconformance.drift.oracles import DriftChecker, judge_fidelity, judge_mutation
 from strictconformance.drift.shapes import API_IDS
 from strictconformance.drift.sse import SSEEvent
-from strictconformance.drift.validator import stream_document, validate_stream
+from strictconformance.drift.validator import stream_document, validate_response, validate_stream
 
 
 @functools.cache
@@ -174,3 +188,59 @@ def test_accepting_an_unopened_index_fails_dr8_on_the_explicit_case(run_suite: C
     assert run.rules_with("failed") == {"DR-8"}, run.output
     outcomes = {check["nodeid"].split("::")[-1]: check["outcome"] for check in run.report["rules"]["DR-8"]["checks"]}  # type: ignore[index]
     assert outcomes["test_dr_8_delta_for_an_index_never_started"] == "failed", outcomes
+
+
+# -- the moves agents depend on: usage moved, a new stop reason beside tool calls -----------------------
+
+
+@functools.cache
+def _all_subjects() -> tuple[ResponseSubject, ...]:
+    return tuple(ResponseSubject(r.api, events=r.events(), source=r.label) if r.is_stream
+                 else ResponseSubject(r.api, payload=r.payload(), source=r.label)
+                 for location in list_cassettes() for r in load_cassette(location).responses())
+
+
+def _family(family: str) -> list[DriftMutation]:
+    return [apply_mutation(subject, candidate, choice) for subject in _all_subjects() for candidate in mutation_candidates(subject)
+            if candidate.family == family for choice in candidate.choices]
+
+
+def test_moved_usage_is_breaking_at_its_place_in_every_api_that_has_it() -> None:
+    moved = _family("move_field:optional_object")
+    assert {m.api for m in moved} >= {"openai.chat", "openai.responses", "gemini.generate_content", "groq.chat"}
+    for mutation in moved:
+        assert mutation.breaking and mutation.rule_id in ("DR-2", "DR-3"), mutation.summary()
+        assert mutation.path.rsplit(".", 1)[-1] in ("usage", "usageMetadata"), mutation.summary()
+        report = (validate_stream(mutation.api, mutation.subject.events) if mutation.subject.events is not None
+                  else validate_response(mutation.api, mutation.subject.payload))
+        assert report.errors and report.errors[0].path == mutation.path, mutation.summary()
+        assert report.errors[0].actual_type.startswith("absent (moved to metadata_v2."), report.errors[0]
+        assert _verdict(IgnoresMovedUsage(), mutation) == "fail", mutation.summary()
+        assert _verdict(ReferenceLike(), mutation) == "pass", mutation.summary()
+
+
+def test_usage_absent_or_beside_an_unrelated_new_object_is_not_drift() -> None:
+    payload = {"id": "x", "object": "chat.completion", "created": 1, "model": "m",
+               "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "hi"}}]}
+    assert not validate_response("openai.chat", payload).errors
+    assert not validate_response("openai.chat", {**payload, "sc_new_metadata": {"tokens": 3}}).errors
+
+
+def test_a_new_stop_reason_beside_tool_calls_is_additive_and_the_calls_stay() -> None:
+    changed = _family("new_stop_reason")
+    assert {m.api for m in changed} >= {"openai.chat", "anthropic.messages", "gemini.generate_content"}
+    for mutation in changed:
+        assert not mutation.breaking and mutation.rule_id == "DR-4", mutation.summary()
+        assert _verdict(ReferenceLike(), mutation) == "pass", mutation.summary()
+        assert _verdict(RejectsNewStopReason(), mutation) == "fail", mutation.summary()
+        checker = DriftChecker.from_adapter(DropsCallsOnNewStopReason())
+        assert judge_fidelity(checker, mutation.subject).status == "fail", mutation.summary()
+        assert judge_fidelity(DriftChecker.from_adapter(ParsesFaithfully()), mutation.subject).status == "pass", mutation.summary()
+
+
+@pytest.mark.parametrize(("adapter", "rule_id"), [("broken_drift:IgnoresMovedUsage", "DR-2"),
+                                                  ("broken_drift:RejectsNewStopReason", "DR-4"),
+                                                  ("fidelity_adapters:DropsCallsOnNewStopReason", "DR-7")])
+def test_move_families_fail_their_rule_through_the_plugin(run_suite: Callable[..., SuiteRun], adapter: str, rule_id: str) -> None:
+    run = run_suite(adapter, "--sc-rule", rule_id)
+    assert run.rules_with("failed") == {rule_id}, run.output

@@ -8,7 +8,9 @@ kind                     change                                               la
 ======================== ==================================================== ====================
 ``drop_field``           remove a required field an SDK reads, or an          breaking, DR-2/3;
                          optional one an invariant needs (Gemini ``content``) DR-5 for those
-``move_field``           move it under a new key (``tool.metadata.id``)       breaking, DR-2/3
+``move_field``           move it under a new key (``tool.metadata.id``);      breaking, DR-2/3
+                         also the optional objects SDKs read (``usage``,
+                         ``usageMetadata``)
 ``change_type``          give a field an unaccepted JSON type                 breaking, DR-2/3
 ``null_field``           set a non-nullable field to ``null``                 breaking, DR-2/3
 ``empty_field``          empty a string, array or object: ``id: ""``,         breaking, DR-2/3 where
@@ -26,7 +28,19 @@ kind                     change                                               la
 ``add_unknown_variant``  insert an element (or stream event) of a new type    additive, DR-4
 ``add_unknown_field``    add an undeclared key to an object                   additive, DR-4
 ``resplit_stream``       split one delta event in two, or merge two           not breaking, DR-1
+``new_stop_reason``      a stop or finish reason of a new value beside the    additive, DR-4 (and
+                         response's tool calls                                DR-7: the calls stay)
+``break_lifecycle``      take a stream off its event lifecycle: a delta       breaking, DR-8;
+                         before its start or for an index never opened,       DR-9 for a cut
+                         fragments that do not join into JSON, events
+                         reordered or duplicated, a block never closed, an
+                         event after the terminal one, the stream cut before
+                         its terminal event
 ======================== ==================================================== ====================
+
+A renamed start or stop event (``content_block_start``, ``response.output_item.added``...) is
+breaking too: the lifecycle data (:mod:`strictconformance.drift.lifecycle`) labels it, DR-8 (or
+DR-9 for a renamed terminal event) at the first event the stream then leaves its lifecycle.
 
 ``change_type`` tries the near misses first: a boolean for an integer or a number (``True`` is an
 ``int`` in Python, so a check written ``isinstance(x, int)`` lets it by), an integer for a boolean
@@ -53,6 +67,7 @@ from functools import cache
 from typing import Any, Literal, get_args
 
 from strictconformance.drift.errors import bounded_json, json_type
+from strictconformance.drift.fidelity import expected_parse
 from strictconformance.drift.lifecycle import Lifecycle, lifecycle_breaches, lifecycle_of
 from strictconformance.drift.paths import (
     ANY_INDEX,
@@ -64,6 +79,7 @@ from strictconformance.drift.paths import (
 )
 from strictconformance.drift.shapes import get_shape
 from strictconformance.drift.shapes.model import (
+    MOVABLE_OPTIONAL_OBJECTS,
     AnyJson,
     ApiShape,
     Arr,
@@ -119,6 +135,7 @@ MutationKind = Literal[
     "add_unknown_variant",
     "add_unknown_field",
     "resplit_stream",
+    "new_stop_reason",
     "break_lifecycle",
 ]
 MUTATION_KINDS: tuple[MutationKind, ...] = get_args(MutationKind)
@@ -167,6 +184,13 @@ RENAMES = {
 #: New variant tags, synthetic for the same reason (``tool_reference`` is a real Anthropic block).
 FRESH_VARIANTS = ("fancy_new_block", "sc_new_block", "sc_new_delta")
 _MOVED_UNDER = "metadata_v2"
+#: The stop reason's field per API family (chat ``finish_reason``, Anthropic ``stop_reason``,
+#: Gemini ``finishReason``) and the new value given to it beside tool calls. A new value is
+#: additive (DR-4: documented values are listed, not closed; Anthropic's
+#: https://docs.anthropic.com/en/api/handling-stop-reasons has clients handle values they do not
+#: know): the response's tool calls are still to be run, and DR-7 checks the SDK still reports them.
+STOP_REASON_FIELDS = frozenset({"finish_reason", "stop_reason", "finishReason"})
+NEW_STOP_REASON = "sc_new_stop_reason"
 
 
 @dataclass(frozen=True)
@@ -389,6 +413,9 @@ def _candidates(subject: ResponseSubject) -> list[Candidate]:
             if field.required and id(field) not in key_fields:
                 out.append(Candidate("drop_field", site, None, (None,)))
                 out.append(Candidate("move_field", site, None, (_MOVED_UNDER,)))
+            elif not field.required and field.name in MOVABLE_OPTIONAL_OBJECTS and isinstance(field.shape, Obj):
+                # an optional object every SDK reads at its place (token usage): moved, it is drift
+                out.append(Candidate("move_field", site, None, (_MOVED_UNDER,), variety="optional_object"))
             elif not field.required and _invariant_array(shape, site, subject.is_stream):
                 drop = Candidate("drop_field", site, None, (None,))
                 if apply_mutation(subject, drop, None).breaking:  # only when an invariant then fails
@@ -405,6 +432,8 @@ def _candidates(subject: ResponseSubject) -> list[Candidate]:
                     out.append(Candidate("change_type", site, None, rest))
             if not field.nullable:
                 out.append(Candidate("null_field", site, None, (None,)))
+            if field.name in STOP_REASON_FIELDS and isinstance(site.value, str) and _has_tool_calls(subject):
+                out.append(Candidate("new_stop_reason", site, None, (NEW_STOP_REASON,)))
             empty = _empty_candidate(subject, site)
             if empty is not None:
                 out.append(empty)
@@ -428,6 +457,12 @@ def _candidates(subject: ResponseSubject) -> list[Candidate]:
         out.extend(_lifecycle_candidates(subject))
     out.extend(_relation_candidates(shape, subject))
     return out
+
+
+def _has_tool_calls(subject: ResponseSubject) -> bool:
+    """Whether the response asks for a tool call (the kit's own reading of it)."""
+    parsed = expected_parse(subject.api, subject.payload, subject.events)
+    return parsed is not None and bool(parsed.tool_calls)
 
 
 def _empty_candidate(subject: ResponseSubject, site: FieldSite) -> Candidate | None:
@@ -656,6 +691,11 @@ def _apply(subject: ResponseSubject, candidate: Candidate, choice: Any) -> Drift
         elif kind == "null_field":
             container[key] = None
             description = f"set non-nullable {format_path(path)} to null"
+        elif kind == "new_stop_reason":
+            previous = container[key]
+            container[key] = str(choice)
+            breaking = False
+            description = f"give {format_path(path)} the new value {choice!r} (was {previous!r}) beside the response's tool calls"
         elif kind == "empty_field":
             container[key] = copy.deepcopy(choice)
             breaking = site.field.nonempty
@@ -754,6 +794,8 @@ def candidate_label(subject: ResponseSubject, candidate: Candidate) -> tuple[boo
         relations, _ = _relations(get_shape(subject.api), subject)
         return True, relations[candidate.choices[0][0]].rule_id
     if isinstance(site, FieldSite):
+        if kind == "new_stop_reason":
+            return False, "DR-4"
         if kind == "empty_field" and not site.field.nonempty:
             probe = apply_mutation(subject, candidate, candidate.choices[0])
             return probe.breaking, probe.rule_id

@@ -42,6 +42,7 @@ from strictconformance.drift.paths import (
 )
 from strictconformance.drift.shapes import get_shape
 from strictconformance.drift.shapes.model import (
+    MOVABLE_OPTIONAL_OBJECTS,
     AnyJson,
     ApiShape,
     Arr,
@@ -211,6 +212,14 @@ def _variant_names(union: Tagged | Keyed) -> str:
     return shown + (f" (+{len(names) - 6} more)" if len(names) > 6 else "")
 
 
+def _moved_under(shape: Obj, current: Mapping[str, Any], name: str) -> str | None:
+    """The undeclared key of ``current`` whose object holds ``name`` (a field moved one level down)."""
+    for key, value in current.items():
+        if key not in shape.known and isinstance(value, dict) and name in value:
+            return str(key)
+    return None
+
+
 def _walk(root: ValueShape, value: object, node: _Node, out: _Collector, *, in_variant: bool = False) -> None:
     """Check ``value`` (the root of a payload or of one event's data) against ``root``."""
     kind = json_type(value) if value is not None else "null"
@@ -233,6 +242,11 @@ def _walk(root: ValueShape, value: object, node: _Node, out: _Collector, *, in_v
                 if item is _MISSING:
                     if field.required:
                         out.problem(where, _expected(field), item, reads=field_reads, in_variant=variant_scope, actual_type="absent")
+                    elif field.name in MOVABLE_OPTIONAL_OBJECTS and isinstance(field.shape, Obj):
+                        moved_to = _moved_under(shape, current, field.name)
+                        if moved_to is not None:
+                            out.problem(where, f"{_expected(field)} here", item, reads=field_reads, in_variant=variant_scope,
+                                        actual_type=f"absent (moved to {moved_to}.{field.name})")
                     continue
                 if item is None:
                     if not field.nullable:

@@ -32,6 +32,7 @@ __all__ = [
     "BOOL",
     "INT",
     "JSON_TYPES",
+    "MOVABLE_OPTIONAL_OBJECTS",
     "NUMBER",
     "OBJECT",
     "STRING",
@@ -61,6 +62,13 @@ __all__ = [
 ]
 
 JSON_TYPES: frozenset[str] = frozenset({"string", "integer", "number", "boolean", "object", "array", "null"})
+#: Optional objects every SDK reads where the API reference places them (token usage: OpenAI chat
+#: and Responses ``usage``, https://platform.openai.com/docs/api-reference/chat/object and
+#: https://platform.openai.com/docs/api-reference/responses/object; Gemini ``usageMetadata``,
+#: https://ai.google.dev/api/generate-content#generatecontentresponse). Absent is valid, but found
+#: one level down under a new key it was moved: an SDK reading its place reports no usage and
+#: no error, so a move is drift (DR-2/DR-3) at the field's place, not an absent field.
+MOVABLE_OPTIONAL_OBJECTS: frozenset[str] = frozenset({"usage", "usageMetadata"})
 JsonScalar = str | int | float | bool
 
 
