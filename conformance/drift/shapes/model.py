@@ -415,8 +415,10 @@ class StreamShape:
 
     ``framing="named"``: every event carries ``event:`` equal to the data's discriminator (SDKs
     dispatch on it). ``terminator``: a data sentinel that ends the stream (``[DONE]``).
-    ``final_events``: the documented last event types. Missing either is a notice, not drift:
-    real streams end without them (Cerebras sends no ``[DONE]``).
+    ``final_events``: the documented last event types. A missing terminator is a notice, not
+    drift: real streams end without it (Cerebras sends no ``[DONE]``); a stream that ends before
+    its terminal event is DR-9, judged by the event lifecycle
+    (:mod:`strictconformance.drift.lifecycle`).
     """
 
     event: ValueShape
