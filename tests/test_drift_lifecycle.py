@@ -244,3 +244,19 @@ def test_a_new_stop_reason_beside_tool_calls_is_additive_and_the_calls_stay() ->
 def test_move_families_fail_their_rule_through_the_plugin(run_suite: Callable[..., SuiteRun], adapter: str, rule_id: str) -> None:
     run = run_suite(adapter, "--sc-rule", rule_id)
     assert run.rules_with("failed") == {rule_id}, run.output
+
+
+def test_every_resplit_of_a_recorded_stream_keeps_its_lifecycle() -> None:
+    """Merging a delta into the one before keeps the second's finish marker (a Gemini chunk's
+    finishReason): the merged stream still ends, so DR-1's re-split streams are not cut (DR-9)."""
+    merged = 0
+    for subject in _streams():
+        for candidate in mutation_candidates(subject):
+            if candidate.kind != "resplit_stream":
+                continue
+            for choice in candidate.choices:
+                mutation = apply_mutation(subject, candidate, choice)
+                assert mutation.subject.events is not None
+                assert not validate_stream(mutation.api, mutation.subject.events).errors, mutation.summary()
+                merged += choice == "merge"
+    assert merged

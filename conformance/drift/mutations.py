@@ -884,6 +884,13 @@ def _resplit(subject: ResponseSubject, candidate: Candidate, choice: Any) -> Dri
         second = load_json_text(events[index + 1].data)
         merged_text = (_text_at(first, rule.text) or "") + (_text_at(second, rule.text) or "")
         _set_path(first, rule.text, merged_text)
+        for path in rule.head_clears:  # the merged event ends as the second did (its finish marker)
+            found = resolve_path(second, parse_path(path))
+            if found and found[0][1] is not None:
+                parts = parse_path(path)
+                parents = resolve_path(first, parts[:-1])
+                if parents and isinstance(parents[0][1], dict) and isinstance(parts[-1], str):
+                    parents[0][1][parts[-1]] = copy.deepcopy(found[0][1])
         events[index : index + 2] = [SSEEvent(_serialize(first), events[index].event, events[index].id)]
         description = f"merge events {index} and {index + 1} ({rule.text})"
     else:
