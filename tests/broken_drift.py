@@ -310,6 +310,47 @@ class RaisesBareKeyError(ReferenceLike):
             raise KeyError(report.errors[0].path)
 
 
+class NoLifecycle(ReferenceLike):
+    """DR-8: checks every event on its own, never the events' order (a delta for a block never
+    started, fragments that do not join, a block never closed all slip by)."""
+
+    name = "no-lifecycle"
+
+    def keep(self, error: SchemaDriftError) -> bool:
+        return error.rule_id != "DR-8"
+
+
+class AcceptsUnopenedIndex(ReferenceLike):
+    """DR-8: accepts a delta (or tool-call fragment) for an index never opened, as SDKs that index
+    a dict of blocks by the delta's index do (the rest of the lifecycle is checked)."""
+
+    name = "accepts-unopened-index"
+
+    def keep(self, error: SchemaDriftError) -> bool:
+        return not (error.rule_id == "DR-8" and "never" in (error.actual_type or "") and "closed" not in (error.actual_type or ""))
+
+
+class IgnoresMovedUsage(ReferenceLike):
+    """DR-2: reads token usage only where the API reference places it, and takes a usage moved
+    under a new key for an absent one (no usage, no error)."""
+
+    name = "ignores-moved-usage"
+
+    def keep(self, error: SchemaDriftError) -> bool:
+        return not (error.actual_type or "").startswith("absent (moved to")
+
+
+class RejectsNewStopReason(ReferenceLike):
+    """DR-4: a closed enum of stop reasons: a new value raises, though the response is whole."""
+
+    name = "rejects-new-stop-reason"
+
+    def after(self, report: DriftReport, api: str, payload: Any) -> None:
+        for notice in report.notices:
+            if notice.kind == "unknown_value" and notice.path.rsplit(".", 1)[-1] in ("finish_reason", "stop_reason", "finishReason"):
+                raise SDKResponseError(f"unknown stop reason: {notice.detail}", _loc(notice.path))
+
+
 BROKEN: Mapping[str, type[ReferenceLike]] = {
     "DR-1": StrictSDKTypes,
     "DR-2": NoEnvelopeChecks,
@@ -317,12 +358,14 @@ BROKEN: Mapping[str, type[ReferenceLike]] = {
     "DR-4": RejectsUnknownVariants,
     "DR-5": NoInvariants,
     "DR-6": CrashesOnOddInput,
+    "DR-8": NoLifecycle,
 }
 
 EXTRA_BROKEN: Mapping[str, tuple[type[ReferenceLike], ...]] = {
-    "DR-4": (ClosedAnnotationTypes,),
-    "DR-2": (ParentPath, RaisesBareKeyError),
+    "DR-4": (ClosedAnnotationTypes, RejectsNewStopReason),
+    "DR-2": (ParentPath, RaisesBareKeyError, IgnoresMovedUsage),
     "DR-6": (CleansUpPayload, RecursesIntoPayload, PrintsNumbers),
+    "DR-8": (AcceptsUnopenedIndex,),
 }
 
 
@@ -333,3 +376,4 @@ class ThreeRelationsUnchecked(_SkipsRelations):
 
     name = "three-relations-unchecked"
     skipped = ("unique", "sum", "increasing")
+

@@ -23,6 +23,8 @@ BROKEN: dict[str, str] = {
     "DR-5": "broken_drift:NoInvariants",
     "DR-6": "broken_drift:CrashesOnOddInput",
     "DR-7": "fidelity_adapters:ReadsItemIdAsCallId",
+    "DR-8": "broken_drift:NoLifecycle",
+    "DR-9": "fidelity_adapters:CutStreamUnmarked",
 }
 
 #: Further bugs, and the rule that must catch each.
@@ -32,6 +34,10 @@ EXTRA: Mapping[str, str] = {
     "fidelity_adapters:TextifiesUnknownBlocks": "DR-7",
     "fidelity_adapters:InventsToolCall": "DR-7",
     "fidelity_adapters:ReturnsNothing": "DR-7",
+    "broken_drift:AcceptsUnopenedIndex": "DR-8",
+    "broken_drift:IgnoresMovedUsage": "DR-2",
+    "broken_drift:RejectsNewStopReason": "DR-4",
+    "fidelity_adapters:DropsCallsOnNewStopReason": "DR-7",
 }
 
 

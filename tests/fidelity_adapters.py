@@ -11,6 +11,9 @@ kit's reading of the response with one fault:
 * :class:`DropsLaterToolCalls` keeps only a response's first tool call.
 * :class:`ReturnsNothing` declares ``parse_fidelity`` and returns nothing: DR-7 fails.
 * :class:`ParsesFaithfully` is the reference reading: every DR rule passes.
+* :class:`CutStreamUnmarked` accepts a stream cut before its terminal event and returns a reading
+  with no stop reason and no mark: DR-9 fails. :class:`CutStreamMarkedIncomplete` (marks it) and
+  :class:`CutStreamRaisesApiError` (raises its documented API error) pass every rule.
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from broken_drift import ReferenceLike
+from strictconformance.drift.errors import SchemaDriftError
 from strictconformance.drift.fidelity import ParsedResponse, ParsedToolCall, expected_parse
+from strictconformance.drift.validator import validate_stream
 
 _KNOWN_ANTHROPIC = {"text", "tool_use", "thinking", "redacted_thinking", "server_tool_use", "web_search_tool_result",
                     "code_execution_tool_result", "bash_code_execution_tool_result", "text_editor_code_execution_tool_result",
@@ -96,3 +101,61 @@ class ReturnsText(ParsesFaithfully):
 
     def read(self, api: str, parsed: ParsedResponse, payload: Any) -> Any:
         return parsed.text
+
+
+class _IgnoresCuts(ParsesFaithfully):
+    """Accepts a stream cut before its terminal event and returns its reading (see subclasses)."""
+
+    def keep(self, error: SchemaDriftError) -> bool:
+        return error.rule_id != "DR-9"
+
+
+class CutStreamUnmarked(_IgnoresCuts):
+    """DR-9: a stream cut short gives a reading with stop_reason None and no mark (what
+    accumulating stream helpers return): the caller cannot tell."""
+
+    name = "cut-stream-unmarked"
+
+
+class CutStreamMarkedIncomplete(_IgnoresCuts):
+    """Passes DR-9: a stream cut short gives a reading marked incomplete."""
+
+    name = "cut-stream-marked-incomplete"
+
+    def check_stream(self, api: str, events: Sequence[Any]) -> ParsedResponse | None:
+        parsed = super().check_stream(api, events)
+        if parsed is not None and any(error.rule_id == "DR-9" for error in validate_stream(api, events).errors):
+            return dataclasses.replace(parsed, incomplete=True)
+        return parsed
+
+
+class StreamCutError(Exception):
+    """An SDK's documented error for a stream that ended before its terminal event."""
+
+
+class CutStreamRaisesApiError(_IgnoresCuts):
+    """Passes DR-9: raises its documented API error for a stream that ended early."""
+
+    name = "cut-stream-raises-api-error"
+    api_errors = (StreamCutError,)
+
+    def check_stream(self, api: str, events: Sequence[Any]) -> ParsedResponse | None:
+        report = validate_stream(api, events)
+        if any(error.rule_id == "DR-9" for error in report.errors):
+            raise StreamCutError("the stream ended before its terminal event")
+        return super().check_stream(api, events)
+
+
+_TOOL_STOP_REASONS = ("tool_calls", "tool_use", "STOP")
+
+
+class DropsCallsOnNewStopReason(ParsesFaithfully):
+    """DR-7: keeps a response's tool calls only when its stop reason is the tool-call one (an agent
+    loop keyed on ``finish_reason == "tool_calls"``): a new stop reason beside the calls drops them."""
+
+    name = "drops-calls-on-new-stop-reason"
+
+    def read(self, api: str, parsed: ParsedResponse, payload: Any) -> ParsedResponse | None:
+        if parsed.stop_reason is not None and parsed.stop_reason not in _TOOL_STOP_REASONS:
+            return dataclasses.replace(parsed, tool_calls=())
+        return parsed

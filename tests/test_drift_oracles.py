@@ -90,7 +90,7 @@ def test_the_reference_passes_every_judge() -> None:
     verdicts = _verdicts(DriftChecker.reference())
     failures = [str(v) for v in verdicts if not v.passed]
     assert not failures, "\n".join(failures[:5])
-    assert {v.rule_id for v in verdicts} == {"DR-1", "DR-2", "DR-3", "DR-4", "DR-5", "DR-6"}
+    assert {v.rule_id for v in verdicts} == {"DR-1", "DR-2", "DR-3", "DR-4", "DR-5", "DR-6", "DR-8", "DR-9"}
 
 
 def test_a_reference_like_adapter_passes_through_its_own_error_type() -> None:

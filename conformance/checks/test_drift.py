@@ -1,4 +1,4 @@
-"""Checks of SPEC §5 (DR-1..DR-6): does the SDK's response handling notice breaking drift at the
+"""Checks of SPEC §5 (DR-1..DR-9): does the SDK's response handling notice breaking drift at the
 right path, and tolerate additive change?
 
 The adapter's ``check_response`` / ``check_stream`` are reached only through the harness
@@ -11,6 +11,11 @@ The adapter's ``check_response`` / ``check_stream`` are reached only through the
   shapes; each must raise a declared drift error at the mutation's path (when the adapter's
   error tells a path, see ``drift_error_path``).
 * DR-4: additive mutations (a new field, a new variant, a variant renamed to an unknown name).
+* DR-8: recorded streams taken off their documented event lifecycle (a delta before its start or
+  for an index never opened, fragments that do not join into JSON, events reordered or duplicated,
+  a block never closed, an event after the terminal one, a start or stop event renamed).
+* DR-9: recorded streams cut before their terminal event: a declared error or a reading marked
+  incomplete.
 * DR-6: hostile payloads, generated and mutated responses, and streams of arbitrary events; and,
   explicitly for every declared API, bodies and events nested 10,000 levels deep (ten times
   Python's recursion limit).
@@ -257,7 +262,8 @@ def _mutations(apis: tuple[str, ...], streams: bool | None, rule_id: str, breaki
 def _draw_mutation(strictconformance_harness: Harness, data: st.DataObject, rule_id: str, *, breaking: bool,
                    kinds: tuple[MutationKind, ...] | None = None) -> DriftMutation:
     """A mutation of ``rule_id`` of a recorded (or, with check_response, generated) response of a declared API."""
-    generated = strictconformance_harness.has("check_response") and kinds != _RESPLIT  # generated responses are bodies, never streams
+    # generated responses are bodies, never streams
+    generated = strictconformance_harness.has("check_response") and kinds != _RESPLIT and rule_id not in _STREAM_RULES
     declarations = strictconformance_harness.declarations
     strategy = _mutations(tuple(declarations.drift_apis), _streams(declarations), rule_id, breaking, kinds, generated,
                           tuple(declarations.drift_unread))
@@ -395,6 +401,63 @@ def test_dr_4_unknown_variant_in_every_recorded_array(strictconformance_harness:
 @given(data=st.data())
 def test_dr_5_invariants_catch_a_renamed_variant(strictconformance_harness: Harness, data: st.DataObject) -> None:
     _judge_change(strictconformance_harness, _draw_mutation(strictconformance_harness, data, "DR-5", breaking=True))
+
+
+# -- DR-8 a stream follows its documented event lifecycle ---------------------------------------------
+
+#: Rules only streams admit (their mutations are made of recorded streams, never generated bodies).
+_STREAM_RULES = ("DR-8", "DR-9")
+
+
+@check("DR-8", requires=_mutations_exist("DR-8", breaking=True))
+@given(data=st.data())
+def test_dr_8_stream_off_its_lifecycle_is_caught(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    """A recorded stream taken off its event lifecycle: drift at the event that leaves it."""
+    _judge_change(strictconformance_harness, _draw_mutation(strictconformance_harness, data, "DR-8", breaking=True))
+
+
+# -- DR-9 a stream cut before its terminal event is reported ------------------------------------------
+
+
+@check("DR-9", requires=_mutations_exist("DR-9", breaking=True))
+@given(data=st.data())
+def test_dr_9_cut_stream_is_reported(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    """A recorded stream cut before its terminal event: a declared error or a reading marked incomplete."""
+    _judge_change(strictconformance_harness, _draw_mutation(strictconformance_harness, data, "DR-9", breaking=True))
+
+
+def _judge_each_api(strictconformance_harness: Harness, family: str) -> None:
+    """The first mutation of ``family`` of each declared API's first recorded stream that admits one."""
+    judged = 0
+    for api in strictconformance_harness.declarations.drift_apis:
+        for location in list_cassettes(api):
+            found = next(((subject, candidate) for subject in (ResponseSubject(r.api, events=r.events(), source=r.label)
+                                                              for r in load_cassette(location).responses() if r.is_stream)
+                          for candidate in mutation_candidates(subject) if candidate.family == family), None)
+            if found is not None:
+                subject, candidate = found
+                judged += 1
+                verdict = _judge_change(strictconformance_harness, apply_mutation(subject, candidate, candidate.choices[0]), explicit=True)
+                if not verdict.passed:
+                    return
+                break
+    if not judged:
+        not_covered(f"no recorded stream of {', '.join(strictconformance_harness.declarations.drift_apis)} admits {family}")
+
+
+@check("DR-8", requires=_mutations_exist("DR-8", breaking=True))
+def test_dr_8_delta_for_an_index_never_started(strictconformance_harness: Harness) -> None:
+    """Explicitly, for every declared API with indexed deltas: a delta (or a tool-call argument
+    fragment) for an index never started is drift at that index."""
+    _judge_each_api(strictconformance_harness, "break_lifecycle:unknown_index")
+
+
+@check("DR-9", requires=_mutations_exist("DR-9", breaking=True))
+def test_dr_9_stream_cut_before_its_stop_reason(strictconformance_harness: Harness) -> None:
+    """Explicitly, for every declared API: its first recorded stream cut right before the event
+    that carries the stop reason (Anthropic message_delta, Responses response.completed, the chat
+    chunk with finish_reason, the Gemini chunk with finishReason)."""
+    _judge_each_api(strictconformance_harness, "break_lifecycle:truncated")
 
 
 # -- DR-7 what the SDK parsed is what the response holds -----------------------------------------------

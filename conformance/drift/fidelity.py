@@ -64,6 +64,8 @@ class ParsedResponse:
     usage: Mapping[str, int] | None = None
     #: paths in the payload the kit's reading came from (set on expected readings only)
     sources: Mapping[str, str] = field(default_factory=dict, compare=False)
+    #: the SDK marks its reading incomplete (the stream ended before its terminal event, DR-9)
+    incomplete: bool = False
 
 
 def parsed_problem(value: Any) -> str | None:
@@ -84,6 +86,8 @@ def parsed_problem(value: Any) -> str | None:
         fields: Any = (call.name, call.id)
         if not isinstance(fields[0], str) or not (fields[1] is None or isinstance(fields[1], str)):
             return f"returned a ParsedResponse whose tool_calls[{index}] has a name or id that is not a string"
+    if not isinstance(raw.incomplete, bool):
+        return "returned a ParsedResponse whose incomplete is not a boolean"
     if raw.stop_reason is not None and not isinstance(raw.stop_reason, str):
         return "returned a ParsedResponse whose stop_reason is not a string or None"
     if raw.usage is not None and (not isinstance(raw.usage, Mapping)

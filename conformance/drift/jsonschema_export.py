@@ -10,7 +10,8 @@ implementations over every cassette and mutation; the benchmark compares their s
 
 :func:`stream_json_schema` describes the stream document ``{"events": [{"event", "data"}]}``;
 the two sequence rules JSON Schema cannot state (the ``event:`` name must equal the data's type;
-events after the terminator are ignored) are left out.
+events after the terminator are ignored) are left out, and so is the event lifecycle (DR-8, DR-9:
+:mod:`strictconformance.drift.lifecycle`), a state machine over the events' order.
 """
 
 from __future__ import annotations

@@ -8,7 +8,9 @@ kind                     change                                               la
 ======================== ==================================================== ====================
 ``drop_field``           remove a required field an SDK reads, or an          breaking, DR-2/3;
                          optional one an invariant needs (Gemini ``content``) DR-5 for those
-``move_field``           move it under a new key (``tool.metadata.id``)       breaking, DR-2/3
+``move_field``           move it under a new key (``tool.metadata.id``);      breaking, DR-2/3
+                         also the optional objects SDKs read (``usage``,
+                         ``usageMetadata``)
 ``change_type``          give a field an unaccepted JSON type                 breaking, DR-2/3
 ``null_field``           set a non-nullable field to ``null``                 breaking, DR-2/3
 ``empty_field``          empty a string, array or object: ``id: ""``,         breaking, DR-2/3 where
@@ -26,7 +28,19 @@ kind                     change                                               la
 ``add_unknown_variant``  insert an element (or stream event) of a new type    additive, DR-4
 ``add_unknown_field``    add an undeclared key to an object                   additive, DR-4
 ``resplit_stream``       split one delta event in two, or merge two           not breaking, DR-1
+``new_stop_reason``      a stop or finish reason of a new value beside the    additive, DR-4 (and
+                         response's tool calls                                DR-7: the calls stay)
+``break_lifecycle``      take a stream off its event lifecycle: a delta       breaking, DR-8;
+                         before its start or for an index never opened,       DR-9 for a cut
+                         fragments that do not join into JSON, events
+                         reordered or duplicated, a block never closed, an
+                         event after the terminal one, the stream cut before
+                         its terminal event
 ======================== ==================================================== ====================
+
+A renamed start or stop event (``content_block_start``, ``response.output_item.added``...) is
+breaking too: the lifecycle data (:mod:`strictconformance.drift.lifecycle`) labels it, DR-8 (or
+DR-9 for a renamed terminal event) at the first event the stream then leaves its lifecycle.
 
 ``change_type`` tries the near misses first: a boolean for an integer or a number (``True`` is an
 ``int`` in Python, so a check written ``isinstance(x, int)`` lets it by), an integer for a boolean
@@ -53,6 +67,8 @@ from functools import cache
 from typing import Any, Literal, get_args
 
 from strictconformance.drift.errors import bounded_json, json_type
+from strictconformance.drift.fidelity import expected_parse
+from strictconformance.drift.lifecycle import Lifecycle, lifecycle_breaches, lifecycle_of
 from strictconformance.drift.paths import (
     ANY_INDEX,
     PathPart,
@@ -63,6 +79,7 @@ from strictconformance.drift.paths import (
 )
 from strictconformance.drift.shapes import get_shape
 from strictconformance.drift.shapes.model import (
+    MOVABLE_OPTIONAL_OBJECTS,
     AnyJson,
     ApiShape,
     Arr,
@@ -91,6 +108,7 @@ from strictconformance.drift.validator import (
     stream_document,
     stream_sites,
     violated_invariants,
+    violated_relations,
 )
 
 __all__ = [
@@ -117,10 +135,13 @@ MutationKind = Literal[
     "add_unknown_variant",
     "add_unknown_field",
     "resplit_stream",
+    "new_stop_reason",
+    "break_lifecycle",
 ]
 MUTATION_KINDS: tuple[MutationKind, ...] = get_args(MutationKind)
 #: Kinds that are always breaking (a rename is breaking only when an invariant fails).
-BREAKING_KINDS: frozenset[str] = frozenset({"drop_field", "move_field", "change_type", "null_field", "break_relation"})
+BREAKING_KINDS: frozenset[str] = frozenset({"drop_field", "move_field", "change_type", "null_field", "break_relation",
+                                            "break_lifecycle"})
 
 #: Replacement values by JSON type, for change_type.
 _REPLACEMENTS: dict[str, object] = {
@@ -163,6 +184,13 @@ RENAMES = {
 #: New variant tags, synthetic for the same reason (``tool_reference`` is a real Anthropic block).
 FRESH_VARIANTS = ("fancy_new_block", "sc_new_block", "sc_new_delta")
 _MOVED_UNDER = "metadata_v2"
+#: The stop reason's field per API family (chat ``finish_reason``, Anthropic ``stop_reason``,
+#: Gemini ``finishReason``) and the new value given to it beside tool calls. A new value is
+#: additive (DR-4: documented values are listed, not closed; Anthropic's
+#: https://docs.anthropic.com/en/api/handling-stop-reasons has clients handle values they do not
+#: know): the response's tool calls are still to be run, and DR-7 checks the SDK still reports them.
+STOP_REASON_FIELDS = frozenset({"finish_reason", "stop_reason", "finishReason"})
+NEW_STOP_REASON = "sc_new_stop_reason"
 
 
 @dataclass(frozen=True)
@@ -385,6 +413,9 @@ def _candidates(subject: ResponseSubject) -> list[Candidate]:
             if field.required and id(field) not in key_fields:
                 out.append(Candidate("drop_field", site, None, (None,)))
                 out.append(Candidate("move_field", site, None, (_MOVED_UNDER,)))
+            elif not field.required and field.name in MOVABLE_OPTIONAL_OBJECTS and isinstance(field.shape, Obj):
+                # an optional object every SDK reads at its place (token usage): moved, it is drift
+                out.append(Candidate("move_field", site, None, (_MOVED_UNDER,), variety="optional_object"))
             elif not field.required and _invariant_array(shape, site, subject.is_stream):
                 drop = Candidate("drop_field", site, None, (None,))
                 if apply_mutation(subject, drop, None).breaking:  # only when an invariant then fails
@@ -401,6 +432,8 @@ def _candidates(subject: ResponseSubject) -> list[Candidate]:
                     out.append(Candidate("change_type", site, None, rest))
             if not field.nullable:
                 out.append(Candidate("null_field", site, None, (None,)))
+            if field.name in STOP_REASON_FIELDS and isinstance(site.value, str) and _has_tool_calls(subject):
+                out.append(Candidate("new_stop_reason", site, None, (NEW_STOP_REASON,)))
             empty = _empty_candidate(subject, site)
             if empty is not None:
                 out.append(empty)
@@ -421,8 +454,15 @@ def _candidates(subject: ResponseSubject) -> list[Candidate]:
             out.append(Candidate("add_unknown_field", site, None, _fresh(FRESH_FIELDS, site.known)))
     if subject.events is not None:
         out.extend(_stream_candidates(shape, subject.events))
+        out.extend(_lifecycle_candidates(subject))
     out.extend(_relation_candidates(shape, subject))
     return out
+
+
+def _has_tool_calls(subject: ResponseSubject) -> bool:
+    """Whether the response asks for a tool call (the kit's own reading of it)."""
+    parsed = expected_parse(subject.api, subject.payload, subject.events)
+    return parsed is not None and bool(parsed.tool_calls)
 
 
 def _empty_candidate(subject: ResponseSubject, site: FieldSite) -> Candidate | None:
@@ -609,6 +649,11 @@ def _apply(subject: ResponseSubject, candidate: Candidate, choice: Any) -> Drift
         return _resplit(subject, candidate, choice)
     if candidate.kind == "break_relation":
         return _break_relation(subject, choice)
+    if candidate.kind == "break_lifecycle":
+        mutation = _lifecycle_mutation(subject, candidate.variety, choice)
+        if mutation is None:
+            raise ValueError(f"{candidate.family} at {choice!r} does not break the stream's lifecycle")
+        return mutation
     if candidate.kind == "add_unknown_variant" and candidate.site is None:
         return _insert_event(subject, int(choice))
     site = candidate.site
@@ -646,6 +691,11 @@ def _apply(subject: ResponseSubject, candidate: Candidate, choice: Any) -> Drift
         elif kind == "null_field":
             container[key] = None
             description = f"set non-nullable {format_path(path)} to null"
+        elif kind == "new_stop_reason":
+            previous = container[key]
+            container[key] = str(choice)
+            breaking = False
+            description = f"give {format_path(path)} the new value {choice!r} (was {previous!r}) beside the response's tool calls"
         elif kind == "empty_field":
             container[key] = copy.deepcopy(choice)
             breaking = site.field.nonempty
@@ -694,6 +744,13 @@ def _apply(subject: ResponseSubject, candidate: Candidate, choice: Any) -> Drift
             invariants = shape.stream.invariants if subject.events is not None else shape.invariants
             if violated_invariants(invariants, document):
                 breaking, rule_id = True, "DR-5"
+            elif subject.events is not None:
+                # a renamed start or stop event leaves the stream off its documented lifecycle
+                breaches = lifecycle_breaches(subject.api, document)
+                if breaches:
+                    breaking, rule_id = True, breaches[0].rule_id
+                    where = parse_path(breaches[0].path)
+                    description += f": the stream no longer follows its lifecycle ({breaches[0].expected})"
     elif isinstance(site, ArraySite):
         array = _at(document, path)
         position = len(array)
@@ -731,10 +788,14 @@ def candidate_label(subject: ResponseSubject, candidate: Candidate) -> tuple[boo
         return False, "DR-1"
     if kind in ("add_unknown_variant", "add_unknown_field"):
         return False, "DR-4"
+    if kind == "break_lifecycle":
+        return True, "DR-9" if candidate.variety == "truncated" else "DR-8"
     if kind == "break_relation":
         relations, _ = _relations(get_shape(subject.api), subject)
         return True, relations[candidate.choices[0][0]].rule_id
     if isinstance(site, FieldSite):
+        if kind == "new_stop_reason":
+            return False, "DR-4"
         if kind == "empty_field" and not site.field.nonempty:
             probe = apply_mutation(subject, candidate, candidate.choices[0])
             return probe.breaking, probe.rule_id
@@ -823,6 +884,13 @@ def _resplit(subject: ResponseSubject, candidate: Candidate, choice: Any) -> Dri
         second = load_json_text(events[index + 1].data)
         merged_text = (_text_at(first, rule.text) or "") + (_text_at(second, rule.text) or "")
         _set_path(first, rule.text, merged_text)
+        for path in rule.head_clears:  # the merged event ends as the second did (its finish marker)
+            found = resolve_path(second, parse_path(path))
+            if found and found[0][1] is not None:
+                parts = parse_path(path)
+                parents = resolve_path(first, parts[:-1])
+                if parents and isinstance(parents[0][1], dict) and isinstance(parts[-1], str):
+                    parents[0][1][parts[-1]] = copy.deepcopy(found[0][1])
         events[index : index + 2] = [SSEEvent(_serialize(first), events[index].event, events[index].id)]
         description = f"merge events {index} and {index + 1} ({rule.text})"
     else:
@@ -875,3 +943,211 @@ def all_mutations(subject: ResponseSubject) -> Iterator[DriftMutation]:
     for candidate in mutation_candidates(subject):
         yield apply_mutation(subject, candidate, candidate.choices[0])
 
+
+
+# -- stream lifecycle (DR-8, DR-9) --------------------------------------------------------------------
+
+#: How a stream's lifecycle is broken, each a family of its own.
+LIFECYCLE_VARIETIES = (
+    "delta_before_start",  # a block's first delta moved before its start event
+    "unknown_index",  # a delta (or tool-call fragment) for an index never opened
+    "fragments_not_json",  # argument fragments that no longer join into JSON
+    "reordered",  # a block's stop event moved before its last delta
+    "duplicated",  # a block's start event sent twice
+    "unclosed",  # a block's stop event gone
+    "after_terminal",  # the terminal event moved before the last event
+    "truncated",  # the stream cut before the event that carries the stop reason
+)
+#: At most this many choices per variety (streams are short; each choice is built to be labelled).
+_LIFECYCLE_CHOICES = 3
+
+
+def _event_data(events: Sequence[SSEEvent]) -> list[Any]:
+    return [_parse(event) for event in events]
+
+
+def _with_data(event: SSEEvent, data: Any) -> SSEEvent:
+    return SSEEvent(_serialize(data), event.event, event.id)
+
+
+def _index_of(lifecycle: Lifecycle, data: Any) -> int | None:
+    value = data.get(lifecycle.index) if isinstance(data, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _stop_position(lifecycle: Lifecycle, parsed: Sequence[Any]) -> int | None:
+    """Where the event carrying the stop reason is (Anthropic's message_delta, the terminal event
+    elsewhere, a chunk with a finish marker): a stream cut there has no stop reason."""
+    for position, data in enumerate(parsed):
+        if not isinstance(data, dict):
+            continue
+        if lifecycle.finish_array:
+            items = data.get(lifecycle.finish_array)
+            if isinstance(items, list) and any(isinstance(i, dict) and i.get(lifecycle.finish_key) is not None for i in items):
+                return position
+        elif data.get("type") == "message_delta" or data.get("type") in lifecycle.terminal:
+            return position
+    return None
+
+
+def _chat_fragments(parsed: Sequence[Any]) -> list[tuple[int, int, int, int, bool]]:
+    """(position, choice number, fragment number, call index, opens) of every chat tool-call fragment."""
+    out = []
+    seen: set[tuple[int, int]] = set()
+    for position, data in enumerate(parsed):
+        choices = data.get("choices") if isinstance(data, dict) else None
+        for number, choice in enumerate(choices if isinstance(choices, list) else ()):
+            delta = choice.get("delta") if isinstance(choice, dict) else None
+            calls = delta.get("tool_calls") if isinstance(delta, dict) else None
+            for k, call in enumerate(calls if isinstance(calls, list) else ()):
+                index = call.get("index") if isinstance(call, dict) else None
+                if isinstance(index, int) and not isinstance(index, bool):
+                    key = (choice.get("index", number), index)
+                    out.append((position, number, k, index, key not in seen))
+                    seen.add(key)
+    return out
+
+
+def _lifecycle_choices(lifecycle: Lifecycle, variety: str, parsed: Sequence[Any]) -> list[Any]:
+    named = not lifecycle.finish_array
+    types = [data.get("type") if isinstance(data, dict) else None for data in parsed]
+    indexes = [_index_of(lifecycle, data) for data in parsed]
+    if variety == "truncated":
+        stop = _stop_position(lifecycle, parsed)
+        return [] if not stop else list(dict.fromkeys((stop, max(1, stop // 2))))
+    if lifecycle.tool_calls and variety in ("unknown_index", "fragments_not_json"):
+        fragments = _chat_fragments(parsed)
+        if variety == "unknown_index":
+            return [(p, n, k) for p, n, k, _, opens in fragments if not opens]
+        last: dict[int, tuple[int, int, int]] = {}
+        for p, n, k, index, _ in fragments:
+            last[index] = (p, n, k)
+        return list(last.values())
+    if not named:
+        return []
+    if variety == "delta_before_start":
+        return [p for p in range(len(parsed) - 1) if types[p] == lifecycle.block_open and indexes[p] is not None
+                and indexes[p + 1] == indexes[p] and types[p + 1] not in (lifecycle.block_open, lifecycle.block_close)]
+    if variety == "unknown_index":
+        return [p for p, kind in enumerate(types) if indexes[p] is not None and kind not in (lifecycle.block_open, lifecycle.block_close)]
+    if variety == "fragments_not_json":
+        last_named: dict[int, int] = {}
+        for p, data in enumerate(parsed):
+            for fragment in lifecycle.fragments:
+                if types[p] == fragment.event and indexes[p] is not None and (
+                        not fragment.kind_path or _text_at(data, fragment.kind_path) == fragment.kind):
+                    last_named[indexes[p]] = p  # type: ignore[index]
+        return list(last_named.values())
+    if variety == "reordered":
+        return [p for p in range(1, len(parsed)) if types[p] == lifecycle.block_close and indexes[p] is not None
+                and indexes[p - 1] == indexes[p] and types[p - 1] != lifecycle.block_open]
+    if variety in ("duplicated", "unclosed"):
+        wanted = lifecycle.block_open if variety == "duplicated" else lifecycle.block_close
+        return [p for p, kind in enumerate(types) if kind == wanted and indexes[p] is not None]
+    if variety == "after_terminal":
+        return [p for p, kind in enumerate(types) if kind in lifecycle.terminal and p >= 1 and types[p - 1] not in lifecycle.ignored]
+    raise ValueError(f"unknown lifecycle variety {variety!r}")
+
+
+def _break_stream(lifecycle: Lifecycle, variety: str, events: Sequence[SSEEvent], choice: Any) -> tuple[list[SSEEvent], str]:
+    """The events with the lifecycle broken as ``variety`` says at ``choice``, and what changed."""
+    out = list(events)
+    parsed = _event_data(events)
+    if variety == "truncated":
+        return out[: int(choice)], f"cut the stream before event {choice} (of {len(out)}): no terminal event"
+    if lifecycle.tool_calls and variety in ("unknown_index", "fragments_not_json"):
+        position, number, k = choice
+        data = copy.deepcopy(parsed[position])
+        call = data["choices"][number]["delta"]["tool_calls"][k]
+        if variety == "unknown_index":
+            used = [index for _, _, _, index, _ in _chat_fragments(parsed)]
+            call["index"] = max(used) + 1
+            description = f"give the tool-call fragment at events[{position}] the index {call['index']}, never opened"
+        else:
+            function = call.setdefault("function", {})
+            function["arguments"] = str(function.get("arguments") or "")[:-1] or "{"
+            description = f"change the last arguments fragment of tool call {call.get('index')} so the fragments do not join into JSON"
+        out[position] = _with_data(out[position], data)
+        return out, description
+    position = int(choice)
+    data = copy.deepcopy(parsed[position])
+    if variety == "delta_before_start":
+        out[position], out[position + 1] = out[position + 1], out[position]
+        description = f"move the delta at events[{position + 1}] before its block's start event"
+    elif variety == "unknown_index":
+        top = max(index for index in (_index_of(lifecycle, d) for d in parsed) if index is not None)
+        data[lifecycle.index] = top + 1
+        out[position] = _with_data(out[position], data)
+        description = f"give the {data.get('type')!r} at events[{position}] the {lifecycle.index} {top + 1}, never started"
+    elif variety == "fragments_not_json":
+        fragment = next(f for f in lifecycle.fragments if f.event == data.get("type"))
+        text = _text_at(data, fragment.text) or ""
+        _set_path(data, fragment.text, text[:-1] if text else "{")
+        out[position] = _with_data(out[position], data)
+        description = f"change the last argument fragment at events[{position}] so the fragments do not join into JSON"
+    elif variety == "reordered":
+        out[position - 1], out[position] = out[position], out[position - 1]
+        description = f"move the stop event at events[{position}] before the delta it follows"
+    elif variety == "duplicated":
+        out.insert(position + 1, out[position])
+        description = f"send the start event at events[{position}] twice"
+    elif variety == "unclosed":
+        del out[position]
+        description = f"drop the stop event at events[{position}]: its block is never closed"
+    else:  # after_terminal
+        out[position - 1], out[position] = out[position], out[position - 1]
+        description = f"move the terminal event at events[{position}] before the event it follows"
+    return out, description
+
+
+def _lifecycle_mutation(subject: ResponseSubject, variety: str, choice: Any) -> DriftMutation | None:
+    """The mutation, labelled with the first breach the lifecycle data finds in it; ``None`` when
+    the change breaks nothing there or also breaks an invariant or a relation (its label would be
+    theirs)."""
+    assert subject.events is not None
+    lifecycle = lifecycle_of(subject.api)
+    if lifecycle is None:
+        return None
+    shape = get_shape(subject.api)
+    events, description = _break_stream(lifecycle, variety, subject.events, choice)
+    renumber = next((rule.renumber for rule in shape.stream.splits if rule.renumber), None)
+    if renumber is not None:
+        events = _renumber(events, renumber)
+    document = stream_document(shape, events)
+    if violated_invariants(shape.stream.invariants, document) or violated_relations(shape.stream.relations, document):
+        return None
+    breaches = lifecycle_breaches(subject.api, document)
+    if not breaches:
+        return None
+    first = breaches[0]
+    return DriftMutation(
+        kind="break_lifecycle",
+        breaking=True,
+        rule_id=first.rule_id,
+        path=first.path,
+        description=f"{description} ({lifecycle.source})",
+        subject=ResponseSubject(subject.api, events=tuple(events), source=subject.source),
+        original=subject,
+        family=f"break_lifecycle:{variety}",
+    )
+
+
+def _lifecycle_candidates(subject: ResponseSubject) -> list[Candidate]:
+    lifecycle = lifecycle_of(subject.api)
+    if lifecycle is None or subject.events is None:
+        return []
+    if lifecycle_breaches(subject.api, stream_document(get_shape(subject.api), subject.events)):
+        return []  # already off its lifecycle (an error event, a recorded cut): nothing to label
+    parsed = _event_data(subject.events)
+    out = []
+    for variety in LIFECYCLE_VARIETIES:
+        choices = []
+        for choice in _lifecycle_choices(lifecycle, variety, parsed):
+            mutation = _lifecycle_mutation(subject, variety, choice)
+            if mutation is not None and mutation.rule_id == ("DR-9" if variety == "truncated" else "DR-8"):
+                choices.append(choice)
+            if len(choices) == _LIFECYCLE_CHOICES:
+                break
+        if choices:
+            out.append(Candidate("break_lifecycle", None, None, tuple(choices), variety=variety))
+    return out

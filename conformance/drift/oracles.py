@@ -32,7 +32,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from strictconformance.drift.errors import SchemaDriftError, describe_type
-from strictconformance.drift.fidelity import difference_field, expected_parse, parse_differences
+from strictconformance.drift.fidelity import (
+    ParsedResponse,
+    difference_field,
+    expected_parse,
+    parse_differences,
+)
 from strictconformance.drift.mutations import DriftMutation, ResponseSubject
 from strictconformance.drift.paths import PathLike, format_path, parse_path, paths_match
 from strictconformance.drift.provider_errors import carried_error, exception_chain
@@ -278,6 +283,8 @@ def judge_mutation(checker: DriftChecker, mutation: DriftMutation) -> Verdict:
         return _skip(rule, call, outcome.missing)
     change = f"{mutation.kind}: {mutation.description}"
     error = outcome.error
+    if rule == "DR-9":
+        return _judge_cut(checker, outcome, mutation, change, call)
     api_verdict = _api_error_verdict(checker, outcome, mutation.subject, rule, call)
     if api_verdict is not None:
         return api_verdict
@@ -329,6 +336,31 @@ def judge_mutation(checker: DriftChecker, mutation: DriftMutation) -> Verdict:
         _counterexample(mutation.subject),
         defect=f"drift reported at the wrong path ({mutation.family or mutation.kind})",
     )
+
+
+def _judge_cut(checker: DriftChecker, outcome: _Outcome, mutation: DriftMutation, change: str, call: str) -> Verdict:
+    """DR-9: a stream cut before its terminal event is reported, by a declared error (drift or API:
+    an SDK's documented error for a broken stream; its path is not judged, a cut has no field) or by
+    a reading marked incomplete (``ParsedResponse.incomplete``)."""
+    error = outcome.error
+    if error is not None:
+        if _is_drift_error(checker, error) or _is_api_error(checker, error):
+            return _verdict(outcome, "DR-9", "pass", f"raised {_describe_error(error)} on {change}", call)
+        declared = ", ".join(t.__qualname__ for t in (*checker.error_types, *checker.api_error_types)) or "none declared"
+        return _verdict(outcome, "DR-9", "fail",
+                        f"raised {_describe_error(error)} on a stream cut short ({change}), not a declared error ({declared})",
+                        call, _counterexample(mutation.subject),
+                        defect=f"undeclared {_raised(error)} on a cut stream ({mutation.family or mutation.kind})")
+    result = outcome.result
+    if isinstance(result, ParsedResponse) and result.incomplete is True:
+        return _verdict(outcome, "DR-9", "pass", f"marked its reading incomplete on {change}", call)
+    returned = (f"a reading not marked incomplete (stop_reason {result.stop_reason!r})" if isinstance(result, ParsedResponse)
+                else "without an error")
+    return _verdict(outcome, "DR-9", "fail",
+                    f"returned {returned} for a stream cut before its terminal event ({change}): the caller cannot tell "
+                    "the response is incomplete; expected a declared error or a reading marked incomplete",
+                    call, _counterexample(mutation.subject),
+                    defect=f"cut stream not reported ({mutation.family or mutation.kind})")
 
 
 def judge_fidelity(checker: DriftChecker, subject: ResponseSubject, *, unread: Sequence[UnreadField] = ()) -> Verdict:

@@ -31,6 +31,7 @@ from strictconformance.drift.errors import (
     short_repr,
     type_name,
 )
+from strictconformance.drift.lifecycle import lifecycle_breaches
 from strictconformance.drift.paths import (
     ANY_INDEX,
     PathPart,
@@ -41,6 +42,7 @@ from strictconformance.drift.paths import (
 )
 from strictconformance.drift.shapes import get_shape
 from strictconformance.drift.shapes.model import (
+    MOVABLE_OPTIONAL_OBJECTS,
     AnyJson,
     ApiShape,
     Arr,
@@ -210,6 +212,14 @@ def _variant_names(union: Tagged | Keyed) -> str:
     return shown + (f" (+{len(names) - 6} more)" if len(names) > 6 else "")
 
 
+def _moved_under(shape: Obj, current: Mapping[str, Any], name: str) -> str | None:
+    """The undeclared key of ``current`` whose object holds ``name`` (a field moved one level down)."""
+    for key, value in current.items():
+        if key not in shape.known and isinstance(value, dict) and name in value:
+            return str(key)
+    return None
+
+
 def _walk(root: ValueShape, value: object, node: _Node, out: _Collector, *, in_variant: bool = False) -> None:
     """Check ``value`` (the root of a payload or of one event's data) against ``root``."""
     kind = json_type(value) if value is not None else "null"
@@ -232,6 +242,11 @@ def _walk(root: ValueShape, value: object, node: _Node, out: _Collector, *, in_v
                 if item is _MISSING:
                     if field.required:
                         out.problem(where, _expected(field), item, reads=field_reads, in_variant=variant_scope, actual_type="absent")
+                    elif field.name in MOVABLE_OPTIONAL_OBJECTS and isinstance(field.shape, Obj):
+                        moved_to = _moved_under(shape, current, field.name)
+                        if moved_to is not None:
+                            out.problem(where, f"{_expected(field)} here", item, reads=field_reads, in_variant=variant_scope,
+                                        actual_type=f"absent (moved to {moved_to}.{field.name})")
                     continue
                 if item is None:
                     if not field.nullable:
@@ -609,7 +624,6 @@ def _stream(api: str | ApiShape, source: object, *, record_sites: bool) -> tuple
     events = _events(source, out)
     terminated = False
     discriminator = stream.event.discriminator if isinstance(stream.event, Tagged) else None
-    last_type: object = None
     events_node: _Node = (None, "events")
     for index, event in enumerate(events):
         node: _Node = (events_node, index)
@@ -636,7 +650,6 @@ def _stream(api: str | ApiShape, source: object, *, record_sites: bool) -> tuple
         _walk(stream.event, data, data_node, out)
         if discriminator is not None and isinstance(data, dict):
             tag = data.get(discriminator)
-            last_type = tag
             if isinstance(tag, str) and event.event != tag and len(out.errors) == errors_before:
                 out.error(
                     (node, "event"),
@@ -647,12 +660,22 @@ def _stream(api: str | ApiShape, source: object, *, record_sites: bool) -> tuple
                 )
     if stream.terminator is not None and not terminated:
         out.notice("stream_unterminated", events_node, f"the stream ended without {stream.terminator!r}")
-    if stream.final_events and entries and last_type not in stream.final_events:
-        out.notice("stream_unterminated", events_node, f"the last event is {short_repr(last_type)}, not one of {list(stream.final_events)}")
     if not out.errors:
         _check_invariants(stream.invariants, document, out)
         _check_relations(stream.relations, document, out)
+    if not out.errors:
+        _check_lifecycle(shape.api, document, out)
     return out, document
+
+
+def _check_lifecycle(api: str, document: dict[str, Any], out: _Collector) -> None:
+    """DR-8/DR-9: the stream follows its documented event lifecycle (:mod:`~strictconformance.drift.lifecycle`)."""
+    for breach in lifecycle_breaches(api, document):
+        path = parse_path(breach.path)
+        node: _Node = None
+        for part in path:
+            node = (node, part)
+        out.error(node, breach.expected, breach.actual, breach.rule_id)
 
 
 def validate_stream(api: str | ApiShape, events: Iterable[SSEEvent] | str | bytes) -> DriftReport:

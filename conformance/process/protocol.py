@@ -255,13 +255,14 @@ def decode_result(method: str, value: Any) -> Any:
 def parsed_response(value: Any, where: str) -> Any:
     """A check_response / check_stream result that is not null: what the SDK parsed, ``{"text",
     "tool_calls": [{"name", "arguments", "id"?}], "stop_reason"?, "usage"?: {"input_tokens"?,
-    "output_tokens"?}}``, as a :class:`strictconformance.drift.fidelity.ParsedResponse` (DR-7)."""
+    "output_tokens"?}, "incomplete"?: true}``, as a :class:`strictconformance.drift.fidelity.ParsedResponse` (DR-7)."""
     from strictconformance.drift.fidelity import ParsedResponse, ParsedToolCall
 
     _expect(value, dict, where)
-    unknown = sorted(set(value) - {"text", "tool_calls", "stop_reason", "usage"})
+    unknown = sorted(set(value) - {"text", "tool_calls", "stop_reason", "usage", "incomplete"})
     if unknown:
-        raise ProtocolError(f"{where} has unknown keys {unknown}; expected null or {{\"text\", \"tool_calls\", \"stop_reason\", \"usage\"}}")
+        raise ProtocolError(f"{where} has unknown keys {unknown}; expected null or "
+                            f"{{\"text\", \"tool_calls\", \"stop_reason\", \"usage\", \"incomplete\"}}")
     calls = []
     for index, call in enumerate(_expect(value.get("tool_calls", []), list, f"{where}.tool_calls")):
         _expect(call, dict, f"{where}.tool_calls[{index}]")
@@ -280,4 +281,5 @@ def parsed_response(value: Any, where: str) -> Any:
         for key, count in usage.items():
             if key not in ("input_tokens", "output_tokens") or not isinstance(count, int) or isinstance(count, bool):
                 raise ProtocolError(f"{where}.usage must map input_tokens / output_tokens to integers, got {key!r}: {count!r}")
-    return ParsedResponse(_expect(value.get("text"), str, f"{where}.text"), tuple(calls), reason, usage)
+    incomplete = _expect(value.get("incomplete", False), bool, f"{where}.incomplete")
+    return ParsedResponse(_expect(value.get("text"), str, f"{where}.text"), tuple(calls), reason, usage, incomplete=incomplete)

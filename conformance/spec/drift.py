@@ -1,9 +1,10 @@
-"""SPEC.md §5, drift detection: DR-1..DR-7.
+"""SPEC.md §5, drift detection: DR-1..DR-9.
 
 Capabilities: DR-1..DR-5 are checked with either ``check_response`` or ``check_stream`` (each
 rule has cases of both kinds; an adapter with one of them is covered by that kind). DR-6 is about
 arbitrary JSON values, which only ``check_response`` receives: its check calls ``check_response``
-(and ``check_stream`` with arbitrary event data when the adapter has it).
+(and ``check_stream`` with arbitrary event data when the adapter has it). DR-8 and DR-9 are about
+streams as sequences: only ``check_stream`` receives them.
 """
 
 from __future__ import annotations
@@ -20,6 +21,12 @@ _APIS = ("https://platform.openai.com/docs/api-reference/chat/object, "
 _STREAMS = ("https://platform.openai.com/docs/api-reference/responses-streaming, "
             "https://docs.anthropic.com/en/docs/build-with-claude/streaming")
 _EITHER = ("check_response", "check_stream")
+#: The documented event lifecycles (strictconformance.drift.lifecycle) DR-8 and DR-9 follow.
+_LIFECYCLES = ("https://docs.anthropic.com/en/docs/build-with-claude/streaming (event flow), "
+               "https://platform.openai.com/docs/api-reference/responses-streaming, "
+               "https://platform.openai.com/docs/api-reference/chat-streaming/streaming and "
+               "https://platform.openai.com/docs/guides/function-calling#streaming (tool-call fragments), "
+               "https://ai.google.dev/api/generate-content#FinishReason")
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -107,5 +114,33 @@ RULES: tuple[Rule, ...] = (
         ),
         source=f"{_SECTION} (parse fidelity, added with DR-7); {_APIS}; {_STREAMS} (text parts, tool calls, stop reasons and usage per API)",
         capabilities=_EITHER,
+    ),
+    Rule(
+        id="DR-8",
+        title="A stream that leaves its documented event lifecycle is drift",
+        statement=(
+            "Each streaming API's event lifecycle is data (which event opens the stream, which opens each "
+            "block, output item or tool call, which deltas may follow for an open index, what closes it, which "
+            "event ends the stream). A delta for an index never started or already stopped, a tool-call "
+            "argument fragment for a call never opened, a block started twice, argument fragments that do not "
+            "join into JSON, an event after the terminal one, a block never closed, or a stream that does not "
+            "open with its start event raises a drift error at that event. Renaming a start or stop event "
+            "is therefore breaking in every stream that has one."
+        ),
+        source=f"{_SECTION} DR-8; {_LIFECYCLES}",
+        capabilities=("check_stream",),
+    ),
+    Rule(
+        id="DR-9",
+        title="A stream cut before its terminal event is reported as incomplete",
+        statement=(
+            "A stream that ends before its terminal event (Anthropic message_delta and message_stop, Responses "
+            "response.completed, response.incomplete or response.failed, a chat chunk with finish_reason, a "
+            "Gemini chunk with finishReason) makes the SDK raise a declared error (drift or API error) or "
+            "return its reading marked incomplete (ParsedResponse.incomplete). A reading with no stop reason "
+            "and no mark, or no error at all, fails: the caller cannot tell the response was cut short."
+        ),
+        source=f"{_SECTION} DR-9; {_LIFECYCLES} (the terminal events and finish markers)",
+        capabilities=("check_stream",),
     ),
 )

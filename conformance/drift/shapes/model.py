@@ -32,6 +32,7 @@ __all__ = [
     "BOOL",
     "INT",
     "JSON_TYPES",
+    "MOVABLE_OPTIONAL_OBJECTS",
     "NUMBER",
     "OBJECT",
     "STRING",
@@ -61,6 +62,13 @@ __all__ = [
 ]
 
 JSON_TYPES: frozenset[str] = frozenset({"string", "integer", "number", "boolean", "object", "array", "null"})
+#: Optional objects every SDK reads where the API reference places them (token usage: OpenAI chat
+#: and Responses ``usage``, https://platform.openai.com/docs/api-reference/chat/object and
+#: https://platform.openai.com/docs/api-reference/responses/object; Gemini ``usageMetadata``,
+#: https://ai.google.dev/api/generate-content#generatecontentresponse). Absent is valid, but found
+#: one level down under a new key it was moved: an SDK reading its place reports no usage and
+#: no error, so a move is drift (DR-2/DR-3) at the field's place, not an absent field.
+MOVABLE_OPTIONAL_OBJECTS: frozenset[str] = frozenset({"usage", "usageMetadata"})
 JsonScalar = str | int | float | bool
 
 
@@ -407,8 +415,10 @@ class StreamShape:
 
     ``framing="named"``: every event carries ``event:`` equal to the data's discriminator (SDKs
     dispatch on it). ``terminator``: a data sentinel that ends the stream (``[DONE]``).
-    ``final_events``: the documented last event types. Missing either is a notice, not drift:
-    real streams end without them (Cerebras sends no ``[DONE]``).
+    ``final_events``: the documented last event types. A missing terminator is a notice, not
+    drift: real streams end without it (Cerebras sends no ``[DONE]``); a stream that ends before
+    its terminal event is DR-9, judged by the event lifecycle
+    (:mod:`strictconformance.drift.lifecycle`).
     """
 
     event: ValueShape

@@ -1,0 +1,325 @@
+"""Streams as state machines: each streaming API's documented event lifecycle, as data.
+
+A :class:`Lifecycle` says which event opens the stream, which opens each block (or output item,
+or tool call), which events may follow for an open index, what closes it, which fragments must
+join into JSON, and what ends the stream. :func:`lifecycle_breaches` reads a stream document
+(``{"events": [{"event", "data"}, ...]}``, :func:`strictconformance.drift.validator.stream_document`)
+against it and lists every breach, in stream order, each with its rule and path:
+
+* DR-8: a delta for an index never started (or already stopped), a tool-call argument fragment
+  for a call never opened, a block opened twice, argument fragments that do not join into JSON,
+  an event after the terminal one, a block never closed, a stream that does not open with its
+  start event;
+* DR-9: a stream that ends before its terminal event (it was cut short).
+
+A stream that carries a provider error (an ``error`` event) ends early by design: it is judged by
+DR-6, not here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from strictconformance.drift.paths import PathPart, format_path
+
+__all__ = ["LIFECYCLES", "Breach", "Fragment", "Lifecycle", "lifecycle_breaches", "lifecycle_of"]
+
+_ANTHROPIC_STREAM = "https://docs.anthropic.com/en/docs/build-with-claude/streaming (Event types; Basic streaming request)"
+_RESPONSES_STREAM = ("https://platform.openai.com/docs/api-reference/responses-streaming and "
+                     "https://platform.openai.com/docs/guides/streaming-responses (response.created ... "
+                     "response.output_item.added ... response.output_item.done ... response.completed)")
+_CHAT_STREAM = ("https://platform.openai.com/docs/api-reference/chat-streaming/streaming (finish_reason on the last "
+                "choice chunk) and https://platform.openai.com/docs/guides/function-calling#streaming (the first "
+                "tool_calls fragment of an index carries its id and function.name; arguments fragments follow "
+                "and join into the JSON arguments)")
+_GEMINI_STREAM = ("https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent and "
+                  "https://ai.google.dev/api/generate-content#FinishReason (finishReason is set on the candidate "
+                  "of the last chunk; unset means the model has not stopped generating)")
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """Argument fragments that join into one JSON value per index: events of ``event`` (and, when
+    given, whose ``kind_path`` value is ``kind``) carry a piece at ``text``."""
+
+    event: str
+    text: str
+    kind_path: str = ""
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class Lifecycle:
+    """One streaming API's event lifecycle.
+
+    Named streams (``framing="named"``): ``opens`` must be the first event (``ignored`` events
+    such as ``ping`` aside), ``block_open`` opens the block at ``index``, events that carry
+    ``index`` must refer to an open block, ``block_close`` closes it, and one of ``terminal`` ends
+    the stream (nothing but ``ignored`` events after it). Data streams (chat, Gemini): a chunk with
+    a non-null ``finish`` value ends the stream; chat tool-call fragments (``tool_calls``) are
+    opened by the fragment that carries the call's ``id``.
+    """
+
+    api: str
+    source: str
+    opens: str | None = None
+    block_open: str | None = None
+    block_close: str | None = None
+    index: str = "index"
+    fragments: tuple[Fragment, ...] = ()
+    terminal: tuple[str, ...] = ()
+    ignored: tuple[str, ...] = ()
+    #: data streams: where a chunk's finish marker is (``choices``/``candidates`` elements' key)
+    finish_array: str = ""
+    finish_key: str = ""
+    #: chat: tool-call fragments keyed by (choice index, tool-call index)
+    tool_calls: bool = False
+
+    @property
+    def start_and_stop_events(self) -> frozenset[str]:
+        """The event types the lifecycle hangs on: renaming one of them is breaking."""
+        named = (self.opens, self.block_open, self.block_close, *self.terminal)
+        return frozenset(name for name in named if name)
+
+
+@dataclass(frozen=True)
+class Breach:
+    """One place a stream leaves its lifecycle."""
+
+    rule_id: str
+    path: str
+    expected: str
+    actual: str
+
+
+_ANTHROPIC = Lifecycle(
+    api="anthropic.messages",
+    source=_ANTHROPIC_STREAM,
+    opens="message_start",
+    block_open="content_block_start",
+    block_close="content_block_stop",
+    index="index",
+    fragments=(Fragment("content_block_delta", "delta.partial_json", "delta.type", "input_json_delta"),),
+    terminal=("message_stop",),
+    ignored=("ping",),
+)
+_RESPONSES = Lifecycle(
+    api="openai.responses",
+    source=_RESPONSES_STREAM,
+    opens="response.created",
+    block_open="response.output_item.added",
+    block_close="response.output_item.done",
+    index="output_index",
+    fragments=(Fragment("response.function_call_arguments.delta", "delta"),),
+    terminal=("response.completed", "response.incomplete", "response.failed"),
+)
+
+
+def _chat(api: str) -> Lifecycle:
+    return Lifecycle(api=api, source=_CHAT_STREAM, finish_array="choices", finish_key="finish_reason", tool_calls=True)
+
+
+#: The lifecycle of every streaming API the kit models.
+LIFECYCLES: Mapping[str, Lifecycle] = {
+    "anthropic.messages": _ANTHROPIC,
+    "openai.responses": _RESPONSES,
+    "openai.chat": _chat("openai.chat"),
+    "groq.chat": _chat("groq.chat"),
+    "cerebras.chat": _chat("cerebras.chat"),
+    "cloudflare.chat": _chat("cloudflare.chat"),
+    "gemini.generate_content": Lifecycle(api="gemini.generate_content", source=_GEMINI_STREAM,
+                                         finish_array="candidates", finish_key="finishReason"),
+}
+
+
+def lifecycle_of(api: str) -> Lifecycle | None:
+    return LIFECYCLES.get(api)
+
+
+def _get(data: Any, dotted: str) -> Any:
+    node = data
+    for key in dotted.split("."):
+        if not isinstance(node, dict):
+            return None
+        node = node.get(key)
+    return node
+
+
+def _path(*parts: PathPart | str) -> str:
+    out: list[PathPart] = []
+    for part in parts:
+        if isinstance(part, str) and "." in part:
+            out.extend(part.split("."))
+        else:
+            out.append(part)
+    return format_path(tuple(out))
+
+
+def _joins(pieces: list[str]) -> bool:
+    text = "".join(pieces)
+    if not text.strip():
+        return True  # no arguments: the SDKs read {}
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _carries_error(entries: list[Any]) -> bool:
+    for entry in entries:
+        data = entry.get("data") if isinstance(entry, dict) else None
+        if isinstance(data, dict) and (data.get("type") == "error" or ("error" in data and data.get("error"))):
+            return True
+        if isinstance(entry, dict) and entry.get("event") == "error":
+            return True
+    return False
+
+
+def lifecycle_breaches(api: str, document: Mapping[str, Any]) -> list[Breach]:
+    """Every breach of ``api``'s lifecycle in the stream ``document``, in stream order (a cut
+    stream's DR-9 first). Nothing for an API without a lifecycle or a stream carrying an error."""
+    lifecycle = lifecycle_of(api)
+    entries = document.get("events") or []
+    if lifecycle is None or _carries_error(entries):
+        return []
+    if lifecycle.finish_array:
+        return _data_breaches(lifecycle, entries)
+    return _named_breaches(lifecycle, entries)
+
+
+def _named_breaches(lc: Lifecycle, entries: list[Any]) -> list[Breach]:
+    out: list[Breach] = []
+    opened: dict[int, int] = {}  # index -> position of its opener
+    closed: set[int] = set()
+    pieces: dict[int, list[str]] = {}
+    last_piece: dict[int, str] = {}
+    ended_at: int | None = None
+    started = False
+    for position, entry in enumerate(entries):
+        data = entry.get("data") if isinstance(entry, dict) else None
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            continue
+        kind = data["type"]
+        if kind in lc.ignored:
+            continue
+        if ended_at is not None:
+            out.append(Breach("DR-8", _path("events", position, "data", "type"),
+                              f"no event after the terminal {entries[ended_at]['data']['type']!r}", repr(kind)))
+            continue
+        if lc.opens is not None:
+            if not started and kind != lc.opens:
+                out.append(Breach("DR-8", _path("events", position, "data", "type"),
+                                  f"the stream to open with {lc.opens!r}", repr(kind)))
+            elif started and kind == lc.opens:
+                out.append(Breach("DR-8", _path("events", position, "data", "type"),
+                                  f"one {lc.opens!r} per stream", f"a second {kind!r}"))
+            started = True
+        if kind in lc.terminal:
+            ended_at = position
+            continue
+        index = data.get(lc.index)
+        if not isinstance(index, int) or isinstance(index, bool):
+            continue
+        where = _path("events", position, "data", lc.index)
+        if kind == lc.block_open:
+            if index in opened:
+                out.append(Breach("DR-8", where, f"{lc.index} {index} opened once", f"a second {kind!r}"))
+            opened[index] = position
+            continue
+        if index not in opened or index in closed:
+            state = "never started" if index not in opened else "already closed"
+            out.append(Breach("DR-8", where, f"an open {lc.index} (after {lc.block_open!r})", f"{kind!r} for {lc.index} {index}, {state}"))
+            continue
+        if kind == lc.block_close:
+            closed.add(index)
+            if index in pieces and not _joins(pieces[index]):
+                out.append(Breach("DR-8", last_piece[index], "argument fragments that join into JSON",
+                                  f"{''.join(pieces[index])[:80]!r} (not JSON)"))
+            continue
+        for fragment in lc.fragments:
+            if kind == fragment.event and (not fragment.kind_path or _get(data, fragment.kind_path) == fragment.kind):
+                text = _get(data, fragment.text)
+                if isinstance(text, str):
+                    pieces.setdefault(index, []).append(text)
+                    last_piece[index] = _path("events", position, "data", fragment.text)
+    if entries and ended_at is None:
+        out.insert(0, Breach("DR-9", "events", f"the stream to end with one of {list(lc.terminal)}", "a stream cut short"))
+        return out
+    for index, position in opened.items():
+        if index not in closed:
+            out.append(Breach("DR-8", _path("events", position, "data", lc.index), f"{lc.block_close!r} for {lc.index} {index}",
+                              "a block never closed"))
+    return out
+
+
+def _data_breaches(lc: Lifecycle, entries: list[Any]) -> list[Breach]:
+    out: list[Breach] = []
+    finished: set[int] = set()
+    seen_finish = False
+    opened: set[tuple[int, int]] = set()
+    pieces: dict[tuple[int, int], list[str]] = {}
+    last_piece: dict[tuple[int, int], str] = {}
+    chunks = 0
+    for position, entry in enumerate(entries):
+        data = entry.get("data") if isinstance(entry, dict) else None
+        if not isinstance(data, dict):
+            continue
+        chunks += 1
+        items = data.get(lc.finish_array)
+        if not isinstance(items, list):
+            if lc.finish_key == "finishReason" and isinstance(_get(data, "promptFeedback.blockReason"), str):
+                seen_finish = True  # a blocked prompt: no candidate, the stream ends there
+            continue
+        for number, item in enumerate(items):
+            if not isinstance(item, dict):
+                continue
+            slot = item.get("index", number) if lc.tool_calls else number
+            slot = slot if isinstance(slot, int) and not isinstance(slot, bool) else number
+            if slot in finished and _has_content(lc, item):
+                out.append(Breach("DR-8", _path("events", position, "data", lc.finish_array, number,
+                                                "delta" if lc.tool_calls else "content"),
+                                  f"no content after {lc.finish_key}", "content after the stream's finish"))
+            if lc.tool_calls:
+                delta = item.get("delta")
+                calls = delta.get("tool_calls") if isinstance(delta, dict) else None
+                for k, call in enumerate(calls if isinstance(calls, list) else ()):
+                    if not isinstance(call, dict):
+                        continue
+                    call_index = call.get("index", k)
+                    if not isinstance(call_index, int) or isinstance(call_index, bool):
+                        continue
+                    key = (slot, call_index)
+                    base = ("events", position, "data", lc.finish_array, number, "delta", "tool_calls", k)
+                    if key not in opened:
+                        if isinstance(call.get("id"), str) and call["id"]:
+                            opened.add(key)
+                        else:
+                            out.append(Breach("DR-8", _path(*base, "index"), "a tool call opened by a fragment with its id",
+                                              f"a fragment for tool call {call_index}, never opened"))
+                            continue
+                    function = call.get("function")
+                    text = function.get("arguments") if isinstance(function, dict) else None
+                    if isinstance(text, str):
+                        pieces.setdefault(key, []).append(text)
+                        last_piece[key] = _path(*base, "function", "arguments")
+            if item.get(lc.finish_key) is not None:
+                finished.add(slot)
+                seen_finish = True
+    if chunks and not seen_finish:
+        out.insert(0, Breach("DR-9", "events", f"a last chunk with {lc.finish_key}", "a stream cut short"))
+    for key, parts in pieces.items():
+        if not _joins(parts):
+            out.append(Breach("DR-8", last_piece[key], "argument fragments that join into JSON", f"{''.join(parts)[:80]!r} (not JSON)"))
+    return out
+
+
+def _has_content(lc: Lifecycle, item: Mapping[str, Any]) -> bool:
+    if lc.tool_calls:
+        delta = item.get("delta")
+        return isinstance(delta, dict) and bool(delta.get("content") or delta.get("tool_calls"))
+    content = item.get("content")
+    return isinstance(content, dict) and bool(content.get("parts"))

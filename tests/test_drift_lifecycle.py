@@ -1,0 +1,262 @@
+"""Streams as state machines (DR-8, DR-9): the lifecycle data, the validator's reading of it, the
+lifecycle mutations and their labels, and the judges on adapters that accept a broken stream or
+report a cut one (through the plugin too). Also the moves agents depend on: token usage moved into
+a nested object (breaking, DR-2/DR-3) and a new stop reason beside tool calls (additive, DR-4;
+DR-7 checks the calls stay)."""
+
+from __future__ import annotations
+
+import collections
+import functools
+from collections.abc import Callable
+
+import pytest
+
+from broken_drift import (
+    AcceptsUnopenedIndex,
+    IgnoresMovedUsage,
+    NoLifecycle,
+    ReferenceLike,
+    RejectsNewStopReason,
+)
+from conftest import SuiteRun
+from fidelity_adapters import (
+    CutStreamMarkedIncomplete,
+    CutStreamRaisesApiError,
+    CutStreamUnmarked,
+    DropsCallsOnNewStopReason,
+    ParsesFaithfully,
+)
+from strictconformance.drift.cassettes import list_cassettes, load_cassette
+from strictconformance.drift.lifecycle import LIFECYCLES, lifecycle_breaches
+from strictconformance.drift.mutations import (
+    LIFECYCLE_VARIETIES,
+    DriftMutation,
+    ResponseSubject,
+    apply_mutation,
+    mutation_candidates,
+)
+from strictconformance.drift.oracles import DriftChecker, judge_fidelity, judge_mutation
+from strictconformance.drift.shapes import API_IDS
+from strictconformance.drift.sse import SSEEvent
+from strictconformance.drift.validator import stream_document, validate_response, validate_stream
+
+
+@functools.cache
+def _streams() -> tuple[ResponseSubject, ...]:
+    return tuple(ResponseSubject(r.api, events=r.events(), source=r.label)
+                 for location in list_cassettes() for r in load_cassette(location).responses() if r.is_stream)
+
+
+@functools.cache
+def _lifecycle_mutations() -> tuple[DriftMutation, ...]:
+    return tuple(apply_mutation(subject, candidate, choice) for subject in _streams() for candidate in mutation_candidates(subject)
+                 if candidate.kind == "break_lifecycle" for choice in candidate.choices)
+
+
+def _first(family: str, api: str | None = None) -> DriftMutation:
+    return next(m for m in _lifecycle_mutations() if m.family == family and (api is None or m.api == api))
+
+
+def test_every_streaming_api_has_a_lifecycle_with_a_source() -> None:
+    assert set(LIFECYCLES) == set(API_IDS)
+    for api, lifecycle in LIFECYCLES.items():
+        assert lifecycle.api == api
+        assert lifecycle.source.startswith("https://"), api
+        assert lifecycle.terminal or lifecycle.finish_key, api
+
+
+def test_every_recorded_stream_follows_its_lifecycle() -> None:
+    assert len(_streams()) >= 10
+    for subject in _streams():
+        assert subject.events is not None
+        assert lifecycle_breaches(subject.api, stream_document(subject.api, subject.events)) == [], subject.source
+
+
+def test_every_variety_is_made_and_the_reference_reports_it_at_its_path() -> None:
+    made = collections.Counter(m.family for m in _lifecycle_mutations())
+    assert {f"break_lifecycle:{variety}" for variety in LIFECYCLE_VARIETIES} <= set(made), made
+    for mutation in _lifecycle_mutations():
+        assert mutation.breaking
+        assert mutation.rule_id == ("DR-9" if mutation.family.endswith(":truncated") else "DR-8"), mutation.summary()
+        assert mutation.subject.events is not None
+        errors = validate_stream(mutation.api, mutation.subject.events).errors
+        assert errors, mutation.summary()
+        assert (errors[0].path, errors[0].rule_id) == (mutation.path, mutation.rule_id), mutation.summary()
+
+
+def test_a_cut_stream_is_drift_in_every_api() -> None:
+    cut = {m.api for m in _lifecycle_mutations() if m.family == "break_lifecycle:truncated"}
+    assert cut == {subject.api for subject in _streams()}
+
+
+@pytest.mark.parametrize(("api", "events", "path"), [
+    ("anthropic.messages", [{"type": "message_start", "message": {}}, {"type": "content_block_delta", "index": 3},
+                            {"type": "message_stop"}], "events[1].data.index"),
+    ("openai.chat", [{"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "{}"}}]}}]},
+                     {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}],
+     "events[0].data.choices[0].delta.tool_calls[0].index"),
+    ("openai.chat", [{"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "c", "function": {"arguments": "{\"a\""}}]}}]},
+                     {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}],
+     "events[0].data.choices[0].delta.tool_calls[0].function.arguments"),
+    ("gemini.generate_content", [{"candidates": [{"content": {"parts": [{"text": "hi"}]}}]}], "events"),
+])
+def test_lifecycle_breaches_of_hand_written_streams(api: str, events: list[dict[str, object]], path: str) -> None:
+    document = {"events": [{"event": None, "data": data} for data in events]}
+    assert lifecycle_breaches(api, document)[0].path == path
+
+
+def test_renaming_a_start_or_stop_event_is_breaking_in_every_stream() -> None:
+    """Every rename of an event the lifecycle hangs on (Anthropic message_start,
+    content_block_start, content_block_stop, message_stop; Responses response.created,
+    response.output_item.added/.done, response.completed) is breaking, in every recorded stream."""
+    renamed: collections.Counter[str] = collections.Counter()
+    for subject in _streams():
+        lifecycle = LIFECYCLES[subject.api]
+        for candidate in mutation_candidates(subject):
+            site = candidate.site
+            if candidate.kind != "rename_discriminator" or site is None or len(site.path) != 3:
+                continue  # an event's own type (events[i].data), not a block's inside it
+            variant = getattr(site, "variant", None)
+            if variant not in lifecycle.start_and_stop_events:
+                continue
+            for choice in candidate.choices:
+                mutation = apply_mutation(subject, candidate, choice)
+                assert mutation.breaking, mutation.summary()
+                renamed[f"{subject.api}:{variant}"] += 1
+    recorded = {"anthropic.messages": ("message_start", "content_block_start", "content_block_stop", "message_stop"),
+                "openai.responses": ("response.created", "response.output_item.added", "response.output_item.done", "response.completed")}
+    for api, events in recorded.items():
+        for event in events:
+            assert renamed[f"{api}:{event}"], (api, event, renamed)
+
+
+def test_content_block_start_renamed_is_breaking_for_a_text_block() -> None:
+    """It used to be additive where no invariant needed the block (a text block)."""
+    subject = next(s for s in _streams() if s.api == "anthropic.messages")
+    verdicts = []
+    for candidate in mutation_candidates(subject):
+        if candidate.kind == "rename_discriminator" and getattr(candidate.site, "variant", None) == "content_block_start":
+            verdicts.append(apply_mutation(subject, candidate, candidate.choices[0]))
+    assert verdicts and all(m.breaking and m.rule_id in ("DR-5", "DR-8") for m in verdicts), [m.summary() for m in verdicts]
+
+
+def _verdict(adapter: ReferenceLike, mutation: DriftMutation) -> str:
+    return judge_mutation(DriftChecker.from_adapter(adapter), mutation).status
+
+
+def test_an_sdk_accepting_a_delta_for_an_unopened_index_fails() -> None:
+    for api in ("anthropic.messages", "openai.chat", "openai.responses"):
+        mutation = _first("break_lifecycle:unknown_index", api)
+        assert _verdict(AcceptsUnopenedIndex(), mutation) == "fail", mutation.summary()
+        assert _verdict(NoLifecycle(), mutation) == "fail", mutation.summary()
+        assert _verdict(ReferenceLike(), mutation) == "pass", mutation.summary()
+
+
+def test_a_cut_stream_raising_the_documented_error_passes_and_a_reading_without_stop_reason_fails() -> None:
+    for subject_api in sorted({m.api for m in _lifecycle_mutations() if m.family == "break_lifecycle:truncated"}):
+        mutation = _first("break_lifecycle:truncated", subject_api)
+        assert _verdict(CutStreamRaisesApiError(), mutation) == "pass", mutation.summary()
+        assert _verdict(CutStreamMarkedIncomplete(), mutation) == "pass", mutation.summary()
+        unmarked = judge_mutation(DriftChecker.from_adapter(CutStreamUnmarked()), mutation)
+        assert unmarked.status == "fail", mutation.summary()
+        assert "not marked incomplete (stop_reason None)" in unmarked.message, unmarked.message
+
+
+def test_a_stream_carrying_a_provider_error_has_no_lifecycle_breach() -> None:
+    events = [SSEEvent('{"type":"message_start","message":{}}', "message_start"),
+              SSEEvent('{"type":"error","error":{"type":"overloaded_error","message":"x"}}', "error")]
+    assert lifecycle_breaches("anthropic.messages", stream_document("anthropic.messages", events)) == []
+
+
+@pytest.mark.parametrize("adapter", ["fidelity_adapters:CutStreamRaisesApiError", "fidelity_adapters:CutStreamMarkedIncomplete"])
+def test_reporting_a_cut_stream_passes_every_drift_rule(run_suite: Callable[..., SuiteRun], adapter: str) -> None:
+    run = run_suite(adapter, "--sc-rule", "DR-8", "--sc-rule", "DR-9")
+    assert not (run.rules_with("failed") | run.rules_with("error")), run.output
+    assert run.rules_with("passed") == {"DR-8", "DR-9"}, run.output
+
+
+def test_a_cut_stream_read_without_stop_reason_fails_dr9_on_the_explicit_case(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite("fidelity_adapters:CutStreamUnmarked", "--sc-rule", "DR-9")
+    assert run.rules_with("failed") == {"DR-9"}, run.output
+    outcomes = {check["nodeid"].split("::")[-1]: check["outcome"] for check in run.report["rules"]["DR-9"]["checks"]}  # type: ignore[index]
+    assert outcomes["test_dr_9_stream_cut_before_its_stop_reason"] == "failed", outcomes
+
+
+def test_accepting_an_unopened_index_fails_dr8_on_the_explicit_case(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite("broken_drift:AcceptsUnopenedIndex", "--sc-rule", "DR-8")
+    assert run.rules_with("failed") == {"DR-8"}, run.output
+    outcomes = {check["nodeid"].split("::")[-1]: check["outcome"] for check in run.report["rules"]["DR-8"]["checks"]}  # type: ignore[index]
+    assert outcomes["test_dr_8_delta_for_an_index_never_started"] == "failed", outcomes
+
+
+# -- the moves agents depend on: usage moved, a new stop reason beside tool calls -----------------------
+
+
+@functools.cache
+def _all_subjects() -> tuple[ResponseSubject, ...]:
+    return tuple(ResponseSubject(r.api, events=r.events(), source=r.label) if r.is_stream
+                 else ResponseSubject(r.api, payload=r.payload(), source=r.label)
+                 for location in list_cassettes() for r in load_cassette(location).responses())
+
+
+def _family(family: str) -> list[DriftMutation]:
+    return [apply_mutation(subject, candidate, choice) for subject in _all_subjects() for candidate in mutation_candidates(subject)
+            if candidate.family == family for choice in candidate.choices]
+
+
+def test_moved_usage_is_breaking_at_its_place_in_every_api_that_has_it() -> None:
+    moved = _family("move_field:optional_object")
+    assert {m.api for m in moved} >= {"openai.chat", "openai.responses", "gemini.generate_content", "groq.chat"}
+    for mutation in moved:
+        assert mutation.breaking and mutation.rule_id in ("DR-2", "DR-3"), mutation.summary()
+        assert mutation.path.rsplit(".", 1)[-1] in ("usage", "usageMetadata"), mutation.summary()
+        report = (validate_stream(mutation.api, mutation.subject.events) if mutation.subject.events is not None
+                  else validate_response(mutation.api, mutation.subject.payload))
+        assert report.errors and report.errors[0].path == mutation.path, mutation.summary()
+        assert report.errors[0].actual_type.startswith("absent (moved to metadata_v2."), report.errors[0]
+        assert _verdict(IgnoresMovedUsage(), mutation) == "fail", mutation.summary()
+        assert _verdict(ReferenceLike(), mutation) == "pass", mutation.summary()
+
+
+def test_usage_absent_or_beside_an_unrelated_new_object_is_not_drift() -> None:
+    payload = {"id": "x", "object": "chat.completion", "created": 1, "model": "m",
+               "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "hi"}}]}
+    assert not validate_response("openai.chat", payload).errors
+    assert not validate_response("openai.chat", {**payload, "sc_new_metadata": {"tokens": 3}}).errors
+
+
+def test_a_new_stop_reason_beside_tool_calls_is_additive_and_the_calls_stay() -> None:
+    changed = _family("new_stop_reason")
+    assert {m.api for m in changed} >= {"openai.chat", "anthropic.messages", "gemini.generate_content"}
+    for mutation in changed:
+        assert not mutation.breaking and mutation.rule_id == "DR-4", mutation.summary()
+        assert _verdict(ReferenceLike(), mutation) == "pass", mutation.summary()
+        assert _verdict(RejectsNewStopReason(), mutation) == "fail", mutation.summary()
+        checker = DriftChecker.from_adapter(DropsCallsOnNewStopReason())
+        assert judge_fidelity(checker, mutation.subject).status == "fail", mutation.summary()
+        assert judge_fidelity(DriftChecker.from_adapter(ParsesFaithfully()), mutation.subject).status == "pass", mutation.summary()
+
+
+@pytest.mark.parametrize(("adapter", "rule_id"), [("broken_drift:IgnoresMovedUsage", "DR-2"),
+                                                  ("broken_drift:RejectsNewStopReason", "DR-4"),
+                                                  ("fidelity_adapters:DropsCallsOnNewStopReason", "DR-7")])
+def test_move_families_fail_their_rule_through_the_plugin(run_suite: Callable[..., SuiteRun], adapter: str, rule_id: str) -> None:
+    run = run_suite(adapter, "--sc-rule", rule_id)
+    assert run.rules_with("failed") == {rule_id}, run.output
+
+
+def test_every_resplit_of_a_recorded_stream_keeps_its_lifecycle() -> None:
+    """Merging a delta into the one before keeps the second's finish marker (a Gemini chunk's
+    finishReason): the merged stream still ends, so DR-1's re-split streams are not cut (DR-9)."""
+    merged = 0
+    for subject in _streams():
+        for candidate in mutation_candidates(subject):
+            if candidate.kind != "resplit_stream":
+                continue
+            for choice in candidate.choices:
+                mutation = apply_mutation(subject, candidate, choice)
+                assert mutation.subject.events is not None
+                assert not validate_stream(mutation.api, mutation.subject.events).errors, mutation.summary()
+                merged += choice == "merge"
+    assert merged
