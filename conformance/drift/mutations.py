@@ -1,7 +1,8 @@
 """Drift mutations of real responses, each labelled breaking or additive with its expected path.
 
-A mutation is a pure transform of a response (a JSON body or an SSE stream) at a *site* the
-reference walk checked (:func:`~strictconformance.drift.validator.response_sites`):
+A mutation is a pure transform of a response (a JSON body or an SSE stream) at a *site* its
+shape declares, found by a walk of the shape data independent of the reference validator
+(:func:`~strictconformance.drift.sites.response_sites`):
 
 ======================== ==================================================== ====================
 kind                     change                                               label
@@ -94,6 +95,7 @@ from strictconformance.drift.shapes.model import (
     accepted_types,
     fold_shape,
 )
+from strictconformance.drift.sites import response_sites, stream_sites
 from strictconformance.drift.sse import SSEEvent
 from strictconformance.drift.unread import UnreadField, unread_at
 from strictconformance.drift.validator import (
@@ -104,9 +106,7 @@ from strictconformance.drift.validator import (
     UnionSite,
     invariant_blame,
     load_json_text,
-    response_sites,
     stream_document,
-    stream_sites,
     violated_invariants,
     violated_relations,
 )
