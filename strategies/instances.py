@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections import Counter
 from collections.abc import Callable
 from datetime import timezone
 from typing import Any, Literal
@@ -83,6 +84,8 @@ class _Compiler:
         self.root = root
         self.validator = Draft202012Validator(root)
         self.anchors: dict[str, Any] = {}
+        #: the strategies built, by (node id, reference counts), with their node (see compile)
+        self.compiled: dict[tuple[int, frozenset[tuple[int, int]]], tuple[Any, st.SearchStrategy[Any]]] = {}
         # written in draft 04-07 (``older``: as first written, before in_2020_12), a plain-name
         # `id`/`$id` ("#name") is an anchor too, as the validator reads it
         older = written_before_2019_09(root) if older is None else older
@@ -116,6 +119,21 @@ class _Compiler:
         return found[1]
 
     def compile(self, node: Any, chain: tuple[int, ...] = ()) -> st.SearchStrategy[Any]:
+        """The strategy of ``node`` reached through the references ``chain``. Only how often each
+        reference target is in the chain matters (MAX_UNROLL), so a node met again with the same
+        counts gets the strategy already built: a schema whose definitions refer to each other
+        from several places compiles in time linear in its size times the unrolling, not in the
+        number of paths through it (nine self-references unrolled three deep were 9**3 copies)."""
+        counts = frozenset(Counter(chain).items())
+        key = (id(node), counts)
+        kept = self.compiled.get(key)
+        if kept is not None and kept[0] is node:
+            return kept[1]
+        strategy = self._compile(node, chain)
+        self.compiled[key] = (node, strategy)  # the node is kept, so its id stays its own
+        return strategy
+
+    def _compile(self, node: Any, chain: tuple[int, ...]) -> st.SearchStrategy[Any]:
         if node is True or node == {}:
             return json_values()
         if node is False:

@@ -367,11 +367,15 @@ def _labelled(
     breaking: bool | None,
     rule_id: str | None = None,
     unread: tuple[UnreadField, ...] = (),
+    *,
+    recorded: bool = False,
 ) -> list[Candidate]:
     """The candidates of ``subject`` of the given kinds whose label is ``breaking`` (any if None)
-    and whose rule is ``rule_id`` (any if None), none of them DR-2/DR-3 in a field of ``unread``."""
+    and whose rule is ``rule_id`` (any if None), none of them DR-2/DR-3 in a field of ``unread``.
+    ``recorded``: ``subject`` is a recorded one (kept for the process), whose candidates are
+    computed once whatever the filters."""
     kept = []
-    for candidate in mutation_candidates(subject, unread=unread):
+    for candidate in (_recorded_candidates(subject, unread) if recorded else mutation_candidates(subject, unread=unread)):
         if kinds is not None and candidate.kind not in kinds:
             continue
         if breaking is None and rule_id is None:
@@ -381,6 +385,22 @@ def _labelled(
         if (breaking is None or is_breaking == breaking) and (rule_id is None or rule == rule_id):
             kept.append(candidate)
     return kept
+
+
+#: The mutation candidates of each recorded subject (by its id and the unread fields), with the
+#: subject itself so its id stays its own: the filters of the checks' ``requires`` and draws (kinds,
+#: breaking, rule) select from them, so a recorded subject's candidates are computed once per process,
+#: not once per filter (they cost about 7 s of CPU per run when computed per filter).
+_RECORDED_CANDIDATES: dict[tuple[int, tuple[UnreadField, ...]], tuple[ResponseSubject, tuple[Candidate, ...]]] = {}
+
+
+def _recorded_candidates(subject: ResponseSubject, unread: tuple[UnreadField, ...]) -> tuple[Candidate, ...]:
+    key = (id(subject), unread)
+    kept = _RECORDED_CANDIDATES.get(key)
+    if kept is None or kept[0] is not subject:
+        kept = (subject, tuple(mutation_candidates(subject, unread=unread)))
+        _RECORDED_CANDIDATES[key] = kept
+    return kept[1]
 
 
 @cache
@@ -395,7 +415,7 @@ def _mutable(
     """Recorded subjects with at least one such mutation, and those candidates (draws never reject)."""
     found = []
     for _, subject in _recorded(apis, streams):
-        candidates = _labelled(subject, kinds, breaking, rule_id, unread)
+        candidates = _labelled(subject, kinds, breaking, rule_id, unread, recorded=True)
         if candidates:
             found.append((subject, tuple(candidates)))
     return tuple(found)
