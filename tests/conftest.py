@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import _pytest.pytester as _pytester
-from _pytest.assertion.rewrite import AssertionRewritingHook
 import pytest
 import yaml  # noqa: F401  # see below
+from _pytest.assertion.rewrite import AssertionRewritingHook
 
 # PyYAML's C loader (yaml._yaml) cannot be imported twice in one process: an in-process pytester
 # run that is the first to import yaml has it removed from sys.modules afterwards, and the next
