@@ -17,6 +17,7 @@ or argued equivalent in docs/mutation.md.
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import shlex
 import shutil
@@ -87,6 +88,54 @@ def _stale_bytecode(family: Family) -> None:
             shutil.rmtree(cache)
 
 
+def _annotation_spans(path: Path) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Where the module's annotations are ((row, col) start, end). Every reference module has
+    ``from __future__ import annotations``: an annotation is never evaluated, so a mutant inside
+    one (``str | None`` to ``str & None``) is equivalent by construction and is not run."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    if not any(isinstance(node, ast.ImportFrom) and node.module == "__future__"
+               and any(alias.name == "annotations" for alias in node.names) for node in tree.body):
+        raise ValueError(f"{path}: no `from __future__ import annotations`, its annotations are evaluated")
+    spans = []
+    for node in ast.walk(tree):
+        annotations: list[ast.expr | None] = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            annotations.append(node.returns)
+            arguments = node.args
+            for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]:
+                if arg is not None:
+                    annotations.append(arg.annotation)
+        elif isinstance(node, ast.AnnAssign):
+            annotations.append(node.annotation)
+        for annotation in annotations:
+            if annotation is not None:
+                spans.append(((annotation.lineno, annotation.col_offset),
+                              (annotation.end_lineno or annotation.lineno, annotation.end_col_offset or 0)))
+    return spans
+
+
+def skip_annotations(session: Path) -> int:
+    """Mark the session's mutants inside annotations as skipped (run or not); how many."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
+
+    skipped = 0
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        spans: dict[Path, list[tuple[tuple[int, int], tuple[int, int]]]] = {}
+        for item in list(db.work_items):
+            for mutation in item.mutations:
+                module = Path(mutation.module_path)
+                if module not in spans:
+                    spans[module] = _annotation_spans(ROOT / module)
+                start = tuple(mutation.start_pos)
+                if any(low <= start < high for low, high in spans[module]):
+                    db.set_result(item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED,
+                                                          output="inside an annotation (never evaluated)"))
+                    skipped += 1
+                    break
+    return skipped
+
+
 def run(name: str, family: Family) -> None:
     config = _config(name, family)
     session = BUILD / f"{name}.sqlite"
@@ -96,6 +145,7 @@ def run(name: str, family: Family) -> None:
     _stale_bytecode(family)
     if not session.exists():
         subprocess.run(["cosmic-ray", "init", str(config), str(session)], check=True, cwd=ROOT, env=env)
+    print(f"{name}: {skip_annotations(session)} mutants inside annotations skipped (equivalent)")
     # the unmutated run must pass, or every mutant would count as killed
     baseline = subprocess.run(shlex.split(test_command(family)), cwd=ROOT, env=env)
     if baseline.returncode != 0:
@@ -104,18 +154,21 @@ def run(name: str, family: Family) -> None:
 
 
 def score(name: str) -> tuple[int, int, int, list[str]]:
-    """(killed, survived, pending, survivors as 'file:line operator occurrence')."""
+    """(killed, survived, pending, survivors as 'file:line operator occurrence'); the skipped
+    (inside annotations) are none of these."""
     session = BUILD / f"{name}.sqlite"
     if not session.exists():
         raise SystemExit(f"mutation: no session for {name} ({session}); run it first")
     db = sqlite3.connect(session)
     rows = db.execute(
-        "SELECT m.module_path, m.start_pos_row, m.operator_name, m.occurrence, r.test_outcome "
+        "SELECT m.module_path, m.start_pos_row, m.operator_name, m.occurrence, r.test_outcome, r.worker_outcome "
         "FROM mutation_specs m LEFT JOIN work_results r ON r.job_id = m.job_id "
         "ORDER BY m.module_path, m.start_pos_row").fetchall()
     killed = survived = pending = 0
     survivors = []
-    for module, row, operator, occurrence, outcome in rows:
+    for module, row, operator, occurrence, outcome, worker in rows:
+        if worker == "SKIPPED":
+            continue
         if outcome is None:
             pending += 1
         elif outcome == "SURVIVED":
