@@ -60,3 +60,12 @@ def test_a_module_without_postponed_annotations_is_refused(tmp_path: Path) -> No
     source.write_text("def f(a: int | None) -> None:\n    pass\n", encoding="utf-8")
     with pytest.raises(ValueError, match="annotations are evaluated"):
         _driver()._annotation_spans(source)
+
+
+def test_equivalents_are_read_from_the_list_line_by_line(tmp_path: Path) -> None:
+    page = tmp_path / "mutation.md"
+    page.write_text(
+        "- `conformance/reference/budgets.py:36` `core/ReplaceComparisonOperator_Eq_GtE` #0: nothing exceeds inf\n"
+        "- `conformance/reference/budgets.py:39` `core/ReplaceTrueWithFalse` #1:\n"  # no argument: not an entry
+        "  `conformance/reference/budgets.py:40` `core/AddNot` #0: not a list item\n", encoding="utf-8")
+    assert _driver().equivalents(page) == {"conformance/reference/budgets.py:36 core/ReplaceComparisonOperator_Eq_GtE #0"}
