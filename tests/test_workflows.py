@@ -111,7 +111,7 @@ def test_ci_runs_tox_lint_and_types() -> None:
 
 
 def test_nightly_keeps_the_example_database_and_leaves_hypothesis_ci_profile_out() -> None:
-    steps = _steps("nightly.yml")
+    steps = _steps("nightly.yml", "fuzz")
     uses = [step.get("uses", "") for step in steps]
     restore = next(s for s in steps if s.get("uses", "").startswith("actions/cache/restore@"))
     save = next(s for s in steps if s.get("uses", "").startswith("actions/cache/save@"))
@@ -122,9 +122,27 @@ def test_nightly_keeps_the_example_database_and_leaves_hypothesis_ci_profile_out
     assert any(s.get("if") == "failure()" and "::error" in s.get("run", "") for s in steps)
     data = _load("nightly.yml")
     assert "schedule" in data.get(True, data.get("on", {}))  # YAML 1.1 reads the key `on` as true
-    script = _step("nightly.yml", "fuzz")["run"]
+    script = _step("nightly.yml", "fuzz", "fuzz")["run"]
     assert re.search(r"^unset CI GITHUB_ACTIONS$", script, re.MULTILINE)
     assert "--sc-profile nightly" in script and "--sc-report" in script
+
+
+def test_nightly_runs_the_mutation_score_of_every_family_through_tox() -> None:
+    """The nightly mutation job runs `tox -e mutation` once per family the driver knows, and tox
+    installs the checkout editable (the mutants are written into it) with the mutation extra."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import mutation
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    job = _load("nightly.yml")["jobs"]["mutation"]
+    assert job["strategy"]["matrix"]["family"] == list(mutation.NIGHTLY)
+    assert set(mutation.NIGHTLY) <= set(mutation.FAMILIES)
+    assert _step("nightly.yml", "mutation", "mutation")["run"] == "tox -e mutation -- ${{ matrix.family }}"
+    tox = (ROOT / "tox.ini").read_text(encoding="utf-8")
+    section = tox.split("[testenv:mutation]", 1)[1].split("\n[", 1)[0]
+    assert "usedevelop = true" in section and "extras = mutation" in section
+    assert "scripts/mutation.py {posargs:" + " ".join(mutation.NIGHTLY) + "}" in section
 
 
 def test_nightly_profile_keeps_its_database_even_when_hypothesis_loaded_ci() -> None:
@@ -149,7 +167,7 @@ def test_nightly_examples_setting_is_checked(tmp_path: Path) -> None:
 
 
 def test_the_nightly_command_runs_here_with_a_few_examples(tmp_path: Path) -> None:
-    step = _step("nightly.yml", "fuzz")
+    step = _step("nightly.yml", "fuzz", "fuzz")
     # the step's own script, on two rules with 3 examples (the workflow input sets the count the same way)
     script = step["run"].rstrip().replace("-n auto", "-n 0") + " --sc-rule SM-01,RES-1"
     summary = tmp_path / "summary.md"
@@ -169,11 +187,11 @@ def test_a_failure_found_one_night_is_replayed_first_the_next_from_the_cache(tmp
     """The nightly workflow, run here twice with a failing adapter: night 1 runs the fuzz step in
     a fresh checkout; the cache keeps the save step's path; night 2, another fresh checkout, gets
     it back at the restore step's path and replays the failure before drawing anything new."""
-    steps = _steps("nightly.yml")
+    steps = _steps("nightly.yml", "fuzz")
     restore = next(s for s in steps if s.get("uses", "").startswith("actions/cache/restore@"))
     save = next(s for s in steps if s.get("uses", "").startswith("actions/cache/save@"))
     check = "test_res_1_tool_beats_config_beats_default"
-    script = (_step("nightly.yml", "fuzz")["run"].rstrip().replace("-n auto", "-n 0")
+    script = (_step("nightly.yml", "fuzz", "fuzz")["run"].rstrip().replace("-n auto", "-n 0")
               + f" --sc-adapter broken_resolution:ConfigBeatsTool --sc-rule RES-1 -k {check}")
     env = _env({"STRICTCONFORMANCE_NIGHTLY_EXAMPLES": "200", "CI": "true", "GITHUB_ACTIONS": "true",
                 "PYTHONPATH": str(ROOT / "tests")}, drop=("GITHUB_STEP_SUMMARY", "HYPOTHESIS_STORAGE_DIRECTORY"))
