@@ -389,3 +389,19 @@ def test_a_triage_entry_can_name_a_defect() -> None:
     findings = annotated["cells"]["acme/strict"]["SM-05"]["findings"]
     assert all(f["confirmed"] and f["triage"]["matched_by"] == "defect" for f in findings)
     assert annotated["unmatched_triage"] == []
+
+
+def _cut(api: str, family: str) -> dict[str, Any]:
+    return {"rule": "DR-9", "kind": "violation", "key": f"DR-9 violation: cut stream not reported ({family})", "where": None,
+            "message": "returned without an error for a stream cut before its terminal event", "counterexample": {"api": api}}
+
+
+def test_a_cut_stream_is_one_defect_per_api_however_its_end_went_missing() -> None:
+    """DR-9: an SDK that does not notice a stream ended without its terminal event misses it however
+    the event went missing (cut short, renamed, moved): one defect per API, two APIs two defects."""
+    findings = [_cut("openai.chat", "break_lifecycle:truncated"), _cut("openai.chat", "rename_discriminator"),
+                _cut("openai.responses", "break_lifecycle:truncated"), _cut("openai.responses", "rename_discriminator")]
+    defects = group_defects(findings)
+    assert sorted(defect.title for defect in defects) == ["DR-9: a cut openai.chat stream is not reported as incomplete",
+                                                          "DR-9: a cut openai.responses stream is not reported as incomplete"]
+    assert all(defect.witnesses == 2 for defect in defects)
