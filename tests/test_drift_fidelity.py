@@ -52,6 +52,20 @@ def test_responses_stream_reads_call_id_from_the_final_response() -> None:
     assert parsed.stop_reason == "completed"
 
 
+def test_responses_custom_tool_call_is_a_tool_call() -> None:
+    """A Responses `custom_tool_call` output item is a call the user runs (its input free text): an
+    SDK that reads it as a tool call must not be told it invented one."""
+    payload = {"id": "resp_1", "object": "response", "status": "completed", "output": [
+        {"type": "custom_tool_call", "call_id": "call_1", "name": "grep", "input": "Florence", "id": "ctc_1"},
+        {"type": "custom_tool_call", "call_id": "call_2", "name": "calc", "input": "[1, 2]"},
+    ]}
+    parsed = expected_parse("openai.responses", payload)
+    assert parsed is not None
+    assert parsed.tool_calls == (ParsedToolCall("grep", "Florence", "call_1"), ParsedToolCall("calc", "[1, 2]", "call_2"))
+    assert parsed.sources["tool_calls[1]"] == "output[1]"
+    assert parse_differences(parsed, parsed) == []
+
+
 def test_chat_stream_assembles_tool_call_deltas() -> None:
     parsed = _reading("openai/chat/stream_tool_call.yaml")
     assert parsed is not None

@@ -266,6 +266,24 @@ def test_vercel_ai_harness_stream_drift_carries_no_path_into_one_event() -> None
         adapter.close()
 
 
+@needs_node_modules
+def test_vercel_ai_harness_marks_a_cut_stream_incomplete() -> None:
+    """DR-9 false alarm of the harness: the provider packages end a stream cut before its terminal
+    event with finishReason.unified "interrupted" (documented: the stream ended without a completion
+    signal, output may be incomplete); the harness dropped that mark and DR-9 said the reading was
+    not marked incomplete."""
+    adapter = ProcessAdapter(["node", "harnesses/vercel-ai.mjs"], cwd=str(NODE_DIR))
+    try:
+        for location in ("anthropic/messages/stream_refusal.yaml", "openai/chat/stream_tool_call.yaml"):
+            events = list(_recorded(location).events())  # type: ignore[attr-defined]
+            whole = adapter.check_stream(location.split("/")[0] + "." + location.split("/")[1], events)
+            cut = adapter.check_stream(location.split("/")[0] + "." + location.split("/")[1], events[:3])
+            assert whole is not None and not whole.incomplete, location
+            assert cut is not None and cut.incomplete, location
+    finally:
+        adapter.close()
+
+
 def test_unset_and_auto_gemini_modes_are_the_same() -> None:
     from strictconformance.checks._support import same_gemini_mode
 

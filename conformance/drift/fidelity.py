@@ -113,6 +113,13 @@ def _arguments(text: Any, where: str) -> Any:
         raise _Unreadable(f"{where} is not JSON: {exc}") from exc
 
 
+def _free_input(text: Any, where: str) -> str:
+    """A custom tool call's input: free text, kept as the text (JSON-looking text included)."""
+    if not isinstance(text, str):
+        raise _Unreadable(f"{where} is not text")
+    return text
+
+
 def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
@@ -165,6 +172,13 @@ def _responses_body(payload: Mapping[str, Any]) -> ParsedResponse:
         elif item.get("type") == "function_call":
             where = f"output[{index}]"
             calls.append(ParsedToolCall(str(item.get("name")), _arguments(item.get("arguments"), f"{where}.arguments"), item.get("call_id")))
+            sources[f"tool_calls[{len(calls) - 1}]"] = where
+        elif item.get("type") == "custom_tool_call":
+            # a call of a custom tool: a tool call the user runs, its input free text, not JSON
+            # (https://platform.openai.com/docs/guides/function-calling#custom-tools): the reading
+            # is that text, even when it looks like JSON
+            where = f"output[{index}]"
+            calls.append(ParsedToolCall(str(item.get("name")), _free_input(item.get("input"), f"{where}.input"), item.get("call_id")))
             sources[f"tool_calls[{len(calls) - 1}]"] = where
     usage = payload.get("usage") or {}
     return ParsedResponse("".join(texts), tuple(calls), payload.get("status"),

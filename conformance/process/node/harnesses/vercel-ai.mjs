@@ -156,6 +156,10 @@ function normalized(api, text, calls, finishReason, usage) {
   // (Responses: the SDK's raw reason is incomplete_details.reason, not the response's status, the
   // stop reason the kit reads: not comparable, so not reported)
   if (typeof finishReason?.raw === "string" && api !== "openai.responses") out.stop_reason = finishReason.raw;
+  // the provider packages' mark of a stream that ended without its completion signal ("provider
+  // stream ended without a completion signal; output may be incomplete", @ai-sdk/provider
+  // LanguageModelV4FinishReason): the reading is marked incomplete (DR-9)
+  if (finishReason?.unified === "interrupted") out.incomplete = true;
   const counts = {};
   const input = api === "anthropic.messages" ? usage?.inputTokens?.noCache : api === "gemini.generate_content" ? undefined : usage?.inputTokens?.total;
   const output = api === "gemini.generate_content" ? usage?.outputTokens?.text : usage?.outputTokens?.total;
