@@ -73,6 +73,7 @@ from strictconformance.findings import not_covered
 from strictconformance.harness import ConformanceFailure, Harness, check
 from strictconformance.profiles import scaled
 from strictconformance.strategies.responses import (
+    HUGE_INTEGERS,
     drift_mutations,
     generated_subjects,
     hostile_events,
@@ -662,6 +663,21 @@ def test_dr_6_payloads_nested_past_the_recursion_limit(strictconformance_harness
             name, events = _deep_stream()
             strictconformance_harness.note(api=api, case=name, events=_shown(_events_json(events)))
             _settle(strictconformance_harness, judge_total(checker, api, events, stream=True))
+
+
+@check("DR-6", requires=_any_api)
+def test_dr_6_integers_too_long_to_print(strictconformance_harness: Harness) -> None:
+    """JSON numbers have no size limit: every declared API gets integers too long for Python to
+    print (10**5000, past the 4,300-digit conversion limit), as the body and as a field of an
+    object, whatever the fuzz above happens to draw. An SDK that formats them raises ValueError."""
+    if not strictconformance_harness.has("check_response"):
+        not_covered("DR-6 integers too long to print: the adapter has no check_response")
+    checker = adapter_checker(strictconformance_harness, judge_other_errors=True)
+    for api in strictconformance_harness.declarations.drift_apis:
+        for number in HUGE_INTEGERS:
+            for name, payload in (("the body", number), ("a field of an object", {"id": number})):
+                strictconformance_harness.note(api=api, case=f"an integer of {len(format(number, 'x'))} hex digits as {name}")
+                _settle(strictconformance_harness, judge_total(checker, api, payload))
 
 
 # -- the four cases of seeds/004_a0237f49a68a70ed.txt ---------------------------------------------------
