@@ -533,7 +533,12 @@ def _marked_rule(module: str, function: str) -> str | None:
         target = getattr(importlib.import_module(f"strictconformance.checks.{module}"), function, None)
     except Exception:  # a broken check module: its workers report that themselves
         return None
-    for mark in getattr(target, "pytestmark", ()):
+    return _function_rule(target)
+
+
+def _function_rule(function: object) -> str | None:
+    """The rule of a check function, from its own ``sc_rule`` marker (None when it has none)."""
+    for mark in getattr(function, "pytestmark", ()) if callable(function) else ():
         if getattr(mark, "name", None) == "sc_rule" and mark.args:
             return str(mark.args[0])
     return None
@@ -694,10 +699,8 @@ class _ConformanceRun:
         selected = self.state.selected_rules
         if not selected or getattr(collector, "path", None) is None or Path(collector.path).parent != CHECKS_DIR:
             return None
-        for mark in getattr(obj, "pytestmark", ()) if callable(obj) else ():
-            if getattr(mark, "name", None) == "sc_rule" and mark.args and not _rule_selected(str(mark.args[0]), selected):
-                return []
-        return None
+        rule_id = _function_rule(obj)
+        return [] if rule_id is not None and not _rule_selected(rule_id, selected) else None
 
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
         from strictconformance.spec import all_rules
