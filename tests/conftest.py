@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 import tempfile
 import types
@@ -152,6 +153,19 @@ class SuiteRun:
     def rules_with(self, outcome: str) -> set[str]:
         assert self.report is not None, self.output
         return {rule_id for rule_id, data in self.report["rules"].items() if data["outcome"] == outcome}
+
+    def findings(self, rule_id: str) -> list[dict[str, Any]]:
+        """Every finding of ``rule_id``'s checks, in the report's order."""
+        assert self.report is not None, self.output
+        return [finding for check in self.report["rules"][rule_id]["checks"] for finding in check.get("findings") or ()]
+
+
+def needs_node_package(package: str) -> pytest.MarkDecorator:
+    """Skip, saying why, where Node or the Node harness folder's ``package`` is not installed."""
+    from strictconformance.process import node_folder
+
+    return pytest.mark.skipif(shutil.which("node") is None or not (Path(node_folder()) / "node_modules" / package).is_dir(),
+                              reason=f"node or {package} is not installed (python -m strictconformance.process install-node)")
 
 
 def _drop_submodules_of_finished_run() -> None:

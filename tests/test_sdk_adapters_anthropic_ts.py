@@ -7,24 +7,17 @@ Skipped, with the reason, when Node or the harness folder's packages (``npm ci``
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-import pytest
-
-from conftest import SuiteRun
+from conftest import SuiteRun, needs_node_package
 from strictconformance.process import node_folder
 from strictconformance.sdks import SDK_PATHS
 
-NODE = shutil.which("node")
 NODE_DIR = Path(node_folder())
 HARNESS = NODE_DIR / "harnesses" / "anthropic-sdk.mjs"
 
-pytestmark = pytest.mark.skipif(
-    NODE is None or not (NODE_DIR / "node_modules" / "@anthropic-ai" / "sdk").is_dir(),
-    reason=f"node or @anthropic-ai/sdk is not installed: run `npm ci` in {NODE_DIR}")
+pytestmark = needs_node_package("@anthropic-ai/sdk")
 
 
 def _command(flag: str = "") -> str:
@@ -35,13 +28,9 @@ def _failed(run: SuiteRun) -> set[str]:
     return run.rules_with("failed") | run.rules_with("error")
 
 
-def _findings(run: SuiteRun, rule_id: str) -> list[dict[str, Any]]:
-    assert run.report is not None, run.output
-    return [finding for check in run.report["rules"][rule_id]["checks"] for finding in check.get("findings") or ()]
-
 
 def _messages(run: SuiteRun, rule_id: str) -> str:
-    return "\n".join(finding["message"] for finding in _findings(run, rule_id))
+    return "\n".join(finding["message"] for finding in run.findings(rule_id))
 
 
 def test_the_columns_are_registered() -> None:
@@ -61,7 +50,7 @@ def test_json_schema_output_format_keeps_what_anthropic_rejects(run_suite: Calla
     counts = run.report["strictify"]["anthropic"]
     assert counts["crashed"] == 0 and counts["refused"] >= 1, counts
     assert set(counts["refused_by"]) <= {"NonObjectRootError", "UntypedNodeError"}, counts
-    (failure, *_) = _findings(run, "SM-40")
+    (failure, *_) = run.findings("SM-40")
     assert failure["reproducer_language"] == "node"
     assert 'import { jsonSchemaOutputFormat } from "@anthropic-ai/sdk/helpers/json-schema";' in failure["reproducer"]
 
@@ -72,7 +61,7 @@ def test_json_schema_output_format_identity_codec(run_suite: Callable[..., Suite
     run = run_suite(None, "--sc-adapter-cmd", _command(), "--sc-rule", "RT-4", "-k", "rt_4_traps")
     assert _failed(run) == {"RT-4"}, run.output
     assert run.report is not None and run.report["adapter"]["identity_codec"] is True
-    keys = {finding["key"] for finding in _findings(run, "RT-4")}
+    keys = {finding["key"] for finding in run.findings("RT-4")}
     assert "RT-4 violation: encoded value breaks `additionalProperties` (trap records value 1)" in keys, keys
 
 

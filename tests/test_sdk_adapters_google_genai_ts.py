@@ -7,33 +7,22 @@ Skipped, with the reason, when Node or the harness folder's packages (``npm ci``
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-import pytest
-
-from conftest import SuiteRun
+from conftest import SuiteRun, needs_node_package
 from strictconformance.process import node_folder
 from strictconformance.sdks import SDK_PATHS
 
-NODE = shutil.which("node")
 NODE_DIR = Path(node_folder())
 HARNESS = NODE_DIR / "harnesses" / "google-genai.mjs"
 
-pytestmark = pytest.mark.skipif(
-    NODE is None or not (NODE_DIR / "node_modules" / "@google" / "genai").is_dir(),
-    reason=f"node or @google/genai is not installed: run `npm ci` in {NODE_DIR}")
+pytestmark = needs_node_package("@google/genai")
 
-
-def _findings(run: SuiteRun, rule_id: str) -> list[dict[str, Any]]:
-    assert run.report is not None, run.output
-    return [finding for check in run.report["rules"][rule_id]["checks"] for finding in check.get("findings") or ()]
 
 
 def _keys(run: SuiteRun, rule_id: str) -> set[str]:
-    return {finding["key"] for finding in _findings(run, rule_id)}
+    return {finding["key"] for finding in run.findings(rule_id)}
 
 
 def test_the_column_is_registered() -> None:
@@ -53,7 +42,7 @@ def test_keywords_outside_the_schema_subset_are_sent_as_written(run_suite: Calla
     assert run.report is not None
     counts = run.report["strictify"]["google-schema"]
     assert counts["crashed"] == 0, counts
-    (finding, *_) = _findings(run, "RT-1")
+    (finding, *_) = run.findings("RT-1")
     assert finding["reproducer_language"] == "node"
     assert 'import { GoogleGenAI } from "@google/genai";' in finding["reproducer"]
 

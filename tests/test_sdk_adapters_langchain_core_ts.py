@@ -7,29 +7,18 @@ Skipped, with the reason, when Node or the harness folder's packages (``npm ci``
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-import pytest
-
-from conftest import SuiteRun
+from conftest import SuiteRun, needs_node_package
 from strictconformance.process import node_folder
 from strictconformance.sdks import SDK_PATHS
 
-NODE = shutil.which("node")
 NODE_DIR = Path(node_folder())
 HARNESS = NODE_DIR / "harnesses" / "langchain-core.mjs"
 
-pytestmark = pytest.mark.skipif(
-    NODE is None or not (NODE_DIR / "node_modules" / "@langchain" / "core").is_dir(),
-    reason=f"node or @langchain/core is not installed: run `npm ci` in {NODE_DIR}")
+pytestmark = needs_node_package("@langchain/core")
 
-
-def _findings(run: SuiteRun, rule_id: str) -> list[dict[str, Any]]:
-    assert run.report is not None, run.output
-    return [finding for check in run.report["rules"][rule_id]["checks"] for finding in check.get("findings") or ()]
 
 
 def test_the_column_is_registered() -> None:
@@ -54,7 +43,7 @@ def test_strict_true_sends_the_schema_unchanged_one_defect(run_suite: Callable[.
     assert [d["title"] for d in violations] == ["strictify returns its input unchanged (openai)"], \
         [d["title"] for d in run.report["defects"]]
     assert {"SM-03", "RT-1"} <= set(violations[0]["rules"])
-    (finding, *_) = _findings(run, "SM-03")
+    (finding, *_) = run.findings("SM-03")
     assert finding["reproducer_language"] == "node"
     assert 'import { convertToOpenAITool } from "@langchain/core/utils/function_calling";' in finding["reproducer"]
 

@@ -8,31 +8,21 @@ it: re-check the finding, then update the test and the triage file.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-import pytest
-
-from conftest import SuiteRun
+from conftest import SuiteRun, needs_node_package
 from strictconformance.process import node_folder
 
 NODE_DIR = Path(node_folder())
 HARNESS = NODE_DIR / "harnesses" / "openai-agents-js.mjs"
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("node") is None or not (NODE_DIR / "node_modules" / "@openai" / "agents").is_dir(),
-    reason="node or @openai/agents is not installed (python -m strictconformance.process install-node)")
+pytestmark = needs_node_package("@openai/agents")
 
 
 def _command(*flags: str) -> str:
     return " ".join(["node", str(HARNESS), *flags])
 
-
-def _findings(run: SuiteRun, rule_id: str) -> list[dict[str, Any]]:
-    assert run.report is not None, run.output
-    return [finding for check in run.report["rules"][rule_id]["checks"] for finding in check["findings"]]
 
 
 def test_tool_layer_runs_execute_on_invalid_input_and_refuses_a_nullable_object_branch(
@@ -42,10 +32,10 @@ def test_tool_layer_runs_execute_on_invalid_input_and_refuses_a_nullable_object_
     TL-3 (with the default error function's fixed text declared) pass."""
     run = run_suite(None, "--sc-adapter-cmd", _command(), "--sc-rule", "TL-2,TL-3,TL-5,TL-7", "-k", "known_inputs or tl_5 or tl_3 or spec_strict")
     assert run.outcome("TL-2") == "failed", run.output
-    assert {finding["key"] for finding in _findings(run, "TL-2")} <= {
+    assert {finding["key"] for finding in run.findings("TL-2")} <= {
         "TL-2 violation: invalid input reached the callback", "TL-2 violation: invalid input gave a success result"}, run.output
     assert run.outcome("TL-5") == "failed", run.output
     assert any("anyOf` branch containing optional object properties" in finding["message"]
-               for finding in _findings(run, "TL-5")), run.output
+               for finding in run.findings("TL-5")), run.output
     assert run.outcome("TL-3") == "passed", run.output
     assert run.outcome("TL-7") == "passed", run.output

@@ -9,22 +9,17 @@ it: re-check the finding, then update the test and the triage file.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from conftest import SuiteRun
+from conftest import SuiteRun, needs_node_package
 from strictconformance.process import node_folder
 
 NODE_DIR = Path(node_folder())
 HARNESS = NODE_DIR / "harnesses" / "openai-node.mjs"
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("node") is None or not (NODE_DIR / "node_modules" / "openai").is_dir(),
-    reason="node or openai is not installed (python -m strictconformance.process install-node)")
+pytestmark = needs_node_package("openai")
 
 
 def _command(*flags: str) -> str:
