@@ -22,6 +22,7 @@ from typing import Any
 from strictconformance.drift.paths import ANY_INDEX, PathPart, parse_path
 from strictconformance.drift.shapes import get_shape
 from strictconformance.drift.shapes.model import (
+    MOVABLE_OPTIONAL_OBJECTS,
     AnyJson,
     ApiShape,
     Arr,
@@ -67,6 +68,17 @@ class _ToSchema:
         schema: Schema = {"properties": properties}
         if required:
             schema["required"] = required
+        # an optional object every SDK reads at its place (token usage), absent here while an
+        # undeclared key holds an object that has it, was moved one level down: an error
+        moved = [
+            {"if": {"not": {"required": [f.name]}},
+             "then": {"properties": {key: {} for key in sorted(shape.known)},
+                      "additionalProperties": {"not": {"type": "object", "required": [f.name]}}}}
+            for f, _ in fields
+            if f.reads and not f.required and f.name in MOVABLE_OPTIONAL_OBJECTS and isinstance(f.shape, Obj)
+        ]
+        if moved:
+            schema["allOf"] = moved
         return schema
 
     def array(self, shape: Arr, items: Schema) -> Schema:
