@@ -284,6 +284,26 @@ def test_vercel_ai_harness_marks_a_cut_stream_incomplete() -> None:
         adapter.close()
 
 
+@needs_node_modules
+def test_vercel_ai_harness_raises_the_sdks_error_on_a_stream_cut_before_any_output() -> None:
+    """DR-9 false alarm of the harness: an Anthropic stream cut right after message_start gives no
+    finish part at all (@ai-sdk/anthropic emits its "interrupted" finish only once output arrived);
+    the harness returned an unmarked reading, while streamText, the SDK's streaming call, rejects
+    such a stream with AI_NoOutputGeneratedError. The harness raises that declared error."""
+    adapter = ProcessAdapter(["node", "harnesses/vercel-ai.mjs"], cwd=str(NODE_DIR))
+    try:
+        events = list(_recorded("anthropic/messages/stream_refusal.yaml").events())  # type: ignore[attr-defined]
+        assert "AI_NoOutputGeneratedError" in [error.__name__ for error in adapter.drift_errors]
+        with pytest.raises(Exception) as raised:
+            adapter.check_stream("anthropic.messages", events[:1])
+        assert type(raised.value).__name__ == "AI_NoOutputGeneratedError"
+        assert "ended without a finish chunk" in str(raised.value)
+        whole = adapter.check_stream("anthropic.messages", events)
+        assert whole is not None and not whole.incomplete
+    finally:
+        adapter.close()
+
+
 def test_unset_and_auto_gemini_modes_are_the_same() -> None:
     from strictconformance.checks._support import same_gemini_mode
 

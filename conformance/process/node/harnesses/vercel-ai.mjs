@@ -209,6 +209,13 @@ async function checkStream({ api, events }) {
   } catch (error) {
     throw driftError(error, { inStream: true });
   }
+  // A stream that ends with no finish part (the provider packages emit none when it is cut before
+  // any output, e.g. @ai-sdk/anthropic after message_start alone): streamText, the SDK's streaming
+  // call, then rejects with AI_NoOutputGeneratedError "No output generated. The model stream ended
+  // without a finish chunk." (ai, dist/index.js), the SDK's own error for that stream
+  if (finish === null) {
+    throw new DeclaredError("AI_NoOutputGeneratedError", "No output generated. The model stream ended without a finish chunk.");
+  }
   return normalized(api, texts.join(""), calls, finish?.finishReason, finish?.usage);
 }
 
@@ -429,7 +436,7 @@ serve({
       strict_defaults: { openai: null, anthropic: null, google: null },
       providers: ["openai", "anthropic", "google"],
       api_errors: ["AI_ProviderStreamError"],
-      drift_errors: ["AI_TypeValidationError", "AI_APICallError", "AI_JSONParseError", "AI_NoContentGeneratedError", "AI_InvalidResponseDataError"],
+      drift_errors: ["AI_TypeValidationError", "AI_APICallError", "AI_JSONParseError", "AI_NoContentGeneratedError", "AI_InvalidResponseDataError", "AI_NoOutputGeneratedError"],
       drift_apis: Object.keys(RESPONSE_APIS),
       // Response fields the provider packages do not read: their zod schemas do not declare them
       // (z.object strips an undeclared key), so no value of theirs reaches the caller and DR-2/DR-3
