@@ -377,3 +377,16 @@ class ThreeRelationsUnchecked(_SkipsRelations):
     name = "three-relations-unchecked"
     skipped = ("unique", "sum", "increasing")
 
+
+
+class TrustsTopLevelTypes(ReferenceLike):
+    """DR-2: checks every nested field but trusts the types of the body's top-level fields (as
+    google-genai iterated a ``candidates`` that was an object, or an integer): a retyped top-level
+    field reads without an error; a missing one still raises."""
+
+    name = "trusts-top-level-types"
+
+    def keep(self, error: SchemaDriftError) -> bool:
+        top_level = bool(error.path) and not any(mark in error.path for mark in ".[")
+        top_level_retype = error.rule_id == "DR-2" and top_level and not (error.actual_type or "").startswith("absent")
+        return not top_level_retype

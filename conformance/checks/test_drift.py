@@ -446,6 +446,42 @@ def _judge_each_api(strictconformance_harness: Harness, family: str) -> None:
         not_covered(f"no recorded stream of {', '.join(strictconformance_harness.declarations.drift_apis)} admits {family}")
 
 
+def _top_level_retypes(declarations: Declarations) -> str | None:
+    if "check_response" not in declarations.capabilities:
+        return "the adapter does not implement check_response()"
+    return _mutations_exist("DR-2", breaking=True)(declarations)
+
+
+@check("DR-2", requires=_top_level_retypes)
+def test_dr_2_every_top_level_field_retyped(strictconformance_harness: Harness) -> None:
+    """Explicitly, for every declared API: each top-level field, in the first recorded response body
+    that has it, given each other JSON type (``candidates`` an integer, ``usage`` a string...). The fuzz draws
+    retypes at any depth among every kind of change; these are the fields every SDK reads first,
+    where a parser that trusts the body fails first, so every run meets them."""
+    judged = 0
+    for api in strictconformance_harness.declarations.drift_apis:
+        fields: set[object] = set()  # each top-level field once, in the first recorded body that has it
+        subjects = (ResponseSubject(r.api, payload=r.payload(), source=r.label) for location in list_cassettes(api)
+                    for r in load_cassette(location).responses() if not r.is_stream)
+        for subject, candidate in ((subject, candidate) for subject in subjects
+                                   for candidate in mutation_candidates(subject, unread=strictconformance_harness.declarations.drift_unread)):
+            if candidate.kind != "change_type" or candidate.site is None or len(candidate.site.path) != 1:
+                continue
+            if candidate.site.path[0] in fields:
+                continue
+            fields.add(candidate.site.path[0])
+            for choice in candidate.choices:
+                mutation = apply_mutation(subject, candidate, choice)
+                if not mutation.breaking or mutation.rule_id != "DR-2":
+                    continue
+                judged += 1
+                if not _judge_change(strictconformance_harness, mutation, explicit=True).passed:
+                    return
+    if not judged:
+        not_covered(f"no recorded response body of {', '.join(strictconformance_harness.declarations.drift_apis)} "
+                    "has a top-level field to retype")
+
+
 @check("DR-8", requires=_mutations_exist("DR-8", breaking=True))
 def test_dr_8_delta_for_an_index_never_started(strictconformance_harness: Harness) -> None:
     """Explicitly, for every declared API with indexed deltas: a delta (or a tool-call argument
