@@ -110,7 +110,9 @@ def defects_headline(defects: list[dict[str, Any]]) -> str:
     """"12 defects across 37 rules (366 witnesses)"."""
     rules = {rule for defect in defects for rule in defect.get("rules", [])}
     witnesses = sum(int(defect.get("witnesses", 1)) for defect in defects)
-    plural = lambda n, word, many: f"{n} {word if n == 1 else many}"  # noqa: E731
+    def plural(n: int, word: str, many: str) -> str:
+        return f"{n} {word if n == 1 else many}"
+
     return (f"{plural(len(defects), 'defect', 'defects')} across {plural(len(rules), 'rule', 'rules')} "
             f"({plural(witnesses, 'witness', 'witnesses')})")
 

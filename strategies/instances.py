@@ -363,12 +363,12 @@ def _conjoin(a: dict[str, Any], b: Any) -> dict[str, Any] | None:
     """``a`` and ``b`` as one schema when no keyword clashes (``None`` otherwise)."""
     if not isinstance(b, dict):
         return None if b is False else dict(a)
-    b = _closed_out(b, a)
-    a = _closed_out(a, b) if b is not None else None
-    if a is None or b is None or not _properties_conjoin(a, b) or not _properties_conjoin(b, a):
+    other = _closed_out(b, a)
+    first = _closed_out(a, other) if other is not None else None
+    if first is None or other is None or not _properties_conjoin(first, other) or not _properties_conjoin(other, first):
         return None
-    merged = dict(a)
-    for key, value in b.items():
+    merged = dict(first)
+    for key, value in other.items():
         if key in merged and merged[key] != value:
             if key == "properties" and isinstance(value, dict) and isinstance(merged[key], dict):
                 # a property both declare must match both

@@ -461,12 +461,13 @@ def test_dr_2_every_top_level_field_retyped(strictconformance_harness: Harness) 
     judged = 0
     for api in strictconformance_harness.declarations.drift_apis:
         fields: set[object] = set()  # each top-level field once, in the first recorded body that has it
-        subjects = (ResponseSubject(r.api, payload=r.payload(), source=r.label) for location in list_cassettes(api)
-                    for r in load_cassette(location).responses() if not r.is_stream)
-        for subject, candidate in ((subject, candidate) for subject in subjects
-                                   for candidate in mutation_candidates(subject, unread=strictconformance_harness.declarations.drift_unread)):
-            if candidate.kind != "change_type" or candidate.site is None or len(candidate.site.path) != 1:
-                continue
+        bodies = [ResponseSubject(r.api, payload=r.payload(), source=r.label) for location in list_cassettes(api)
+                  for r in load_cassette(location).responses() if not r.is_stream]
+        retypes = [(subject, candidate) for subject in bodies
+                   for candidate in mutation_candidates(subject, unread=strictconformance_harness.declarations.drift_unread)
+                   if candidate.kind == "change_type" and candidate.site is not None and len(candidate.site.path) == 1]
+        for subject, candidate in retypes:
+            assert candidate.site is not None
             if candidate.site.path[0] in fields:
                 continue
             fields.add(candidate.site.path[0])

@@ -104,7 +104,8 @@ def _distinct(findings: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     by_key: dict[tuple[str, str, str], dict[str, Any]] = {}
     for finding in findings:
         key = str(finding.get("key") or f"{finding.get('rule')} {finding.get('kind')}")
-        origin = finding.get("origin") if isinstance(finding.get("origin"), Mapping) else {}
+        raw_origin = finding.get("origin")
+        origin: Mapping[str, Any] = raw_origin if isinstance(raw_origin, Mapping) else {}
         identity = (key, f"{origin.get('file', '')}:{origin.get('function', '')}", str(finding.get("defect") or ""))
         if identity in by_key:
             by_key[identity]["count"] += 1
@@ -364,7 +365,7 @@ def column_counts(document: Mapping[str, Any], column_key: str) -> dict[str, int
     cells = document["cells"].get(column_key, {})
     failed = sum(1 for cell in cells.values() if cell["outcome"] in ("failed", "error"))
     verdicts = [verdict for cell in cells.values() for verdict in cell_verdicts(cell)]
-    column = next((entry for entry in document.get("columns", []) if entry.get("key") == column_key), {})
+    column: Mapping[str, Any] = next((entry for entry in document.get("columns", []) if entry.get("key") == column_key), {})
     return {"failed_rules": failed, "defects": len(column.get("defects") or []), "findings": len(verdicts),
             "confirmed": verdicts.count("confirmed"),
             "disputed": verdicts.count("disputed"), "kit_bug_fixed": verdicts.count("kit-bug-fixed"),
