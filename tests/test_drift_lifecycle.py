@@ -190,13 +190,13 @@ def test_accepting_an_unopened_index_fails_dr8_on_the_explicit_case(run_suite: C
     assert outcomes["test_dr_8_delta_for_an_index_never_started"] == "failed", outcomes
 
 
-def test_trusting_the_top_level_types_fails_dr2_on_the_explicit_sweep(run_suite: Callable[..., SuiteRun]) -> None:
-    """The explicit retype of every top-level field meets an SDK that trusts the body's top level
-    on every run, whatever the fuzz draws; the reference passes it."""
+def test_trusting_the_top_level_types_fails_dr2_on_the_explicit_case(run_suite: Callable[..., SuiteRun]) -> None:
+    """The explicit retype of the top-level field holding the text and tool calls meets an SDK that
+    trusts the body's top level on every run, whatever the fuzz draws; the reference passes it."""
     run = run_suite("broken_drift:TrustsTopLevelTypes", "--sc-rule", "DR-2")
     assert run.rules_with("failed") == {"DR-2"}, run.output
     outcomes = {check["nodeid"].split("::")[-1]: check["outcome"] for check in run.report["rules"]["DR-2"]["checks"]}  # type: ignore[index]
-    assert outcomes["test_dr_2_every_top_level_field_retyped"] == "failed", outcomes
+    assert outcomes["test_dr_2_content_holders_retyped"] == "failed", outcomes
     reference = run_suite("broken_drift:ReferenceLike", "--sc-rule", "DR-2")
     assert reference.rules_with("passed") == {"DR-2"}, reference.output
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import re
 from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
@@ -68,7 +69,7 @@ from strictconformance.drift.provider_errors import chain_text
 from strictconformance.drift.shapes import get_shape
 from strictconformance.drift.shapes.model import Arr
 from strictconformance.drift.sse import SSEEvent
-from strictconformance.drift.unread import UnreadField
+from strictconformance.drift.unread import ALWAYS_COMPARED, FIDELITY_PATHS, UnreadField
 from strictconformance.findings import not_covered
 from strictconformance.harness import ConformanceFailure, Harness, check
 from strictconformance.profiles import scaled
@@ -452,25 +453,40 @@ def _top_level_retypes(declarations: Declarations) -> str | None:
     return _mutations_exist("DR-2", breaking=True)(declarations)
 
 
+@functools.cache
+def _content_holders(api: str) -> frozenset[str]:
+    """The top-level fields of ``api``'s response body that hold what every SDK reads: the text and
+    the tool calls (DR-7 compares them whatever the SDK returns, and no adapter may declare them
+    unread): ``choices``, ``output``, ``content``, ``candidates``."""
+    paths = (path for part in ALWAYS_COMPARED for path in FIDELITY_PATHS.get(api, {}).get(part, ()))
+    return frozenset(re.split(r"[.\[]", path, maxsplit=1)[0] for path in paths if not path.startswith("events"))
+
+
 @check("DR-2", requires=_top_level_retypes)
-def test_dr_2_every_top_level_field_retyped(strictconformance_harness: Harness) -> None:
-    """Explicitly, for every declared API: each top-level field, in the first recorded response body
-    that has it, given each other JSON type (``candidates`` an integer, ``usage`` a string...). The fuzz draws
-    retypes at any depth among every kind of change; these are the fields every SDK reads first,
-    where a parser that trusts the body fails first, so every run meets them."""
+def test_dr_2_content_holders_retyped(strictconformance_harness: Harness) -> None:
+    """Explicitly, for every declared API: the top-level field holding the response's text and tool
+    calls (``choices``, ``output``, ``content``, ``candidates``), in the first recorded body that has
+    it, given each other JSON type. The fuzz draws retypes at any depth among every kind of change;
+    this is the field no SDK can parse a response without, where a parser that trusts the body
+    fails first, so every run meets it."""
     judged = 0
     for api in strictconformance_harness.declarations.drift_apis:
-        fields: set[object] = set()  # each top-level field once, in the first recorded body that has it
+        holders = _content_holders(api)
+        done: set[object] = set()
         bodies = [ResponseSubject(r.api, payload=r.payload(), source=r.label) for location in list_cassettes(api)
                   for r in load_cassette(location).responses() if not r.is_stream]
         retypes = [(subject, candidate) for subject in bodies
                    for candidate in mutation_candidates(subject, unread=strictconformance_harness.declarations.drift_unread)
-                   if candidate.kind == "change_type" and candidate.site is not None and len(candidate.site.path) == 1]
+                   if candidate.kind == "change_type" and candidate.site is not None and len(candidate.site.path) == 1
+                   and candidate.site.path[0] in holders]
+        checker = adapter_checker(strictconformance_harness)
         for subject, candidate in retypes:
             assert candidate.site is not None
-            if candidate.site.path[0] in fields:
+            if candidate.site.path[0] in done:
                 continue
-            fields.add(candidate.site.path[0])
+            if judge_recorded(checker, subject, label=subject.source or "").failed:
+                continue  # DR-1 reports a recorded body the SDK rejects; the next body that has the field serves
+            done.add(candidate.site.path[0])
             for choice in candidate.choices:
                 mutation = apply_mutation(subject, candidate, choice)
                 if not mutation.breaking or mutation.rule_id != "DR-2":
@@ -480,7 +496,7 @@ def test_dr_2_every_top_level_field_retyped(strictconformance_harness: Harness) 
                     return
     if not judged:
         not_covered(f"no recorded response body of {', '.join(strictconformance_harness.declarations.drift_apis)} "
-                    "has a top-level field to retype")
+                    "holds its text and tool calls in a top-level field to retype")
 
 
 @check("DR-8", requires=_mutations_exist("DR-8", breaking=True))

@@ -443,6 +443,10 @@ serve({
       // do not mutate them. Not Anthropic usage.cache_creation: the usage looseObject keeps it and
       // hands it on (usage.raw, @ai-sdk/anthropic dist/index.js:2429; providerMetadata.anthropic.usage, :5255).
       drift_unread: {
+        "openai.chat": {
+          "object": "@ai-sdk/openai 4.0.118 dist/index.js:1694-1757 (openaiChatResponseSchema: z.object of id, created, model, "
+            + "choices and usage; no object)",
+        },
         "openai.responses": {
           "output[type=function_call].status": "@ai-sdk/openai 4.0.118 dist/index.js:5185-5194 (openaiResponsesResponseSchema output[] "
             + "function_call variant: z.object of type, call_id, name, arguments, id, async, namespace, caller; no status)",
