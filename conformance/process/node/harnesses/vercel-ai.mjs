@@ -446,6 +446,8 @@ serve({
         "openai.chat": {
           "object": "@ai-sdk/openai 4.0.118 dist/index.js:1694-1757 (openaiChatResponseSchema: z.object of id, created, model, "
             + "choices and usage; no object)",
+          "system_fingerprint": "@ai-sdk/openai 4.0.118 dist/index.js:1694-1757 (openaiChatResponseSchema: z.object of id, created, "
+            + "model, choices and usage; no system_fingerprint)",
         },
         "openai.responses": {
           "output[type=function_call].status": "@ai-sdk/openai 4.0.118 dist/index.js:5185-5194 (openaiResponsesResponseSchema output[] "
