@@ -268,10 +268,14 @@ class Adapter:
         raise _not_implemented("invoke_tool", "tool invocation (TL-2..TL-6)")
 
     def call_tool(self, tool: Any, tool_input: Mapping[str, Any], context: ToolContext | None) -> Any:
-        """Call ``tool`` directly, as a user calls the function (TL-6: validates and raises).
-        Optional: when your SDK's tool object cannot be called (it wraps the function), call what a
-        user can (``tool.invoke(args)``, the function it keeps), or leave this out or call
-        :func:`strictconformance.findings.not_covered` for such a tool: TL-6 is then not covered."""
+        """Call ``tool`` directly, the way your SDK documents calling a tool directly (TL-6: validates
+        and raises), passing ``context`` where the tool takes one. Where your SDK has several call
+        paths, make the documented, validating direct-call entry point (``tool(**input)``,
+        ``tool.invoke(input)``) and name it in ``tool_layer_traits.direct_call``; never a function the
+        tool keeps that your SDK documents as skipping validation (TL-6 would fail by construction).
+        Optional: when your SDK has no validating direct call, leave this out and declare why in
+        ``tool_layer_traits.no_direct_call``: TL-6 is then not covered with that reason. Calling
+        :func:`strictconformance.findings.not_covered` for a tool it cannot call is not covered too."""
         raise _not_implemented("call_tool", "direct tool calls (TL-6)")
 
     # -- Not a capability: reproducers for failures ---------------------------------------------
@@ -583,6 +587,8 @@ class Declarations:
                 "advertised_defaults": self.tool_layer_traits.advertised_defaults,
                 "callback_returns": self.tool_layer_traits.callback_returns,
                 "omitted_strict_is_false": self.tool_layer_traits.omitted_strict_is_false,
+                "direct_call": self.tool_layer_traits.direct_call,
+                "no_direct_call": self.tool_layer_traits.no_direct_call,
                 "empty_generator_value": repr(self.tool_layer_traits.empty_generator_value),
                 "sources": sorted(self.tool_layer_traits.sources),
             },
@@ -863,6 +869,10 @@ def _traits(value: Any, reading: _Reading) -> Any:
         reading.fail(f"{reading.owner}.tool_layer_traits: {exc}")
     if "define_tool" not in reading.capabilities:
         reading.fail(f"{reading.owner} overrides tool-layer methods but not define_tool(), which every TL check needs first")
+    if traits.no_direct_call is not None and "call_tool" in reading.capabilities:
+        reading.fail(f"{reading.owner}.tool_layer_traits.no_direct_call declares that the SDK has no validating direct call, "
+                     "but the adapter overrides call_tool(): leave call_tool out (TL-6 is then not covered with the declared "
+                     "reason), or drop no_direct_call and name the documented direct call in direct_call")
     return traits
 
 

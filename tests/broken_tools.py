@@ -234,6 +234,41 @@ class UnvalidatedDirectCallLayer(ReferenceToolLayer):
         return handle.callback(input, context) if handle.takes_context else handle.callback(input)
 
 
+class UnvalidatedContextCallLayer(ReferenceToolLayer):
+    """TL-6: a direct call of a tool that takes a context binds the context and runs the bare
+    function, unvalidated (validation lives only in the tool-use path's context injection); a tool
+    without context is called as the reference does."""
+
+    def call_tool(self, handle: Tool[..., Any], input: Mapping[str, Any], context: ToolContext | None) -> Any:
+        if not handle.takes_context:
+            return super().call_tool(handle, input, context)
+        if handle.source == "signature":
+            return handle.callback(**input, **{handle.context_parameter or "ctx": context})
+        return handle.callback(input, context)
+
+
+class ContextDroppingCallLayer(ReferenceToolLayer):
+    """TL-6: a direct call of a context tool validates, but hands the callback no context (the one
+    the caller gave is dropped)."""
+
+    def call_tool(self, handle: Tool[..., Any], input: Mapping[str, Any], context: ToolContext | None) -> Any:
+        return super().call_tool(handle, input, None)
+
+
+class FieldlessContextCallErrorLayer(ReferenceToolLayer):
+    """TL-6: a direct call of a context tool raises on invalid input, but with a message that names
+    no field ("invalid arguments")."""
+
+    def call_tool(self, handle: Tool[..., Any], input: Mapping[str, Any], context: ToolContext | None) -> Any:
+        if not handle.takes_context:
+            return super().call_tool(handle, input, context)
+        try:
+            handle.validate_input(input)
+        except ValueError:
+            raise TypeError("invalid arguments") from None
+        return super().call_tool(handle, input, context)
+
+
 class LenientStrictLayer(ReferenceToolLayer):
     """TL-7: an invalid strict setting silently becomes 'unset' instead of an error."""
 

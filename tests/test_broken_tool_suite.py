@@ -173,6 +173,34 @@ def test_tools_that_cannot_be_called_directly_leave_tl6_not_covered(run_suite: C
     assert "cannot be called directly" in json.dumps(run.report["rules"]["TL-6"])  # type: ignore[index]
 
 
+def test_tl6_judges_the_declared_direct_call_and_a_declared_absence_is_not_covered(run_suite: Callable[..., SuiteRun]) -> None:
+    """An SDK whose tools keep a function documented as running unvalidated: mapped to that function,
+    TL-6 fails by construction, and its counterexample says the direct call is not declared; with the
+    call path declared, the counterexample names it. Declaring that the SDK has no validating direct
+    call (call_tool left out) makes TL-6 not covered with that reason, never failed; the rest passes."""
+    kept = run_suite("broken_tool_adapters:KeptFunctionDirectCallAdapter", "--sc-rule", "TL-6")
+    assert kept.rules_with("failed") == {"TL-6"}, kept.output
+    shown = kept.report["rules"]["TL-6"]["findings"][0]["counterexample"]  # type: ignore[index]
+    assert shown["direct_call"].startswith("not declared (tool_layer_traits.direct_call"), shown
+    declared = run_suite("broken_tool_adapters:DeclaredKeptFunctionDirectCallAdapter", "--sc-rule", "TL-6")
+    assert declared.rules_with("failed") == {"TL-6"}, declared.output
+    assert declared.report["rules"]["TL-6"]["findings"][0]["counterexample"]["direct_call"] == "tool.function(**input)"  # type: ignore[index]
+    absent = run_suite("broken_tool_adapters:NoDirectCallAdapter", "--sc-rule", "TL")
+    assert absent.rules_with("not covered") == {"TL-6"}, absent.output
+    assert absent.rules_with("passed") == set(TL_RULES) - {"TL-6"}, absent.output
+    reasons = {check["reason"] for check in absent.report["rules"]["TL-6"]["checks"]}  # type: ignore[index]
+    assert reasons == {"the SDK has no documented direct call that validates (tool_layer_traits.no_direct_call): "
+                       "the decorator returns the plain function, documented as running without validation; the tool object is not callable"}, reasons
+    assert absent.report["adapter"]["tool_layer_traits"]["no_direct_call"].startswith("the decorator returns")  # type: ignore[index]
+
+
+def test_a_declared_absence_of_a_direct_call_beside_call_tool_is_a_usage_error(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite("broken_tool_adapters:NoDirectCallButCallToolAdapter", "--sc-rule", "TL-6")
+    assert run.result.ret == pytest.ExitCode.USAGE_ERROR, run.output
+    assert "NoDirectCallButCallToolAdapter.tool_layer_traits.no_direct_call declares that the SDK has no validating direct call, " \
+           "but the adapter overrides call_tool()" in run.output
+
+
 def test_without_define_tool_from_function_the_function_checks_are_not_covered(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite("broken_tool_adapters:NoFunctionToolsAdapter", "--sc-rule", "TL-3,TL-8,TL-9,TL-10")
     assert run.rules_with("not covered") == {"TL-8", "TL-9", "TL-10"}, run.output

@@ -106,6 +106,7 @@ class _AdapterToolLayer:
 def _layer(strictconformance_harness: Harness, rule_id: str, sources: Collection[InputSource] | None = None) -> _AdapterToolLayer:
     """The adapter's tool layer for ``rule_id``, or a "not covered" skip when the adapter lacks a
     capability the rule needs or declares none of the input-schema ``sources`` its cases use."""
+    _no_direct_call(strictconformance_harness, rule_id)
     missing = [method for method in all_rules()[rule_id].capabilities if not strictconformance_harness.has(method)]
     if missing:
         not_covered(f"the adapter does not implement {', '.join(f'{method}()' for method in missing)}")
@@ -117,9 +118,24 @@ def _layer(strictconformance_harness: Harness, rule_id: str, sources: Collection
     return layer
 
 
+def _no_direct_call(strictconformance_harness: Harness, rule_id: str) -> None:
+    """TL-6 judges the SDK's documented direct call: a declared absence of one is "not covered"
+    with the declared reason, never a failure; a declared one is named in TL-6's counterexamples."""
+    if rule_id != "TL-6":
+        return
+    traits: ToolLayerTraits | None = strictconformance_harness.declarations.tool_layer_traits
+    if traits is None:
+        return
+    if traits.no_direct_call is not None:
+        not_covered(f"the SDK has no documented direct call that validates (tool_layer_traits.no_direct_call): {traits.no_direct_call}")
+    strictconformance_harness.note(direct_call=traits.direct_call or "not declared (tool_layer_traits.direct_call names the SDK's "
+                                                                     "documented direct call that call_tool makes)")
+
+
 def _function_layer(strictconformance_harness: Harness, rule_id: str) -> _AdapterToolLayer:
     """The adapter's tool layer for a check of tools defined from a function alone, or a "not
     covered" skip when it lacks ``define_tool_from_function`` or a capability ``rule_id`` needs."""
+    _no_direct_call(strictconformance_harness, rule_id)
     needed = ("define_tool_from_function", *(method for method in all_rules()[rule_id].capabilities if method != "define_tool"))
     missing = [method for method in needed if not strictconformance_harness.has(method)]
     if missing:
@@ -373,6 +389,34 @@ def test_tl_6_direct_call_validates_and_raises(strictconformance_harness: Harnes
     exception); the tool-use path returns an error result for the same invalid input."""
     layer = _layer(strictconformance_harness, "TL-6")
     case = data.draw(callbacks.direct_call_cases(sources=layer.traits.sources & _ALL_SOURCES, returns=layer.traits.callback_returns), label="case")
+    _judge(strictconformance_harness, layer, "TL-6", case)
+
+
+@check("TL-6")
+@given(data=st.data())
+def test_tl_6_direct_call_of_a_context_tool(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    """A tool that opted in to context, called directly: with the context supplied, the callback
+    gets it and invalid input raises an error naming the field; without one, invalid input still
+    never reaches the callback."""
+    layer = _layer(strictconformance_harness, "TL-6")
+    case = data.draw(callbacks.context_direct_call_cases(sources=layer.traits.sources & _ALL_SOURCES, returns=layer.traits.callback_returns),
+                     label="case")
+    _judge(strictconformance_harness, layer, "TL-6", case)
+
+
+@check("TL-6")
+@pytest.mark.parametrize("source", sorted(_ALL_SOURCES))
+def test_tl_6_context_tool_each_source(strictconformance_harness: Harness, source: InputSource) -> None:
+    """A context tool from each schema source the layer declares, called directly with its context
+    and without: ``note(owner={"name": 7})`` raises naming ``/owner/name``, the callback not run."""
+    layer = _layer(strictconformance_harness, "TL-6", {source})
+    if source not in layer.traits.sources:
+        not_covered(f"tool_layer_traits.sources does not declare {source}")
+    returns: JSONValue = "ok" if layer.traits.callback_returns == "text" else {"ok": True}
+    case = callbacks.context_direct_call_case(_ORDER, source, name="known_context_call", parameter="ctx",
+                                              valid_input={"item": "book", "owner": {"name": "Ada"}},
+                                              invalid_input={"item": "book", "owner": {"name": 7}}, invalid_field="/owner/name",
+                                              returns=returns, tool_use_id="toolu_direct_ctx", invocation_state={"user_id": 7})
     _judge(strictconformance_harness, layer, "TL-6", case)
 
 
