@@ -38,6 +38,7 @@ from strictconformance.tools.cases import (
     RaisingCase,
     RecordedCall,
     RecordingCase,
+    RefusalCase,
     ShapeCase,
     StreamingCase,
     StrictCase,
@@ -98,6 +99,8 @@ __all__ = [
     "raising_cases",
     "recording_cases",
     "recording_definition",
+    "refusal_case",
+    "refusal_cases",
     "shape_case",
     "shape_cases",
     "simple_definition",
@@ -892,6 +895,42 @@ def direct_call_cases(
     raising_sources = ("signature",) if sources is not None and set(sources) == {"signature"} else _SCHEMA_SOURCES
     return DirectCallCase(recording=draw(recording_cases(sources, exclude_mutations, returns)),
                           raising=draw(raising_cases(kinds=("sync",), sources=raising_sources)))
+
+
+#: An open object with no declared properties: a ``dict[str, Any]`` parameter, ``{"type": "object"}``.
+OPEN_OBJECT = FieldShape("object", obj=ObjectShape("Metadata", (), closed=False))
+
+
+def _closed_everywhere(shape: ObjectShape) -> ObjectShape:
+    """``shape`` with every object in it closed: an input schema strict mode expresses."""
+
+    def close(field: FieldShape) -> FieldShape:
+        return replace(field, obj=_closed_everywhere(field.obj) if field.obj is not None else None,
+                       item=close(field.item) if field.item is not None else None)
+
+    return replace(shape, closed=True, fields=tuple((name, close(field)) for name, field in shape.fields))
+
+
+def refusal_case(shape: ObjectShape, source: InputSource, *, name: str, open_object: bool) -> RefusalCase:
+    """TL-11: a strict tool (``strict=True``) over ``shape`` with every object closed, plus, when
+    ``open_object``, a required ``metadata`` parameter that is an open object (``dict[str, Any]``),
+    which no strict mode expresses."""
+    closed = _closed_everywhere(shape)
+    if open_object:
+        fields = tuple((field_name, field) for field_name, field in closed.fields if field_name != "metadata")
+        closed = replace(closed, fields=(*fields, ("metadata", OPEN_OBJECT)))
+    definition = replace(recording_definition(closed, source, name=name, log=CallLog(), returns="ok"), strict=True)
+    return RefusalCase(definition, closed, expressible=not open_object)
+
+
+@st.composite
+def refusal_cases(draw: st.DrawFn, sources: Collection[InputSource] | None = None) -> RefusalCase:
+    """TL-11: a strict tool from one of ``sources`` (default any), whose input schema strict mode
+    expresses (every object closed) or does not (with an open object)."""
+    source = draw(st.sampled_from(sorted(sources) if sources else ("json_schema", "model", "signature")), label="source")
+    open_object = draw(st.booleans(), label="open object")
+    event(f"strict tool, {'with an open object' if open_object else 'every object closed'}, source: {source}")
+    return refusal_case(draw(input_shapes(closed=True)), source, name=draw(tool_names()), open_object=open_object)
 
 
 @st.composite

@@ -25,6 +25,7 @@ from broken_tools import (
     InputErrorIdLayer,
     LeakingContextLayer,
     LenientStrictLayer,
+    NestedObjectRefusingLayer,
     NoDefaultAnnotationsLayer,
     NullAcceptingLayer,
     NullDroppingLayer,
@@ -32,6 +33,8 @@ from broken_tools import (
     ResultFirstLayer,
     SilentKeyDroppingLayer,
     StaleIdLayer,
+    StrictOpenObjectRefusingLayer,
+    StrictSchemaUnsupported,
     StrictTransformByDefaultLayer,
     TextifiedGeneratorLayer,
     TwoValidationDefectsLayer,
@@ -267,6 +270,26 @@ class UncallableToolsAdapter(_LayerAdapter):
         not_covered("this SDK's tool objects cannot be called directly")
 
 
+class UndeclaredStrictRefusalAdapter(_LayerAdapter):
+    """TL-11: refuses a strict tool with an open object, with an exception it does not declare."""
+
+    layer_class = StrictOpenObjectRefusingLayer
+
+
+class DeclaredStrictRefusalAdapter(_LayerAdapter):
+    """Conforms: the same refusal, declared in tool_refusals: counted and reported, never failed."""
+
+    layer_class = StrictOpenObjectRefusingLayer
+    tool_refusals = (StrictSchemaUnsupported,)
+
+
+class OverRefusingAdapter(_LayerAdapter):
+    """TL-11: a declared refusal of every strict tool with a nested object, closed ones included."""
+
+    layer_class = NestedObjectRefusingLayer
+    tool_refusals = (StrictSchemaUnsupported,)
+
+
 #: What an SDK whose tools keep the plain function, documented as running unvalidated, declares.
 NO_DIRECT_CALL = "the decorator returns the plain function, documented as running without validation; the tool object is not callable"
 
@@ -320,6 +343,7 @@ BROKEN: dict[str, str] = {
     "TL-8": "broken_tool_adapters:WholeDocstringAdapter",
     "TL-9": "broken_tool_adapters:SilentKeyDroppingAdapter",
     "TL-10": "broken_tool_adapters:UndeclaredDefaultsDroppingAdapter",
+    "TL-11": "broken_tool_adapters:UndeclaredStrictRefusalAdapter",
 }
 
 #: Further bugs of a covered rule: (rule ID, adapter).
@@ -334,6 +358,7 @@ EXTRA_BROKEN: tuple[tuple[str, str], ...] = (
     ("TL-6", "broken_tool_adapters:UnvalidatedContextCallAdapter"),
     ("TL-6", "broken_tool_adapters:ContextDroppingCallAdapter"),
     ("TL-6", "broken_tool_adapters:FieldlessContextCallErrorAdapter"),
+    ("TL-11", "broken_tool_adapters:OverRefusingAdapter"),
 )
 
 #: Bugs more than one rule rightly sees: (the rules, adapter).

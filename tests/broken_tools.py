@@ -269,6 +269,42 @@ class FieldlessContextCallErrorLayer(ReferenceToolLayer):
         return super().call_tool(handle, input, context)
 
 
+class StrictSchemaUnsupported(ValueError):
+    """The strict-refusing layers' documented refusal: strict mode cannot express this input schema."""
+
+
+def _objects(schema: Any) -> list[dict[str, Any]]:
+    """Every object node of ``schema`` (by ``type: object`` or ``properties``)."""
+    found: list[dict[str, Any]] = []
+    if isinstance(schema, dict):
+        if schema.get("type") == "object" or "properties" in schema:
+            found.append(schema)
+        map_subschemas(schema, lambda sub: found.extend(_objects(sub.schema)) or sub.schema)
+    return found
+
+
+class StrictOpenObjectRefusingLayer(ReferenceToolLayer):
+    """A strict tool layer that refuses, at definition, a strict tool with an open object (strict
+    mode requires every object closed), with its documented StrictSchemaUnsupported."""
+
+    def define_tool(self, definition: ToolDefinition) -> Tool[..., Any]:
+        handle = super().define_tool(definition)
+        if definition.strict not in (None, False) and any(node.get("additionalProperties") is not False for node in _objects(handle.input_schema)):
+            raise StrictSchemaUnsupported(f"tool {definition.name!r}: strict mode needs every object closed (additionalProperties: false)")
+        return handle
+
+
+class NestedObjectRefusingLayer(ReferenceToolLayer):
+    """TL-11: refuses every strict tool with a nested object, closed or not (strict mode expresses a
+    closed one), with its documented StrictSchemaUnsupported."""
+
+    def define_tool(self, definition: ToolDefinition) -> Tool[..., Any]:
+        handle = super().define_tool(definition)
+        if definition.strict not in (None, False) and len(_objects(handle.input_schema)) > 1:
+            raise StrictSchemaUnsupported(f"tool {definition.name!r}: nested objects are not supported in strict mode")
+        return handle
+
+
 class LenientStrictLayer(ReferenceToolLayer):
     """TL-7: an invalid strict setting silently becomes 'unset' instead of an error."""
 

@@ -201,6 +201,17 @@ def test_a_declared_absence_of_a_direct_call_beside_call_tool_is_a_usage_error(r
            "but the adapter overrides call_tool()" in run.output
 
 
+def test_a_declared_refusal_of_what_strict_mode_cannot_express_passes_and_is_reported(run_suite: Callable[..., SuiteRun]) -> None:
+    """A strict tool layer that refuses a dict[str, Any] parameter with its declared exception passes
+    every TL rule (the other checks discard that case; TL-11 counts it) and the report says so."""
+    run = run_suite("broken_tool_adapters:DeclaredStrictRefusalAdapter", "--sc-rule", "TL-11,TL-6")
+    assert run.rules_with("passed") == {"TL-11", "TL-6"}, run.output
+    reasons = [check.get("reason", "") for check in run.report["rules"]["TL-11"]["checks"]]  # type: ignore[index]
+    assert any(reason.startswith("the tool layer refused") and "StrictSchemaUnsupported" in reason for reason in reasons), reasons
+    assert "(the tool layer refused" in run.output
+    assert run.report["adapter"]["tool_refusals"] == ["broken_tools.StrictSchemaUnsupported"]  # type: ignore[index]
+
+
 def test_without_define_tool_from_function_the_function_checks_are_not_covered(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite("broken_tool_adapters:NoFunctionToolsAdapter", "--sc-rule", "TL-3,TL-8,TL-9,TL-10")
     assert run.rules_with("not covered") == {"TL-8", "TL-9", "TL-10"}, run.output

@@ -29,7 +29,7 @@ from strictconformance.findings import not_covered
 from strictconformance.harness import ConformanceFailure, Harness, RuleViolation, check
 from strictconformance.spec import all_rules
 from strictconformance.strategies import callbacks
-from strictconformance.tools.cases import CallbackKind, CallLog, RecordingCase
+from strictconformance.tools.cases import CallbackKind, CallLog, RecordingCase, RefusalCase
 from strictconformance.tools.contract import (
     AdvertisedTool,
     StrictConvention,
@@ -61,6 +61,7 @@ _CASE_SOURCES: Mapping[str, frozenset[InputSource]] = {
     "TL-8": _ALL_SOURCES,
     "TL-9": _ALL_SOURCES,
     "TL-10": _ALL_SOURCES,
+    "TL-11": _ALL_SOURCES,
 }
 
 
@@ -85,8 +86,29 @@ class _AdapterToolLayer:
             raise attempt.error
         return attempt.value
 
+    def _define(self, method: str, *args: Any) -> Any:
+        """A definition; one the layer refuses with a declared refusal (``Adapter.tool_refusals``) is
+        not this check's to judge (TL-11 is): counted for the report, and the example discarded
+        (an explicit case: not covered, with the refusal)."""
+        __tracebackhide__ = True
+        attempt = self._sc.attempt(method, *args, allowed=(Exception,))
+        error = attempt.error
+        if error is None:
+            return attempt.value
+        refusals = self._sc.declarations.tool_refusals
+        if refusals and isinstance(error, refusals):
+            said = self._sc.count_tool_refusal(error)
+            reason = f"the tool layer refused the definition with a declared refusal (tool_refusals; TL-11 judges it): {said}"
+            self._sc.refusal_reasons[self._sc.current_nodeid] = reason
+            from hypothesis import currently_in_test_context
+
+            if not currently_in_test_context():
+                not_covered(reason)
+            self._sc.refused = reason  # @check discards the example, whatever the oracle makes of the error
+        raise error
+
     def define_tool(self, definition: ToolDefinition) -> Any:
-        return self._forward("define_tool", definition)
+        return self._define("define_tool", definition)
 
     def describe_tool(self, handle: Any) -> AdvertisedTool:
         advertised: AdvertisedTool = self._forward("describe_tool", handle)
@@ -100,7 +122,7 @@ class _AdapterToolLayer:
         return self._forward("call_tool", handle, input, context)
 
     def define_tool_from_function(self, function: Callable[..., Any], strict: bool | None) -> Any:
-        return self._forward("define_tool_from_function", function, strict)
+        return self._define("define_tool_from_function", function, strict)
 
 
 def _layer(strictconformance_harness: Harness, rule_id: str, sources: Collection[InputSource] | None = None) -> _AdapterToolLayer:
@@ -648,3 +670,60 @@ def test_tl_10_defaults_are_advertised(strictconformance_harness: Harness, data:
     """Drawn functions with defaulted parameters of every kind, strict unset, true or false."""
     layer = _function_layer(strictconformance_harness, "TL-10")
     _judge(strictconformance_harness, layer, "TL-10", data.draw(callbacks.defaults_cases(), label="case"))
+
+
+# -- TL-11: a strict tool refused only where strict mode cannot express it ------------------------
+
+
+def _tl11(strictconformance_harness: Harness, case: RefusalCase) -> None:
+    """Define the strict tool of ``case``; judge a refusal as SPEC TL-11 says (declared, and only
+    for a schema strict mode cannot express). Accepting the tool is never this rule's finding."""
+    __tracebackhide__ = True
+    strictconformance_harness.note(definition=case.definition.as_json(), schema=schema_for(case.shape), expressible=case.expressible)
+    attempt = strictconformance_harness.attempt("define_tool", case.definition, allowed=(Exception,))
+    error = attempt.error
+    if error is None:
+        return
+    declared = strictconformance_harness.declarations.tool_refusals
+    said = f"{type(error).__qualname__}: {str(error)[:300]}"
+    if not (declared and isinstance(error, declared)):
+        strictconformance_harness.fail(
+            f"define_tool refused a strict tool with {said}, which is not one of the adapter's tool_refusals: a layer refuses a "
+            "definition only with an exception it declares (Adapter.tool_refusals)",
+            detail=f"an undeclared refusal: {type(error).__qualname__}")
+    if case.expressible:
+        strictconformance_harness.refusal(
+            f"define_tool refused a strict tool whose input schema strict mode expresses (every object closed) with {said}",
+            detail=f"{type(error).__qualname__}: {_abstract(str(error))}")
+    strictconformance_harness.count_tool_refusal(error)  # declared, for a schema strict mode cannot express: counted
+
+
+def _abstract(text: str) -> str:
+    """A refusal's message with the values taken out (one defect, whichever definition met it)."""
+    from strictconformance.defects import message_shape
+
+    return message_shape(text)[:160]
+
+
+@check("TL-11")
+@given(data=st.data())
+def test_tl_11_refuses_only_what_strict_mode_cannot_express(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    """Strict tools with every object closed, and with an open object (``dict[str, Any]``): only the
+    latter may be refused, and only with a declared exception (counted in the report)."""
+    layer = _layer(strictconformance_harness, "TL-11")
+    _tl11(strictconformance_harness, data.draw(callbacks.refusal_cases(sources=layer.traits.sources & _ALL_SOURCES), label="case"))
+
+
+#: (source, with an open object): a closed nested model beside scalars, with and without ``metadata: dict[str, Any]``.
+_KNOWN_REFUSALS: tuple[tuple[InputSource, bool], ...] = tuple((source, open_object) for source in sorted(_ALL_SOURCES) for open_object in (False, True))
+
+
+@check("TL-11")
+@pytest.mark.parametrize(("source", "open_object"), _KNOWN_REFUSALS, ids=lambda value: value if isinstance(value, str) else ("open" if value else "closed"))
+def test_tl_11_known_refusals(strictconformance_harness: Harness, source: InputSource, open_object: bool) -> None:
+    """``item: str, owner: Owner`` (closed) strict: never refused; with ``metadata: dict[str, Any]``:
+    refused only with a declared exception, or accepted."""
+    layer = _layer(strictconformance_harness, "TL-11")
+    if source not in layer.traits.sources:
+        not_covered(f"tool_layer_traits.sources does not declare {source}")
+    _tl11(strictconformance_harness, callbacks.refusal_case(_ORDER, source, name="known_refusal", open_object=open_object))

@@ -29,6 +29,7 @@ __all__ = [
     "RaisingCase",
     "RecordedCall",
     "RecordingCase",
+    "RefusalCase",
     "ShapeCase",
     "StreamingCase",
     "StrictCase",
@@ -148,6 +149,16 @@ class ContextDirectCallCase:
     invalid_field: str
     returns: JSONValue
     context: ToolContext
+
+
+@dataclass(frozen=True)
+class RefusalCase:
+    """TL-11: a strict tool over ``shape``; ``expressible`` says whether strict mode can express its
+    input schema (every object closed) or not (an open object: a ``dict[str, Any]`` parameter)."""
+
+    definition: ToolDefinition
+    shape: ObjectShape
+    expressible: bool
 
 
 @dataclass(frozen=True)
