@@ -1,4 +1,4 @@
-"""Checks of SPEC §6 (TL-1..TL-10): the SDK's tool layer, through define_tool, describe_tool,
+"""Checks of SPEC §6 (TL-1..TL-11): the SDK's tool layer, through define_tool, describe_tool,
 invoke_tool and call_tool, and define_tool_from_function for tools made by the SDK's own decorator
 from a documented function (TL-2..TL-4 and TL-6 "from a function", TL-8..TL-10).
 
