@@ -358,7 +358,6 @@ EXTRA_BROKEN: tuple[tuple[str, str], ...] = (
     ("TL-6", "broken_tool_adapters:UnvalidatedContextCallAdapter"),
     ("TL-6", "broken_tool_adapters:ContextDroppingCallAdapter"),
     ("TL-6", "broken_tool_adapters:FieldlessContextCallErrorAdapter"),
-    ("TL-11", "broken_tool_adapters:OverRefusingAdapter"),
 )
 
 #: Bugs more than one rule rightly sees: (the rules, adapter).

@@ -212,6 +212,13 @@ def test_a_declared_refusal_of_what_strict_mode_cannot_express_passes_and_is_rep
     assert run.report["adapter"]["tool_refusals"] == ["broken_tools.StrictSchemaUnsupported"]  # type: ignore[index]
 
 
+def test_a_declared_refusal_of_what_strict_mode_expresses_fails_tl11_as_a_refusal(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite("broken_tool_adapters:OverRefusingAdapter", "--sc-rule", "TL")
+    assert run.rules_with("failed") | run.rules_with("error") == {"TL-11"}, run.output
+    assert run.report["rules"]["TL-11"]["findings"][0]["kind"] == "refusal"  # type: ignore[index]
+    assert "TL-11 refusal: define_tool refused a strict tool whose input schema strict mode expresses" in run.output
+
+
 def test_without_define_tool_from_function_the_function_checks_are_not_covered(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite("broken_tool_adapters:NoFunctionToolsAdapter", "--sc-rule", "TL-3,TL-8,TL-9,TL-10")
     assert run.rules_with("not covered") == {"TL-8", "TL-9", "TL-10"}, run.output

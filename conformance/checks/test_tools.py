@@ -16,6 +16,7 @@ strict values.
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import sys
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -679,7 +680,8 @@ def _tl11(strictconformance_harness: Harness, case: RefusalCase) -> None:
     """Define the strict tool of ``case``; judge a refusal as SPEC TL-11 says (declared, and only
     for a schema strict mode cannot express). Accepting the tool is never this rule's finding."""
     __tracebackhide__ = True
-    strictconformance_harness.note(definition=case.definition.as_json(), schema=schema_for(case.shape), expressible=case.expressible)
+    strictconformance_harness.note(call=f"adapter.define_tool({json.dumps(case.definition.as_json(), default=repr)})",
+                                   definition=case.definition.as_json(), schema=schema_for(case.shape), expressible=case.expressible)
     attempt = strictconformance_harness.attempt("define_tool", case.definition, allowed=(Exception,))
     error = attempt.error
     if error is None:
