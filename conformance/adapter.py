@@ -144,6 +144,13 @@ class Adapter:
     #: refusal is counted and reported ("refused 37 of 400 schemas"), never judged as a pass; any
     #: other exception strictify raises is a crash (RT-1).
     strictify_refusals: ClassVar[tuple[type[BaseException], ...]] = ()
+    #: Exceptions your tool layer's define_tool / define_tool_from_function raise, by design, to
+    #: refuse a strict tool whose input schema strict mode cannot express (an open object: a
+    #: ``dict[str, Any]`` parameter, ``additionalProperties`` other than false). Like strictify's: a
+    #: declared refusal of such a schema is counted and reported, and the TL checks that met it do
+    #: not judge that case; TL-11 fails a refusal of a schema strict mode expresses; any other
+    #: exception at definition is judged by the rule whose check met it.
+    tool_refusals: ClassVar[tuple[type[BaseException], ...]] = ()
     #: What your strictify's schemas are for (SPEC.md §3, contexts): ``"tool_input"`` (function
     #: parameters, the default) or ``"output"`` (a structured-output schema: ``response_format``,
     #: ``responseSchema``, ``output_config.format``), for every dialect, or per dialect as a mapping
@@ -268,10 +275,14 @@ class Adapter:
         raise _not_implemented("invoke_tool", "tool invocation (TL-2..TL-6)")
 
     def call_tool(self, tool: Any, tool_input: Mapping[str, Any], context: ToolContext | None) -> Any:
-        """Call ``tool`` directly, as a user calls the function (TL-6: validates and raises).
-        Optional: when your SDK's tool object cannot be called (it wraps the function), call what a
-        user can (``tool.invoke(args)``, the function it keeps), or leave this out or call
-        :func:`strictconformance.findings.not_covered` for such a tool: TL-6 is then not covered."""
+        """Call ``tool`` directly, the way your SDK documents calling a tool directly (TL-6: validates
+        and raises), passing ``context`` where the tool takes one. Where your SDK has several call
+        paths, make the documented, validating direct-call entry point (``tool(**input)``,
+        ``tool.invoke(input)``) and name it in ``tool_layer_traits.direct_call``; never a function the
+        tool keeps that your SDK documents as skipping validation (TL-6 would fail by construction).
+        Optional: when your SDK has no validating direct call, leave this out and declare why in
+        ``tool_layer_traits.no_direct_call``: TL-6 is then not covered with that reason. Calling
+        :func:`strictconformance.findings.not_covered` for a tool it cannot call is not covered too."""
         raise _not_implemented("call_tool", "direct tool calls (TL-6)")
 
     # -- Not a capability: reproducers for failures ---------------------------------------------
@@ -536,6 +547,8 @@ class Declarations:
     strictify_contexts: Mapping[str, str] = field(default_factory=dict)
     #: Which OpenAI API the OpenAI requests go to (``Adapter.openai_api``).
     openai_api: str | None = None
+    #: Exceptions the tool layer raises at definition to refuse a strict tool (``Adapter.tool_refusals``).
+    tool_refusals: tuple[type[BaseException], ...] = ()
 
     @property
     def identity_codec(self) -> bool:
@@ -569,6 +582,7 @@ class Declarations:
             "rejection_errors": [_qualname(error) for error in self.rejection_errors],
             "strictify_dialects": list(self.strictify_dialects),
             "strictify_refusals": [_qualname(error) for error in self.strictify_refusals],
+            "tool_refusals": [_qualname(error) for error in self.tool_refusals],
             "strictify_contexts": dict(self.strictify_contexts),
             "drift_errors": [_qualname(error) for error in self.drift_errors],
             "api_errors": [_qualname(error) for error in self.api_errors],
@@ -583,6 +597,8 @@ class Declarations:
                 "advertised_defaults": self.tool_layer_traits.advertised_defaults,
                 "callback_returns": self.tool_layer_traits.callback_returns,
                 "omitted_strict_is_false": self.tool_layer_traits.omitted_strict_is_false,
+                "direct_call": self.tool_layer_traits.direct_call,
+                "no_direct_call": self.tool_layer_traits.no_direct_call,
                 "empty_generator_value": repr(self.tool_layer_traits.empty_generator_value),
                 "sources": sorted(self.tool_layer_traits.sources),
             },
@@ -863,6 +879,10 @@ def _traits(value: Any, reading: _Reading) -> Any:
         reading.fail(f"{reading.owner}.tool_layer_traits: {exc}")
     if "define_tool" not in reading.capabilities:
         reading.fail(f"{reading.owner} overrides tool-layer methods but not define_tool(), which every TL check needs first")
+    if traits.no_direct_call is not None and "call_tool" in reading.capabilities:
+        reading.fail(f"{reading.owner}.tool_layer_traits.no_direct_call declares that the SDK has no validating direct call, "
+                     "but the adapter overrides call_tool(): leave call_tool out (TL-6 is then not covered with the declared "
+                     "reason), or drop no_direct_call and name the documented direct call in direct_call")
     return traits
 
 
@@ -932,6 +952,8 @@ DECLARATION_RULES: tuple[DeclarationRule, ...] = (
                     protocol=_schema({'type': 'array', 'items': {'type': 'string', 'minLength': 1}})),
     _exception_rule("strictify_refusals",
                     protocol=_schema({'type': 'array', 'items': {'type': 'string', 'minLength': 1}, 'description': 'the error types strictify raises to refuse a schema on purpose (declared refusals: counted, judged by RT-10, never crashes); a refusal answer is one too'})),
+    _exception_rule("tool_refusals",
+                    protocol=_schema({'type': 'array', 'items': {'type': 'string', 'minLength': 1}, 'description': 'the error types define_tool raises to refuse a strict tool whose input schema strict mode cannot express (declared refusals: counted, judged by TL-11)'})),
     _exception_rule("api_errors",
                     protocol=_schema({'type': 'array', 'items': {'type': 'string', 'minLength': 1}, 'description': "what the SDK raises for an error the provider sent (an error body, a stream's error event)"})),
     DeclarationRule("drift_apis", _names,
@@ -1048,6 +1070,7 @@ def read_declarations(adapter: Adapter, adapter_path: str = "") -> Declarations:
         dialect_registry=_registry(values["dialects"], values["strictify_context"]),
         strictify_contexts=values["strictify_context"],
         strictify_refusals=values["strictify_refusals"],
+        tool_refusals=values["tool_refusals"],
         api_errors=values["api_errors"],
         parse_fidelity=values["parse_fidelity"],
     )

@@ -737,6 +737,9 @@ class Harness:
     examples: dict[str, int] = field(default_factory=dict)
     #: per check: what strictify gave its calls, {"outputs": n, "refused": {type: n}, "crashed": {type: n}}
     strictify_outcomes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: per check: the tool definitions the layer refused with a declared refusal (``Adapter.tool_refusals``),
+    #: {"count": n, "refusals": {"Type: message": n}}; the report notes them beside the check's outcome
+    tool_refusal_counts: dict[str, dict[str, Any]] = field(default_factory=dict)
     current_nodeid: str = ""
     current_rule: str | None = None
     notes: dict[str, Any] = field(default_factory=dict)
@@ -851,6 +854,14 @@ class Harness:
                     examples[key]["count"] += 1
                 elif len(examples) < _REFUSAL_EXAMPLES:
                     examples[key] = {"type": name, "message": str(error)[:300], "count": 1, "schema": _small(schema)}
+
+    def count_tool_refusal(self, error: BaseException) -> str:
+        """Count one declared refusal of a tool definition by the current check; its report text."""
+        counts = self.tool_refusal_counts.setdefault(self.current_nodeid, {"count": 0, "refusals": {}})
+        counts["count"] += 1
+        key = f"{type(error).__qualname__}: {_message_shape(str(error))[:160]}"
+        counts["refusals"][key] = counts["refusals"].get(key, 0) + 1
+        return key
 
     def note(self, **values: Any) -> None:
         """Add named values to the current example's counterexample (for what a check draws

@@ -582,6 +582,12 @@ def _kit_frame(error: BaseException) -> str:
     return ""
 
 
+def _tool_refusals_note(counts: dict[str, Any]) -> str:
+    """What a check's declared refusals of tool definitions were (``Adapter.tool_refusals``)."""
+    seen = ", ".join(f"{key} x{count}" for key, count in sorted(counts["refusals"].items(), key=lambda item: -item[1])[:3])
+    return f"the tool layer refused {counts['count']} strict tool definition(s) with a declared refusal (tool_refusals): {seen}"
+
+
 def _not_judged(counts: dict[str, Any]) -> str:
     refused, crashed = sum(counts["refused"].values()), sum(counts["crashed"].values())
     invalid = sum(counts.get("invalid_input", {}).values())
@@ -922,6 +928,9 @@ class _ConformanceRun:
             self.state.run_cpu_here += result.cpu
             if spent:
                 result.budget = budget.as_json()
+        refused = self.state.harness.tool_refusal_counts.get(item.nodeid)
+        if refused is not None and not result.reason:  # declared refusals of tool definitions: a note, never dropped
+            result.reason = _tool_refusals_note(refused)
         counts = self.state.harness.strictify_outcomes.get(item.nodeid)
         if counts is not None:
             result.strictify = counts

@@ -258,6 +258,10 @@ class ConformanceReport:
                     why = "; ".join(sorted({check.get("reason", "") for check in uncovered} - {""}))
                     yield (f"{'':<7} {'':<12} {'':>8}  ({len(uncovered)} of {len(data['checks']) - len(elsewhere)} checks "
                            f"not covered{': ' + why if why else ''})")
+                refusals = sorted({check["reason"] for check in data["checks"] if check["outcome"] == "passed"
+                                   and check.get("reason", "").startswith("the tool layer refused")})
+                if refusals:  # declared refusals of tool definitions: passed, and said
+                    yield f"{'':<7} {'':<12} {'':>8}  ({'; '.join(refusals)})"
                 if data["outcome"] in ("xfailed", "skipped", "not judged") and data["reasons"]:
                     yield f"{'':<7} {'':<12} {'':>8}  ({'; '.join(data['reasons'])})"
                 unexplained = sorted({c["reason"] for c in data["checks"]

@@ -30,6 +30,7 @@ from strictconformance.tools.cases import (
     CallbackKind,
     CallLog,
     ContextCase,
+    ContextDirectCallCase,
     DefaultsCase,
     DescriptionCase,
     DirectCallCase,
@@ -37,6 +38,7 @@ from strictconformance.tools.cases import (
     RaisingCase,
     RecordedCall,
     RecordingCase,
+    RefusalCase,
     ShapeCase,
     StreamingCase,
     StrictCase,
@@ -77,6 +79,8 @@ __all__ = [
     "callback_return_values",
     "context_case",
     "context_cases",
+    "context_direct_call_case",
+    "context_direct_call_cases",
     "defaults_case",
     "defaults_cases",
     "description_case",
@@ -95,6 +99,8 @@ __all__ = [
     "raising_cases",
     "recording_cases",
     "recording_definition",
+    "refusal_case",
+    "refusal_cases",
     "shape_case",
     "shape_cases",
     "simple_definition",
@@ -834,6 +840,50 @@ def context_cases(draw: st.DrawFn, sources: Collection[InputSource] | None = Non
                         tool_use_id=tool_use_id, invocation_state=state)
 
 
+def context_direct_call_case(
+    shape: ObjectShape,
+    source: InputSource,
+    *,
+    name: str,
+    parameter: str,
+    valid_input: Mapping[str, JSONValue],
+    invalid_input: Mapping[str, JSONValue],
+    invalid_field: str,
+    returns: JSONValue,
+    tool_use_id: str,
+    invocation_state: Mapping[str, JSONValue],
+) -> ContextDirectCallCase:
+    """TL-6: a recording tool over ``shape`` from ``source`` that opts in to context (a type-hinted
+    one in its parameter ``parameter``, the others as a second argument), to be called directly
+    with ``valid_input`` and ``invalid_input`` (invalid at ``invalid_field``), with the context
+    ``ToolContext(tool_use_id, name, invocation_state)`` supplied and without one."""
+    if source == "signature" and not shape.closed:
+        shape = replace(shape, closed=True)
+    log = CallLog()
+    opt_in: bool | str = parameter if source == "signature" else True
+    definition = recording_definition(shape, source, name=name, log=log, returns=returns, context=opt_in)
+    context = ToolContext(tool_use_id=tool_use_id, tool_name=name, invocation_state=dict(invocation_state))
+    return ContextDirectCallCase(definition, shape, log, valid_input, invalid_input, invalid_field, returns, context)
+
+
+@st.composite
+def context_direct_call_cases(
+    draw: st.DrawFn, sources: Collection[InputSource] | None = None, returns: CallbackReturns = "json",
+) -> ContextDirectCallCase:
+    """TL-6: a tool with context from one of ``sources`` (default any), called directly with a valid
+    and an invalid input, with and without a context; ``returns`` as for :func:`recording_cases`."""
+    source = draw(st.sampled_from(sorted(sources) if sources else ("json_schema", "model", "signature")), label="source")
+    event(f"direct call with context, source: {source}")
+    shape = draw(input_shapes(closed=True if source == "signature" else None, min_fields=1))
+    valid = draw(valid_inputs(shape), label="valid input")
+    invalid, pointer = draw(invalid_inputs(shape, valid))
+    state = draw(st.dictionaries(st.sampled_from(("user_id", "session", "depth", "agent")), json_values(3), max_size=3), label="state")
+    tool_use_id = draw(st.sampled_from(("toolu_", "call_")), label="tool use id prefix") + draw(st.text(_ALNUM, min_size=1, max_size=16), label="tool use id")
+    return context_direct_call_case(shape, source, name=draw(tool_names()), parameter=draw(st.sampled_from(CONTEXT_PARAMETER_NAMES), label="context parameter"),
+                                    valid_input=valid, invalid_input=invalid, invalid_field=pointer,
+                                    returns=draw(callback_return_values(returns), label="returns"), tool_use_id=tool_use_id, invocation_state=state)
+
+
 @st.composite
 def direct_call_cases(
     draw: st.DrawFn, sources: Collection[InputSource] | None = None, exclude_mutations: Collection[str] = (),
@@ -845,6 +895,42 @@ def direct_call_cases(
     raising_sources = ("signature",) if sources is not None and set(sources) == {"signature"} else _SCHEMA_SOURCES
     return DirectCallCase(recording=draw(recording_cases(sources, exclude_mutations, returns)),
                           raising=draw(raising_cases(kinds=("sync",), sources=raising_sources)))
+
+
+#: An open object with no declared properties: a ``dict[str, Any]`` parameter, ``{"type": "object"}``.
+OPEN_OBJECT = FieldShape("object", obj=ObjectShape("Metadata", (), closed=False))
+
+
+def _closed_everywhere(shape: ObjectShape) -> ObjectShape:
+    """``shape`` with every object in it closed: an input schema strict mode expresses."""
+
+    def close(field: FieldShape) -> FieldShape:
+        return replace(field, obj=_closed_everywhere(field.obj) if field.obj is not None else None,
+                       item=close(field.item) if field.item is not None else None)
+
+    return replace(shape, closed=True, fields=tuple((name, close(field)) for name, field in shape.fields))
+
+
+def refusal_case(shape: ObjectShape, source: InputSource, *, name: str, open_object: bool) -> RefusalCase:
+    """TL-11: a strict tool (``strict=True``) over ``shape`` with every object closed, plus, when
+    ``open_object``, a required ``metadata`` parameter that is an open object (``dict[str, Any]``),
+    which no strict mode expresses."""
+    closed = _closed_everywhere(shape)
+    if open_object:
+        fields = tuple((field_name, field) for field_name, field in closed.fields if field_name != "metadata")
+        closed = replace(closed, fields=(*fields, ("metadata", OPEN_OBJECT)))
+    definition = replace(recording_definition(closed, source, name=name, log=CallLog(), returns="ok"), strict=True)
+    return RefusalCase(definition, closed, expressible=not open_object)
+
+
+@st.composite
+def refusal_cases(draw: st.DrawFn, sources: Collection[InputSource] | None = None) -> RefusalCase:
+    """TL-11: a strict tool from one of ``sources`` (default any), whose input schema strict mode
+    expresses (every object closed) or does not (with an open object)."""
+    source = draw(st.sampled_from(sorted(sources) if sources else ("json_schema", "model", "signature")), label="source")
+    open_object = draw(st.booleans(), label="open object")
+    event(f"strict tool, {'with an open object' if open_object else 'every object closed'}, source: {source}")
+    return refusal_case(draw(input_shapes(closed=True)), source, name=draw(tool_names()), open_object=open_object)
 
 
 @st.composite

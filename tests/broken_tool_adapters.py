@@ -17,12 +17,15 @@ from broken_tools import (
     REDACTED,
     AnonymousStreamResultLayer,
     ConstraintIgnoringLayer,
+    ContextDroppingCallLayer,
     DeclaredRedactingErrorsLayer,
     DictNestedModelsLayer,
     EscapingErrorsLayer,
+    FieldlessContextCallErrorLayer,
     InputErrorIdLayer,
     LeakingContextLayer,
     LenientStrictLayer,
+    NestedObjectRefusingLayer,
     NoDefaultAnnotationsLayer,
     NullAcceptingLayer,
     NullDroppingLayer,
@@ -30,10 +33,13 @@ from broken_tools import (
     ResultFirstLayer,
     SilentKeyDroppingLayer,
     StaleIdLayer,
+    StrictOpenObjectRefusingLayer,
+    StrictSchemaUnsupported,
     StrictTransformByDefaultLayer,
     TextifiedGeneratorLayer,
     TwoValidationDefectsLayer,
     UndeclaredDefaultsDroppingLayer,
+    UnvalidatedContextCallLayer,
     UnvalidatedDirectCallLayer,
     UnvalidatedRawSchemaLayer,
     WarningKeyDroppingLayer,
@@ -144,6 +150,24 @@ class UnvalidatedDirectCallAdapter(_LayerAdapter):
     layer_class = UnvalidatedDirectCallLayer
 
 
+class UnvalidatedContextCallAdapter(_LayerAdapter):
+    """TL-6: a direct call of a tool with context runs the bare function, unvalidated."""
+
+    layer_class = UnvalidatedContextCallLayer
+
+
+class ContextDroppingCallAdapter(_LayerAdapter):
+    """TL-6: a direct call of a tool with context drops the context it was given."""
+
+    layer_class = ContextDroppingCallLayer
+
+
+class FieldlessContextCallErrorAdapter(_LayerAdapter):
+    """TL-6: a direct call of a tool with context raises on invalid input without naming the field."""
+
+    layer_class = FieldlessContextCallErrorLayer
+
+
 class LenientStrictAdapter(_LayerAdapter):
     """TL-7: an invalid strict setting silently becomes unset."""
 
@@ -246,6 +270,60 @@ class UncallableToolsAdapter(_LayerAdapter):
         not_covered("this SDK's tool objects cannot be called directly")
 
 
+class UndeclaredStrictRefusalAdapter(_LayerAdapter):
+    """TL-11: refuses a strict tool with an open object, with an exception it does not declare."""
+
+    layer_class = StrictOpenObjectRefusingLayer
+
+
+class DeclaredStrictRefusalAdapter(_LayerAdapter):
+    """Conforms: the same refusal, declared in tool_refusals: counted and reported, never failed."""
+
+    layer_class = StrictOpenObjectRefusingLayer
+    tool_refusals = (StrictSchemaUnsupported,)
+
+
+class OverRefusingAdapter(_LayerAdapter):
+    """TL-11: a declared refusal of every strict tool with a nested object, closed ones included."""
+
+    layer_class = NestedObjectRefusingLayer
+    tool_refusals = (StrictSchemaUnsupported,)
+
+
+#: What an SDK whose tools keep the plain function, documented as running unvalidated, declares.
+NO_DIRECT_CALL = "the decorator returns the plain function, documented as running without validation; the tool object is not callable"
+
+
+class KeptFunctionDirectCallAdapter(_LayerAdapter):
+    """Maps TL-6's direct call to the function the tool keeps, which the SDK documents as running
+    unvalidated (pydantic-ai's decorators return the plain function): TL-6 fails by construction,
+    and names the undeclared direct call in its counterexample."""
+
+    layer_class = UnvalidatedDirectCallLayer
+
+
+class DeclaredKeptFunctionDirectCallAdapter(KeptFunctionDirectCallAdapter):
+    """The same, with the call path named: TL-6 still judges it (the declaration says which call
+    is the SDK's documented one; a documented direct call that skips validation fails)."""
+
+    tool_layer_traits = ToolLayerTraits(direct_call="tool.function(**input)")
+
+
+class NoDirectCallAdapter(_LayerAdapter):
+    """The same SDK, mapped as the adapter guide says: no validating direct call exists, declared,
+    and call_tool left out. TL-6 is not covered with the declared reason; nothing else changes."""
+
+    layer_class = UnvalidatedDirectCallLayer
+    tool_layer_traits = ToolLayerTraits(no_direct_call=NO_DIRECT_CALL)
+    call_tool = Adapter.call_tool  # type: ignore[assignment]
+
+
+class NoDirectCallButCallToolAdapter(_LayerAdapter):
+    """Declares no direct call yet overrides call_tool: a usage error naming both."""
+
+    tool_layer_traits = ToolLayerTraits(no_direct_call=NO_DIRECT_CALL)
+
+
 class NoFunctionToolsAdapter(ReferenceAdapter):
     """Defines tools from ToolDefinitions only (no define_tool_from_function): TL-8..TL-10 and the
     "from a function" checks are not covered, the rest pass."""
@@ -265,6 +343,7 @@ BROKEN: dict[str, str] = {
     "TL-8": "broken_tool_adapters:WholeDocstringAdapter",
     "TL-9": "broken_tool_adapters:SilentKeyDroppingAdapter",
     "TL-10": "broken_tool_adapters:UndeclaredDefaultsDroppingAdapter",
+    "TL-11": "broken_tool_adapters:UndeclaredStrictRefusalAdapter",
 }
 
 #: Further bugs of a covered rule: (rule ID, adapter).
@@ -276,6 +355,9 @@ EXTRA_BROKEN: tuple[tuple[str, str], ...] = (
     ("TL-4", "broken_tool_adapters:ResultFirstAdapter"),
     ("TL-4", "broken_tool_adapters:AnonymousStreamResultAdapter"),
     ("TL-3", "broken_tool_adapters:RedactingErrorsAdapter"),
+    ("TL-6", "broken_tool_adapters:UnvalidatedContextCallAdapter"),
+    ("TL-6", "broken_tool_adapters:ContextDroppingCallAdapter"),
+    ("TL-6", "broken_tool_adapters:FieldlessContextCallErrorAdapter"),
 )
 
 #: Bugs more than one rule rightly sees: (the rules, adapter).

@@ -234,6 +234,77 @@ class UnvalidatedDirectCallLayer(ReferenceToolLayer):
         return handle.callback(input, context) if handle.takes_context else handle.callback(input)
 
 
+class UnvalidatedContextCallLayer(ReferenceToolLayer):
+    """TL-6: a direct call of a tool that takes a context binds the context and runs the bare
+    function, unvalidated (validation lives only in the tool-use path's context injection); a tool
+    without context is called as the reference does."""
+
+    def call_tool(self, handle: Tool[..., Any], input: Mapping[str, Any], context: ToolContext | None) -> Any:
+        if not handle.takes_context:
+            return super().call_tool(handle, input, context)
+        if handle.source == "signature":
+            return handle.callback(**input, **{handle.context_parameter or "ctx": context})
+        return handle.callback(input, context)
+
+
+class ContextDroppingCallLayer(ReferenceToolLayer):
+    """TL-6: a direct call of a context tool validates, but hands the callback no context (the one
+    the caller gave is dropped)."""
+
+    def call_tool(self, handle: Tool[..., Any], input: Mapping[str, Any], context: ToolContext | None) -> Any:
+        return super().call_tool(handle, input, None)
+
+
+class FieldlessContextCallErrorLayer(ReferenceToolLayer):
+    """TL-6: a direct call of a context tool raises on invalid input, but with a message that names
+    no field ("invalid arguments")."""
+
+    def call_tool(self, handle: Tool[..., Any], input: Mapping[str, Any], context: ToolContext | None) -> Any:
+        if not handle.takes_context:
+            return super().call_tool(handle, input, context)
+        try:
+            handle.validate_input(input)
+        except ValueError:
+            raise TypeError("invalid arguments") from None
+        return super().call_tool(handle, input, context)
+
+
+class StrictSchemaUnsupported(ValueError):
+    """The strict-refusing layers' documented refusal: strict mode cannot express this input schema."""
+
+
+def _objects(schema: Any) -> list[dict[str, Any]]:
+    """Every object node of ``schema`` (by ``type: object`` or ``properties``)."""
+    found: list[dict[str, Any]] = []
+    if isinstance(schema, dict):
+        if schema.get("type") == "object" or "properties" in schema:
+            found.append(schema)
+        map_subschemas(schema, lambda sub: found.extend(_objects(sub.schema)) or sub.schema)
+    return found
+
+
+class StrictOpenObjectRefusingLayer(ReferenceToolLayer):
+    """A strict tool layer that refuses, at definition, a strict tool with an open object (strict
+    mode requires every object closed), with its documented StrictSchemaUnsupported."""
+
+    def define_tool(self, definition: ToolDefinition) -> Tool[..., Any]:
+        handle = super().define_tool(definition)
+        if definition.strict not in (None, False) and any(node.get("additionalProperties") is not False for node in _objects(handle.input_schema)):
+            raise StrictSchemaUnsupported(f"tool {definition.name!r}: strict mode needs every object closed (additionalProperties: false)")
+        return handle
+
+
+class NestedObjectRefusingLayer(ReferenceToolLayer):
+    """TL-11: refuses every strict tool with a nested object, closed or not (strict mode expresses a
+    closed one), with its documented StrictSchemaUnsupported."""
+
+    def define_tool(self, definition: ToolDefinition) -> Tool[..., Any]:
+        handle = super().define_tool(definition)
+        if definition.strict not in (None, False) and len(_objects(handle.input_schema)) > 1:
+            raise StrictSchemaUnsupported(f"tool {definition.name!r}: nested objects are not supported in strict mode")
+        return handle
+
+
 class LenientStrictLayer(ReferenceToolLayer):
     """TL-7: an invalid strict setting silently becomes 'unset' instead of an error."""
 

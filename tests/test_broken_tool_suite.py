@@ -113,8 +113,9 @@ def test_declared_sources_and_missing_capabilities_are_not_covered_never_passed(
     assert tl5["test_tl_5_each_source[signature]"] == tl5["test_tl_5_each_source[model]"] == "not covered", tl5
 
     define_only = run_suite("broken_tool_adapters:DefineOnlyAdapter", "--sc-rule", "TL")
-    assert define_only.rules_with("passed") == {"TL-1", "TL-7"}, define_only.output
-    assert define_only.rules_with("not covered") == set(TL_RULES) - {"TL-1", "TL-7"}, define_only.output
+    # TL-11 needs define_tool alone (it judges refusals at definition)
+    assert define_only.rules_with("passed") == {"TL-1", "TL-7", "TL-11"}, define_only.output
+    assert define_only.rules_with("not covered") == set(TL_RULES) - {"TL-1", "TL-7", "TL-11"}, define_only.output
 
 
 def test_the_declared_strict_convention_decides_which_strict_values_are_valid(run_suite: Callable[..., SuiteRun]) -> None:
@@ -171,6 +172,52 @@ def test_tools_that_cannot_be_called_directly_leave_tl6_not_covered(run_suite: C
     assert run.rules_with("passed") == {"TL-3"}, run.output
     assert run.rules_with("not covered") == {"TL-6"}, run.output
     assert "cannot be called directly" in json.dumps(run.report["rules"]["TL-6"])  # type: ignore[index]
+
+
+def test_tl6_judges_the_declared_direct_call_and_a_declared_absence_is_not_covered(run_suite: Callable[..., SuiteRun]) -> None:
+    """An SDK whose tools keep a function documented as running unvalidated: mapped to that function,
+    TL-6 fails by construction, and its counterexample says the direct call is not declared; with the
+    call path declared, the counterexample names it. Declaring that the SDK has no validating direct
+    call (call_tool left out) makes TL-6 not covered with that reason, never failed; the rest passes."""
+    kept = run_suite("broken_tool_adapters:KeptFunctionDirectCallAdapter", "--sc-rule", "TL-6")
+    assert kept.rules_with("failed") == {"TL-6"}, kept.output
+    shown = kept.report["rules"]["TL-6"]["findings"][0]["counterexample"]  # type: ignore[index]
+    assert shown["direct_call"].startswith("not declared (tool_layer_traits.direct_call"), shown
+    declared = run_suite("broken_tool_adapters:DeclaredKeptFunctionDirectCallAdapter", "--sc-rule", "TL-6")
+    assert declared.rules_with("failed") == {"TL-6"}, declared.output
+    assert declared.report["rules"]["TL-6"]["findings"][0]["counterexample"]["direct_call"] == "tool.function(**input)"  # type: ignore[index]
+    absent = run_suite("broken_tool_adapters:NoDirectCallAdapter", "--sc-rule", "TL")
+    assert absent.rules_with("not covered") == {"TL-6"}, absent.output
+    assert absent.rules_with("passed") == set(TL_RULES) - {"TL-6"}, absent.output
+    reasons = {check["reason"] for check in absent.report["rules"]["TL-6"]["checks"]}  # type: ignore[index]
+    assert reasons == {"the SDK has no documented direct call that validates (tool_layer_traits.no_direct_call): "
+                       "the decorator returns the plain function, documented as running without validation; the tool object is not callable"}, reasons
+    assert absent.report["adapter"]["tool_layer_traits"]["no_direct_call"].startswith("the decorator returns")  # type: ignore[index]
+
+
+def test_a_declared_absence_of_a_direct_call_beside_call_tool_is_a_usage_error(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite("broken_tool_adapters:NoDirectCallButCallToolAdapter", "--sc-rule", "TL-6")
+    assert run.result.ret == pytest.ExitCode.USAGE_ERROR, run.output
+    assert "NoDirectCallButCallToolAdapter.tool_layer_traits.no_direct_call declares that the SDK has no validating direct call, " \
+           "but the adapter overrides call_tool()" in run.output
+
+
+def test_a_declared_refusal_of_what_strict_mode_cannot_express_passes_and_is_reported(run_suite: Callable[..., SuiteRun]) -> None:
+    """A strict tool layer that refuses a dict[str, Any] parameter with its declared exception passes
+    every TL rule (the other checks discard that case; TL-11 counts it) and the report says so."""
+    run = run_suite("broken_tool_adapters:DeclaredStrictRefusalAdapter", "--sc-rule", "TL-11,TL-6")
+    assert run.rules_with("passed") == {"TL-11", "TL-6"}, run.output
+    reasons = [check.get("reason", "") for check in run.report["rules"]["TL-11"]["checks"]]  # type: ignore[index]
+    assert any(reason.startswith("the tool layer refused") and "StrictSchemaUnsupported" in reason for reason in reasons), reasons
+    assert "(the tool layer refused" in run.output
+    assert run.report["adapter"]["tool_refusals"] == ["broken_tools.StrictSchemaUnsupported"]  # type: ignore[index]
+
+
+def test_a_declared_refusal_of_what_strict_mode_expresses_fails_tl11_as_a_refusal(run_suite: Callable[..., SuiteRun]) -> None:
+    run = run_suite("broken_tool_adapters:OverRefusingAdapter", "--sc-rule", "TL")
+    assert run.rules_with("failed") | run.rules_with("error") == {"TL-11"}, run.output
+    assert run.report["rules"]["TL-11"]["findings"][0]["kind"] == "refusal"  # type: ignore[index]
+    assert "TL-11 refusal: define_tool refused a strict tool whose input schema strict mode expresses" in run.output
 
 
 def test_without_define_tool_from_function_the_function_checks_are_not_covered(run_suite: Callable[..., SuiteRun]) -> None:

@@ -36,6 +36,7 @@ BAD: dict[str, Any] = {
     "rejection_errors": (ValueError, "oops"),
     "drift_errors": KeyError(),
     "strictify_refusals": [int],
+    "tool_refusals": ("StrictSchemaUnsupported",),
     "api_errors": "HTTPError",
     "drift_apis": "openai.chat",
     "drift_unread": {"openai.chat": ["usage"]},

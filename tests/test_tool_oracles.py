@@ -17,7 +17,10 @@ from broken_tools import (
     CONFORMING_ON,
     EXTRA_BROKEN,
     MULTI_BROKEN,
+    ContextDroppingCallLayer,
+    FieldlessContextCallErrorLayer,
     NoDefaultAnnotationsLayer,
+    UnvalidatedContextCallLayer,
     drop_null,
     strip_keyword,
 )
@@ -35,7 +38,9 @@ from strictconformance.tools.shapes import FieldShape, ObjectShape
 _OPTIONAL_SHAPE = ObjectShape("Opt", (("query", FieldShape("string")), ("limit", FieldShape("integer", nullable=True, default=None)),
                                       ("level", FieldShape("integer", default=2))))
 
-TL_RULES = [rule_id for rule_id in all_rules() if rule_id.startswith("TL-")]
+#: TL-11 judges a refusal against the adapter's declared tool_refusals: its check lives with the
+#: harness (conformance/checks/test_tools.py), as RT-10's does; tests/test_broken_tool_suite.py runs it.
+TL_RULES = [rule_id for rule_id in all_rules() if rule_id.startswith("TL-") and rule_id != "TL-11"]
 
 #: Rule -> the strategy of the cases its check takes.
 CASES: Mapping[str, st.SearchStrategy[Any]] = {
@@ -66,6 +71,7 @@ def _first_violation(layer: ToolLayer, rule_id: str, max_examples: int = 600) ->
 
 def test_every_tl_rule_has_a_check_a_strategy_and_a_broken_layer() -> None:
     assert [f"TL-{n}" for n in range(1, 11)] == TL_RULES
+    assert [rule_id for rule_id in all_rules() if rule_id.startswith("TL-")] == [*TL_RULES, "TL-11"]
     assert sorted(CHECKS) == sorted(CASES) == sorted(BROKEN) == sorted(TL_RULES)
 
 
@@ -325,3 +331,22 @@ def test_harness_failures_pass_through_every_check(rule_id: str, method: str) ->
 
     passes_through()
     assert raised, f"{rule_id} never called {method} in 10 examples"
+
+
+@pytest.mark.parametrize("layer_class", [UnvalidatedContextCallLayer, ContextDroppingCallLayer, FieldlessContextCallErrorLayer],
+                         ids=lambda layer_class: layer_class.__name__)
+def test_a_direct_call_of_a_context_tool_is_judged_by_tl6(layer_class: type[ReferenceToolLayer]) -> None:
+    """The context direct-call bugs fail TL-6 on its context cases; the reference passes them."""
+    layer = layer_class()
+    case = find(callbacks.context_direct_call_cases(), lambda case: bool(CHECKS["TL-6"](layer, case)),
+                settings=settings(max_examples=300, phases=[Phase.generate], database=None, deadline=None, suppress_health_check=_QUIET))
+    assert {violation.rule_id for violation in CHECKS["TL-6"](layer, case)} == {"TL-6"}
+
+    reference = ReferenceToolLayer()
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=_QUIET)
+    @given(case=callbacks.context_direct_call_cases())
+    def holds(case: Any) -> None:
+        assert_conforms(CHECKS["TL-6"](reference, case))
+
+    holds()

@@ -139,7 +139,32 @@ FEATURES: dict[str, tuple[st.SearchStrategy[Any], Callable[[Any], bool]]] = {
     "boolean convention: a number is invalid": (
         callbacks.strict_cases("boolean"), lambda case: not case.valid and type(case.definition.strict) is int and case.definition.strict > 0),
     "strict on a type-hinted tool": (callbacks.strict_cases(sources=("signature",)), lambda case: case.definition.source == "signature"),
+    **{f"direct call with context from {source}": (callbacks.context_direct_call_cases(), lambda case, source=source: case.definition.source == source)
+       for source in ("signature", "model", "json_schema")},
+    "direct call with context, invalid nested": (callbacks.context_direct_call_cases(), lambda case: case.invalid_field.count("/") >= 2),
+    **{f"strict tool {'with an open object' if open_object else 'every object closed'} from {source}": (
+        callbacks.refusal_cases(), lambda case, source=source, open_object=open_object: case.definition.source == source and case.expressible is not open_object)
+       for source in ("signature", "model", "json_schema") for open_object in (True, False)},
+    "strict tool, closed nested object": (callbacks.refusal_cases(), lambda case: case.expressible and _depth(case.shape) >= 2),
 }
+
+
+def _open_objects(schema: Any) -> int:
+    """How many object nodes of a raw schema are open (no ``additionalProperties: false``)."""
+    if isinstance(schema, list):
+        return sum(_open_objects(item) for item in schema)
+    if not isinstance(schema, dict):
+        return 0
+    own = 1 if schema.get("type") == "object" and schema.get("additionalProperties") is not False else 0
+    return own + sum(_open_objects(value) for key, value in schema.items() if key not in ("default", "enum", "const", "required"))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=_QUIET)
+@given(case=callbacks.refusal_cases())
+def test_refusal_cases_are_strict_and_open_exactly_when_said(case: Any) -> None:
+    """TL-11's cases: strict, and an open object in the raw schema exactly when not expressible."""
+    assert case.definition.strict is True
+    assert (_open_objects(schema_for(case.shape)) > 0) is (not case.expressible)
 
 
 @pytest.mark.parametrize("feature", sorted(FEATURES))

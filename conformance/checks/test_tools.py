@@ -1,4 +1,4 @@
-"""Checks of SPEC §6 (TL-1..TL-10): the SDK's tool layer, through define_tool, describe_tool,
+"""Checks of SPEC §6 (TL-1..TL-11): the SDK's tool layer, through define_tool, describe_tool,
 invoke_tool and call_tool, and define_tool_from_function for tools made by the SDK's own decorator
 from a documented function (TL-2..TL-4 and TL-6 "from a function", TL-8..TL-10).
 
@@ -16,6 +16,7 @@ strict values.
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import sys
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -29,7 +30,7 @@ from strictconformance.findings import not_covered
 from strictconformance.harness import ConformanceFailure, Harness, RuleViolation, check
 from strictconformance.spec import all_rules
 from strictconformance.strategies import callbacks
-from strictconformance.tools.cases import CallbackKind, CallLog, RecordingCase
+from strictconformance.tools.cases import CallbackKind, CallLog, RecordingCase, RefusalCase
 from strictconformance.tools.contract import (
     AdvertisedTool,
     StrictConvention,
@@ -61,6 +62,7 @@ _CASE_SOURCES: Mapping[str, frozenset[InputSource]] = {
     "TL-8": _ALL_SOURCES,
     "TL-9": _ALL_SOURCES,
     "TL-10": _ALL_SOURCES,
+    "TL-11": _ALL_SOURCES,
 }
 
 
@@ -85,8 +87,29 @@ class _AdapterToolLayer:
             raise attempt.error
         return attempt.value
 
+    def _define(self, method: str, *args: Any) -> Any:
+        """A definition; one the layer refuses with a declared refusal (``Adapter.tool_refusals``) is
+        not this check's to judge (TL-11 is): counted for the report, and the example discarded
+        (an explicit case: not covered, with the refusal)."""
+        __tracebackhide__ = True
+        attempt = self._sc.attempt(method, *args, allowed=(Exception,))
+        error = attempt.error
+        if error is None:
+            return attempt.value
+        refusals = self._sc.declarations.tool_refusals
+        if refusals and isinstance(error, refusals):
+            said = self._sc.count_tool_refusal(error)
+            reason = f"the tool layer refused the definition with a declared refusal (tool_refusals; TL-11 judges it): {said}"
+            self._sc.refusal_reasons[self._sc.current_nodeid] = reason
+            from hypothesis import currently_in_test_context
+
+            if not currently_in_test_context():
+                not_covered(reason)
+            self._sc.refused = reason  # @check discards the example, whatever the oracle makes of the error
+        raise error
+
     def define_tool(self, definition: ToolDefinition) -> Any:
-        return self._forward("define_tool", definition)
+        return self._define("define_tool", definition)
 
     def describe_tool(self, handle: Any) -> AdvertisedTool:
         advertised: AdvertisedTool = self._forward("describe_tool", handle)
@@ -100,12 +123,13 @@ class _AdapterToolLayer:
         return self._forward("call_tool", handle, input, context)
 
     def define_tool_from_function(self, function: Callable[..., Any], strict: bool | None) -> Any:
-        return self._forward("define_tool_from_function", function, strict)
+        return self._define("define_tool_from_function", function, strict)
 
 
 def _layer(strictconformance_harness: Harness, rule_id: str, sources: Collection[InputSource] | None = None) -> _AdapterToolLayer:
     """The adapter's tool layer for ``rule_id``, or a "not covered" skip when the adapter lacks a
     capability the rule needs or declares none of the input-schema ``sources`` its cases use."""
+    _no_direct_call(strictconformance_harness, rule_id)
     missing = [method for method in all_rules()[rule_id].capabilities if not strictconformance_harness.has(method)]
     if missing:
         not_covered(f"the adapter does not implement {', '.join(f'{method}()' for method in missing)}")
@@ -117,9 +141,24 @@ def _layer(strictconformance_harness: Harness, rule_id: str, sources: Collection
     return layer
 
 
+def _no_direct_call(strictconformance_harness: Harness, rule_id: str) -> None:
+    """TL-6 judges the SDK's documented direct call: a declared absence of one is "not covered"
+    with the declared reason, never a failure; a declared one is named in TL-6's counterexamples."""
+    if rule_id != "TL-6":
+        return
+    traits: ToolLayerTraits | None = strictconformance_harness.declarations.tool_layer_traits
+    if traits is None:
+        return
+    if traits.no_direct_call is not None:
+        not_covered(f"the SDK has no documented direct call that validates (tool_layer_traits.no_direct_call): {traits.no_direct_call}")
+    strictconformance_harness.note(direct_call=traits.direct_call or "not declared (tool_layer_traits.direct_call names the SDK's "
+                                                                     "documented direct call that call_tool makes)")
+
+
 def _function_layer(strictconformance_harness: Harness, rule_id: str) -> _AdapterToolLayer:
     """The adapter's tool layer for a check of tools defined from a function alone, or a "not
     covered" skip when it lacks ``define_tool_from_function`` or a capability ``rule_id`` needs."""
+    _no_direct_call(strictconformance_harness, rule_id)
     needed = ("define_tool_from_function", *(method for method in all_rules()[rule_id].capabilities if method != "define_tool"))
     missing = [method for method in needed if not strictconformance_harness.has(method)]
     if missing:
@@ -376,6 +415,34 @@ def test_tl_6_direct_call_validates_and_raises(strictconformance_harness: Harnes
     _judge(strictconformance_harness, layer, "TL-6", case)
 
 
+@check("TL-6")
+@given(data=st.data())
+def test_tl_6_direct_call_of_a_context_tool(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    """A tool that opted in to context, called directly: with the context supplied, the callback
+    gets it and invalid input raises an error naming the field; without one, invalid input still
+    never reaches the callback."""
+    layer = _layer(strictconformance_harness, "TL-6")
+    case = data.draw(callbacks.context_direct_call_cases(sources=layer.traits.sources & _ALL_SOURCES, returns=layer.traits.callback_returns),
+                     label="case")
+    _judge(strictconformance_harness, layer, "TL-6", case)
+
+
+@check("TL-6")
+@pytest.mark.parametrize("source", sorted(_ALL_SOURCES))
+def test_tl_6_context_tool_each_source(strictconformance_harness: Harness, source: InputSource) -> None:
+    """A context tool from each schema source the layer declares, called directly with its context
+    and without: ``note(owner={"name": 7})`` raises naming ``/owner/name``, the callback not run."""
+    layer = _layer(strictconformance_harness, "TL-6", {source})
+    if source not in layer.traits.sources:
+        not_covered(f"tool_layer_traits.sources does not declare {source}")
+    returns: JSONValue = "ok" if layer.traits.callback_returns == "text" else {"ok": True}
+    case = callbacks.context_direct_call_case(_ORDER, source, name="known_context_call", parameter="ctx",
+                                              valid_input={"item": "book", "owner": {"name": "Ada"}},
+                                              invalid_input={"item": "book", "owner": {"name": 7}}, invalid_field="/owner/name",
+                                              returns=returns, tool_use_id="toolu_direct_ctx", invocation_state={"user_id": 7})
+    _judge(strictconformance_harness, layer, "TL-6", case)
+
+
 # -- TL-7: strict validated at definition --------------------------------------------------------
 
 
@@ -604,3 +671,61 @@ def test_tl_10_defaults_are_advertised(strictconformance_harness: Harness, data:
     """Drawn functions with defaulted parameters of every kind, strict unset, true or false."""
     layer = _function_layer(strictconformance_harness, "TL-10")
     _judge(strictconformance_harness, layer, "TL-10", data.draw(callbacks.defaults_cases(), label="case"))
+
+
+# -- TL-11: a strict tool refused only where strict mode cannot express it ------------------------
+
+
+def _tl11(strictconformance_harness: Harness, case: RefusalCase) -> None:
+    """Define the strict tool of ``case``; judge a refusal as SPEC TL-11 says (declared, and only
+    for a schema strict mode cannot express). Accepting the tool is never this rule's finding."""
+    __tracebackhide__ = True
+    strictconformance_harness.note(call=f"adapter.define_tool({json.dumps(case.definition.as_json(), default=repr)})",
+                                   definition=case.definition.as_json(), schema=schema_for(case.shape), expressible=case.expressible)
+    attempt = strictconformance_harness.attempt("define_tool", case.definition, allowed=(Exception,))
+    error = attempt.error
+    if error is None:
+        return
+    declared = strictconformance_harness.declarations.tool_refusals
+    said = f"{type(error).__qualname__}: {str(error)[:300]}"
+    if not (declared and isinstance(error, declared)):
+        strictconformance_harness.fail(
+            f"define_tool refused a strict tool with {said}, which is not one of the adapter's tool_refusals: a layer refuses a "
+            "definition only with an exception it declares (Adapter.tool_refusals)",
+            detail=f"an undeclared refusal: {type(error).__qualname__}")
+    if case.expressible:
+        strictconformance_harness.refusal(
+            f"define_tool refused a strict tool whose input schema strict mode expresses (every object closed) with {said}",
+            detail=f"{type(error).__qualname__}: {_abstract(str(error))}")
+    strictconformance_harness.count_tool_refusal(error)  # declared, for a schema strict mode cannot express: counted
+
+
+def _abstract(text: str) -> str:
+    """A refusal's message with the values taken out (one defect, whichever definition met it)."""
+    from strictconformance.defects import message_shape
+
+    return message_shape(text)[:160]
+
+
+@check("TL-11")
+@given(data=st.data())
+def test_tl_11_refuses_only_what_strict_mode_cannot_express(strictconformance_harness: Harness, data: st.DataObject) -> None:
+    """Strict tools with every object closed, and with an open object (``dict[str, Any]``): only the
+    latter may be refused, and only with a declared exception (counted in the report)."""
+    layer = _layer(strictconformance_harness, "TL-11")
+    _tl11(strictconformance_harness, data.draw(callbacks.refusal_cases(sources=layer.traits.sources & _ALL_SOURCES), label="case"))
+
+
+#: (source, with an open object): a closed nested model beside scalars, with and without ``metadata: dict[str, Any]``.
+_KNOWN_REFUSALS: tuple[tuple[InputSource, bool], ...] = tuple((source, open_object) for source in sorted(_ALL_SOURCES) for open_object in (False, True))
+
+
+@check("TL-11")
+@pytest.mark.parametrize(("source", "open_object"), _KNOWN_REFUSALS, ids=lambda value: value if isinstance(value, str) else ("open" if value else "closed"))
+def test_tl_11_known_refusals(strictconformance_harness: Harness, source: InputSource, open_object: bool) -> None:
+    """``item: str, owner: Owner`` (closed) strict: never refused; with ``metadata: dict[str, Any]``:
+    refused only with a declared exception, or accepted."""
+    layer = _layer(strictconformance_harness, "TL-11")
+    if source not in layer.traits.sources:
+        not_covered(f"tool_layer_traits.sources does not declare {source}")
+    _tl11(strictconformance_harness, callbacks.refusal_case(_ORDER, source, name="known_refusal", open_object=open_object))

@@ -329,7 +329,7 @@ def _class_namespace(started: Mapping[str, Any]) -> dict[str, Any]:
     if implementation["language"] in ("python", "node"):
         namespace["reproducer_language"] = implementation["language"]
     errors: dict[str, type[HarnessCallError]] = {}
-    for key in ("rejection_errors", "drift_errors", "api_errors", "strictify_refusals"):
+    for key in ("rejection_errors", "drift_errors", "api_errors", "strictify_refusals", "tool_refusals"):
         if key in declarations:
             namespace[key] = tuple(errors.setdefault(name, _error_class(name)) for name in declarations.pop(key))
     namespace["_declared_errors"] = errors

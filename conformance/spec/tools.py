@@ -16,7 +16,7 @@ _SEED_SCHEMA = f"{_SPEC6} ('Schema Definition Strategy', 'Allowing manual JSON S
 _SEED_ERRORS = f"{_SPEC6} ('Error Handling')"
 _SEED_STREAMING = f"{_SPEC6} ('With streaming', 'Streaming Tool')"
 _SEED_CONTEXT = f"{_SPEC6} ('Context Parameter Injection')"
-_SEED_CALLABLE = f"{_SPEC6} ('Callable Function Behavior')"
+_SEED_CALLABLE = f"{_SPEC6} ('Callable Function Behavior', 'Context Parameter Injection', 'With context parameter')"
 _SPEC1 = "strictconformance/spec/SPEC.md §6 and §1 (invalid strict values are rejected at tool definition time)"
 
 _SEED_FUNCTION = (f"{_SPEC6} (added by the kit for tools defined from a function; the decorators' documented behaviour: "
@@ -27,6 +27,10 @@ _SEED_EXTRA_KEYS = (f"{_SPEC6} (added by the kit; a closed schema, additionalPro
                     "https://platform.openai.com/docs/guides/function-calling#strict-mode)")
 _SEED_DEFAULTS = (f"{_SPEC6} (added by the kit; strict modes reject default: "
                   "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas)")
+
+_SEED_REFUSALS = (f"{_SPEC6} (added by the kit, the tool layer's counterpart of §7's declared strictify refusals; strict "
+                  "mode requires every object closed: https://platform.openai.com/docs/guides/structured-outputs#additionalproperties-false-must-always-be-set-in-objects, "
+                  "https://docs.anthropic.com/en/docs/build-with-claude/tool-use/implement-tool-use#strict-tool-use)")
 
 _DEFINE = ("define_tool", "describe_tool")
 _FROM_FUNCTION = ("define_tool_from_function", "describe_tool")
@@ -51,7 +55,11 @@ RULES: tuple[Rule, ...] = (
          "advertised schema.", _SEED_CONTEXT, ("define_tool", "describe_tool", "invoke_tool")),
     Rule("TL-6", "a direct call validates and raises; the tool-use path returns error results",
          "Where the SDK offers a direct call of a tool, it validates and raises, while the tool-use path "
-         "returns error results; a tool the SDK makes uncallable is not covered.", _SEED_CALLABLE,
+         "returns error results; a tool the SDK makes uncallable is not covered. The direct call judged is "
+         "the SDK's documented, validating entry point (an SDK without one declares it: not covered); a "
+         "tool with context, called with its context, passes it to the callback and raises an error naming "
+         "the failing field for invalid input; without a context, invalid input never reaches the callback.",
+         _SEED_CALLABLE,
          ("define_tool", "call_tool", "invoke_tool")),
     Rule("TL-7", "the strict setting is validated when the tool is defined",
          "The tool's strict setting follows §1 and is validated when the tool is defined: true, false, "
@@ -71,4 +79,9 @@ RULES: tuple[Rule, ...] = (
          "A parameter's default appears, unchanged, in the advertised schema; a layer that drops defaults "
          "(always, or for strict tools, whose strict mode rejects them) declares it.", _SEED_DEFAULTS,
          _FROM_FUNCTION),
+    Rule("TL-11", "a strict tool is refused only with a declared error, and only when strict mode cannot express it",
+         "A tool layer may refuse to define a strict tool whose input schema strict mode cannot express (an open "
+         "object: a dict[str, Any] parameter) with an exception it declares; the refusal is counted and reported. "
+         "Refusing a strict tool whose schema strict mode expresses (every object closed) is an unnecessary "
+         "refusal; refusing with an exception it does not declare is a violation.", _SEED_REFUSALS, ("define_tool",)),
 )

@@ -21,6 +21,7 @@ __all__ = [
     "CallLog",
     "CallbackKind",
     "ContextCase",
+    "ContextDirectCallCase",
     "DefaultsCase",
     "DescriptionCase",
     "DirectCallCase",
@@ -28,6 +29,7 @@ __all__ = [
     "RaisingCase",
     "RecordedCall",
     "RecordingCase",
+    "RefusalCase",
     "ShapeCase",
     "StreamingCase",
     "StrictCase",
@@ -132,6 +134,31 @@ class DirectCallCase:
 
     recording: RecordingCase
     raising: RaisingCase
+
+
+@dataclass(frozen=True)
+class ContextDirectCallCase:
+    """TL-6 for a tool that opted in to context (TL-5's opt-in): called directly with valid and
+    invalid input, once with ``context`` supplied and once without (``None``)."""
+
+    definition: ToolDefinition
+    shape: ObjectShape
+    log: CallLog
+    valid_input: Mapping[str, JSONValue]
+    invalid_input: Mapping[str, JSONValue]
+    invalid_field: str
+    returns: JSONValue
+    context: ToolContext
+
+
+@dataclass(frozen=True)
+class RefusalCase:
+    """TL-11: a strict tool over ``shape``; ``expressible`` says whether strict mode can express its
+    input schema (every object closed) or not (an open object: a ``dict[str, Any]`` parameter)."""
+
+    definition: ToolDefinition
+    shape: ObjectShape
+    expressible: bool
 
 
 @dataclass(frozen=True)

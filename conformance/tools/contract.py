@@ -19,11 +19,16 @@ How the kit's callbacks expect to be called, whatever the SDK (the adapter trans
 
 Two methods are optional: ``define_tool_from_function`` (tools made by the SDK's own decorator,
 ``@function_tool``, ``@tool``, ``Tool(fn)``, ``@beta_tool``: the checks marked "from a function"
-need it) and ``call_tool`` (a direct call). Many SDKs wrap the function in an object that cannot
-be called (openai-agents' ``FunctionTool``, langchain's ``StructuredTool`` is a Runnable): then
-``call_tool`` calls what a user can call instead (``tool.invoke(args)``, the kept function), or is
-left out, or calls :func:`strictconformance.findings.not_covered` for a tool it cannot call; TL-6
-is then "not covered", never failed for it.
+need it) and ``call_tool`` (a direct call). ``call_tool`` makes the SDK's *documented* direct call:
+where the SDK has several call paths, the entry point its documentation offers for calling a tool
+directly and says validates the input (langchain's ``tool.invoke(args)`` for a ``StructuredTool``,
+a Runnable), named in ``ToolLayerTraits.direct_call``; never a function the tool keeps that the
+documentation says runs unvalidated (that fails TL-6 by construction, not by the SDK's fault). An
+SDK with no such entry point (openai-agents' ``FunctionTool`` cannot be called; pydantic-ai's
+decorators return the plain function) declares the absence in ``ToolLayerTraits.no_direct_call``
+and leaves ``call_tool`` out: TL-6 is then "not covered" with that reason, never failed for it. A
+``call_tool`` that calls :func:`strictconformance.findings.not_covered` for a tool it cannot call
+is not covered too.
 """
 
 from __future__ import annotations
@@ -150,6 +155,15 @@ class ToolLayerTraits:
     #: tool use; OpenAI Chat Completions): a tool defined with ``strict=False`` may then be advertised
     #: without ``strict`` (TL-7), as that is the same request
     omitted_strict_is_false: bool = False
+    #: the SDK's documented direct call of a tool that ``call_tool`` makes (TL-6), as a user writes it,
+    #: e.g. ``"tool(**input)"`` or ``"tool.invoke(input)"``: named in TL-6's findings. Where the SDK
+    #: has several call paths, the documented, validating direct-call entry point, never a function
+    #: the tool keeps that its documentation says skips validation
+    direct_call: str | None = None
+    #: why the SDK has no documented direct call that validates (its tools wrap a function whose
+    #: documentation says it runs unvalidated, or the tool object cannot be called): a declared
+    #: absence. TL-6 is then not covered, with this reason; ``call_tool`` is left out
+    no_direct_call: str | None = None
 
 
 def _allowed(values: tuple[str, ...]) -> str:
@@ -194,6 +208,15 @@ def validated_traits(traits: ToolLayerTraits) -> ToolLayerTraits:
     if not isinstance(raw.omitted_strict_is_false, bool):
         raise ValueError(f"omitted_strict_is_false is {raw.omitted_strict_is_false!r}; allowed: True, False "
                          "(whether the layer's API reads a tool without strict as not strict)")
+    for name in ("direct_call", "no_direct_call"):
+        text = getattr(raw, name)
+        if text is not None and (not isinstance(text, str) or not text.strip()):
+            raise ValueError(f"{name} is {text!r}; allowed: None or a non-empty text ("
+                             + ("the SDK's documented direct call that call_tool makes, e.g. 'tool.invoke(input)')" if name == "direct_call"
+                                else "why the SDK has no documented direct call that validates)"))
+    if raw.direct_call is not None and raw.no_direct_call is not None:
+        raise ValueError("direct_call and no_direct_call are both set; declare the documented direct call, "
+                         "or its absence, not both")
     problem = json_value_problem(raw.empty_generator_value, max_depth=MAX_INPUT_DEPTH)
     if problem is not None:
         raise ValueError(f"empty_generator_value is not a JSON value: {problem}")

@@ -43,6 +43,7 @@ from strictconformance.tools.canonical import canonical_input_schema
 from strictconformance.tools.cases import (
     CallLog,
     ContextCase,
+    ContextDirectCallCase,
     DefaultsCase,
     DescriptionCase,
     DirectCallCase,
@@ -584,8 +585,93 @@ def _caused_by(error: BaseException, kind: type[BaseException]) -> bool:
     return False
 
 
-def check_tl6(layer: ToolLayer, case: DirectCallCase) -> list[Violation]:
-    """TL-6: calling the tool object validates and raises; the tool-use path returns results instead."""
+def _error_names_field(error: BaseException, pointer: str) -> bool:
+    """Whether a raised error, or one it wraps (``__cause__``/``__context__``), names the failing
+    field: in a ``field`` attribute (any path notation), or in its message as TL-2 reads a result's."""
+    parts = split_pointer(pointer)
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        field = getattr(current, "field", None)
+        if isinstance(field, str) and _path_parts(field) == parts:
+            return True
+        try:
+            text = str(current)
+        except Exception:  # a broken __str__ names nothing
+            text = ""
+        if _mentions_path(text, parts):
+            return True
+        # what the user's traceback shows: a context suppressed by ``raise ... from None`` is not
+        current = current.__cause__ or (None if current.__suppress_context__ else current.__context__)
+    return False
+
+
+def _check_tl6_context(layer: ToolLayer, case: ContextDirectCallCase) -> list[Violation]:
+    """TL-6 for a tool that opted in to context: a direct call with the context supplied passes it
+    to the callback and validates as any direct call does (invalid input raises an error naming the
+    field, the callback not run); without a context, invalid input still never reaches the callback."""
+    if case.definition.source not in layer.traits.sources:
+        return []
+    context = case.context
+    shown_context = {"tool_use_id": context.tool_use_id, "tool_name": context.tool_name, "invocation_state": dict(context.invocation_state)}
+    example: dict[str, Any] = {"definition": case.definition.as_json(), "schema": schema_for(case.shape), "context": shown_context}
+
+    def run() -> list[Violation]:
+        violations: list[Violation] = []
+        handle = _define("TL-6", layer, case.definition, example)
+        before = len(case.log.calls)
+        call = _call("call_tool", "handle", case.valid_input, shown_context)
+        valid_example = {**example, "input": case.valid_input}
+        returned = _attempt("TL-6", call, valid_example, lambda: layer.call_tool(handle, case.valid_input, context),
+                            "a direct call of a context tool with valid input and its context")
+        calls = _new_calls(case.log, before)
+        if not json_equal(_to_json(returned), case.returns):
+            violations.append(Violation("TL-6", f"a direct call of a context tool returned {_dump(returned)}, not the callback's {_dump(case.returns)}",
+                                        call, valid_example, defect="a direct call of a context tool did not return the callback's value"))
+        if len(calls) != 1 or not _received_ok(calls[0].input, case.valid_input, case.definition, case.shape):
+            violations.append(Violation("TL-6", "a direct call of a context tool with valid input did not pass it to the callback once, as given",
+                                        call, valid_example, defect="a direct call of a context tool did not pass valid input to the callback once"))
+        else:
+            received = calls[0].context
+            if not isinstance(received, ToolContext) or received.tool_use_id != context.tool_use_id or not json_equal(
+                    dict(received.invocation_state), dict(context.invocation_state)):
+                got = (received.__dict__ if isinstance(received, ToolContext) else repr(received))
+                violations.append(Violation("TL-6", f"a direct call of a context tool did not pass the context it was given to the callback "
+                                                    f"(it received {_dump(got)})", call, valid_example,
+                                            defect="a direct call of a context tool did not pass its context to the callback"))
+        for given, label in ((context, "with its context"), (None, "without a context")):
+            before = len(case.log.calls)
+            call = _call("call_tool", "handle", case.invalid_input, shown_context if given is not None else None)
+            invalid_example = {**example, "input": case.invalid_input, "invalid_at": case.invalid_field}
+            if given is None:
+                invalid_example["context"] = None
+            try:
+                returned = layer.call_tool(handle, case.invalid_input, given)
+            except CheckFailure:
+                raise
+            except Exception as exc:
+                if given is not None and not _error_names_field(exc, case.invalid_field):
+                    violations.append(Violation("TL-6", f"a direct call of a context tool with input invalid at {case.invalid_field} raised "
+                                                        f"{type(exc).__qualname__}: {_dump(str(exc))}, which does not name the failing field",
+                                                call, invalid_example, defect="a direct call of a context tool raised an error that does not name the failing field"))
+            else:
+                violations.append(Violation("TL-6", f"a direct call of a context tool {label}, with input invalid at {case.invalid_field}, "
+                                                    f"returned {_dump(returned)} instead of raising", call, invalid_example,
+                                            defect=f"a direct call of a context tool {label} with invalid input did not raise"))
+            if _new_calls(case.log, before):
+                violations.append(Violation("TL-6", f"a direct call of a context tool {label} passed invalid input to the callback", call,
+                                            invalid_example, defect=f"a direct call of a context tool {label} passed invalid input to the callback"))
+        return violations
+
+    return _checked("TL-6", run)
+
+
+def check_tl6(layer: ToolLayer, case: DirectCallCase | ContextDirectCallCase) -> list[Violation]:
+    """TL-6: calling the tool object validates and raises; the tool-use path returns results instead.
+    A tool with context is called with its context and without (:func:`_check_tl6_context`)."""
+    if isinstance(case, ContextDirectCallCase):
+        return _check_tl6_context(layer, case)
     recording = case.recording
     if recording.definition.source not in layer.traits.sources:
         return []
