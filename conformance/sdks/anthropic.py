@@ -165,7 +165,7 @@ class AnthropicTools(Adapter):
     #: None (``callback_returns="text"``), never a number or a boolean the SDK's type rules out.
     tool_layer_traits = ToolLayerTraits(final_value="none", empty_generator_value=None,
                                         sources=frozenset({"signature", "json_schema"}), strict_convention="boolean",
-                                        callback_returns="text")
+                                        callback_returns="text", direct_call="tool.call(input)")
 
     def define_tool(self, definition: ToolDefinition) -> Any:
         if definition.context:
@@ -217,7 +217,9 @@ class AnthropicTools(Adapter):
         return ToolInvocation(outputs=tuple(_result(block) for block in sent))
 
     def call_tool(self, tool: Any, tool_input: Mapping[str, Any], context: ToolContext | None) -> Any:
-        return tool(**tool_input)
+        # the validating entry point (BetaFunctionTool.call, what the tool runner calls), not the
+        # decorated object's __call__, which is the user's function itself
+        return tool.call(dict(tool_input))
 
     def reproduce(self, method: str, args: tuple[Any, ...]) -> str | None:
         return None  # a tool wraps the check's Python callback: no snippet can carry it

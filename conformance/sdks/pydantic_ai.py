@@ -93,7 +93,7 @@ from strictconformance import Adapter, ToolsRequest, WireRequest, read_wire_requ
 from strictconformance.drift.body import json_body
 from strictconformance.drift.paths import format_path
 from strictconformance.drift.sse import SSEEvent, format_sse
-from strictconformance.findings import not_covered, refuse
+from strictconformance.findings import refuse
 from strictconformance.sdks._snippet import literal, snippet, sse_literal
 from strictconformance.tools import (
     AdvertisedTool,
@@ -311,7 +311,11 @@ class _Tools(_PydanticAIAdapter):
     # streaming concept there: a sync generator function's return value, the generator object, is
     # the tool's content, which reaches the model as "[]" (its items are not sent); that is what an
     # empty one gives.
-    tool_layer_traits = ToolLayerTraits(final_value="none", empty_generator_value=[], strict_convention="boolean")
+    tool_layer_traits = ToolLayerTraits(
+        final_value="none", empty_generator_value=[], strict_convention="boolean",
+        no_direct_call=("a pydantic-ai Tool is not callable (pydantic_ai/tools.py: Tool defines no __call__) and the "
+                        "decorators Agent.tool_plain / Agent.tool return the user's function unchanged: arguments are "
+                        "validated by the run's tool manager, and pydantic-ai has no validating direct call"))
 
     def define_tool(self, definition: ToolDefinition) -> Tool[Any]:
         strict = definition.strict
@@ -346,13 +350,6 @@ class _Tools(_PydanticAIAdapter):
         agent: Agent[Any, str] = Agent(FunctionModel(model_turn), tools=[tool], deps_type=object)
         agent.run_sync("use the tool", deps=invocation_state)
         return ToolInvocation(outputs=tuple(_result(part) for part in answers))  # pydantic-ai streams no progress events
-
-    def call_tool(self, tool: Any, tool_input: Mapping[str, Any], context: ToolContext | None) -> Any:
-        if tool.takes_ctx:
-            not_covered("a direct call of a pydantic-ai tool that takes a RunContext needs a run")
-        # The function as a user calls it: keyword arguments, or the one model-typed parameter.
-        single = tool.function_schema.single_arg_name
-        return tool.function(**({single: dict(tool_input)} if single is not None else tool_input))
 
 
 class PydanticAIOpenAITransformer(_Transformers):
