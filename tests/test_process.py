@@ -789,7 +789,10 @@ _RESPONSES, _MESSAGES = "openai.responses", "anthropic.messages"
         ("check_stream", _RESPONSES, _mutated_stream("openai/responses/stream_function_call.yaml", 0, _set(("response", "status"), 7))),
     ]),
     ("vercel-ai.mjs", {(_RESPONSES, "output[type=function_call].status"), (_RESPONSES, "events[type=response.created].data.sequence_number"),
-                       (_MESSAGES, "events[type=message_start].data.message.type")}, [
+                       (_MESSAGES, "events[type=message_start].data.message.type"), ("openai.chat", "object"),
+                       ("openai.chat", "system_fingerprint")}, [
+        ("check_response", "openai.chat", _mutated_body("openai/chat/tool_call.yaml", _set(("object",), 7))),
+        ("check_response", "openai.chat", _mutated_body("openai/chat/tool_call.yaml", _set(("system_fingerprint",), 7))),
         ("check_response", _RESPONSES, _mutated_body("openai/responses/function_call_reasoning.yaml", _set(("output", 1, "status"), 7))),
         ("check_stream", _RESPONSES, _mutated_stream("openai/responses/stream_function_call.yaml", 0, _drop(("sequence_number",)))),
         ("check_stream", _MESSAGES, _mutated_stream("anthropic/messages/stream_text.yaml", 0, _set(("message", "type"), 7))),
