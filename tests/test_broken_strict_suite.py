@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 from broken_strict_adapters import BROKEN, CORRECT_VARIANTS, DIALECT_OF, JUNK, MORE_BROKEN
-from conftest import SuiteRun
+from conftest import SuiteRun, fails_exactly
 from strictconformance import checks
 from strictconformance.dialects import SHIPPED, SchemaError, validate_strict
 from strictconformance.dialects.known_bad import known_bad_cases
@@ -116,7 +116,7 @@ def test_an_sm_bug_fails_rt_1_and_no_other_rt_rule(run_suite: Callable[..., Suit
 
 @pytest.mark.parametrize("rule_id", RT_RULES)
 def test_broken_codec_fails_exactly_its_rt_rule(run_suite: Callable[..., SuiteRun], rule_id: str) -> None:
-    run = run_suite(BROKEN[rule_id], "--sc-rule", "RT", *RT_CHECKS)
+    run = fails_exactly(run_suite, BROKEN[rule_id], {rule_id}, RT_RULES, *RT_CHECKS)
     assert run.rules_with("failed") | run.rules_with("error") == {rule_id}, run.output
     _assert_failure_is_actionable(run, rule_id)
 
