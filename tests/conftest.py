@@ -82,6 +82,11 @@ settings.register_profile(
 # For runs that prove the plumbing of a whole run (every rule reached, the report printed), not
 # what the checks find: the families' own reference tests run them at the selftest profile.
 settings.register_profile("selftest-smoke", settings.get_profile("selftest"), max_examples=3)
+# For runs that prove which rules a broken adapter fails (the same 30 examples find the same
+# failures), not what the minimal counterexample is: shrinking a failure was about 40% of such a
+# run's CPU. tests/test_shrinking.py and the findings tests judge the shrunk counterexamples.
+settings.register_profile("selftest-verdict", settings.get_profile("selftest"),
+                          phases=[phase for phase in Phase if phase.name not in ("explain", "shrink")])
 '''
 
 
@@ -160,6 +165,25 @@ class SuiteRun:
         """Every finding of ``rule_id``'s checks, in the report's order."""
         assert self.report is not None, self.output
         return [finding for check in self.report["rules"][rule_id]["checks"] for finding in check.get("findings") or ()]
+
+
+def fails_exactly(run_suite: Callable[..., SuiteRun], adapter: str, failing: set[str] | frozenset[str],
+                  family: list[str], *args: str, profile: str = "selftest-verdict",
+                  others_may_be_not_covered: bool = True) -> SuiteRun:
+    """Run ``adapter`` on ``failing`` rules at the ``selftest-verdict`` profile (their 30 examples,
+    no shrinking) and on the other rules of ``family`` at ``selftest-smoke``; assert that none of
+    the others fails and return the first run, whose failures the caller judges. One run of the
+    whole family at 30 examples a check cost 3-6 s of CPU per broken adapter, nearly all of it in
+    the examples of rules the adapter does not break."""
+    own = run_suite(adapter, "--sc-rule", ",".join(sorted(failing)), *args, profile=profile)
+    others = sorted(set(family) - set(failing))
+    if others:
+        rest = run_suite(adapter, "--sc-rule", ",".join(others), *args, profile="selftest-smoke")
+        assert rest.report is not None, rest.output
+        assert not rest.rules_with("failed") | rest.rules_with("error"), rest.output
+        covered = rest.rules_with("passed") | (rest.rules_with("not covered") if others_may_be_not_covered else set())
+        assert covered == set(others), rest.output
+    return own
 
 
 def needs_node_package(package: str) -> pytest.MarkDecorator:

@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 from broken_strict_adapters import BROKEN, CORRECT_VARIANTS, DIALECT_OF, JUNK, MORE_BROKEN
-from conftest import SuiteRun
+from conftest import SuiteRun, fails_exactly
 from strictconformance import checks
 from strictconformance.dialects import SHIPPED, SchemaError, validate_strict
 from strictconformance.dialects.known_bad import known_bad_cases
@@ -109,14 +109,15 @@ def test_broken_strictify_breaks_no_other_rule_of_its_dialect(rule_id: str) -> N
 # one SM bug of each kind: an unused definition (openai), a codec of its own (anthropic)
 @pytest.mark.parametrize("rule_id", ["SM-20", "SM-01"])
 def test_an_sm_bug_fails_rt_1_and_no_other_rt_rule(run_suite: Callable[..., SuiteRun], rule_id: str) -> None:
-    run = run_suite(BROKEN[rule_id], "--sc-rule", f"{rule_id},RT", *BOTH_CHECKS)
+    # the other RT rules pass at selftest-smoke (fails_exactly checks it)
+    run = fails_exactly(run_suite, BROKEN[rule_id], {rule_id, "RT-1"}, [rule_id, *RT_RULES], *BOTH_CHECKS,
+                        others_may_be_not_covered=False)
     assert run.rules_with("failed") == {rule_id, "RT-1"}, run.output
-    assert run.rules_with("passed") == set(RT_RULES) - {"RT-1"}
 
 
 @pytest.mark.parametrize("rule_id", RT_RULES)
 def test_broken_codec_fails_exactly_its_rt_rule(run_suite: Callable[..., SuiteRun], rule_id: str) -> None:
-    run = run_suite(BROKEN[rule_id], "--sc-rule", "RT", *RT_CHECKS)
+    run = fails_exactly(run_suite, BROKEN[rule_id], {rule_id}, RT_RULES, *RT_CHECKS)
     assert run.rules_with("failed") | run.rules_with("error") == {rule_id}, run.output
     _assert_failure_is_actionable(run, rule_id)
 
@@ -153,7 +154,8 @@ def test_show_writes_deep_and_large_values_without_recursion() -> None:
 @pytest.mark.parametrize("adapter", sorted(MORE_BROKEN))
 def test_more_broken_strictify_fails_exactly_its_rt_rule(run_suite: Callable[..., SuiteRun], adapter: str) -> None:
     rule_id = MORE_BROKEN[adapter]
-    run = run_suite(f"broken_strict_adapters:{adapter}", "--sc-rule", "RT", *RT_CHECKS)
+    # shrunk (the selftest profile): the minimal counterexample's dialect is the first, openai
+    run = fails_exactly(run_suite, f"broken_strict_adapters:{adapter}", {rule_id}, RT_RULES, *RT_CHECKS, profile="selftest")
     assert run.rules_with("failed") | run.rules_with("error") == {rule_id}, run.output
     assert run.report is not None
     counterexamples = run.report["rules"][rule_id]["findings"]

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from broken_tool_adapters import BROKEN, EXTRA_BROKEN, MULTI_BROKEN
-from conftest import SuiteRun
+from conftest import SuiteRun, fails_exactly
 from strictconformance.spec import all_rules
 
 TL_RULES = [rule_id for rule_id in all_rules() if rule_id.startswith("TL-")]
@@ -29,7 +29,7 @@ def test_the_reference_passes_every_tl_check(run_suite: Callable[..., SuiteRun])
 
 @pytest.mark.parametrize(("rule_id", "adapter"), [*BROKEN.items(), *EXTRA_BROKEN], ids=lambda value: value.split(":")[-1])
 def test_a_broken_adapter_fails_exactly_its_rule(run_suite: Callable[..., SuiteRun], rule_id: str, adapter: str) -> None:
-    run = run_suite(adapter, "--sc-rule", "TL")
+    run = fails_exactly(run_suite, adapter, {rule_id}, TL_RULES)
     failed = run.rules_with("failed") | run.rules_with("error")
     assert failed == {rule_id}, run.output
     assert f"{rule_id} violation" in run.output  # the rule ID is in what the user reads
@@ -42,7 +42,7 @@ def test_a_broken_adapter_fails_exactly_its_rule(run_suite: Callable[..., SuiteR
 
 @pytest.mark.parametrize(("rule_ids", "adapter"), MULTI_BROKEN, ids=lambda value: value.split(":")[-1] if isinstance(value, str) else "")
 def test_a_bug_several_rules_see_fails_exactly_those(run_suite: Callable[..., SuiteRun], rule_ids: frozenset[str], adapter: str) -> None:
-    run = run_suite(adapter, "--sc-rule", "TL")
+    run = fails_exactly(run_suite, adapter, rule_ids, TL_RULES)
     assert run.rules_with("failed") | run.rules_with("error") == set(rule_ids), run.output
     assert "carries tool-use id 'invalid-input'" in run.output
 
