@@ -198,12 +198,13 @@ def test_the_comparison_does_not_import_the_reference_normaliser() -> None:
 # -- a planted error in the reference helper's normaliser ----------------------------------------------------
 
 
-def _drop_last(key: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+def _keep_first(key: str, count: int) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A plausible normaliser bug: only the first ``count`` entries of ``key`` survive. Idempotent, as
+    a normaliser is: normalising its own output again changes nothing, so a check that normalises
+    both sides with it sees two equal schemas."""
     def plant(node: dict[str, Any]) -> dict[str, Any]:
         value = node.get(key)
-        if isinstance(value, list) and len(value) > 1:
-            node = {**node, key: value[:-1]}
-        return node
+        return {**node, key: value[:count]} if isinstance(value, list) and len(value) > count else node
     return plant
 
 
@@ -211,15 +212,16 @@ _PLANTED_SHAPE = ObjectShape("Planted", (("query", FieldShape("string")), ("leve
                                          ("mode", FieldShape("enum", enum_values=("fast", "slow", "exact")))))
 
 
-@pytest.mark.parametrize(("key", "where"), [("required", "/required"), ("enum", "/properties/mode/enum")])
-def test_tl1_fails_the_reference_when_its_normaliser_drops_something(monkeypatch: pytest.MonkeyPatch, key: str, where: str) -> None:
-    """canonical.py's per-node rules drop a ``required`` entry or an enum value: the reference helper
+@pytest.mark.parametrize(("key", "count", "where"), [("required", 1, "/required"), ("enum", 2, "/properties/mode/enum")])
+def test_tl1_fails_the_reference_when_its_normaliser_drops_something(monkeypatch: pytest.MonkeyPatch, key: str, count: int, where: str) -> None:
+    """canonical.py's per-node rules drop ``required`` entries or enum values: the reference helper
     advertises the loss for every source alike. Compared with the raw schema by the oracle's own
     comparison, TL-1 fails; an oracle that normalised both sides with canonical.py saw nothing."""
     case = callbacks.shape_case(_PLANTED_SHAPE)
     assert check_tl1(ReferenceToolLayer(), case) == []
     normalise = canonical._normalise
-    monkeypatch.setattr(canonical, "_normalise", lambda node: _drop_last(key)(normalise(node)))
+    monkeypatch.setattr(canonical, "_normalise", lambda node: _keep_first(key, count)(normalise(node)))
+    assert canonical.canonical_input_schema(canonical.canonical_input_schema(case.schema).schema) == canonical.canonical_input_schema(case.schema)
     violations = check_tl1(ReferenceToolLayer(), case)
     assert violations, "TL-1 passed a reference that advertises a lossy schema"
     assert "validates differently from the shape's raw JSON Schema" in violations[0].message
@@ -264,7 +266,7 @@ def test_tl5_takes_the_same_schema_written_another_way_and_names_a_loss(case: An
 
 def test_tl1_fails_the_planted_reference_through_the_plugin(monkeypatch: pytest.MonkeyPatch, run_suite: Callable[..., SuiteRun]) -> None:
     normalise = canonical._normalise
-    monkeypatch.setattr(canonical, "_normalise", lambda node: _drop_last("required")(normalise(node)))
+    monkeypatch.setattr(canonical, "_normalise", lambda node: _keep_first("required", 1)(normalise(node)))
     run = run_suite(None, "--sc-rule", "TL-1")
     assert run.rules_with("failed") == {"TL-1"}, run.output
     assert "first difference at" in run.output and "/required" in run.output, run.output
