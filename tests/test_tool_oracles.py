@@ -217,7 +217,7 @@ class LeakingRawContextLayer(ReferenceToolLayer):
 
 def test_tl5_checks_context_on_every_source_not_only_type_hints() -> None:
     violations = _first_violation(LeakingRawContextLayer(), "TL-5")
-    assert violations[0].message == "the advertised schema differs from the same tool without context"
+    assert violations[0].message.startswith("the advertised schema differs from the same tool without context; first difference at /properties/context")
     assert violations[0].counterexample["definition"]["source"] in ("model", "json_schema")
     raw_only = type("RawOnly", (LeakingRawContextLayer,), {"traits": ToolLayerTraits(sources=frozenset({"json_schema"}))})()
     assert _first_violation(raw_only, "TL-5")  # a layer with raw schemas only is checked too

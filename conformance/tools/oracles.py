@@ -11,8 +11,9 @@ propagate as they are. :func:`assert_conforms` turns violations into one ``Asser
 Hypothesis to shrink.
 
 The checks are strict where the SPEC is and lenient where SDKs legitimately differ: schemas are
-compared in canonical form (titles, ``$defs`` placement and ``anyOf``-vs-type-list do not
-matter, a lost ``null`` or a dropped ``additionalProperties`` does), and a layer is compared
+compared by what they accept, with the oracles' own comparison (:mod:`~strictconformance.tools.equivalence`:
+titles, ``$defs`` placement and ``anyOf``-vs-type-list do not matter, a lost ``null`` or a dropped
+``additionalProperties`` does), and a layer is compared
 with itself: TL-1 wants every source of one shape to advertise what the layer advertises for
 the shape's raw JSON Schema, and that to validate as the raw schema does (annotations such as
 ``default`` may go, as long as every source drops them alike); TL-5 compares a tool with context
@@ -39,7 +40,6 @@ from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 from strictconformance.dialects.pointers import split_pointer
 from strictconformance.findings import CheckFailure
-from strictconformance.tools.canonical import canonical_input_schema
 from strictconformance.tools.cases import (
     CallLog,
     ContextCase,
@@ -60,10 +60,9 @@ from strictconformance.tools.contract import (
     ToolLayer,
     ToolLayerTraits,
 )
-from strictconformance.tools.errors import ToolDefinitionError
+from strictconformance.tools.equivalence import Difference, compare_schemas, input_schema_problem
 from strictconformance.tools.jsonvalue import parse_json_text
 from strictconformance.tools.results import ToolContext, ToolEvent, ToolInvocation, ToolResult
-from strictconformance.tools.schema_walk import map_subschemas
 from strictconformance.tools.shapes import (
     ObjectShape,
     as_json,
@@ -257,24 +256,6 @@ def _names_field(result: ToolResult, pointer: str) -> bool:
     return _mentions_path(_text(result), parts)
 
 
-def _first_difference(left: object, right: object, path: str = "") -> tuple[str, object, object] | None:
-    if isinstance(left, Mapping) and isinstance(right, Mapping):
-        for key in list(left) + [key for key in right if key not in left]:
-            if key not in left or key not in right:
-                return (f"{path}/{key}", left.get(key, "<absent>"), right.get(key, "<absent>"))
-            found = _first_difference(left[key], right[key], f"{path}/{key}")
-            if found:
-                return found
-        return None
-    if isinstance(left, list) and isinstance(right, list) and len(left) == len(right):
-        for index, (a, b) in enumerate(zip(left, right, strict=True)):
-            found = _first_difference(a, b, f"{path}/{index}")
-            if found:
-                return found
-        return None
-    return None if json_equal(left, right) else (path or "(root)", left, right)
-
-
 # -- TL-1 ---------------------------------------------------------------------------------------
 
 
@@ -290,26 +271,23 @@ NO_OP_WHEN_TRUE = frozenset({"additionalProperties", "items", "additionalItems",
                              "unevaluatedItems", "propertyNames"})
 
 
-def _validation_view(schema: object) -> object:
-    """``schema`` without :data:`ANNOTATIONS` nor always-true :data:`NO_OP_WHEN_TRUE` keywords, at
-    every schema node (property names untouched)."""
-    if not isinstance(schema, Mapping):
-        return schema
-    node = map_subschemas(schema, lambda sub: _validation_view(sub.schema))
-    return {key: value for key, value in node.items()
-            if key not in ANNOTATIONS and not (key in NO_OP_WHEN_TRUE and (value is True or value == {}))}
+def _difference_text(difference: Difference, left: str, right: str) -> str:
+    """A schema difference as a maintainer reads it: the first place, or the input that tells them apart."""
+    if difference.by_instance:
+        return (f"{left} {difference.left} the input {_dump(difference.witness)}, {right} {difference.right} it")
+    return f"first difference at {difference.where}: {_dump(difference.left)} instead of {_dump(difference.right)}"
 
 
-def _advertised_schema(rule_id: str, layer: ToolLayer, handle: Any, definition: ToolDefinition, example: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str, Any, list[Violation]]:
-    """Describe the tool ``handle`` defined from ``definition``: (its canonical advertised schema or
-    None, the describe call, what was advertised, violations when it is unusable)."""
+def _advertised_schema(rule_id: str, layer: ToolLayer, handle: Any, definition: ToolDefinition, example: Mapping[str, Any]) -> tuple[Mapping[str, Any] | None, str, Any, list[Violation]]:
+    """Describe the tool ``handle`` defined from ``definition``: (its advertised schema, or None when
+    it is unusable, the describe call, what was advertised, violations when it is unusable)."""
     call = _call("describe_tool", "handle")
     advertised = _attempt(rule_id, call, example, lambda: layer.describe_tool(handle), "describe_tool")
-    try:
-        return canonical_input_schema(advertised.input_schema).schema, call, advertised.input_schema, []
-    except ToolDefinitionError as exc:
-        message = f"the schema advertised for a {definition.source} definition is unusable: {exc}"
-        return None, call, advertised.input_schema, [Violation(rule_id, message, call, {**example, "advertised": advertised.input_schema}, defect=f"the schema advertised for a {definition.source} definition is unusable")]
+    problem = input_schema_problem(advertised.input_schema)
+    if problem is None:
+        return advertised.input_schema, call, advertised.input_schema, []
+    message = f"the schema advertised for a {definition.source} definition is unusable: input schema: {problem}"
+    return None, call, advertised.input_schema, [Violation(rule_id, message, call, {**example, "advertised": advertised.input_schema}, defect=f"the schema advertised for a {definition.source} definition is unusable")]
 
 
 def check_tl1(layer: ToolLayer, case: ShapeCase) -> list[Violation]:
@@ -318,7 +296,7 @@ def check_tl1(layer: ToolLayer, case: ShapeCase) -> list[Violation]:
     The layer is compared with itself: every source must advertise what the layer advertises for
     the shape's raw JSON Schema (or, without raw schemas, for the first source it takes), and that
     must validate as the raw schema does. The kit's own annotations are not demanded."""
-    expected = canonical_input_schema(case.schema).schema
+    expected = case.schema
     definitions = [definition for definition in case.definitions if definition.source in layer.traits.sources]
     if layer.traits.strict_default:
         # a layer strict by default transforms unset-strict schemas for its provider's strict mode
@@ -326,7 +304,7 @@ def check_tl1(layer: ToolLayer, case: ShapeCase) -> list[Violation]:
         definitions = [replace(definition, strict=False) if definition.strict is None else definition for definition in definitions]
     definitions.sort(key=lambda definition: definition.source != "json_schema")  # the raw schema first: the yardstick
     violations: list[Violation] = []
-    baseline: tuple[str, dict[str, Any]] | None = None
+    baseline: tuple[str, Mapping[str, Any]] | None = None
     for definition in definitions:
         example = {"source": definition.source, "raw_schema": case.schema, "definition": definition.as_json()}
 
@@ -339,21 +317,19 @@ def check_tl1(layer: ToolLayer, case: ShapeCase) -> list[Violation]:
             shown = {**example, "advertised": advertised}
             if baseline is None:
                 baseline = (definition.source, got)
-                difference = _first_difference(_validation_view(got), _validation_view(expected))
+                difference = compare_schemas(got, expected, ignore=ANNOTATIONS, absent_when_true=NO_OP_WHEN_TRUE)
                 if difference is None:
                     return []
-                where, actual, wanted = difference
+                text = _difference_text(difference, "the advertised schema", "the raw schema")
                 return [Violation("TL-1", f"the {definition.source} definition advertises a schema that validates differently "
-                                          f"from the shape's raw JSON Schema; first difference at {where}: {_dump(actual)} "
-                                          f"instead of {_dump(wanted)}", call, shown, defect=f"the {definition.source} definition validates differently from the raw JSON Schema")]
+                                          f"from the shape's raw JSON Schema; {text}", call, shown, defect=f"the {definition.source} definition validates differently from the raw JSON Schema")]
             source, yardstick = baseline
-            difference = _first_difference(got, yardstick)
+            difference = compare_schemas(got, yardstick)
             if difference is None:
                 return []
-            where, actual, wanted = difference
             what = "the same shape as raw JSON Schema" if source == "json_schema" else f"the same shape as a {source} definition"
-            return [Violation("TL-1", f"the {definition.source} definition advertises a different schema than {what}; "
-                                      f"first difference at {where}: {_dump(actual)} instead of {_dump(wanted)}",
+            text = _difference_text(difference, "this schema", f"the one advertised for the {source} definition")
+            return [Violation("TL-1", f"the {definition.source} definition advertises a different schema than {what}; {text}",
                               call, {**shown, f"advertised_for_{source}": yardstick}, defect=f"the {definition.source} definition advertises another schema than {what}")]
 
         violations.extend(_checked("TL-1", run))
@@ -538,12 +514,14 @@ def check_tl5(layer: ToolLayer, case: ContextCase) -> list[Violation]:
         advertised = _attempt("TL-5", call, example, lambda: layer.describe_tool(handle), "describe_tool")
         properties = advertised.input_schema.get("properties", {})
         leaked = case.context_parameter is not None and isinstance(properties, Mapping) and case.context_parameter in properties
-        try:
-            same = without is None or canonical_input_schema(advertised.input_schema).schema == without
-        except ToolDefinitionError:
-            same = False
+        problem = input_schema_problem(advertised.input_schema)
+        difference = None if without is None or problem is not None else compare_schemas(advertised.input_schema, without)
+        same = without is None or (problem is None and difference is None)
         if leaked or not same:
             detail = f"the context parameter {case.context_parameter!r} appears in the advertised schema" if leaked else "the advertised schema differs from the same tool without context"
+            if not leaked:
+                detail += (f" (it is unusable: {problem})" if problem is not None else
+                           f"; {_difference_text(difference, 'with context it', 'without it')}" if difference is not None else "")
             violations.append(Violation("TL-5", detail, call, {**example, "advertised": advertised.input_schema, "advertised_without_context": without}, defect="the context parameter is in the advertised schema" if leaked else "context changes the advertised schema"))
         before = len(case.log.calls)
         invocation, call = _invoke("TL-5", layer, handle, case.tool_use_id, case.input, case.invocation_state, example, "invoking a tool with context")
