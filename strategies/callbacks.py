@@ -863,7 +863,7 @@ def context_direct_call_case(
     opt_in: bool | str = parameter if source == "signature" else True
     definition = recording_definition(shape, source, name=name, log=log, returns=returns, context=opt_in)
     context = ToolContext(tool_use_id=tool_use_id, tool_name=name, invocation_state=dict(invocation_state))
-    return ContextDirectCallCase(definition, shape, log, valid_input, invalid_input, invalid_field, returns, context)
+    return ContextDirectCallCase(RecordingCase(definition, shape, log, valid_input, invalid_input, invalid_field, returns), context)
 
 
 @st.composite

@@ -139,9 +139,9 @@ FEATURES: dict[str, tuple[st.SearchStrategy[Any], Callable[[Any], bool]]] = {
     "boolean convention: a number is invalid": (
         callbacks.strict_cases("boolean"), lambda case: not case.valid and type(case.definition.strict) is int and case.definition.strict > 0),
     "strict on a type-hinted tool": (callbacks.strict_cases(sources=("signature",)), lambda case: case.definition.source == "signature"),
-    **{f"direct call with context from {source}": (callbacks.context_direct_call_cases(), lambda case, source=source: case.definition.source == source)
+    **{f"direct call with context from {source}": (callbacks.context_direct_call_cases(), lambda case, source=source: case.recording.definition.source == source)
        for source in ("signature", "model", "json_schema")},
-    "direct call with context, invalid nested": (callbacks.context_direct_call_cases(), lambda case: case.invalid_field.count("/") >= 2),
+    "direct call with context, invalid nested": (callbacks.context_direct_call_cases(), lambda case: case.recording.invalid_field.count("/") >= 2),
     **{f"strict tool {'with an open object' if open_object else 'every object closed'} from {source}": (
         callbacks.refusal_cases(), lambda case, source=source, open_object=open_object: case.definition.source == source and case.expressible is not open_object)
        for source in ("signature", "model", "json_schema") for open_object in (True, False)},

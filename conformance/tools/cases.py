@@ -141,13 +141,7 @@ class ContextDirectCallCase:
     """TL-6 for a tool that opted in to context (TL-5's opt-in): called directly with valid and
     invalid input, once with ``context`` supplied and once without (``None``)."""
 
-    definition: ToolDefinition
-    shape: ObjectShape
-    log: CallLog
-    valid_input: Mapping[str, JSONValue]
-    invalid_input: Mapping[str, JSONValue]
-    invalid_field: str
-    returns: JSONValue
+    recording: RecordingCase
     context: ToolContext
 
 

@@ -589,25 +589,26 @@ def _check_tl6_context(layer: ToolLayer, case: ContextDirectCallCase) -> list[Vi
     """TL-6 for a tool that opted in to context: a direct call with the context supplied passes it
     to the callback and validates as any direct call does (invalid input raises an error naming the
     field, the callback not run); without a context, invalid input still never reaches the callback."""
-    if case.definition.source not in layer.traits.sources:
+    recording = case.recording
+    if recording.definition.source not in layer.traits.sources:
         return []
     context = case.context
     shown_context = {"tool_use_id": context.tool_use_id, "tool_name": context.tool_name, "invocation_state": dict(context.invocation_state)}
-    example: dict[str, Any] = {"definition": case.definition.as_json(), "schema": schema_for(case.shape), "context": shown_context}
+    example: dict[str, Any] = {"definition": recording.definition.as_json(), "schema": schema_for(recording.shape), "context": shown_context}
 
     def run() -> list[Violation]:
         violations: list[Violation] = []
-        handle = _define("TL-6", layer, case.definition, example)
-        before = len(case.log.calls)
-        call = _call("call_tool", "handle", case.valid_input, shown_context)
-        valid_example = {**example, "input": case.valid_input}
-        returned = _attempt("TL-6", call, valid_example, lambda: layer.call_tool(handle, case.valid_input, context),
+        handle = _define("TL-6", layer, recording.definition, example)
+        before = len(recording.log.calls)
+        call = _call("call_tool", "handle", recording.valid_input, shown_context)
+        valid_example = {**example, "input": recording.valid_input}
+        returned = _attempt("TL-6", call, valid_example, lambda: layer.call_tool(handle, recording.valid_input, context),
                             "a direct call of a context tool with valid input and its context")
-        calls = _new_calls(case.log, before)
-        if not json_equal(_to_json(returned), case.returns):
-            violations.append(Violation("TL-6", f"a direct call of a context tool returned {_dump(returned)}, not the callback's {_dump(case.returns)}",
+        calls = _new_calls(recording.log, before)
+        if not json_equal(_to_json(returned), recording.returns):
+            violations.append(Violation("TL-6", f"a direct call of a context tool returned {_dump(returned)}, not the callback's {_dump(recording.returns)}",
                                         call, valid_example, defect="a direct call of a context tool did not return the callback's value"))
-        if len(calls) != 1 or not _received_ok(calls[0].input, case.valid_input, case.definition, case.shape):
+        if len(calls) != 1 or not _received_ok(calls[0].input, recording.valid_input, recording.definition, recording.shape):
             violations.append(Violation("TL-6", "a direct call of a context tool with valid input did not pass it to the callback once, as given",
                                         call, valid_example, defect="a direct call of a context tool did not pass valid input to the callback once"))
         else:
@@ -619,25 +620,25 @@ def _check_tl6_context(layer: ToolLayer, case: ContextDirectCallCase) -> list[Vi
                                                     f"(it received {_dump(got)})", call, valid_example,
                                             defect="a direct call of a context tool did not pass its context to the callback"))
         for given, label in ((context, "with its context"), (None, "without a context")):
-            before = len(case.log.calls)
-            call = _call("call_tool", "handle", case.invalid_input, shown_context if given is not None else None)
-            invalid_example = {**example, "input": case.invalid_input, "invalid_at": case.invalid_field}
+            before = len(recording.log.calls)
+            call = _call("call_tool", "handle", recording.invalid_input, shown_context if given is not None else None)
+            invalid_example = {**example, "input": recording.invalid_input, "invalid_at": recording.invalid_field}
             if given is None:
                 invalid_example["context"] = None
             try:
-                returned = layer.call_tool(handle, case.invalid_input, given)
+                returned = layer.call_tool(handle, recording.invalid_input, given)
             except CheckFailure:
                 raise
             except Exception as exc:
-                if given is not None and not _error_names_field(exc, case.invalid_field):
-                    violations.append(Violation("TL-6", f"a direct call of a context tool with input invalid at {case.invalid_field} raised "
+                if given is not None and not _error_names_field(exc, recording.invalid_field):
+                    violations.append(Violation("TL-6", f"a direct call of a context tool with input invalid at {recording.invalid_field} raised "
                                                         f"{type(exc).__qualname__}: {_dump(str(exc))}, which does not name the failing field",
                                                 call, invalid_example, defect="a direct call of a context tool raised an error that does not name the failing field"))
             else:
-                violations.append(Violation("TL-6", f"a direct call of a context tool {label}, with input invalid at {case.invalid_field}, "
+                violations.append(Violation("TL-6", f"a direct call of a context tool {label}, with input invalid at {recording.invalid_field}, "
                                                     f"returned {_dump(returned)} instead of raising", call, invalid_example,
                                             defect=f"a direct call of a context tool {label} with invalid input did not raise"))
-            if _new_calls(case.log, before):
+            if _new_calls(recording.log, before):
                 violations.append(Violation("TL-6", f"a direct call of a context tool {label} passed invalid input to the callback", call,
                                             invalid_example, defect=f"a direct call of a context tool {label} passed invalid input to the callback"))
         return violations
