@@ -928,9 +928,9 @@ class _ConformanceRun:
             self.state.run_cpu_here += result.cpu
             if spent:
                 result.budget = budget.as_json()
-        refused = self.state.harness.tool_refusal_counts.get(item.nodeid)
-        if refused is not None and not result.reason:  # declared refusals of tool definitions: a note, never dropped
-            result.reason = _tool_refusals_note(refused)
+        tool_refusals = self.state.harness.tool_refusal_counts.get(item.nodeid)
+        if tool_refusals is not None and not result.reason:  # declared refusals of tool definitions: a note, never dropped
+            result.reason = _tool_refusals_note(tool_refusals)
         counts = self.state.harness.strictify_outcomes.get(item.nodeid)
         if counts is not None:
             result.strictify = counts
