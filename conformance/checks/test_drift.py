@@ -470,30 +470,30 @@ def test_dr_2_content_holders_retyped(strictconformance_harness: Harness) -> Non
     this is the field no SDK can parse a response without, where a parser that trusts the body
     fails first, so every run meets it."""
     judged = 0
+    checker = adapter_checker(strictconformance_harness)
+    unread = strictconformance_harness.declarations.drift_unread
     for api in strictconformance_harness.declarations.drift_apis:
-        holders = _content_holders(api)
-        done: set[object] = set()
-        bodies = [ResponseSubject(r.api, payload=r.payload(), source=r.label) for location in list_cassettes(api)
-                  for r in load_cassette(location).responses() if not r.is_stream]
-        retypes = [(subject, candidate) for subject in bodies
-                   for candidate in mutation_candidates(subject, unread=strictconformance_harness.declarations.drift_unread)
-                   if candidate.kind == "change_type" and candidate.site is not None and len(candidate.site.path) == 1
-                   and candidate.site.path[0] in holders]
-        checker = adapter_checker(strictconformance_harness)
-        for subject, candidate in retypes:
-            assert candidate.site is not None
-            if candidate.site.path[0] in done:
-                continue
-            if judge_recorded(checker, subject, label=subject.source or "").failed:
+        left = set(_content_holders(api))  # each retyped once, in the first accepted body that has it
+        bodies = (ResponseSubject(r.api, payload=r.payload(), source=r.label) for location in list_cassettes(api)
+                  for r in load_cassette(location).responses() if not r.is_stream)
+        for subject in bodies:
+            if not left:
+                break
+            retypes = [candidate for candidate in mutation_candidates(subject, unread=unread)
+                       if candidate.kind == "change_type" and candidate.site is not None and len(candidate.site.path) == 1
+                       and candidate.site.path[0] in left]
+            if not retypes or judge_recorded(checker, subject, label=subject.source or "").failed:
                 continue  # DR-1 reports a recorded body the SDK rejects; the next body that has the field serves
-            done.add(candidate.site.path[0])
-            for choice in candidate.choices:
-                mutation = apply_mutation(subject, candidate, choice)
-                if not mutation.breaking or mutation.rule_id != "DR-2":
-                    continue
-                judged += 1
-                if not _judge_change(strictconformance_harness, mutation, explicit=True).passed:
-                    return
+            for candidate in retypes:
+                assert candidate.site is not None
+                left.discard(candidate.site.path[0])
+                for choice in candidate.choices:
+                    mutation = apply_mutation(subject, candidate, choice)
+                    if not mutation.breaking or mutation.rule_id != "DR-2":
+                        continue
+                    judged += 1
+                    if not _judge_change(strictconformance_harness, mutation, explicit=True).passed:
+                        return
     if not judged:
         not_covered(f"no recorded response body of {', '.join(strictconformance_harness.declarations.drift_apis)} "
                     "holds its text and tool calls in a top-level field to retype")
