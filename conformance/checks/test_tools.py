@@ -716,16 +716,25 @@ def test_tl_11_refuses_only_what_strict_mode_cannot_express(strictconformance_ha
     _tl11(strictconformance_harness, data.draw(callbacks.refusal_cases(sources=layer.traits.sources & _ALL_SOURCES), label="case"))
 
 
-#: (source, with an open object): a closed nested model beside scalars, with and without ``metadata: dict[str, Any]``.
-_KNOWN_REFUSALS: tuple[tuple[InputSource, bool], ...] = tuple((source, open_object) for source in sorted(_ALL_SOURCES) for open_object in (False, True))
+#: The known refusal cases: a closed nested model beside scalars (``item: str, owner: Owner``); the
+#: same with the model nullable (``owner: Owner | None``, an ``anyOf`` of the object and null, whose
+#: optional ``level`` strict mode makes required and nullable: a shape one SDK refuses in strict
+#: mode); and the first with ``metadata: dict[str, Any]`` (an open object: no strict mode expresses it).
+_REFUSAL_SHAPES: Mapping[str, tuple[ObjectShape, bool]] = {
+    "closed": (_ORDER, False),
+    "nullable-model": (ObjectShape("Order", (("item", FieldShape("string")), ("owner", FieldShape("object", nullable=True, obj=_OWNER))), closed=True), False),
+    "open": (_ORDER, True),
+}
+_KNOWN_REFUSALS: tuple[tuple[InputSource, str], ...] = tuple((source, variant) for source in sorted(_ALL_SOURCES) for variant in _REFUSAL_SHAPES)
 
 
 @check("TL-11")
-@pytest.mark.parametrize(("source", "open_object"), _KNOWN_REFUSALS, ids=lambda value: value if isinstance(value, str) else ("open" if value else "closed"))
-def test_tl_11_known_refusals(strictconformance_harness: Harness, source: InputSource, open_object: bool) -> None:
-    """``item: str, owner: Owner`` (closed) strict: never refused; with ``metadata: dict[str, Any]``:
-    refused only with a declared exception, or accepted."""
+@pytest.mark.parametrize(("source", "variant"), _KNOWN_REFUSALS)
+def test_tl_11_known_refusals(strictconformance_harness: Harness, source: InputSource, variant: str) -> None:
+    """``item: str, owner: Owner`` (closed) and ``owner: Owner | None`` strict: never refused; with
+    ``metadata: dict[str, Any]``: refused only with a declared exception, or accepted."""
     layer = _layer(strictconformance_harness, "TL-11")
     if source not in layer.traits.sources:
         not_covered(f"tool_layer_traits.sources does not declare {source}")
-    _tl11(strictconformance_harness, callbacks.refusal_case(_ORDER, source, name="known_refusal", open_object=open_object))
+    shape, open_object = _REFUSAL_SHAPES[variant]
+    _tl11(strictconformance_harness, callbacks.refusal_case(shape, source, name="known_refusal", open_object=open_object))

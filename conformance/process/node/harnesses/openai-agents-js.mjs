@@ -12,7 +12,9 @@
 //                    error to the model (tool.ts, defaultToolErrorFunction): an error result here,
 //                    declared as `tool_layer_traits.error_text` (TL-3). execute's context: the
 //                    RunContext's `context` is the kit's invocation state, the call id is
-//                    `details.toolCall.callId`.
+//                    `details.toolCall.callId`. tool() refuses, with a `UserError` saying why, a strict
+//                    JSON Schema it will not make strict (the same conversion as --strict-schema):
+//                    declared refusals (`tool_refusals`, TL-11 judges them).
 //   --strict-schema  the strict-schema conversion tool() runs on a JSON Schema when strict is on
 //                    (prepareOpenAIStrictToolSchema, utils/strictToolSchema.ts) -> strictify: the
 //                    `parameters` of tool({ parameters: schema, strict: true }); and its input
@@ -229,7 +231,8 @@ serve({
   declarations: STRICT_SCHEMA
     ? { strictify_dialects: ["openai"], strictify_context: "tool_input", strictify_refusals: ["UserError"] }
     : { tool_layer_traits: { sources: ["json_schema"], strict_convention: "boolean", strict_default: true,
-                             final_value: "tool_return", advertised_defaults: "dropped_when_strict", error_text: FAILURE_TEXT } },
+                             final_value: "tool_return", advertised_defaults: "dropped_when_strict", error_text: FAILURE_TEXT },
+        tool_refusals: ["UserError"] },
   notCovered: NOT_COVERED,
   capabilities: STRICT_SCHEMA ? { strictify, decode } : { define_tool: defineTool, describe_tool: describeTool, invoke_tool: invokeTool },
   reproducers: STRICT_SCHEMA ? { strictify: reproduceStrictify, decode: reproduceDecode }
