@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import json
 from collections.abc import Callable
 
 import pytest
@@ -28,7 +29,11 @@ from fidelity_adapters import (
     ParsesFaithfully,
 )
 from strictconformance.drift.cassettes import list_cassettes, load_cassette
-from strictconformance.drift.lifecycle import LIFECYCLES, lifecycle_breaches
+from strictconformance.drift.lifecycle import (
+    LIFECYCLES,
+    claimed_by_a_later_event,
+    lifecycle_breaches,
+)
 from strictconformance.drift.mutations import (
     LIFECYCLE_VARIETIES,
     DriftMutation,
@@ -37,6 +42,7 @@ from strictconformance.drift.mutations import (
     mutation_candidates,
 )
 from strictconformance.drift.oracles import DriftChecker, judge_fidelity, judge_mutation
+from strictconformance.drift.paths import parse_path
 from strictconformance.drift.shapes import API_IDS
 from strictconformance.drift.sse import SSEEvent
 from strictconformance.drift.validator import stream_document, validate_response, validate_stream
@@ -271,3 +277,60 @@ def test_every_resplit_of_a_recorded_stream_keeps_its_lifecycle() -> None:
                 assert not validate_stream(mutation.api, mutation.subject.events).errors, mutation.summary()
                 merged += choice == "merge"
     assert merged
+
+
+def _indexes(events: tuple[SSEEvent, ...], field: str) -> list[int]:
+    out = []
+    for event in events:
+        try:
+            data = json.loads(event.data)
+        except ValueError:
+            continue
+        if isinstance(data, dict) and isinstance(data.get(field), int):
+            out.append(data[field])
+    return out
+
+
+#: Snapshot arrays of a stream and the index field by which later events fill them (from the
+#: providers' streaming references, written here apart from the kit's lifecycle data).
+_FILLED_BY = {("openai.responses", "response.output"): "output_index", ("openai.responses", "item.content"): "content_index",
+              ("anthropic.messages", "message.content"): "index"}
+
+
+def test_an_element_added_to_a_stream_never_takes_a_position_a_later_event_fills() -> None:
+    """``response.created`` carries ``response.output: []`` and ``response.output_item.added`` then
+    fills position 0 (``output_index``); Anthropic's ``message_start`` and ``content_block_start``
+    (``index``) likewise. An element added there would be a second thing at position 0, which an
+    accumulating SDK (openai's ``responses.stream``) rightly rejects ("Duplicate response output
+    index 0"): not an additive change. Every element the kit adds to a stream array sits at a
+    position no later event names; where the array is complete (``response.completed``), it is
+    still added."""
+    added = filled = 0
+    for subject in _streams():
+        for candidate in mutation_candidates(subject):
+            if candidate.kind != "add_unknown_variant" or candidate.site is None:
+                continue
+            mutation = apply_mutation(subject, candidate, candidate.choices[0])
+            assert mutation.subject.events is not None
+            path = parse_path(mutation.path)
+            event, position = int(path[1]), path[-1]
+            field = _FILLED_BY.get((subject.api, ".".join(str(part) for part in path[3:-1])))
+            if field is not None:
+                filled += 1
+                assert position not in _indexes(mutation.subject.events[event + 1:], field), f"{subject.source}: {mutation.summary()}"
+            added += 1
+    assert added and filled, (added, filled)
+
+
+def test_claimed_positions_are_judged_from_the_stream_itself() -> None:
+    """The check reads the stream: the same snapshot array is free to grow when no later event
+    names the position an element would take."""
+    created = SSEEvent(json.dumps({"type": "response.created", "response": {"output": []}}), "response.created")
+    added = SSEEvent(json.dumps({"type": "response.output_item.added", "output_index": 0, "item": {"type": "message", "content": []}}),
+                     "response.output_item.added")
+    part = SSEEvent(json.dumps({"type": "response.content_part.added", "output_index": 0, "content_index": 0}), "response.content_part.added")
+    assert claimed_by_a_later_event("openai.responses", (created, added), ("events", 0, "data", "response", "output"))
+    assert not claimed_by_a_later_event("openai.responses", (created,), ("events", 0, "data", "response", "output"))
+    assert claimed_by_a_later_event("openai.responses", (created, added, part), ("events", 1, "data", "item", "content"))
+    assert not claimed_by_a_later_event("openai.responses", (created, added), ("events", 1, "data", "item", "content"))
+    assert not claimed_by_a_later_event("openai.chat", (created, added), ("events", 0, "data", "response", "output"))

@@ -19,13 +19,13 @@ DR-6, not here.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from strictconformance.drift.paths import PathPart, format_path
 
-__all__ = ["LIFECYCLES", "Breach", "Fragment", "Lifecycle", "lifecycle_breaches", "lifecycle_of"]
+__all__ = ["LIFECYCLES", "Breach", "Fragment", "Grown", "Lifecycle", "claimed_by_a_later_event", "lifecycle_breaches", "lifecycle_of"]
 
 _ANTHROPIC_STREAM = "https://docs.anthropic.com/en/docs/build-with-claude/streaming (Event types; Basic streaming request)"
 _RESPONSES_STREAM = ("https://platform.openai.com/docs/api-reference/responses-streaming and "
@@ -49,6 +49,19 @@ class Fragment:
     text: str
     kind_path: str = ""
     kind: str = ""
+
+
+@dataclass(frozen=True)
+class Grown:
+    """An array an event carries as a snapshot that later events fill by position: in events of
+    type ``events``, the array at ``array`` (a dotted path in the event's data), whose positions
+    the ``index`` field of later events names (``response.created``'s empty ``response.output``,
+    then ``response.output_item.added`` at ``output_index`` 0). An element added there takes a
+    position a later event claims: the stream then says two things are at one position."""
+
+    events: tuple[str, ...]
+    array: str
+    index: str
 
 
 @dataclass(frozen=True)
@@ -77,6 +90,8 @@ class Lifecycle:
     finish_key: str = ""
     #: chat: tool-call fragments keyed by (choice index, tool-call index)
     tool_calls: bool = False
+    #: snapshot arrays later events fill by position
+    grown: tuple[Grown, ...] = ()
 
     @property
     def start_and_stop_events(self) -> frozenset[str]:
@@ -105,6 +120,7 @@ _ANTHROPIC = Lifecycle(
     fragments=(Fragment("content_block_delta", "delta.partial_json", "delta.type", "input_json_delta"),),
     terminal=("message_stop",),
     ignored=("ping",),
+    grown=(Grown(("message_start",), "message.content", "index"),),
 )
 _RESPONSES = Lifecycle(
     api="openai.responses",
@@ -115,6 +131,8 @@ _RESPONSES = Lifecycle(
     index="output_index",
     fragments=(Fragment("response.function_call_arguments.delta", "delta"),),
     terminal=("response.completed", "response.incomplete", "response.failed"),
+    grown=(Grown(("response.created", "response.in_progress"), "response.output", "output_index"),
+           Grown(("response.output_item.added",), "item.content", "content_index")),
 )
 
 
@@ -323,3 +341,41 @@ def _has_content(lc: Lifecycle, item: Mapping[str, Any]) -> bool:
         return isinstance(delta, dict) and bool(delta.get("content") or delta.get("tool_calls"))
     content = item.get("content")
     return isinstance(content, dict) and bool(content.get("parts"))
+
+
+def claimed_by_a_later_event(api: str, events: Sequence[Any], path: Sequence[PathPart]) -> bool:
+    """Whether appending an element to the array at ``path`` (``("events", i, "data", ...)``) of a
+    stream of ``api`` takes a position a later event fills by index (:class:`Grown`): such an
+    element is not an additive change, whatever its type. ``events`` are the stream's events
+    (objects with ``event`` and ``data``, the data as JSON text)."""
+    lifecycle = LIFECYCLES.get(api)
+    if lifecycle is None or len(path) < 3 or path[0] != "events" or path[2] != "data" or not isinstance(path[1], int):
+        return False
+    position = path[1]
+    data = _data(events[position])
+    if not isinstance(data, dict):
+        return False
+    rest = ".".join(str(part) for part in path[3:])
+    kind = data.get("type", getattr(events[position], "event", None))
+    for grown in lifecycle.grown:
+        if kind not in grown.events or rest != grown.array:
+            continue
+        array: Any = data
+        for key in grown.array.split("."):
+            array = array.get(key) if isinstance(array, dict) else None
+        if not isinstance(array, list):
+            continue
+        taken = len(array)
+        for later in events[position + 1:]:
+            after = _data(later)
+            value = after.get(grown.index) if isinstance(after, dict) else None
+            if value == taken and isinstance(value, int) and not isinstance(value, bool):
+                return True
+    return False
+
+
+def _data(event: Any) -> Any:
+    try:
+        return json.loads(getattr(event, "data", ""))
+    except (TypeError, ValueError):
+        return None

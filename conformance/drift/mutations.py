@@ -69,7 +69,12 @@ from typing import Any, Literal, get_args
 
 from strictconformance.drift.errors import bounded_json, json_type
 from strictconformance.drift.fidelity import expected_parse
-from strictconformance.drift.lifecycle import Lifecycle, lifecycle_breaches, lifecycle_of
+from strictconformance.drift.lifecycle import (
+    Lifecycle,
+    claimed_by_a_later_event,
+    lifecycle_breaches,
+    lifecycle_of,
+)
 from strictconformance.drift.paths import (
     ANY_INDEX,
     PathPart,
@@ -449,6 +454,8 @@ def _candidates(subject: ResponseSubject) -> list[Candidate]:
             union = site.items
             if isinstance(union, Keyed) and union.closed:
                 continue
+            if subject.events is not None and claimed_by_a_later_event(subject.api, subject.events, site.path):
+                continue  # the element would take a position a later event fills: not additive
             out.append(Candidate("add_unknown_variant", site, None, _fresh(FRESH_VARIANTS, frozenset(union.variants))))
         elif isinstance(site, ObjectSite):
             out.append(Candidate("add_unknown_field", site, None, _fresh(FRESH_FIELDS, site.known)))
