@@ -244,3 +244,32 @@ def test_pydantic_ai_anthropic_strict_tools_crash_on_valid_schemas() -> None:
     for schema, error, phrase in ((nullable, AssertionError, "Expected code to be unreachable"), (untyped, ValueError, "must have a 'type'")):
         with pytest.raises(error, match=phrase):
             PydanticAI().build_request(ToolsRequest("anthropic", "claude-sonnet-4-5", True, (ToolSpec("note", schema, True),)))
+
+
+def test_every_additive_change_to_a_responses_stream_is_accumulated_by_openai_stream_helper() -> None:
+    """openai's ``responses.stream`` accumulates a Responses stream by position (``output_index``,
+    ``content_index``) and rejects two things at one position ("Duplicate response output index
+    0"). Every element the kit adds to a recorded Responses stream (DR-4's unknown variants) is
+    one it accumulates: none takes a position a later event fills."""
+    _need_openai()
+    import httpx
+    import openai
+
+    from strictconformance.drift.cassettes import recorded_responses
+    from strictconformance.drift.mutations import ResponseSubject, all_mutations
+    from strictconformance.drift.sse import format_sse
+
+    added = 0
+    for response in recorded_responses("openai.responses", streams=True):
+        subject = ResponseSubject(response.api, events=response.events())
+        for mutation in all_mutations(subject):
+            if mutation.kind != "add_unknown_variant" or mutation.breaking or mutation.subject.events is None:
+                continue
+            content = format_sse(mutation.subject.events).encode()
+            http = httpx.Client(transport=httpx.MockTransport(
+                lambda request, content=content: httpx.Response(200, headers={"content-type": "text/event-stream"}, content=content)))
+            client = openai.OpenAI(api_key="sk-test", http_client=http, max_retries=0)
+            with client.responses.stream(model="gpt-4o", input="hi") as stream:
+                stream.get_final_response()
+            added += 1
+    assert added
