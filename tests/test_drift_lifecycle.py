@@ -106,8 +106,33 @@ def test_a_cut_stream_is_drift_in_every_api() -> None:
                      {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}],
      "events[0].data.choices[0].delta.tool_calls[0].function.arguments"),
     ("gemini.generate_content", [{"candidates": [{"content": {"parts": [{"text": "hi"}]}}]}], "events"),
+    # an output item added as a function call and done as something else: the stream contradicts itself
+    ("openai.responses", [{"type": "response.created", "response": {}},
+                          {"type": "response.output_item.added", "output_index": 0, "item": {"type": "function_call"}},
+                          {"type": "response.output_item.done", "output_index": 0, "item": {"type": "tool_call"}},
+                          {"type": "response.completed", "response": {}}], "events[2].data.item.type"),
+    # function-call argument deltas for a message item; a text delta for a part never added; a
+    # text delta for a refusal part
+    ("openai.responses", [{"type": "response.created", "response": {}},
+                          {"type": "response.output_item.added", "output_index": 0, "item": {"type": "message"}},
+                          {"type": "response.function_call_arguments.delta", "output_index": 0, "delta": "{}"},
+                          {"type": "response.output_item.done", "output_index": 0, "item": {"type": "message"}},
+                          {"type": "response.completed", "response": {}}], "events[2].data.type"),
+    ("openai.responses", [{"type": "response.created", "response": {}},
+                          {"type": "response.output_item.added", "output_index": 0, "item": {"type": "message"}},
+                          {"type": "response.output_text.delta", "output_index": 0, "content_index": 0, "delta": "hi"},
+                          {"type": "response.output_item.done", "output_index": 0, "item": {"type": "message"}},
+                          {"type": "response.completed", "response": {}}], "events[2].data.content_index"),
+    ("openai.responses", [{"type": "response.created", "response": {}},
+                          {"type": "response.output_item.added", "output_index": 0, "item": {"type": "message"}},
+                          {"type": "response.content_part.added", "output_index": 0, "content_index": 0, "part": {"type": "refusal"}},
+                          {"type": "response.output_text.delta", "output_index": 0, "content_index": 0, "delta": "hi"},
+                          {"type": "response.content_part.done", "output_index": 0, "content_index": 0, "part": {"type": "refusal"}},
+                          {"type": "response.output_item.done", "output_index": 0, "item": {"type": "message"}},
+                          {"type": "response.completed", "response": {}}], "events[3].data.type"),
 ])
 def test_lifecycle_breaches_of_hand_written_streams(api: str, events: list[dict[str, object]], path: str) -> None:
+    """Each stream breaks its lifecycle first at ``path``."""
     document = {"events": [{"event": None, "data": data} for data in events]}
     assert lifecycle_breaches(api, document)[0].path == path
 

@@ -27,15 +27,20 @@ def _command(*flags: str) -> str:
 
 def test_tool_layer_runs_execute_on_invalid_input_and_refuses_a_nullable_object_branch(
         run_suite: Callable[..., SuiteRun]) -> None:
-    """TL-2: a JSON Schema tool's arguments are parsed, not validated (documented); TL-5's fixture (a
-    nullable object with an optional field) is refused by tool() in strict mode (deliberate); TL-7 and
-    TL-3 (with the default error function's fixed text declared) pass."""
-    run = run_suite(None, "--sc-adapter-cmd", _command(), "--sc-rule", "TL-2,TL-3,TL-5,TL-7", "-k", "known_inputs or tl_5 or tl_3 or spec_strict")
+    """TL-2: a JSON Schema tool's arguments are parsed, not validated (documented); a nullable
+    object with an optional field is refused by tool() in strict mode with its declared UserError
+    (deliberate): TL-5 leaves that case to TL-11, which reports it as an unnecessary refusal (strict
+    mode expresses the schema); TL-7 and TL-3 (with the default error function's fixed text
+    declared) pass."""
+    run = run_suite(None, "--sc-adapter-cmd", _command(), "--sc-rule", "TL-2,TL-3,TL-5,TL-7,TL-11",
+                    "-k", "known_inputs or tl_5 or tl_3 or spec_strict or tl_11_known")
     assert run.outcome("TL-2") == "failed", run.output
     assert {finding["key"] for finding in run.findings("TL-2")} <= {
         "TL-2 violation: invalid input reached the callback", "TL-2 violation: invalid input gave a success result"}, run.output
-    assert run.outcome("TL-5") == "failed", run.output
-    assert any("anyOf` branch containing optional object properties" in finding["message"]
-               for finding in run.findings("TL-5")), run.output
+    assert run.outcome("TL-5") == "passed", run.output
+    assert "tool_refusals; TL-11 judges it" in run.output, run.output
+    assert run.outcome("TL-11") == "failed", run.output
+    [refusal] = run.findings("TL-11")
+    assert refusal["kind"] == "refusal" and "anyOf` branch containing optional object properties" in refusal["message"], run.output
     assert run.outcome("TL-3") == "passed", run.output
     assert run.outcome("TL-7") == "passed", run.output

@@ -25,7 +25,7 @@ from typing import Any
 
 from strictconformance.drift.paths import PathPart, format_path
 
-__all__ = ["LIFECYCLES", "Breach", "Fragment", "Grown", "Lifecycle", "claimed_by_a_later_event", "lifecycle_breaches", "lifecycle_of"]
+__all__ = ["LIFECYCLES", "Breach", "Fragment", "Grown", "Lifecycle", "Parts", "claimed_by_a_later_event", "lifecycle_breaches", "lifecycle_of"]
 
 _ANTHROPIC_STREAM = "https://docs.anthropic.com/en/docs/build-with-claude/streaming (Event types; Basic streaming request)"
 _RESPONSES_STREAM = ("https://platform.openai.com/docs/api-reference/responses-streaming and "
@@ -65,6 +65,20 @@ class Grown:
 
 
 @dataclass(frozen=True)
+class Parts:
+    """Blocks inside a block (a Responses message item's content parts): ``open`` opens the part
+    at (the block's index, ``index``), ``close`` closes it, ``kind`` is where the part's kind is
+    in both, and ``events`` name the events that refer to an open part with the kind each needs
+    (``response.output_text.delta`` needs an ``output_text`` part)."""
+
+    open: str
+    close: str
+    index: str
+    kind: str
+    events: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
 class Lifecycle:
     """One streaming API's event lifecycle.
 
@@ -92,6 +106,15 @@ class Lifecycle:
     tool_calls: bool = False
     #: snapshot arrays later events fill by position
     grown: tuple[Grown, ...] = ()
+    #: where a block's kind is in both its opening and its closing event (a dotted path): a block
+    #: closed as another kind than it opened (an output item added as a function call, done as
+    #: something else) is a stream that contradicts itself
+    block_kind: str = ""
+    #: events that refer to an open block of one kind (``response.function_call_arguments.delta``
+    #: needs a ``function_call`` item), the kind read at ``block_kind``
+    block_events: tuple[tuple[str, str], ...] = ()
+    #: blocks inside a block
+    parts: Parts | None = None
 
     @property
     def start_and_stop_events(self) -> frozenset[str]:
@@ -129,6 +152,12 @@ _RESPONSES = Lifecycle(
     block_open="response.output_item.added",
     block_close="response.output_item.done",
     index="output_index",
+    block_kind="item.type",
+    block_events=(("response.function_call_arguments.delta", "function_call"), ("response.function_call_arguments.done", "function_call")),
+    parts=Parts("response.content_part.added", "response.content_part.done", "content_index", "part.type",
+                (("response.output_text.delta", "output_text"), ("response.output_text.done", "output_text"),
+                 ("response.output_text.annotation.added", "output_text"), ("response.refusal.delta", "refusal"),
+                 ("response.refusal.done", "refusal"))),
     fragments=(Fragment("response.function_call_arguments.delta", "delta"),),
     terminal=("response.completed", "response.incomplete", "response.failed"),
     grown=(Grown(("response.created", "response.in_progress"), "response.output", "output_index"),
@@ -212,6 +241,8 @@ def lifecycle_breaches(api: str, document: Mapping[str, Any]) -> list[Breach]:
 def _named_breaches(lc: Lifecycle, entries: list[Any]) -> list[Breach]:
     out: list[Breach] = []
     opened: dict[int, int] = {}  # index -> position of its opener
+    kinds: dict[int, Any] = {}  # index -> its kind as opened (Lifecycle.block_kind)
+    parts: dict[tuple[int, int], list[Any]] = {}  # (index, part index) -> [its kind as opened, closed]
     closed: set[int] = set()
     pieces: dict[int, list[str]] = {}
     last_piece: dict[int, str] = {}
@@ -247,13 +278,24 @@ def _named_breaches(lc: Lifecycle, entries: list[Any]) -> list[Breach]:
             if index in opened:
                 out.append(Breach("DR-8", where, f"{lc.index} {index} opened once", f"a second {kind!r}"))
             opened[index] = position
+            if lc.block_kind:
+                kinds[index] = _get(data, lc.block_kind)
             continue
         if index not in opened or index in closed:
             state = "never started" if index not in opened else "already closed"
             out.append(Breach("DR-8", where, f"an open {lc.index} (after {lc.block_open!r})", f"{kind!r} for {lc.index} {index}, {state}"))
             continue
+        needed = dict(lc.block_events).get(kind)
+        if needed is not None and kinds.get(index) != needed:
+            out.append(Breach("DR-8", _path("events", position, "data", "type"), f"{kind!r} for a {needed!r} {lc.index}",
+                              f"{lc.index} {index}, opened as {kinds.get(index)!r}"))
+        if lc.parts is not None:
+            _part_breaches(lc.parts, data, kind, index, position, parts, out)
         if kind == lc.block_close:
             closed.add(index)
+            if lc.block_kind and _get(data, lc.block_kind) != kinds.get(index):
+                out.append(Breach("DR-8", _path("events", position, "data", *lc.block_kind.split(".")),
+                                  f"{lc.index} {index} closed as the {kinds.get(index)!r} it opened as", repr(_get(data, lc.block_kind))))
             if index in pieces and not _joins(pieces[index]):
                 out.append(Breach("DR-8", last_piece[index], "argument fragments that join into JSON",
                                   f"{''.join(pieces[index])[:80]!r} (not JSON)"))
@@ -267,11 +309,47 @@ def _named_breaches(lc: Lifecycle, entries: list[Any]) -> list[Breach]:
     if entries and ended_at is None:
         out.insert(0, Breach("DR-9", "events", f"the stream to end with one of {list(lc.terminal)}", "a stream cut short"))
         return out
+    for (_, part), (_, part_closed, position) in parts.items():
+        if not part_closed and lc.parts is not None:
+            out.append(Breach("DR-8", _path("events", position, "data", lc.parts.index), f"{lc.parts.close!r} for {lc.parts.index} {part}",
+                              "a part never closed"))
     for index, position in opened.items():
         if index not in closed:
             out.append(Breach("DR-8", _path("events", position, "data", lc.index), f"{lc.block_close!r} for {lc.index} {index}",
                               "a block never closed"))
     return out
+
+
+def _part_breaches(p: Parts, data: dict[str, Any], kind: str, index: int, position: int,
+                   parts: dict[tuple[int, int], list[Any]], out: list[Breach]) -> None:
+    """The breaches of one event of an open block against its parts' lifecycle (``parts``: each
+    part's kind as opened, whether it is closed, and where it opened)."""
+    needed = dict(p.events).get(kind)
+    if kind != p.open and kind != p.close and needed is None:
+        return
+    number = data.get(p.index)
+    if not isinstance(number, int) or isinstance(number, bool):
+        return
+    key = (index, number)
+    where = _path("events", position, "data", p.index)
+    if kind == p.open:
+        if key in parts:
+            out.append(Breach("DR-8", where, f"{p.index} {number} opened once", f"a second {kind!r}"))
+        parts[key] = [_get(data, p.kind), False, position]
+        return
+    if key not in parts or parts[key][1]:
+        state = "never started" if key not in parts else "already closed"
+        out.append(Breach("DR-8", where, f"an open {p.index} (after {p.open!r})", f"{kind!r} for {p.index} {number}, {state}"))
+        return
+    if kind == p.close:
+        parts[key][1] = True
+        if _get(data, p.kind) != parts[key][0]:
+            out.append(Breach("DR-8", _path("events", position, "data", *p.kind.split(".")),
+                              f"{p.index} {number} closed as the {parts[key][0]!r} it opened as", repr(_get(data, p.kind))))
+        return
+    if needed != parts[key][0]:
+        out.append(Breach("DR-8", _path("events", position, "data", "type"), f"{kind!r} for a {needed!r} part",
+                          f"{p.index} {number}, opened as {parts[key][0]!r}"))
 
 
 def _data_breaches(lc: Lifecycle, entries: list[Any]) -> list[Breach]:
