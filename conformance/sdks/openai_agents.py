@@ -93,6 +93,10 @@ class OpenAIAgentsFunctionTool(Adapter):
                                         sources=frozenset({"signature"}), strict_convention="boolean",
                                         strict_default=True,  # FunctionTool.strict_json_schema: documented default True
                                         advertised_defaults="dropped_when_strict", error_text=_FAILURE_TEXT)
+    #: function_tool in strict mode (the default) refuses, with a UserError saying so, a parameter
+    #: strict mode cannot express (``dict[str, Any]``: "additionalProperties should not be set for
+    #: object types"; agents/strict_schema.py): a declared refusal, which TL-11 judges and counts
+    tool_refusals = (UserError,)
 
     def define_tool(self, definition: ToolDefinition) -> FunctionTool:
         if definition.context:
