@@ -230,9 +230,7 @@ def python_type_for(shape: FieldShape, models: Mapping[str, type[pydantic.BaseMo
         annotation = list[python_type_for(shape.item, models)]  # type: ignore[misc]
     else:
         assert shape.obj is not None
-        # an open object with no declared properties is a free-form mapping: ``dict[str, Any]``
-        # (a model with no fields would be an object of no properties, closed or dropping them)
-        annotation = dict[str, Any] if not shape.obj.closed and not shape.obj.fields else models[shape.obj.name]
+        annotation = models[shape.obj.name]
     if shape.constraints:
         arguments = {CONSTRAINTS[keyword][1]: value for keyword, value in shape.constraints}
         annotation = Annotated[annotation, pydantic.Field(**arguments)]
