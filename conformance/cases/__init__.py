@@ -65,6 +65,11 @@ def load_cases(document: Any, where: str = "cases.json") -> tuple[Case, ...]:
     if errors:
         path = "/".join(str(part) for part in errors[0].absolute_path)
         raise CaseLibraryError(f"{where}: at /{path}: {errors[0].message}")
+    return _cases(document, where)
+
+
+def _cases(document: Any, where: str) -> tuple[Case, ...]:
+    """The cases of a document already checked against ``cases.schema.json``."""
     cases = tuple(Case(item["id"], item["kind"], item["exercises"], item["source"], tuple(item["dialects"]), item["schema"],
                        tuple(item.get("values", ())), item.get("breaks")) for item in document["cases"])
     seen: set[str] = set()
@@ -80,9 +85,18 @@ def _library_text() -> str:
     return resources.files(__package__).joinpath("cases.json").read_text(encoding="utf-8")
 
 
+@lru_cache(maxsize=1)
+def _checked_library_text() -> str:
+    """The shipped library's text, once checked against ``cases.schema.json`` (the check of the
+    whole library cost about 30 ms, and the strict checks read the library once or twice a test)."""
+    text = _library_text()
+    load_cases(json.loads(text))
+    return text
+
+
 def library() -> tuple[Case, ...]:
     """The shipped case library (fresh objects on each call: callers may not mutate shared data)."""
-    return load_cases(json.loads(_library_text()))
+    return _cases(json.loads(_checked_library_text()), "cases.json")
 
 
 def corpus_cases(directory: str | Path, *, source: str = "") -> tuple[Case, ...]:
