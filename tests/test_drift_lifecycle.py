@@ -350,10 +350,9 @@ def test_an_element_added_to_a_stream_never_takes_a_position_a_later_event_fills
 def test_claimed_positions_are_judged_from_the_stream_itself() -> None:
     """The check reads the stream: the same snapshot array is free to grow when no later event
     names the position an element would take."""
-    created = SSEEvent(json.dumps({"type": "response.created", "response": {"output": []}}), "response.created")
-    added = SSEEvent(json.dumps({"type": "response.output_item.added", "output_index": 0, "item": {"type": "message", "content": []}}),
-                     "response.output_item.added")
-    part = SSEEvent(json.dumps({"type": "response.content_part.added", "output_index": 0, "content_index": 0}), "response.content_part.added")
+    created = {"type": "response.created", "response": {"output": []}}
+    added = {"type": "response.output_item.added", "output_index": 0, "item": {"type": "message", "content": []}}
+    part = {"type": "response.content_part.added", "output_index": 0, "content_index": 0}
     assert claimed_by_a_later_event("openai.responses", (created, added), ("events", 0, "data", "response", "output"))
     assert not claimed_by_a_later_event("openai.responses", (created,), ("events", 0, "data", "response", "output"))
     assert claimed_by_a_later_event("openai.responses", (created, added, part), ("events", 1, "data", "item", "content"))

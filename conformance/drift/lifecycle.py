@@ -309,10 +309,11 @@ def _named_breaches(lc: Lifecycle, entries: list[Any]) -> list[Breach]:
     if entries and ended_at is None:
         out.insert(0, Breach("DR-9", "events", f"the stream to end with one of {list(lc.terminal)}", "a stream cut short"))
         return out
-    for (_, part), (_, part_closed, position) in parts.items():
-        if not part_closed and lc.parts is not None:
-            out.append(Breach("DR-8", _path("events", position, "data", lc.parts.index), f"{lc.parts.close!r} for {lc.parts.index} {part}",
-                              "a part never closed"))
+    if lc.parts is not None:
+        for (_, part), (_, part_closed, position) in parts.items():
+            if not part_closed:
+                out.append(Breach("DR-8", _path("events", position, "data", lc.parts.index), f"{lc.parts.close!r} for {lc.parts.index} {part}",
+                                  "a part never closed"))
     for index, position in opened.items():
         if index not in closed:
             out.append(Breach("DR-8", _path("events", position, "data", lc.index), f"{lc.block_close!r} for {lc.index} {index}",
@@ -421,39 +422,25 @@ def _has_content(lc: Lifecycle, item: Mapping[str, Any]) -> bool:
     return isinstance(content, dict) and bool(content.get("parts"))
 
 
-def claimed_by_a_later_event(api: str, events: Sequence[Any], path: Sequence[PathPart]) -> bool:
+def claimed_by_a_later_event(api: str, data: Sequence[Any], path: Sequence[PathPart]) -> bool:
     """Whether appending an element to the array at ``path`` (``("events", i, "data", ...)``) of a
     stream of ``api`` takes a position a later event fills by index (:class:`Grown`): such an
-    element is not an additive change, whatever its type. ``events`` are the stream's events
-    (objects with ``event`` and ``data``, the data as JSON text)."""
+    element is not an additive change, whatever its type. ``data`` are the stream's events' data,
+    parsed (``None`` for an event whose data is not a JSON object)."""
     lifecycle = LIFECYCLES.get(api)
     if lifecycle is None or len(path) < 3 or path[0] != "events" or path[2] != "data" or not isinstance(path[1], int):
         return False
     position = path[1]
-    data = _data(events[position])
-    if not isinstance(data, dict):
+    event = data[position]
+    if not isinstance(event, dict):
         return False
     rest = ".".join(str(part) for part in path[3:])
-    kind = data.get("type", getattr(events[position], "event", None))
     for grown in lifecycle.grown:
-        if kind not in grown.events or rest != grown.array:
-            continue
-        array: Any = data
-        for key in grown.array.split("."):
-            array = array.get(key) if isinstance(array, dict) else None
-        if not isinstance(array, list):
+        array = _get(event, grown.array)
+        if event.get("type") not in grown.events or rest != grown.array or not isinstance(array, list):
             continue
         taken = len(array)
-        for later in events[position + 1:]:
-            after = _data(later)
-            value = after.get(grown.index) if isinstance(after, dict) else None
-            if value == taken and isinstance(value, int) and not isinstance(value, bool):
-                return True
+        if any(isinstance(after, dict) and type(after.get(grown.index)) is int and after[grown.index] == taken
+               for after in data[position + 1:]):
+            return True
     return False
-
-
-def _data(event: Any) -> Any:
-    try:
-        return json.loads(getattr(event, "data", ""))
-    except (TypeError, ValueError):
-        return None

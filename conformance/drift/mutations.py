@@ -410,6 +410,7 @@ def _candidates(subject: ResponseSubject) -> list[Candidate]:
     key_fields = _keyed_key_fields(shape)
     sites = stream_sites(shape, subject.events) if subject.events is not None else response_sites(shape, subject.payload)
     out: list[Candidate] = []
+    parsed: list[Any] | None = None  # the stream's event data, parsed once when an array site needs it
     for site in sites:
         if isinstance(site, FieldSite):
             field = site.field
@@ -454,8 +455,10 @@ def _candidates(subject: ResponseSubject) -> list[Candidate]:
             union = site.items
             if isinstance(union, Keyed) and union.closed:
                 continue
-            if subject.events is not None and claimed_by_a_later_event(subject.api, subject.events, site.path):
-                continue  # the element would take a position a later event fills: not additive
+            if subject.events is not None:
+                parsed = _event_data(subject.events) if parsed is None else parsed
+                if claimed_by_a_later_event(subject.api, parsed, site.path):
+                    continue  # the element would take a position a later event fills: not additive
             out.append(Candidate("add_unknown_variant", site, None, _fresh(FRESH_VARIANTS, frozenset(union.variants))))
         elif isinstance(site, ObjectSite):
             out.append(Candidate("add_unknown_field", site, None, _fresh(FRESH_FIELDS, site.known)))
