@@ -82,9 +82,12 @@ settings.register_profile(
 # For runs that prove the plumbing of a whole run (every rule reached, the report printed), not
 # what the checks find: the families' own reference tests run them at the selftest profile.
 settings.register_profile("selftest-smoke", settings.get_profile("selftest"), max_examples=3)
-# For runs that prove which rules a broken adapter fails (the same 30 examples find the same
-# failures), not what the minimal counterexample is: shrinking a failure was about 40% of such a
-# run's CPU. tests/test_shrinking.py and the findings tests judge the shrunk counterexamples.
+# run_suite's default: for runs that prove which rules an adapter fails (the same 30 examples find
+# the same failures), not what the minimal counterexample is. Shrinking a failure was about 40% of
+# such a run's CPU, and on a real SDK far more (45 of the 55 s of pydantic-ai's strict transformers).
+# A test that judges the shrunk counterexample, a finding the shrinker discovers (distinct defects
+# found while shrinking) or the shrink budget asks for profile="selftest"; tests/test_shrinking.py
+# judges the shrinking itself.
 settings.register_profile("selftest-verdict", settings.get_profile("selftest"),
                           phases=[phase for phase in Phase if phase.name not in ("explain", "shrink")])
 '''
@@ -225,7 +228,7 @@ def run_suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Cal
     """Run ``pytest -p strictconformance`` in a fresh directory with the tests folder importable
     (so adapters in ``tests/broken_*.py`` can be named), the ``selftest`` profile and a JSON report.
 
-    ``run_suite(adapter, *args, subprocess=False, profile="selftest", supervised=False)``: the checks
+    ``run_suite(adapter, *args, subprocess=False, profile="selftest-verdict", supervised=False)``: the checks
     run in the pytest process (``--sc-in-process``) unless ``supervised`` (the default of a real run:
     one xdist worker, see tests/test_run_cannot_lie.py) or ``-n`` is given.
     """
@@ -234,7 +237,7 @@ def run_suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Cal
     monkeypatch.setenv("PYTHONPATH", str(TESTS_DIR))
     monkeypatch.delenv("STRICTCONFORMANCE_ADAPTER", raising=False)
 
-    def run(adapter: str | None = None, *args: str, subprocess: bool = False, profile: str | None = "selftest",
+    def run(adapter: str | None = None, *args: str, subprocess: bool = False, profile: str | None = "selftest-verdict",
             supervised: bool = False) -> SuiteRun:
         report_path = pytester.path / "sc-report.json"
         if report_path.exists():

@@ -247,7 +247,7 @@ class SetInSchema(ReferenceAdapter):
 def test_faulty_adapter_gets_clean_failures(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester,
                                             adapter: str, rules: str, message: str) -> None:
     pytester.makepyfile(faulty=_FAULTY)
-    run = run_suite(f"faulty:{adapter}", "--sc-rule", rules, "--sc-call-timeout", "0.5")
+    run = run_suite(f"faulty:{adapter}", "--sc-rule", rules, "--sc-call-timeout", "0.5", profile="selftest")
     assert run.result.ret == pytest.ExitCode.TESTS_FAILED, run.output
     assert message in run.output
     assert "INTERNALERROR" not in run.output

@@ -37,7 +37,7 @@ def test_a_check_spinning_in_its_adapter_ends_at_its_budget_with_its_findings(ru
     """strictify costs 0.3 s of CPU a call (0.6 s an example) and breaks RT-3 on every schema: with
     a budget of 2 s (the first example finishes even with a cold start's imports) a check ends after
     a few examples, failed with its finding (not fully shrunk) and the budget note."""
-    run = run_suite("hostile:SpinsInStrictify", *_RT3, "--sc-check-budget", "cpu=2")
+    run = run_suite("hostile:SpinsInStrictify", *_RT3, "--sc-check-budget", "cpu=2", profile="selftest")
     assert run.outcome("RT-3") == "failed", run.output
 
     searched = _check(run, "test_rt_3_strictify_is_idempotent")
@@ -74,7 +74,7 @@ def test_a_passing_check_that_runs_out_of_budget_passes_on_what_it_ran_and_says_
 
 def test_an_examples_budget_is_the_same_on_any_machine(run_suite: Callable[..., SuiteRun]) -> None:
     """Counted, not timed: the same examples and findings on an idle machine and a busy one."""
-    runs = [run_suite("broken_strict_adapters:DescriptionGrows", *_RT3, "--sc-check-budget", "examples=3,cpu=0")
+    runs = [run_suite("broken_strict_adapters:DescriptionGrows", *_RT3, "--sc-check-budget", "examples=3,cpu=0", profile="selftest")
             for _ in range(2)]
     checks = [_check(run, "test_rt_3_strictify_is_idempotent") for run in runs]
     for check in checks:

@@ -18,7 +18,7 @@ def _keys(run: SuiteRun, rule_id: str) -> set[str]:
 
 
 def test_three_unchecked_relations_are_three_dr_5_findings(run_suite: Callable[..., SuiteRun]) -> None:
-    run = run_suite("broken_drift:ThreeRelationsUnchecked", "--sc-rule", "DR-5")
+    run = run_suite("broken_drift:ThreeRelationsUnchecked", "--sc-rule", "DR-5", profile="selftest")
     keys = _keys(run, "DR-5")
     assert {f"DR-5 violation: missed breaking drift (break_relation:{kind})" for kind in ("unique", "sum", "increasing")} <= keys, keys
 

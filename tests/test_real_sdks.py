@@ -119,7 +119,7 @@ def test_openai_default_client_reports_no_drift(run_suite: Callable[..., SuiteRu
     (``construct``): a dropped required field or a broken invariant goes unnoticed. A non-JSON
     stream event escapes as ``json.JSONDecodeError`` (openai/_streaming.py, ``sse.json()``)."""
     _need_openai()
-    run = run_suite(OPENAI, "--sc-rule", "DR-2,DR-5,DR-6")
+    run = run_suite(OPENAI, "--sc-rule", "DR-2,DR-5,DR-6", profile="selftest")
     assert _failed(run) == {"DR-2", "DR-5", "DR-6"}, run.output
     assert "missed breaking drift" in _messages(run, "DR-2")
     assert "JSONDecodeError" in _messages(run, "DR-6")
@@ -134,7 +134,7 @@ def test_openai_validating_client_rejects_real_and_additive_responses(run_suite:
     openai-python/client-validating, "an empty id and a boolean or numeric-string token count are
     accepted (lax validation)"; checked by hand with ``created: true``)."""
     _need_openai()
-    run = run_suite(OPENAI_VALIDATING, "--sc-rule", "DR-1,DR-2,DR-4")
+    run = run_suite(OPENAI_VALIDATING, "--sc-rule", "DR-1,DR-2,DR-4", profile="selftest")
     # DR-2's lax-validation bug is met only when the bool_int draw comes up: since this stop's merges
     # that draw depends on the order the suite runs in (under -n auto it was missed): see CHANGELOG
     assert {"DR-1", "DR-4"} <= _failed(run) <= {"DR-1", "DR-2", "DR-4"}, run.output
@@ -183,7 +183,7 @@ def test_pydantic_ai_anthropic_response_processing(run_suite: Callable[..., Suit
     ``stop_reason: tool_use``, passes silently (the seeds/004 cases); malformed bodies crash with
     AttributeError instead of UnexpectedModelBehavior."""
     _need_pydantic_ai()
-    run = run_suite(PYDANTIC_AI, "--sc-rule", "DR-3,DR-5,DR-6", "-k", "seed or dr_6")
+    run = run_suite(PYDANTIC_AI, "--sc-rule", "DR-3,DR-5,DR-6", "-k", "seed or dr_6", profile="selftest")
     assert _failed(run) == {"DR-3", "DR-5", "DR-6"}, run.output
     assert "missed breaking drift (move_field: move content[1].id" in _finding_messages(run, "DR-3")
     assert "rename variant 'tool_use' to 'function_call'" in _finding_messages(run, "DR-5")

@@ -10,8 +10,11 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import SuiteRun
 from strictconformance.adapter import MAX_RESULT_ELEMENTS, result_problem, result_size_problem
@@ -92,6 +95,35 @@ def test_result_size_is_checked_before_the_deep_validation() -> None:
 
     assert result_size_problem(Holder(list(range(MAX_RESULT_ELEMENTS + 1)))) is not None
     assert result_size_problem(Holder([1, 2])) is None
+    cycle: list[Any] = [1]
+    cycle.append(cycle)
+    assert result_size_problem(cycle) is None  # counted once: the capability's own check names it
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=3),
+                    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=2), inner, max_size=5)
+                    | st.tuples(inner, inner)),
+       st.integers(1, 60))
+def test_the_quick_count_of_plain_json_agrees_with_the_exact_walk(value: Any, limit: int) -> None:
+    """result_size_problem answers plain JSON with a quick count, and anything else (or a count
+    past the limit) with its exact walk: both must give one answer for every value and limit."""
+    from strictconformance import adapter
+
+    quick = adapter._plain_json_within(value, limit)
+    walked = _exact_size_problem(value, limit)
+    assert (result_size_problem(value, limit=limit) is None) == (walked is None)
+    if quick:
+        assert walked is None, (value, limit)
+
+
+def _exact_size_problem(value: Any, limit: int) -> str | None:
+    from unittest import mock
+
+    from strictconformance import adapter
+
+    with mock.patch.object(adapter, "_plain_json_within", return_value=False):
+        return adapter.result_size_problem(value, limit=limit)
 
 
 def test_the_call_description_is_json_of_the_input_cut_short() -> None:
