@@ -777,6 +777,9 @@ class Harness:
     #: value strategies of strict schemas in this session, by the schema's JSON text: a strategy
     #: computes its shape once, not in every example that draws from the same schema
     strategy_memo: dict[str, Any] = field(default_factory=dict)
+    #: RT-5's values constructed near a strict schema's witness that passed in this session, by
+    #: (dialect, schema, strict schema) as JSON text: the same values are not judged again
+    constructed_judged: set[tuple[str, str, str]] = field(default_factory=set)
 
     def __repr__(self) -> str:  # shown in Hypothesis's falsifying examples: keep it short
         return f"<strictconformance harness: {self.declarations.adapter}>"

@@ -24,11 +24,16 @@ from conftest import SuiteRun
 from strictconformance.adapter import load_adapter, read_declarations
 from strictconformance.sdks import SDK_PATHS, missing_distributions
 
+
 # Imported here, outside the suite's in-process runs (see tests/test_real_sdks.py for why).
-for _module in ("yaml", "pydantic.main", "strictconformance.drift.cassettes", "openai", "anthropic", "agents",
-                "strictconformance.sdks.openai_python", "strictconformance.sdks.anthropic", "strictconformance.sdks.openai_agents"):
-    with contextlib.suppress(ImportError):
-        importlib.import_module(_module)
+@pytest.fixture(autouse=True, scope="module")
+def _sdk_modules_imported_outside_the_inner_runs() -> None:
+    """Before this module's first test on a worker (not at collection: each xdist worker collects
+    every module, and these imports cost seconds of CPU a worker)."""
+    for module in ("yaml", "pydantic.main", "strictconformance.drift.cassettes", "openai", "anthropic", "agents",
+                    "strictconformance.sdks.openai_python", "strictconformance.sdks.anthropic", "strictconformance.sdks.openai_agents"):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(module)
 
 TRIAGE = Path(importlib.import_module("strictconformance.sdks").__file__).parent / "triage"  # type: ignore[arg-type]
 #: The triage files of this file's SDKs, and the distribution each one is about.

@@ -28,13 +28,18 @@ from strictconformance.adapter import load_adapter, read_declarations
 from strictconformance.drift.body import json_body
 from strictconformance.sdks import SDK_PATHS, SdkPath, missing_distributions
 
+
 # Imported outside the suite's in-process runs (see tests/test_real_sdks.py: some modules do not
 # survive a second import in one process).
-for _module in ("yaml", "pydantic.main", "strictconformance.drift.cassettes", "pydantic_ai", "langchain_core",
-                "google.genai", "strictconformance.sdks.pydantic_ai", "strictconformance.sdks.langchain_core",
-                "strictconformance.sdks.google_genai", "mistralai", "strictconformance.sdks.mistral"):
-    with contextlib.suppress(ImportError):
-        importlib.import_module(_module)
+@pytest.fixture(autouse=True, scope="module")
+def _sdk_modules_imported_outside_the_inner_runs() -> None:
+    """Before this module's first test on a worker (not at collection: each xdist worker collects
+    every module, and these imports cost seconds of CPU a worker)."""
+    for module in ("yaml", "pydantic.main", "strictconformance.drift.cassettes", "pydantic_ai", "langchain_core",
+                    "google.genai", "strictconformance.sdks.pydantic_ai", "strictconformance.sdks.langchain_core",
+                    "strictconformance.sdks.google_genai", "mistralai", "strictconformance.sdks.mistral"):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(module)
 
 TRIAGE = Path(__file__).resolve().parent.parent / "conformance" / "sdks" / "triage"
 #: The SDK paths of this file, by the distribution that names them.

@@ -23,12 +23,17 @@ from conftest import SuiteRun
 from strictconformance.adapter import load_adapter, read_declarations
 from strictconformance.sdks import SDK_PATHS, SdkPath, missing_distributions
 
+
 # Imported outside the suite's in-process runs (see tests/test_real_sdks.py: some modules do not
 # survive a second import in one process).
-for _module in ("yaml", "pydantic.main", "dspy", "llama_index.core", "strictconformance.sdks.dspy",
-                "strictconformance.sdks.llama_index_core"):
-    with contextlib.suppress(ImportError):
-        importlib.import_module(_module)
+@pytest.fixture(autouse=True, scope="module")
+def _sdk_modules_imported_outside_the_inner_runs() -> None:
+    """Before this module's first test on a worker (not at collection: each xdist worker collects
+    every module, and these imports cost seconds of CPU a worker)."""
+    for module in ("yaml", "pydantic.main", "dspy", "llama_index.core", "strictconformance.sdks.dspy",
+                    "strictconformance.sdks.llama_index_core"):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(module)
 
 #: The SDK paths of this file, by the distribution that names them.
 MINE = {"dspy": "dspy", "llama-index-core": "llama-index-core"}

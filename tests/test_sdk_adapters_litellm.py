@@ -24,9 +24,13 @@ from strictconformance.sdks import SDK_PATHS, SdkPath
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no network at import
 # Imported outside the suite's in-process runs (see tests/test_real_sdks.py for why).
-for _module in ("yaml", "pydantic.main", "litellm", "strictconformance.sdks.litellm"):
-    with contextlib.suppress(ImportError):
-        importlib.import_module(_module)
+@pytest.fixture(autouse=True, scope="module")
+def _sdk_modules_imported_outside_the_inner_runs() -> None:
+    """Before this module's first test on a worker (not at collection: each xdist worker collects
+    every module, and these imports cost seconds of CPU a worker)."""
+    for module in ("yaml", "pydantic.main", "litellm", "strictconformance.sdks.litellm"):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(module)
 
 MINE = [path for path in SDK_PATHS if path.key.startswith("litellm/")]
 
