@@ -582,12 +582,6 @@ def _kit_frame(error: BaseException) -> str:
     return ""
 
 
-def _tool_refusals_note(counts: dict[str, Any]) -> str:
-    """What a check's declared refusals of tool definitions were (``Adapter.tool_refusals``)."""
-    seen = ", ".join(f"{key} x{count}" for key, count in sorted(counts["refusals"].items(), key=lambda item: -item[1])[:3])
-    return f"the tool layer refused {counts['count']} strict tool definition(s) with a declared refusal (tool_refusals): {seen}"
-
-
 def _not_judged(counts: dict[str, Any]) -> str:
     refused, crashed = sum(counts["refused"].values()), sum(counts["crashed"].values())
     invalid = sum(counts.get("invalid_input", {}).values())
@@ -929,8 +923,12 @@ class _ConformanceRun:
             if spent:
                 result.budget = budget.as_json()
         tool_refusals = self.state.harness.tool_refusal_counts.get(item.nodeid)
-        if tool_refusals is not None and not result.reason:  # declared refusals of tool definitions: a note, never dropped
-            result.reason = _tool_refusals_note(tool_refusals)
+        if tool_refusals is not None:  # declared refusals of tool definitions: a note, never dropped
+            result.tool_refusals = {"count": tool_refusals["count"], "refusals": dict(tool_refusals["refusals"])}
+            if not result.reason:
+                from strictconformance.report import tool_refusals_note
+
+                result.reason = tool_refusals_note(tool_refusals)
         counts = self.state.harness.strictify_outcomes.get(item.nodeid)
         if counts is not None:
             result.strictify = counts
@@ -941,7 +939,7 @@ class _ConformanceRun:
         report.user_properties.append((_PROPERTY, worker_property({
             "rule_id": result.rule_id, "outcome": result.outcome, "examples": result.examples,
             "duration": result.duration, "reason": result.reason, "findings": result.findings, "replay": result.replay,
-            "strictify": result.strictify, "cpu": result.cpu, "budget": result.budget,
+            "strictify": result.strictify, "cpu": result.cpu, "budget": result.budget, "tool_refusals": result.tool_refusals,
         })))
 
     @staticmethod
@@ -1041,7 +1039,8 @@ class _ConformanceRun:
                 self.state.report.record(CheckResult(
                     report.nodeid, value["rule_id"], value["outcome"], examples=value["examples"],
                     duration=value["duration"], reason=value["reason"], findings=value["findings"], replay=value["replay"],
-                    strictify=value.get("strictify"), cpu=value.get("cpu"), budget=value.get("budget")))
+                    strictify=value.get("strictify"), cpu=value.get("cpu"), budget=value.get("budget"),
+                    tool_refusals=value.get("tool_refusals")))
                 recorded = True
                 self._count_run_cpu(value.get("cpu"))
         if report.failed and not recorded:

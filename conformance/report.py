@@ -12,7 +12,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -35,6 +35,31 @@ _RULE_OUTCOMES = ("failed", "error", "kit error", "passed", "not judged", "xfail
 MAX_FINDINGS = 20
 
 
+def tool_refusals_note(counts: Mapping[str, Any]) -> str:
+    """What declared refusals of tool definitions were (``Adapter.tool_refusals``): the total and
+    the three most frequent, each with its count."""
+    seen = ", ".join(f"{key} x{count}" for key, count in sorted(counts["refusals"].items(), key=lambda item: (-item[1], item[0]))[:3])
+    return f"the tool layer refused {counts['count']} strict tool definition(s) with a declared refusal (tool_refusals): {seen}"
+
+
+def rule_tool_refusals(checks: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The note of a rule's passed checks' declared refusals: one line for them all, each refusal
+    once with its count summed over the checks (two checks meeting one refusal said it twice)."""
+    merged: dict[str, Any] = {"count": 0, "refusals": {}}
+    older: set[str] = set()  # a report written before the counts were recorded: its notes as written
+    for check in checks:
+        if check["outcome"] != "passed":
+            continue
+        counts = check.get("tool_refusals")
+        if counts:
+            merged["count"] += counts["count"]
+            for key, count in counts["refusals"].items():
+                merged["refusals"][key] = merged["refusals"].get(key, 0) + count
+        elif check.get("reason", "").startswith("the tool layer refused"):
+            older.add(check["reason"])
+    return ([tool_refusals_note(merged)] if merged["count"] else []) + sorted(older)
+
+
 @dataclass
 class CheckResult:
     """The outcome of one check (one test item) of one rule."""
@@ -53,6 +78,8 @@ class CheckResult:
     cpu: float | None = None
     #: CheckBudget.as_json() when the check's budget ran out
     budget: dict[str, Any] | None = None
+    #: the tool definitions the layer refused with a declared refusal: {"count": n, "refusals": {text: n}}
+    tool_refusals: dict[str, Any] | None = None
 
     def as_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"nodeid": self.nodeid, "outcome": self.outcome, "examples": self.examples,
@@ -68,6 +95,8 @@ class CheckResult:
             data["cpu_s"] = round(self.cpu, 4)
         if self.budget is not None:
             data["budget"] = self.budget
+        if self.tool_refusals is not None:
+            data["tool_refusals"] = self.tool_refusals
         return data
 
     @classmethod
@@ -76,7 +105,8 @@ class CheckResult:
         return cls(str(data["nodeid"]), rule_id, str(data["outcome"]), examples=int(data.get("examples", 0)),
                    duration=float(data.get("duration_s", 0.0)), reason=str(data.get("reason", "")),
                    findings=list(data.get("findings", [])), replay=str(data.get("replay", "")),
-                   strictify=data.get("strictify"), cpu=data.get("cpu_s"), budget=data.get("budget"))
+                   strictify=data.get("strictify"), cpu=data.get("cpu_s"), budget=data.get("budget"),
+                   tool_refusals=data.get("tool_refusals"))
 
     @property
     def dialect(self) -> str | None:
@@ -107,6 +137,7 @@ class ConformanceReport:
                 result.strictify = result.strictify or known.strictify
                 result.cpu = result.cpu if result.cpu is not None else known.cpu
                 result.budget = result.budget or known.budget
+                result.tool_refusals = result.tool_refusals or known.tool_refusals
             self.checks[result.nodeid] = result
         else:
             known.examples = max(known.examples, result.examples)
@@ -114,6 +145,7 @@ class ConformanceReport:
             known.findings = known.findings or result.findings
             known.cpu = known.cpu if known.cpu is not None else result.cpu
             known.budget = known.budget or result.budget
+            known.tool_refusals = known.tool_refusals or result.tool_refusals
 
     def expect(self, nodeid: str, rule_id: str, reason: str) -> None:
         """Note a check that will run: until its result is recorded it is ``not run`` for ``reason``
@@ -258,8 +290,7 @@ class ConformanceReport:
                     why = "; ".join(sorted({check.get("reason", "") for check in uncovered} - {""}))
                     yield (f"{'':<7} {'':<12} {'':>8}  ({len(uncovered)} of {len(data['checks']) - len(elsewhere)} checks "
                            f"not covered{': ' + why if why else ''})")
-                refusals = sorted({check["reason"] for check in data["checks"] if check["outcome"] == "passed"
-                                   and check.get("reason", "").startswith("the tool layer refused")})
+                refusals = rule_tool_refusals(data["checks"])
                 if refusals:  # declared refusals of tool definitions: passed, and said
                     yield f"{'':<7} {'':<12} {'':>8}  ({'; '.join(refusals)})"
                 if data["outcome"] in ("xfailed", "skipped", "not judged") and data["reasons"]:

@@ -211,6 +211,16 @@ def test_a_declared_refusal_of_what_strict_mode_cannot_express_passes_and_is_rep
     assert any(reason.startswith("the tool layer refused") and "StrictSchemaUnsupported" in reason for reason in reasons), reasons
     assert "(the tool layer refused" in run.output
     assert run.report["adapter"]["tool_refusals"] == ["broken_tools.StrictSchemaUnsupported"]  # type: ignore[index]
+    # one note for the rule, each refusal once with its count summed over the checks that met it
+    # (two checks meeting one refusal printed it twice, "x1" and "x60")
+    counted = [check["tool_refusals"] for check in run.report["rules"]["TL-11"]["checks"] if check.get("tool_refusals")]  # type: ignore[index]
+    assert len(counted) >= 2, counted
+    total = sum(counts["count"] for counts in counted)
+    tl11 = run.output[run.output.index("TL-11   passed"):].splitlines()
+    notes = [text for text in tl11[1:4] if "(the tool layer refused" in text]
+    assert len(notes) == 1, tl11[:4]
+    assert f"refused {total} strict tool definition(s)" in notes[0], (notes[0], total)
+    assert notes[0].count("StrictSchemaUnsupported") == len({key for counts in counted for key in counts["refusals"]}), notes[0]
 
 
 def test_a_declared_refusal_of_what_strict_mode_expresses_fails_tl11_as_a_refusal(run_suite: Callable[..., SuiteRun]) -> None:

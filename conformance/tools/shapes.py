@@ -214,6 +214,13 @@ def schema_for(shape: ObjectShape, *, root: bool = True) -> dict[str, Any]:
 # -- pydantic and signatures ---------------------------------------------------------------------
 
 
+def free_form(shape: ObjectShape) -> bool:
+    """Whether ``shape`` is an open object with no declared properties: in a signature or a model
+    it is ``dict[str, Any]`` (pydantic advertises it with ``additionalProperties: true``), and the
+    callback receives a dict."""
+    return not shape.closed and not shape.fields
+
+
 def python_type_for(shape: FieldShape, models: Mapping[str, type[pydantic.BaseModel]]) -> Any:
     """The annotation for a field; nested objects use the classes in ``models`` (by shape name).
     Constraints go on the value's own type (``Optional[Annotated[int, Field(ge=1)]]``), so that
@@ -230,7 +237,9 @@ def python_type_for(shape: FieldShape, models: Mapping[str, type[pydantic.BaseMo
         annotation = list[python_type_for(shape.item, models)]  # type: ignore[misc]
     else:
         assert shape.obj is not None
-        annotation = models[shape.obj.name]
+        # an open object with no declared properties is a free-form mapping: ``dict[str, Any]``
+        # (a model with no fields would be an object of no properties, closed or dropping them)
+        annotation = dict[str, Any] if free_form(shape.obj) else models[shape.obj.name]
     if shape.constraints:
         arguments = {CONSTRAINTS[keyword][1]: value for keyword, value in shape.constraints}
         annotation = Annotated[annotation, pydantic.Field(**arguments)]
@@ -411,6 +420,8 @@ def type_mismatches(value: object, shape: ObjectShape, *, expect_models: bool, p
     """
     problems: list[str] = []
     where = pointer_from_path(path) or "the root"
+    if expect_models and path and free_form(shape):
+        return [] if isinstance(value, Mapping) else [f"{where}: expected a dict (a free-form object), got {type(value).__name__}"]
     if expect_models and path and not isinstance(value, pydantic.BaseModel):
         return [f"{where}: expected a model instance for {shape.name}, got {type(value).__name__}"]
     if not expect_models and not isinstance(value, Mapping):
