@@ -189,6 +189,24 @@ def fails_exactly(run_suite: Callable[..., SuiteRun], adapter: str, failing: set
     return own
 
 
+def import_before_first_test(*modules: str) -> Any:
+    """A module-scoped autouse fixture importing ``modules`` (those installed) before the test
+    module's first test on a worker, outside the suite's in-process runs: pytester drops the
+    modules a run imported when it ends, and some do not survive a second import in one process
+    (PyYAML's C loader, pydantic's cached BaseModel). Not at collection: each xdist worker collects
+    every test module, and these imports cost seconds of CPU a worker. Assign it to a module-level
+    name in the test module."""
+    import contextlib
+    import importlib
+
+    @pytest.fixture(autouse=True, scope="module")
+    def _imported() -> None:
+        for module in modules:
+            with contextlib.suppress(ImportError):
+                importlib.import_module(module)
+    return _imported
+
+
 def needs_node_package(package: str) -> pytest.MarkDecorator:
     """Skip, saying why, where Node or the Node harness folder's ``package`` is not installed."""
     from strictconformance.process import node_folder

@@ -12,28 +12,20 @@ asserted here; see the report of the real_sdks task.
 
 from __future__ import annotations
 
-import contextlib
-import importlib
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from conftest import SuiteRun
-
+from conftest import SuiteRun, import_before_first_test
 
 # Imported here, outside the suite's in-process runs: pytester drops the modules a run imported
 # when it ends, and some do not survive a second import in one process (PyYAML's C loader: "could
 # not determine a constructor for the tag None"; pydantic's cached BaseModel: "tuple.index(x): x
 # not in tuple" when a model class is built). An SDK that is not installed is skipped by its tests.
-@pytest.fixture(autouse=True, scope="module")
-def _sdk_modules_imported_outside_the_inner_runs() -> None:
-    """Before this module's first test on a worker (not at collection: each xdist worker collects
-    every module, and these imports cost seconds of CPU a worker)."""
-    for module in ("yaml", "pydantic.main", "strictconformance.drift.cassettes", "openai", "anthropic", "google.genai",
-                    "pydantic_ai", "strictconformance.sdks.openai_python", "strictconformance.sdks.pydantic_ai"):
-        with contextlib.suppress(ImportError):
-            importlib.import_module(module)
+_sdk_modules_imported_outside_the_inner_runs = import_before_first_test(
+    "yaml", "pydantic.main", "strictconformance.drift.cassettes", "openai", "anthropic", "google.genai",
+    "pydantic_ai", "strictconformance.sdks.openai_python", "strictconformance.sdks.pydantic_ai")
 
 OPENAI = "strictconformance.sdks.openai_python:OpenAIPython"
 OPENAI_VALIDATING = "strictconformance.sdks.openai_python:OpenAIPythonValidating"

@@ -8,7 +8,6 @@ finding, its test fails and names it: re-check the finding, then update the test
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import importlib.metadata
 import json
@@ -20,20 +19,14 @@ from typing import Any
 
 import pytest
 
-from conftest import SuiteRun
+from conftest import SuiteRun, import_before_first_test
 from strictconformance.adapter import load_adapter, read_declarations
 from strictconformance.sdks import SDK_PATHS, missing_distributions
 
-
 # Imported here, outside the suite's in-process runs (see tests/test_real_sdks.py for why).
-@pytest.fixture(autouse=True, scope="module")
-def _sdk_modules_imported_outside_the_inner_runs() -> None:
-    """Before this module's first test on a worker (not at collection: each xdist worker collects
-    every module, and these imports cost seconds of CPU a worker)."""
-    for module in ("yaml", "pydantic.main", "strictconformance.drift.cassettes", "openai", "anthropic", "agents",
-                    "strictconformance.sdks.openai_python", "strictconformance.sdks.anthropic", "strictconformance.sdks.openai_agents"):
-        with contextlib.suppress(ImportError):
-            importlib.import_module(module)
+_sdk_modules_imported_outside_the_inner_runs = import_before_first_test(
+    "yaml", "pydantic.main", "strictconformance.drift.cassettes", "openai", "anthropic", "agents",
+    "strictconformance.sdks.openai_python", "strictconformance.sdks.anthropic", "strictconformance.sdks.openai_agents")
 
 TRIAGE = Path(importlib.import_module("strictconformance.sdks").__file__).parent / "triage"  # type: ignore[arg-type]
 #: The triage files of this file's SDKs, and the distribution each one is about.
@@ -78,7 +71,7 @@ def test_anthropic_transform_schema(run_suite: Callable[..., SuiteRun]) -> None:
     on a type list; each failure carries a reproducer that shows the same output on its own."""
     _need("anthropic")
     run = run_suite("strictconformance.sdks.anthropic:AnthropicTransformSchema", "--sc-rule", "SM-34,SM-40,SM-41,RT-1",
-                    "-k", "fixed_cases or traps")
+    "-k", "fixed_cases or traps")
     assert _failed(run) == {"SM-34", "SM-40", "SM-41", "RT-1"}, run.output
     assert "Expected code to be unreachable" in _messages(run, "RT-1")
     # its deliberate ValueError on an untyped node (known-bad SM-39's enum of a list) is a declared
@@ -132,7 +125,7 @@ def test_anthropic_tools(run_suite: Callable[..., SuiteRun]) -> None:
     ``strict`` is stored unchecked."""
     _need("anthropic")
     run = run_suite("strictconformance.sdks.anthropic:AnthropicTools", "--sc-rule", "TL-2,TL-6,TL-7",
-                    "-k", "known_inputs or direct_call or spec_strict_values", "-W", "ignore::DeprecationWarning")
+    "-k", "known_inputs or direct_call or spec_strict_values", "-W", "ignore::DeprecationWarning")
     assert _failed(run) == {"TL-2", "TL-6", "TL-7"}, run.output
     assert "reached the callback" in _messages(run, "TL-2")
     assert "the error result does not name the failing field" in _messages(run, "TL-2")
@@ -180,7 +173,7 @@ def test_openai_agents(run_suite: Callable[..., SuiteRun]) -> None:
     any ``strict_mode``."""
     _need("openai-agents")
     run = run_suite("strictconformance.sdks.openai_agents:OpenAIAgentsStrictSchema", "--sc-rule", "SM-28,SM-32,SM-33",
-                    "-k", "fixed_cases and openai")
+    "-k", "fixed_cases and openai")
     assert _failed(run) == {"SM-28", "SM-32", "SM-33"}, run.output
     assert "from agents.strict_schema import ensure_strict_json_schema" in _failures(run, "SM-33")[0]["reproducer"]
     run = run_suite("strictconformance.sdks.openai_agents:OpenAIAgentsFunctionTool", "--sc-rule", "TL-7", "-k", "spec_strict_values")
@@ -194,7 +187,7 @@ def test_openai_agents_user_error_is_a_refusal_not_a_crash(run_suite: Callable[.
     build at b2d10ee reported 696 such refusals as crashes)."""
     _need("openai-agents")
     run = run_suite("strictconformance.sdks.openai_agents:OpenAIAgentsStrictSchema", "--sc-rule", "RT-1",
-                    "-k", "traps_and_known_bad and openai")
+    "-k", "traps_and_known_bad and openai")
     assert run.report is not None, run.output
     crashes = [finding["key"] for finding in _failures(run, "RT-1") if finding["kind"] == "crash"]
     assert crashes == [], crashes
@@ -208,7 +201,7 @@ def test_openai_python_stream_error_frame_is_its_api_error(run_suite: Callable[.
     matrix build at b2d10ee reported it as one)."""
     _need("openai")
     run = run_suite("strictconformance.sdks.openai_python:OpenAIPython", "--sc-rule", "DR-6",
-                    "-k", "provider_errors_raise_only_declared_errors")
+    "-k", "provider_errors_raise_only_declared_errors")
     assert run.report is not None, run.output
     checks = run.report["rules"]["DR-6"]["checks"]
     assert [check["outcome"] for check in checks] == ["passed"], run.output

@@ -9,7 +9,6 @@ SDKs (``conformance/sdks/triage/<sdk>.json``) runs in a fresh interpreter and sh
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import importlib.metadata
 import json
@@ -22,24 +21,18 @@ from typing import Any
 
 import pytest
 
-from conftest import SuiteRun
+from conftest import SuiteRun, import_before_first_test
 from forkrun import ForkRunner
 from strictconformance.adapter import load_adapter, read_declarations
 from strictconformance.drift.body import json_body
 from strictconformance.sdks import SDK_PATHS, SdkPath, missing_distributions
 
-
 # Imported outside the suite's in-process runs (see tests/test_real_sdks.py: some modules do not
 # survive a second import in one process).
-@pytest.fixture(autouse=True, scope="module")
-def _sdk_modules_imported_outside_the_inner_runs() -> None:
-    """Before this module's first test on a worker (not at collection: each xdist worker collects
-    every module, and these imports cost seconds of CPU a worker)."""
-    for module in ("yaml", "pydantic.main", "strictconformance.drift.cassettes", "pydantic_ai", "langchain_core",
-                    "google.genai", "strictconformance.sdks.pydantic_ai", "strictconformance.sdks.langchain_core",
-                    "strictconformance.sdks.google_genai", "mistralai", "strictconformance.sdks.mistral"):
-        with contextlib.suppress(ImportError):
-            importlib.import_module(module)
+_sdk_modules_imported_outside_the_inner_runs = import_before_first_test(
+    "yaml", "pydantic.main", "strictconformance.drift.cassettes", "pydantic_ai", "langchain_core",
+    "google.genai", "strictconformance.sdks.pydantic_ai", "strictconformance.sdks.langchain_core",
+    "strictconformance.sdks.google_genai", "mistralai", "strictconformance.sdks.mistral")
 
 TRIAGE = Path(__file__).resolve().parent.parent / "conformance" / "sdks" / "triage"
 #: The SDK paths of this file, by the distribution that names them.
@@ -98,7 +91,7 @@ def test_mistralai_response_format_defects(run_suite: Callable[..., SuiteRun]) -
     root: one defect per cause, the root rule reported as resting on an indirect source."""
     path = _path("mistralai/response-format")
     run = run_suite(path.adapter, "--sc-rule", "SM-01,RT-2,RT-4,RT-8", "-k",
-                    "sm_01 or rt_2_traps or (rt_4_case and trap-records) or rt_8_traps")
+    "sm_01 or rt_2_traps or (rt_4_case and trap-records) or rt_8_traps")
     assert run.report is not None, run.output
     assert _failed(run) == {"SM-01", "RT-4", "RT-8"}, run.output  # RT-2: called on a fresh copy, as the SDK does
     by_rule = {tuple(defect["rules"]): defect for defect in run.report["defects"]}
@@ -204,7 +197,7 @@ def test_google_genai_response_schema(run_suite: Callable[..., SuiteRun]) -> Non
     ``#/definitions`` reference crashes (KeyError), a recursive $ref becomes ``{}`` (RT-5)."""
     path = _path("google-genai/response-schema")
     run = run_suite(path.adapter, "--sc-rule", "RT-1,RT-5", "-k",
-                    "(rt_1_case and (null-branch-with-description or ref-definitions)) or (rt_5_case and optional-recursive-property)")
+    "(rt_1_case and (null-branch-with-description or ref-definitions)) or (rt_5_case and optional-recursive-property)")
     assert _failed(run) == {"RT-1", "RT-5"}, run.output
     crashes = _messages(run, "RT-1")
     assert "raised ValueError: list.remove(x): x not in list" in crashes, crashes
@@ -227,7 +220,7 @@ def test_google_genai_response_schema_refusals() -> None:
     sent = adapter.strictify({"type": "object", "properties": {"s": {"type": "string", "const": "k"}, "n": {"type": "integer"}},
                               "required": ["s", "n"]}, "google-schema")
     assert sent == {"type": "object", "properties": {"s": {"type": "string", "enum": ["k"]}, "n": {"type": "integer"}},
-                    "required": ["s", "n"], "propertyOrdering": ["s", "n"]}
+    "required": ["s", "n"], "propertyOrdering": ["s", "n"]}
 
 
 def test_google_genai_responses(run_suite: Callable[..., SuiteRun]) -> None:

@@ -10,7 +10,6 @@ installed are skipped with the reason.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import importlib.metadata
 import json
@@ -19,21 +18,15 @@ from collections.abc import Callable
 import pydantic
 import pytest
 
-from conftest import SuiteRun
+from conftest import SuiteRun, import_before_first_test
 from strictconformance.adapter import load_adapter, read_declarations
 from strictconformance.sdks import SDK_PATHS, SdkPath, missing_distributions
 
-
 # Imported outside the suite's in-process runs (see tests/test_real_sdks.py: some modules do not
 # survive a second import in one process).
-@pytest.fixture(autouse=True, scope="module")
-def _sdk_modules_imported_outside_the_inner_runs() -> None:
-    """Before this module's first test on a worker (not at collection: each xdist worker collects
-    every module, and these imports cost seconds of CPU a worker)."""
-    for module in ("yaml", "pydantic.main", "dspy", "llama_index.core", "strictconformance.sdks.dspy",
-                    "strictconformance.sdks.llama_index_core"):
-        with contextlib.suppress(ImportError):
-            importlib.import_module(module)
+_sdk_modules_imported_outside_the_inner_runs = import_before_first_test(
+    "yaml", "pydantic.main", "dspy", "llama_index.core", "strictconformance.sdks.dspy",
+    "strictconformance.sdks.llama_index_core")
 
 #: The SDK paths of this file, by the distribution that names them.
 MINE = {"dspy": "dspy", "llama-index-core": "llama-index-core"}
@@ -138,7 +131,7 @@ def test_llama_index_tool_calls_validate_nothing_and_hide_the_exception_type(run
     exception type, and a direct call validates nothing (triage/llama-index-core.json)."""
     path = _path("llama-index-core/function-tool")
     run = run_suite(path.adapter, "--sc-rule", "TL-2,TL-3,TL-4,TL-6", "-k",
-                    "known_inputs or each_callback_kind or known_streams or direct_call_validates")
+    "known_inputs or each_callback_kind or known_streams or direct_call_validates")
     assert _failed(run) == {"TL-2", "TL-3", "TL-4", "TL-6"}, run.output
     assert "reached the callback" in _messages(run, "TL-2")
     assert {"TL-3 violation: the error result does not carry the exception type",

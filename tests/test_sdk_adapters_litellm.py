@@ -6,7 +6,6 @@ Skipped with the reason when litellm is not installed.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import importlib.metadata
 import json
@@ -18,19 +17,14 @@ from typing import Any
 
 import pytest
 
-from conftest import SuiteRun
+from conftest import SuiteRun, import_before_first_test
 from strictconformance.adapter import load_adapter, read_declarations
 from strictconformance.sdks import SDK_PATHS, SdkPath
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no network at import
 # Imported outside the suite's in-process runs (see tests/test_real_sdks.py for why).
-@pytest.fixture(autouse=True, scope="module")
-def _sdk_modules_imported_outside_the_inner_runs() -> None:
-    """Before this module's first test on a worker (not at collection: each xdist worker collects
-    every module, and these imports cost seconds of CPU a worker)."""
-    for module in ("yaml", "pydantic.main", "litellm", "strictconformance.sdks.litellm"):
-        with contextlib.suppress(ImportError):
-            importlib.import_module(module)
+_sdk_modules_imported_outside_the_inner_runs = import_before_first_test(
+    "yaml", "pydantic.main", "litellm", "strictconformance.sdks.litellm")
 
 MINE = [path for path in SDK_PATHS if path.key.startswith("litellm/")]
 
