@@ -546,3 +546,30 @@ def test_two_shared_references_merged_are_merged_through_their_definitions(diale
     require(check_rt3_idempotent(schema, _bound(dialect)))
     value = {"person": {"name": "a", "age": 3}, "pet": {"name": "b"}, "owner": {"age": 40}}
     require(check_rt4_complete(schema, result.as_strictified(), result.codec.encode, result.codec.decode, value))
+
+
+def test_a_run_strictifies_each_fixed_case_once_per_dialect() -> None:
+    """The case checks ask the reference about every fixed case in each of their rules (whether it
+    refuses the case, its strict schema for the oracles): in a run's order (every case and dialect
+    of one rule, then the next rule) the memo holds them all, so the second rule computes none. With
+    a memo of 256 entries most were computed again for each rule (a tenth of the main job's CPU)."""
+    from strictconformance.cases import library, shipped_corpus
+    from strictconformance.checks.test_cases import CORPUS_STRIDE
+    from strictconformance.reference.strictify import _cached, reference_strictify
+
+    cases = [*library(), *list(shipped_corpus())[::CORPUS_STRIDE]]
+    accepted = []  # a refusal raises, and is not kept: the few schemas it refuses are not counted
+    for dialect in SHIPPED:
+        for case in cases:
+            with contextlib.suppress(SchemaError):
+                reference_strictify(case.schema, dialect)
+                accepted.append((case.schema, dialect))
+    assert len(accepted) > 800
+
+    _cached.cache_clear()
+    for schema, dialect in accepted:  # the first rule
+        reference_strictify(schema, dialect)
+    computed = _cached.cache_info().misses
+    for schema, dialect in accepted:  # the next
+        reference_strictify(schema, dialect)
+    assert _cached.cache_info().misses == computed, _cached.cache_info()
