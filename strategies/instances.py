@@ -44,6 +44,19 @@ _CONSTRUCTIVE = frozenset({
     "$comment", "$schema", "$id", "$anchor", "propertyOrdering", "deprecated", "readOnly", "writeOnly",
 })
 _RESTRICTIVE = ("not", "if", "then", "else", "dependentSchemas", "contains", "minContains", "maxContains", "oneOf", "uniqueItems")
+_ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"})
+_EVERY_TYPE = frozenset({"array", "boolean", "null", "number", "object", "string"})  # "integer" is a number
+
+
+def _accepts_everything(node: Any) -> bool:
+    """Whether ``node`` accepts every JSON value as written: true, ``{}``, or only a ``type`` listing
+    every type (besides annotations). ``{"not": ...}`` of it is the idiom of a forbidden member."""
+    if node is True:
+        return True
+    if not isinstance(node, dict) or set(node) - _ANNOTATIONS - {"type"}:
+        return False
+    declared = node.get("type", list(_EVERY_TYPE))
+    return isinstance(declared, list) and _EVERY_TYPE <= set(declared)
 _HJS_UNSUPPORTED = ("$dynamicRef", "$dynamicAnchor", "unevaluatedProperties", "unevaluatedItems", "$anchor")
 
 
@@ -148,6 +161,8 @@ class _Compiler:
             base = _noted(self.compile(target, (*chain, id(target))), "reference")
             rest = {k: v for k, v in node.items() if k not in ("$ref", "$dynamicRef")}
             return base.filter(self.valid(rest)) if set(rest) - {"description", "title"} else base
+        if "not" in node and _accepts_everything(node["not"]):
+            return st.nothing()  # drawn and filtered, every value was rejected, each time
         restrictive = [k for k in _RESTRICTIVE if k in node]
         if restrictive:
             plain = {k: v for k, v in node.items() if k not in ("not", "if", "then", "else", "dependentSchemas", "oneOf")}
