@@ -44,6 +44,7 @@ _CONSTRUCTIVE = frozenset({
     "$comment", "$schema", "$id", "$anchor", "propertyOrdering", "deprecated", "readOnly", "writeOnly",
 })
 _RESTRICTIVE = ("not", "if", "then", "else", "dependentSchemas", "contains", "minContains", "maxContains", "oneOf", "uniqueItems")
+_HJS_UNSUPPORTED = ("$dynamicRef", "$dynamicAnchor", "unevaluatedProperties", "unevaluatedItems", "$anchor")
 _ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"})
 _EVERY_TYPE = frozenset({"array", "boolean", "null", "number", "object", "string"})  # "integer" is a number
 
@@ -56,8 +57,7 @@ def _accepts_everything(node: Any) -> bool:
     if not isinstance(node, dict) or set(node) - _ANNOTATIONS - {"type"}:
         return False
     declared = node.get("type", list(_EVERY_TYPE))
-    return isinstance(declared, list) and _EVERY_TYPE <= set(declared)
-_HJS_UNSUPPORTED = ("$dynamicRef", "$dynamicAnchor", "unevaluatedProperties", "unevaluatedItems", "$anchor")
+    return isinstance(declared, list) and set(declared) >= _EVERY_TYPE
 
 
 @functools.cache
