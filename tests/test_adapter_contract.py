@@ -129,6 +129,7 @@ def test_a_bad_declaration_stops_the_run_as_a_usage_error(run_suite: Callable[..
 # -- Missing capabilities: named skips, listed as not covered, never passed ----------------------
 
 
+@pytest.mark.slow
 def test_missing_capabilities_are_named_skips(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
     pytester.makepyfile(boolean_only="""
         from strictconformance import Adapter

@@ -21,6 +21,7 @@ def test_every_drift_rule_has_a_broken_adapter() -> None:
     assert sorted(BROKEN) == sorted(DRIFT_RULES)
 
 
+@pytest.mark.slow
 def test_the_reference_passes_every_drift_check(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite(None, "--sc-rule", "DR")
     assert run.rules_with("passed") == set(DRIFT_RULES), run.output
@@ -33,6 +34,7 @@ def test_the_reference_passes_every_drift_check(run_suite: Callable[..., SuiteRu
         assert any(f"[{location}]" in nodeid for nodeid in nodeids), location
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule_id", DRIFT_RULES)
 def test_broken_adapter_fails_exactly_its_rule(run_suite: Callable[..., SuiteRun], rule_id: str) -> None:
     run = fails_exactly(run_suite, BROKEN[rule_id], {rule_id}, DRIFT_RULES)
@@ -142,6 +144,7 @@ def test_errors_without_a_path_are_judged_on_detection_alone(run_suite: Callable
         ("broken_drift_adapters:StreamsOnly", {"DR-6", "DR-7"}),
     ],
 )
+@pytest.mark.slow
 def test_partial_adapters_pass_what_they_cover(run_suite: Callable[..., SuiteRun], adapter: str, not_covered: set[str]) -> None:
     run = run_suite(adapter, "--sc-rule", "DR")
     assert run.rules_with("failed") | run.rules_with("error") == set(), run.output

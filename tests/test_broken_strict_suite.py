@@ -66,6 +66,7 @@ def test_every_strict_rule_has_a_broken_adapter() -> None:
         assert rule_id.startswith("RT-") or rule_id in SHIPPED[dialect].rule_ids, (rule_id, dialect)
 
 
+@pytest.mark.slow
 def test_reference_passes_every_strict_check(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite(None, "--sc-rule", "SM,RT", *BOTH_CHECKS)
     assert run.rules_with("passed") == set(STRICT_RULES), run.output
@@ -115,6 +116,7 @@ def test_an_sm_bug_fails_rt_1_and_no_other_rt_rule(run_suite: Callable[..., Suit
     assert run.rules_with("failed") == {rule_id, "RT-1"}, run.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule_id", RT_RULES)
 def test_broken_codec_fails_exactly_its_rt_rule(run_suite: Callable[..., SuiteRun], rule_id: str) -> None:
     run = fails_exactly(run_suite, BROKEN[rule_id], {rule_id}, RT_RULES, *RT_CHECKS)
@@ -151,6 +153,7 @@ def test_show_writes_deep_and_large_values_without_recursion() -> None:
     assert show(small) is small
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("adapter", sorted(MORE_BROKEN))
 def test_more_broken_strictify_fails_exactly_its_rt_rule(run_suite: Callable[..., SuiteRun], adapter: str) -> None:
     rule_id = MORE_BROKEN[adapter]

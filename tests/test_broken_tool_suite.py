@@ -20,6 +20,7 @@ def test_every_tl_rule_has_a_broken_adapter() -> None:
     assert sorted(BROKEN) == sorted(TL_RULES)
 
 
+@pytest.mark.slow
 def test_the_reference_passes_every_tl_check(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite(None, "--sc-rule", "TL")
     assert run.rules_with("passed") == set(TL_RULES), run.output
@@ -27,6 +28,7 @@ def test_the_reference_passes_every_tl_check(run_suite: Callable[..., SuiteRun])
     assert all(run.report["rules"][rule_id]["examples"] >= 30 for rule_id in TL_RULES), run.report["rules"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rule_id", "adapter"), [*BROKEN.items(), *EXTRA_BROKEN], ids=lambda value: value.split(":")[-1])
 def test_a_broken_adapter_fails_exactly_its_rule(run_suite: Callable[..., SuiteRun], rule_id: str, adapter: str) -> None:
     run = fails_exactly(run_suite, adapter, {rule_id}, TL_RULES)
@@ -47,6 +49,7 @@ def test_a_bug_several_rules_see_fails_exactly_those(run_suite: Callable[..., Su
     assert "carries tool-use id 'invalid-input'" in run.output
 
 
+@pytest.mark.slow
 def test_a_layer_that_conforms_its_own_way_passes(run_suite: Callable[..., SuiteRun]) -> None:
     # no `default` annotations in any advertised schema: the schemas still agree and validate alike (TL-1, TL-5)
     run = run_suite("broken_tool_adapters:NoDefaultAnnotationsAdapter", "--sc-rule", "TL")
@@ -104,6 +107,7 @@ def test_an_adapter_fault_is_reported_as_one_not_as_the_sdk_raising(run_suite: C
     assert "raised AdapterFault" not in run.output and "escaped" not in run.output
 
 
+@pytest.mark.slow
 def test_declared_sources_and_missing_capabilities_are_not_covered_never_passed(run_suite: Callable[..., SuiteRun]) -> None:
     raw_only = run_suite("broken_tool_adapters:RawSchemaOnlyAdapter", "--sc-rule", "TL")
     assert raw_only.rules_with("passed") == set(TL_RULES), raw_only.output  # TL-5 too: context as a second argument
@@ -150,6 +154,7 @@ def test_a_declared_strict_default_is_what_unset_strict_advertises(run_suite: Ca
     assert "strict=None was defined but True is advertised" in undeclared.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("adapter", "rules"), [
     ("DeclaredRedactingErrorsAdapter", "TL-3,TL-6"),  # a fixed error text, declared as error_text
     ("WarningKeyDroppingAdapter", "TL-2,TL-9"),  # undeclared keys dropped with a warning naming them
@@ -174,6 +179,7 @@ def test_tools_that_cannot_be_called_directly_leave_tl6_not_covered(run_suite: C
     assert "cannot be called directly" in json.dumps(run.report["rules"]["TL-6"])  # type: ignore[index]
 
 
+@pytest.mark.slow
 def test_tl6_judges_the_declared_direct_call_and_a_declared_absence_is_not_covered(run_suite: Callable[..., SuiteRun]) -> None:
     """An SDK whose tools keep a function documented as running unvalidated: mapped to that function,
     TL-6 fails by construction, and its counterexample says the direct call is not declared; with the
@@ -223,6 +229,7 @@ def test_a_declared_refusal_of_what_strict_mode_cannot_express_passes_and_is_rep
     assert notes[0].count("StrictSchemaUnsupported") == len({key for counts in counted for key in counts["refusals"]}), notes[0]
 
 
+@pytest.mark.slow
 def test_a_declared_refusal_of_what_strict_mode_expresses_fails_tl11_as_a_refusal(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite("broken_tool_adapters:OverRefusingAdapter", "--sc-rule", "TL")
     assert run.rules_with("failed") | run.rules_with("error") == {"TL-11"}, run.output

@@ -83,6 +83,7 @@ def test_an_examples_budget_is_the_same_on_any_machine(run_suite: Callable[..., 
     assert checks[0]["findings"][0]["counterexample"] == checks[1]["findings"][0]["counterexample"]
 
 
+@pytest.mark.slow
 def test_checks_not_started_when_the_run_budget_is_spent_are_not_judged(run_suite: Callable[..., SuiteRun]) -> None:
     """Supervised (one worker), the default of a real run: the first check spends the run's second
     of CPU; every later one is reported "not judged: run budget exhausted", none is dropped."""

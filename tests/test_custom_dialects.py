@@ -62,6 +62,7 @@ def test_the_reference_passes_every_sm_and_rt_check_of_a_custom_dialect(run_suit
     assert listed["encoding"]["recursion"] == "unroll" and listed["encoding"]["formats"] is None
 
 
+@pytest.mark.slow
 def test_a_strictify_ignoring_the_custom_limit_fails_it_in_that_dialect_only(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite(f"{_MODULE}:AcmeWithOpenAIDepth", "--sc-rule", "SM,RT", *STRICT_CHECKS)
     # RT-1 is every rule of the dialect at once: it fails with any SM rule

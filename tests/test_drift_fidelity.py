@@ -121,6 +121,7 @@ def test_junk_parses_are_named(value: object, problem: str | None) -> None:
     assert (found is None) if problem is None else (found is not None and problem in found), found
 
 
+@pytest.mark.slow
 def test_a_faithful_parse_passes_every_drift_rule(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite("fidelity_adapters:ParsesFaithfully", "--sc-rule", "DR")
     assert not (run.rules_with("failed") | run.rules_with("error")), run.output

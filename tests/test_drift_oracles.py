@@ -101,6 +101,7 @@ def test_a_reference_like_adapter_passes_through_its_own_error_type() -> None:
     assert not failures, "\n".join(failures[:5])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule_id", sorted(BROKEN))
 def test_each_broken_check_fails_its_rule_and_only_that(rule_id: str) -> None:
     checker = DriftChecker.from_adapter(BROKEN[rule_id]())
@@ -109,6 +110,7 @@ def test_each_broken_check_fails_its_rule_and_only_that(rule_id: str) -> None:
     assert failed <= {rule_id, *ALSO_FAILS.get(rule_id, set())}, f"{checker.name} also failed {sorted(failed - {rule_id})}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("rule_id", "broken"), [(rule, broken) for rule, extras in EXTRA_BROKEN.items() for broken in extras], ids=lambda x: getattr(x, "__name__", x)
 )

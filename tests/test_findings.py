@@ -35,6 +35,7 @@ def _findings(run: SuiteRun, rule_id: str, check: str = "") -> list[dict[str, An
     return [finding for finding in run.report["rules"][rule_id]["findings"] if check in finding["nodeid"]]
 
 
+@pytest.mark.slow
 def test_three_bugs_are_three_findings_each_with_its_own_counterexample(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite(f"{_ADAPTERS}:ThreeBugs", "--sc-rule", "RT-1", ".", RT_CHECKS, "-k", "output_obeys", profile="selftest")
     findings = _findings(run, "RT-1", "test_rt_1_output_obeys_every_rule")

@@ -81,6 +81,7 @@ def test_the_guide_names_the_capabilities_the_rt_rules_need() -> None:
     assert "RT-4 needs `encode` and `decode`, RT-5 and RT-7 `decode`, RT-6 `encode`" in text
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("node") is None or shutil.which("npm") is None, reason="needs node and npm")
 def test_the_minimal_harness_runs_outside_the_checkout(tmp_path: Path) -> None:
     directory = tmp_path / "my-harness"

@@ -245,6 +245,7 @@ _CRASHES = "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n"
 _HANGS = "import time\ntime.sleep(600)\n"
 
 
+@pytest.mark.slow
 def test_real_run_reference_and_columns_that_fail_to_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     """The command as a user runs it, on the reference with one rule, beside a column whose process

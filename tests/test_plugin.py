@@ -24,6 +24,7 @@ def test_report_schema_is_a_valid_schema() -> None:
     assert schema["properties"]["schema"]["const"] == REPORT_SCHEMA
 
 
+@pytest.mark.slow
 def test_main_job_from_outside_the_repository_passes_and_prints_the_report(run_suite: Callable[..., SuiteRun]) -> None:
     """What the README's first command does: the reference, every rule, in a fresh directory, in a
     subprocess. Few examples per check: each family's reference test (test_broken_*_suite.py) runs
@@ -85,6 +86,7 @@ def test_adapter_from_environment_and_ini(run_suite: Callable[..., SuiteRun], py
     assert run_suite(None, "--sc-rule", "RES-6").rules_with("failed") == {"RES-6"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("args", "env_ci", "profile"), [
     ((), False, "dev"),
     ((), True, "ci"),
@@ -146,6 +148,7 @@ def test_ci_profile_is_deterministic(run_suite: Callable[..., SuiteRun], monkeyp
     assert first.report["rules"]["RES-1"]["findings"] == second.report["rules"]["RES-1"]["findings"]
 
 
+@pytest.mark.slow
 def test_xdist_aggregates_every_result(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite("broken_resolution:TiesReversed", "-n", "2", "--sc-rule", "RES,BUD", subprocess=True)
     report = _valid_report(run)

@@ -61,6 +61,7 @@ def _harnesses() -> list[object]:
     return [pytest.param(PYTHON_HARNESS, id="python"), pytest.param(node, id="node", marks=needs_node)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", _harnesses())
 def test_every_fault_is_named_and_the_harness_recovers(command: list[str]) -> None:
     """Each fault names the harness, the call and what happened; the next call works (a new process)."""
@@ -373,6 +374,7 @@ class ForcesAnyWithoutAnswer(GeminiLikeVercel):
 """
 
 
+@pytest.mark.slow
 def test_gemini_modes_that_keep_the_request_meaning(pytester: pytest.Pytester) -> None:
     """RES-2/RES-6 false alarms met on Vercel AI SDK's Gemini requests: a caller's ANY stays ANY
     beside a strict tool (ANY "guarantees function schema adherence", Gemini function-calling

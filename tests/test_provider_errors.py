@@ -64,6 +64,7 @@ def test_exception_chain_reads_causes_attributes_and_stops_on_cycles() -> None:
     assert len(list(exception_chain(first))) == 2
 
 
+@pytest.mark.slow
 def test_declared_api_error_for_provider_errors_passes(run_suite: Callable[..., SuiteRun]) -> None:
     run = run_suite("provider_error_adapters:RaisesAPIError", "--sc-rule", "DR")
     assert not (run.rules_with("failed") | run.rules_with("error")), run.output

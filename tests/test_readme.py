@@ -432,6 +432,7 @@ def test_tutorial_follows_the_conventions() -> None:
     assert len(_STEPS) >= 5, f"the tutorial has {len(_STEPS)} steps; it promises five"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("number", [step.number for step in _STEPS] or [0])
 def test_tutorial_step(number: int, tmp_path: Path) -> None:
     """Step ``number`` as a reader runs it, after writing the files of the steps before it."""
@@ -455,6 +456,7 @@ def _examples_of(rule_id: str, lines: Sequence[str]) -> int | None:
     return rows[-1] if rows else None
 
 
+@pytest.mark.slow
 def test_outside_ci_the_step_with_an_expected_failure_replays_it_from_the_database(tmp_path: Path) -> None:
     """The tutorial's step that declares an expected failure, as a reader runs it on their machine:
     no CI, so the random `dev` profile with its example database. The run before the declaration

@@ -111,6 +111,7 @@ def test_openai_findings_are_reachable_from_pydantic_models() -> None:
         assert broken == {rule_id}, (model.__name__, broken, schema)
 
 
+@pytest.mark.slow
 def test_openai_default_client_reports_no_drift(run_suite: Callable[..., SuiteRun]) -> None:
     """As users get it, the client builds response models without validating them
     (``construct``): a dropped required field or a broken invariant goes unnoticed. A non-JSON
@@ -174,6 +175,7 @@ def test_pydantic_ai_tool_layer(run_suite: Callable[..., SuiteRun]) -> None:
     assert "accepted at definition time" in _finding_messages(run, "TL-7")
 
 
+@pytest.mark.slow
 def test_pydantic_ai_anthropic_response_processing(run_suite: Callable[..., SuiteRun]) -> None:
     """The Anthropic SDK builds responses without validating them and pydantic-ai checks nothing
     either: a tool_use block without its id, or renamed to an unknown type under
@@ -187,6 +189,7 @@ def test_pydantic_ai_anthropic_response_processing(run_suite: Callable[..., Suit
     assert "AttributeError" in _finding_messages(run, "DR-6")
 
 
+@pytest.mark.slow
 def test_pydantic_ai_strict_transformers(run_suite: Callable[..., SuiteRun]) -> None:
     """With ``strict=True`` the OpenAI transformer (profiles/openai.py) passes ``if``/``not`` through
     and closes every ``allOf`` branch; the Anthropic one, anthropic's ``transform_schema``

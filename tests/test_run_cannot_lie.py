@@ -57,6 +57,7 @@ def test_a_stale_report_does_not_survive_a_run_that_never_writes_one(pytester: p
     assert written["complete"] is False and written["summary"]["passed"] == 0, written
 
 
+@pytest.mark.slow
 def test_a_capability_spinning_in_c_with_the_gil_held_is_stopped_and_named(run_suite: Callable[..., SuiteRun]) -> None:
     """A catastrophic regular expression holds the GIL: the in-process call timeout cannot run. The
     supervising process ends the worker after the timeout and a grace period, naming the call."""
@@ -187,6 +188,7 @@ def _examples(run: SuiteRun) -> dict[str, tuple[str, int, object]]:
             for rule in run.report["rules"].values() for check in rule["checks"] if check["outcome"] != "not run"}
 
 
+@pytest.mark.slow
 def test_under_ci_a_check_tries_the_same_examples_whatever_n_and_the_selection(
         run_suite: Callable[..., SuiteRun], monkeypatch: pytest.MonkeyPatch) -> None:
     """Each check seeds from its own identity under the derandomized ci profile: what it tries, and
@@ -217,6 +219,7 @@ def test_under_ci_a_check_tries_the_same_examples_whatever_n_and_the_selection(
     ],
     ids=["recursion-limit", "recursion-limit-while-the-call-runs", "stdout-replaced", "stdout-closed", "chdir", "switch-interval"],
 )
+@pytest.mark.slow
 def test_an_adapter_that_changes_the_process_state_fails_its_check_by_name(
         run_suite: Callable[..., SuiteRun], adapter: str, named: str) -> None:
     """sys.setrecursionlimit(60) in an adapter call used to end the run in hundreds of INTERNALERROR

@@ -13,6 +13,7 @@ from strictconformance.bench.corpus import load_corpus, summary
 from strictconformance.bench.scaling import FAMILIES, growth_exponent, shared_dag, unfolded_size
 
 
+@pytest.mark.slow
 def test_scaling_prints_a_row_per_family_with_its_exponent(capsys: pytest.CaptureFixture[str]) -> None:
     assert bench_main(["scaling", "--sizes", "4,8", "--budget", "0", "--dag-depths", "2,6", "--object-depths", "2,6", "--dag-dialects", "lenient,openai@2025-01"]) == 0
     out = capsys.readouterr().out

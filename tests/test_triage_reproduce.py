@@ -104,6 +104,7 @@ def test_the_environment_holds_only_the_sdk(offline: dict[str, Any]) -> None:
     assert outcome.status == "bug" and outcome.detail == "BUG: only the SDK, 1.0.0", outcome
 
 
+@pytest.mark.slow
 def test_reproduce_reports_each_result_and_fails_unless_every_bug_shows(offline: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
     folder = _triage(offline["root"] / "mixed", [
         _entry(SHOWS),

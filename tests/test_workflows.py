@@ -218,6 +218,7 @@ def test_the_nightly_command_runs_here_with_a_few_examples(tmp_path: Path) -> No
     assert (tmp_path / ".hypothesis").is_dir()  # where the cache step restores and saves the database
 
 
+@pytest.mark.slow
 def test_a_failure_found_one_night_is_replayed_first_the_next_from_the_cache(tmp_path: Path) -> None:
     """The nightly workflow, run here twice with a failing adapter: night 1 runs the fuzz step in
     a fresh checkout; the cache keeps the save step's path; night 2, another fresh checkout, gets
