@@ -150,10 +150,10 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The ``slow`` self-tests first, each group in its collected order. Under ``-n auto`` xdist hands
-    out the first items round-robin and the rest to whichever worker is free: with the slow ones
-    first, both workers take a share of them from the start, and the run ends on quick tests, not on
-    one worker finishing a 90 s end-to-end test while the other waits."""
+    """The ``slow`` self-tests first, each group in its collected order. Under ``-n`` xdist deals the
+    first items out round-robin and a worker that runs out steals from the other's queue (above):
+    with the slow ones first, both workers start on them, and the run ends on quick tests, which
+    divide finely, not on one worker finishing a long end-to-end test while the other waits."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
