@@ -336,6 +336,20 @@ def _fresh(subject: ResponseSubject) -> ResponseSubject:
     return ResponseSubject(subject.api, payload=copy.deepcopy(subject.payload), source=subject.source)
 
 
+@cache
+def _recorded_by_source() -> dict[str | None, ResponseSubject]:
+    return {subject.source: subject for _, subject in _recorded(None, None)}
+
+
+def _is_recorded_copy(subject: ResponseSubject) -> bool:
+    """Whether ``subject`` is an unchanged copy of a recorded one (:func:`recorded_subjects` draws
+    copies): its candidates and their labels were computed once, with the strategy (by source: each
+    recorded response has its own), where computing them again for each drawn copy was most of a
+    drift example's time."""
+    origin = _recorded_by_source().get(subject.source)
+    return origin is not None and (origin is subject or origin == subject)
+
+
 def recorded_subjects(api: ApiFilter = None, *, streams: bool | None = None) -> st.SearchStrategy[ResponseSubject]:
     """A real recorded response (or stream) from the shipped cassettes, as a fresh copy; ``api``
     is one API id, a collection of them, or ``None`` for all."""
@@ -492,7 +506,10 @@ def drift_mutations(
         candidates: tuple[Candidate, ...] = ()
         if base is not None:
             subject = draw(base)
-            candidates = tuple(c for c in _labelled(subject, wanted, breaking, rule_id, skipped) if c.family == family)
+            if _is_recorded_copy(subject):  # its candidates of the family, as filtered once
+                candidates = next((kept for recorded, kept in by_family.get(family, ()) if recorded.source == subject.source), ())
+            else:
+                candidates = tuple(c for c in _labelled(subject, wanted, breaking, rule_id, skipped) if c.family == family)
         if not candidates:
             recorded, candidates = draw(st.sampled_from(by_family[family]))
             subject = _fresh(recorded)

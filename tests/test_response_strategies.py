@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from strictconformance.drift import parse_sse
 from strictconformance.drift.cassettes import recorded_responses
-from strictconformance.drift.mutations import MUTATION_KINDS, DriftMutation
+from strictconformance.drift.mutations import MUTATION_KINDS, DriftMutation, ResponseSubject
 from strictconformance.drift.paths import parse_path, resolve_path
 from strictconformance.drift.shapes import API_IDS, get_shape
 from strictconformance.drift.shapes.model import Arr, Keyed, Tagged
@@ -184,3 +184,50 @@ def test_the_recording_tool_comes_from_the_tool_strategy_deterministically() -> 
     assert len(parameters["properties"]) >= 2
     assert set(parameters["required"]) == set(parameters["properties"])  # strict-ready
     assert parameters["additionalProperties"] is False
+
+
+def _drawn_mutations(rule_id: str, breaking: bool) -> list[tuple[str, str, str]]:
+    from strictconformance.strategies.responses import (
+        drift_mutations,
+        generated_subjects,
+        recorded_subjects,
+    )
+
+    base = st.one_of([recorded_subjects(API_IDS), generated_subjects(API_IDS)])
+    strategy = drift_mutations(API_IDS, breaking=breaking, rule_id=rule_id, base=base)
+    drawn: list[tuple[str, str, str]] = []
+
+    @settings(max_examples=40, derandomize=True, database=None, deadline=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def draw(data: st.DataObject) -> None:
+        mutation = data.draw(strategy)
+        drawn.append((mutation.kind, mutation.path, mutation.description))
+
+    draw()
+    return drawn
+
+
+@pytest.mark.parametrize(("rule_id", "breaking"), [("DR-2", True), ("DR-4", False), ("DR-5", True)])
+def test_a_drawn_copy_of_a_recorded_response_reuses_its_candidates(monkeypatch: pytest.MonkeyPatch, rule_id: str, breaking: bool) -> None:
+    """A drift check draws a copy of a recorded response, then a mutation of it: the copy's
+    candidates (and their labels, each a probe mutation) are the recorded response's, computed when
+    the strategy was built, not again per example (a fifth of the drift checks' CPU). The draws are
+    the ones computing them per copy makes."""
+    from strictconformance.strategies import responses as module
+
+    computed = []
+    original = module.mutation_candidates
+
+    def counting(subject: ResponseSubject, **kwargs: Any) -> Any:
+        computed.append(subject.source)
+        return original(subject, **kwargs)
+
+    monkeypatch.setattr(module, "mutation_candidates", counting)
+    reused = _drawn_mutations(rule_id, breaking)  # builds the strategy and its recorded candidates
+    computed.clear()
+    assert _drawn_mutations(rule_id, breaking) == reused
+    assert any(kind for kind, _, _ in reused)
+    assert [source for source in computed if source != "generated"] == [], "a recorded response's candidates computed per example"
+    monkeypatch.setattr(module, "_is_recorded_copy", lambda subject: False)
+    assert _drawn_mutations(rule_id, breaking) == reused
