@@ -74,13 +74,20 @@ def _hostile() -> list[Any]:
             {"id": {"id": {"id": []}}}, too_long_to_print]
 
 
-def _verdicts(checker: DriftChecker) -> list[Verdict]:
-    verdicts = [judge_recorded(checker, subject, label=label) for label, subject in _recorded()]
-    verdicts += [judge_mutation(checker, mutation) for mutation in _sample()]
+def _judges(checker: DriftChecker) -> Iterator[tuple[str, Callable[[], Verdict]]]:
+    """Every judge of ``checker``, with the rule it judges: the recorded responses (DR-1), the
+    sampled mutations (each its own rule), the hostile payloads on each API (DR-6)."""
+    for label, subject in _recorded():
+        yield "DR-1", functools.partial(judge_recorded, checker, subject, label=label)
+    for mutation in _sample():
+        yield mutation.rule_id, functools.partial(judge_mutation, checker, mutation)
     for value in _hostile():
         for api in ("openai.chat", "anthropic.messages", "gemini.generate_content"):
-            verdicts.append(judge_total(checker, api, value))
-    return verdicts
+            yield "DR-6", functools.partial(judge_total, checker, api, value)
+
+
+def _verdicts(checker: DriftChecker) -> list[Verdict]:
+    return [judge() for _, judge in _judges(checker)]
 
 
 def _failed_rules(verdicts: Iterable[Verdict]) -> set[str]:
@@ -88,16 +95,10 @@ def _failed_rules(verdicts: Iterable[Verdict]) -> set[str]:
 
 
 def _fails(checker: DriftChecker, rule_id: str) -> bool:
-    """Whether some judge of ``rule_id`` fails ``checker``: its judges first (recorded responses
-    are DR-1's, hostile payloads DR-6's, a mutation its rule's), the first failure ends the search."""
-    def judges() -> Iterator[Callable[[], Verdict]]:
-        if rule_id == "DR-1":
-            yield from (functools.partial(judge_recorded, checker, subject, label=label) for label, subject in _recorded())
-        yield from (functools.partial(judge_mutation, checker, m) for m in _sample() if m.rule_id == rule_id)
-        if rule_id == "DR-6":
-            yield from (functools.partial(judge_total, checker, api, value)
-                        for value in _hostile() for api in ("openai.chat", "anthropic.messages", "gemini.generate_content"))
-    return any(verdict.failed and verdict.rule_id == rule_id for verdict in (judge() for judge in judges()))
+    """Whether some judge of ``rule_id`` fails ``checker``: only that rule's judges run, and the
+    first failure ends the search."""
+    return any(verdict.failed and verdict.rule_id == rule_id
+               for verdict in (judge() for rule, judge in _judges(checker) if rule == rule_id))
 
 
 def test_the_reference_passes_every_judge() -> None:
