@@ -45,7 +45,6 @@ _CONSTRUCTIVE = frozenset({
 })
 _RESTRICTIVE = ("not", "if", "then", "else", "dependentSchemas", "contains", "minContains", "maxContains", "oneOf", "uniqueItems")
 _HJS_UNSUPPORTED = ("$dynamicRef", "$dynamicAnchor", "unevaluatedProperties", "unevaluatedItems", "$anchor")
-_ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"})
 _EVERY_TYPE = frozenset({"array", "boolean", "null", "number", "object", "string"})  # "integer" is a number
 
 
@@ -54,7 +53,7 @@ def _accepts_everything(node: Any) -> bool:
     every type (besides annotations). ``{"not": ...}`` of it is the idiom of a forbidden member."""
     if node is True:
         return True
-    if not isinstance(node, dict) or set(node) - _ANNOTATIONS - {"type"}:
+    if not isinstance(node, dict) or set(node) - ANNOTATION_KEYWORDS - {"$comment", "type"}:
         return False
     declared = node.get("type", list(_EVERY_TYPE))
     return isinstance(declared, list) and set(declared) >= _EVERY_TYPE
