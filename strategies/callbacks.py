@@ -24,6 +24,7 @@ from hypothesis import event
 from hypothesis import strategies as st
 
 from strictconformance.dialects.pointers import pointer_from_path
+from strictconformance.strategies._choices import made_once, sampled
 from strictconformance.strategies.instances import json_values
 from strictconformance.strategies.tools import invalid_strict_settings, strict_settings
 from strictconformance.tools.cases import (
@@ -122,6 +123,7 @@ PROPERTY_NAMES = (
 
 #: Names for an opted-in context parameter; disjoint from PROPERTY_NAMES.
 CONTEXT_PARAMETER_NAMES = ("ctx", "tool_context", "context", "run_info")
+_CONTEXT_STATES = st.dictionaries(st.sampled_from(("user_id", "session", "depth", "agent")), json_values(3), max_size=3)
 
 #: Property added by the "unexpected property" mutation; never a declared name.
 UNEXPECTED_PROPERTY = "unexpected_extra"
@@ -133,6 +135,7 @@ _DESCRIPTIONS = (
     "Città di partenza (default ok)",
     "A longer description that mentions the default, 5, and keeps going",
 )
+_MAYBE_DESCRIPTION = st.none() | st.sampled_from(_DESCRIPTIONS)
 
 _ENUM_POOL = ("red", "green", "blue", "celsius", "fahrenheit", "a b", "ünï")
 
@@ -176,9 +179,9 @@ _ALL_SOURCES: tuple[InputSource, ...] = ("signature", "model", "json_schema")
 _RAW_SCHEMA_ONLY: tuple[InputSource, ...] = ("json_schema",)
 
 
-def _in_order(sources: Collection[InputSource]) -> list[InputSource]:
+def _in_order(sources: Collection[InputSource]) -> tuple[InputSource, ...]:
     """``sources`` in one fixed order (model, raw schema, signature): a set's order varies by run."""
-    return [source for source in ("model", "json_schema", "signature") if source in sources]
+    return tuple(source for source in ("model", "json_schema", "signature") if source in sources)
 
 
 _LOWER = "abcdefghijklmnopqrstuvwxyz"
@@ -191,6 +194,7 @@ def _words(first: str, rest: str, max_size: int) -> st.SearchStrategy[str]:
     return st.builds(str.__add__, st.sampled_from(first), st.text(alphabet=rest, max_size=max_size))
 
 
+@made_once
 def tool_names() -> st.SearchStrategy[str]:
     """Names matching ``[a-z][a-z0-9_]{0,20}``."""
     return _words(_LOWER, _LOWER + "0123456789_", 20)
@@ -199,18 +203,20 @@ def tool_names() -> st.SearchStrategy[str]:
 # -- shapes ------------------------------------------------------------------------------------
 
 
+@made_once
 def _scalar_default(kind: FieldKind, enum_values: tuple[str, ...]) -> st.SearchStrategy[JSONValue]:
     if kind == "string":
         return st.text(max_size=5)
     if kind == "integer":
         return st.integers(-5, 5)
     if kind == "number":
-        return st.sampled_from([0.5, 1.0, -2.25])
+        return st.sampled_from((0.5, 1.0, -2.25))
     if kind == "boolean":
         return st.booleans()
     return st.sampled_from(enum_values)
 
 
+@made_once
 @st.composite
 def _constraints(draw: st.DrawFn, kind: FieldKind) -> tuple[tuple[str, Any], ...]:
     """Constraints for a field of ``kind`` (maybe none): bounds, lengths, a pattern, item counts,
@@ -219,9 +225,9 @@ def _constraints(draw: st.DrawFn, kind: FieldKind) -> tuple[tuple[str, Any], ...
         return ()
     out: list[tuple[str, Any]] = []
     if kind in ("integer", "number"):
-        low = draw(st.integers(-5, 5)) if kind == "integer" else draw(st.sampled_from([-2.5, 0, 0.5]))
-        span = draw(st.integers(0, 10)) if kind == "integer" else draw(st.sampled_from([1, 10.25]))
-        which = draw(st.sampled_from(("minimum", "maximum", "both")))
+        low = draw(st.integers(-5, 5)) if kind == "integer" else draw(sampled((-2.5, 0, 0.5)))
+        span = draw(st.integers(0, 10)) if kind == "integer" else draw(sampled((1, 10.25)))
+        which = draw(sampled(("minimum", "maximum", "both")))
         if which != "maximum":
             out.append(("minimum", low))
         if which != "minimum":
@@ -233,7 +239,7 @@ def _constraints(draw: st.DrawFn, kind: FieldKind) -> tuple[tuple[str, Any], ...
         if draw(st.booleans()):
             out.append(("maxLength", shortest + draw(st.integers(1, 6))))
         if draw(st.booleans()) or not out:
-            out.append(("pattern", draw(st.sampled_from(STRING_PATTERNS))[0]))
+            out.append(("pattern", draw(sampled(STRING_PATTERNS))[0]))
     else:
         fewest = draw(st.integers(0, 2))
         if fewest:
@@ -244,14 +250,15 @@ def _constraints(draw: st.DrawFn, kind: FieldKind) -> tuple[tuple[str, Any], ...
     return tuple(out)
 
 
+@made_once
 @st.composite
 def field_shapes(draw: st.DrawFn, name: str, depth: int = 2) -> FieldShape:
     """One field: a scalar (maybe constrained), a string enum, a union of scalars, a list, or
     (while ``depth`` lasts) a nested object."""
     kinds: tuple[FieldKind, ...] = SCALAR_KINDS + ("union",) + (("list", "object") if depth > 0 else ("list",))
-    kind = draw(st.sampled_from(kinds), label="kind")
+    kind = draw(sampled(kinds), label="kind")
     nullable = draw(st.booleans(), label="nullable")
-    description = draw(st.none() | st.sampled_from(_DESCRIPTIONS), label="description")
+    description = draw(_MAYBE_DESCRIPTION, label="description")
     enum_values: tuple[str, ...] = ()
     variants: tuple[FieldKind, ...] = ()
     any_of = False
@@ -260,17 +267,17 @@ def field_shapes(draw: st.DrawFn, name: str, depth: int = 2) -> FieldShape:
     if kind == "enum":
         # sorted: typing caches Optional[Literal[...]] by set-equality, so two orders of one set
         # would share the first one's order in pydantic's schema
-        enum_values = tuple(sorted(draw(st.lists(st.sampled_from(_ENUM_POOL), min_size=2, max_size=4, unique=True))))
+        enum_values = tuple(sorted(draw(st.lists(sampled(_ENUM_POOL), min_size=2, max_size=4, unique=True))))
     elif kind == "union":
-        variants = draw(st.sampled_from(UNION_VARIANTS), label="variants")
+        variants = draw(sampled(UNION_VARIANTS), label="variants")
         any_of = draw(st.booleans(), label="union as anyOf")
         event(f"union: {' | '.join(variants)} as {'anyOf' if any_of else 'a type list'}")
     elif kind == "list":
-        item_kind = draw(st.sampled_from(SCALAR_KINDS + (("object",) if depth > 0 else ())), label="item kind")
+        item_kind = draw(sampled(SCALAR_KINDS + (("object",) if depth > 0 else ())), label="item kind")
         if item_kind == "object":
             item = FieldShape("object", obj=draw(input_shapes(f"{name}_item", depth=depth - 1)))
         else:
-            values = tuple(sorted(draw(st.lists(st.sampled_from(_ENUM_POOL), min_size=2, max_size=3, unique=True)))) if item_kind == "enum" else ()
+            values = tuple(sorted(draw(st.lists(sampled(_ENUM_POOL), min_size=2, max_size=3, unique=True)))) if item_kind == "enum" else ()
             item = FieldShape(item_kind, nullable=draw(st.booleans()), enum_values=values, constraints=draw(_constraints(item_kind)))
     elif kind == "object":
         obj = draw(input_shapes(name, depth=depth - 1))
@@ -295,10 +302,11 @@ def field_shapes(draw: st.DrawFn, name: str, depth: int = 2) -> FieldShape:
     return replace(shape, default=default)
 
 
+@made_once
 @st.composite
 def input_shapes(draw: st.DrawFn, name: str = "Input", depth: int = 2, *, closed: bool | None = None, min_fields: int = 0) -> ObjectShape:
     """An object shape with up to four fields; ``closed`` None draws it."""
-    names = draw(st.lists(st.sampled_from(PROPERTY_NAMES), min_size=min_fields, max_size=4, unique=True), label="fields")
+    names = draw(st.lists(sampled(PROPERTY_NAMES), min_size=min_fields, max_size=4, unique=True), label="fields")
     fields = tuple((field_name, draw(field_shapes(f"{name}_{field_name}", depth))) for field_name in names)
     is_closed = draw(st.booleans(), label="closed") if closed is None else closed
     docstring = draw(st.none() | st.just(f"The {name} object."), label="docstring")
@@ -485,7 +493,7 @@ def invalid_inputs(
     an undeclared property, which TL-9 judges for tools from a function)."""
     sites = [site for site in _mutation_sites(valid, shape, ()) if site[0] not in exclude]
     kinds = sorted({site[0] for site in sites})
-    mutation = draw(st.sampled_from(kinds), label="mutation")
+    mutation = draw(sampled(tuple(kinds)), label="mutation")
     _, path, field = draw(st.sampled_from([site for site in sites if site[0] == mutation]), label="where")
     replacement: JSONValue = None
     label = mutation
@@ -755,7 +763,7 @@ def recording_cases(
     ``returns`` what the layer's callbacks may return (its ``tool_layer_traits.callback_returns``)."""
     closed = draw(st.booleans(), label="root closed")
     shape = draw(input_shapes(closed=closed, min_fields=1))
-    source = draw(st.sampled_from(sorted(sources)) if sources else _sources(closed), label="source")
+    source = draw(sampled(tuple(sorted(sources))) if sources else _sources(closed), label="source")
     event(f"source: {source}")
     if source == "signature" and not shape.closed:
         shape = ObjectShape(shape.name, shape.fields, closed=True, description=shape.description)
@@ -767,6 +775,7 @@ def recording_cases(
     return RecordingCase(definition, shape, log, valid, invalid, pointer, returned)
 
 
+@made_once
 def _item_values() -> st.SearchStrategy[JSONValue]:
     return st.text(max_size=10) | st.integers(0, 100) | st.dictionaries(st.sampled_from(("step", "of")), st.integers(0, 9), min_size=1)
 
@@ -777,12 +786,12 @@ def raising_cases(
 ) -> RaisingCase:
     """TL-3: a callback of some kind that raises a chosen exception (generators after some items),
     its input schema from one of ``sources``."""
-    kind = draw(st.sampled_from(kinds), label="kind")
-    exception_type = draw(st.sampled_from(EXCEPTION_TYPES), label="exception")
+    kind = draw(sampled(kinds), label="kind")
+    exception_type = draw(sampled(EXCEPTION_TYPES), label="exception")
     message = draw(st.text(st.characters(exclude_categories=("Cs", "Cc")), max_size=20), label="message")
     items = tuple(draw(st.lists(_item_values(), max_size=3))) if kind in _GENERATOR_KINDS else ()
     event(f"raises {exception_type.__qualname__} from {kind}{' after items' if items else ''}")
-    source = draw(st.sampled_from(_in_order(sources)))
+    source = draw(sampled(_in_order(sources)))
     return raising_case(kind, exception_type, message, items=items, source=source, name=draw(tool_names()))
 
 
@@ -791,7 +800,7 @@ def streaming_cases(
     draw: st.DrawFn, convention: FinalValueConvention = "tool_return", sources: Collection[InputSource] = _SCHEMA_SOURCES
 ) -> StreamingCase:
     """TL-4: sync, async and generator callbacks with 0..4 progress items and a final value (or none)."""
-    kind = draw(st.sampled_from(_CALLBACK_KINDS), label="kind")
+    kind = draw(sampled(_CALLBACK_KINDS), label="kind")
     final = draw(json_values(), label="final")
     items: tuple[JSONValue, ...] = ()
     has_final = True
@@ -801,7 +810,7 @@ def streaming_cases(
         has_final = convention != "none" and ((convention == "last_item" and bool(items)) or draw(st.booleans(), label="has final"))
     use_return = kind == "sync_generator" and has_final and convention == "tool_return" and draw(st.booleans(), label="return statement")
     event(f"stream: {kind}, {len(items)} items, {'final' if has_final else 'no final'}{' via return' if use_return else ''}")
-    source = draw(st.sampled_from(_in_order(sources)))
+    source = draw(sampled(_in_order(sources)))
     return streaming_case(kind, items, final=final, has_final=has_final, convention=convention, use_return=use_return,
                           source=source, name=draw(tool_names()))
 
@@ -830,12 +839,12 @@ def context_case(
 @st.composite
 def context_cases(draw: st.DrawFn, sources: Collection[InputSource] | None = None) -> ContextCase:
     """TL-5: a tool with context and the same tool without, from one of ``sources`` (default any)."""
-    source = draw(st.sampled_from(sorted(sources) if sources else ("json_schema", "model", "signature")), label="source")
+    source = draw(sampled(tuple(sorted(sources)) if sources else ("json_schema", "model", "signature")), label="source")
     event(f"context source: {source}")
     shape = draw(input_shapes(closed=True if source == "signature" else None))
-    parameter = draw(st.sampled_from(CONTEXT_PARAMETER_NAMES), label="context parameter")
-    state = draw(st.dictionaries(st.sampled_from(("user_id", "session", "depth", "agent")), json_values(3), max_size=3), label="state")
-    tool_use_id = draw(st.sampled_from(("toolu_", "call_")), label="tool use id prefix") + draw(st.text(_ALNUM, min_size=1, max_size=16), label="tool use id")
+    parameter = draw(sampled(CONTEXT_PARAMETER_NAMES), label="context parameter")
+    state = draw(_CONTEXT_STATES, label="state")
+    tool_use_id = draw(sampled(("toolu_", "call_")), label="tool use id prefix") + draw(st.text(_ALNUM, min_size=1, max_size=16), label="tool use id")
     return context_case(shape, source, name=draw(tool_names()), parameter=parameter, input=draw(valid_inputs(shape)),
                         tool_use_id=tool_use_id, invocation_state=state)
 
@@ -872,14 +881,14 @@ def context_direct_call_cases(
 ) -> ContextDirectCallCase:
     """TL-6: a tool with context from one of ``sources`` (default any), called directly with a valid
     and an invalid input, with and without a context; ``returns`` as for :func:`recording_cases`."""
-    source = draw(st.sampled_from(sorted(sources) if sources else ("json_schema", "model", "signature")), label="source")
+    source = draw(sampled(tuple(sorted(sources)) if sources else ("json_schema", "model", "signature")), label="source")
     event(f"direct call with context, source: {source}")
     shape = draw(input_shapes(closed=True if source == "signature" else None, min_fields=1))
     valid = draw(valid_inputs(shape), label="valid input")
     invalid, pointer = draw(invalid_inputs(shape, valid))
-    state = draw(st.dictionaries(st.sampled_from(("user_id", "session", "depth", "agent")), json_values(3), max_size=3), label="state")
-    tool_use_id = draw(st.sampled_from(("toolu_", "call_")), label="tool use id prefix") + draw(st.text(_ALNUM, min_size=1, max_size=16), label="tool use id")
-    return context_direct_call_case(shape, source, name=draw(tool_names()), parameter=draw(st.sampled_from(CONTEXT_PARAMETER_NAMES), label="context parameter"),
+    state = draw(_CONTEXT_STATES, label="state")
+    tool_use_id = draw(sampled(("toolu_", "call_")), label="tool use id prefix") + draw(st.text(_ALNUM, min_size=1, max_size=16), label="tool use id")
+    return context_direct_call_case(shape, source, name=draw(tool_names()), parameter=draw(sampled(CONTEXT_PARAMETER_NAMES), label="context parameter"),
                                     valid_input=valid, invalid_input=invalid, invalid_field=pointer,
                                     returns=draw(callback_return_values(returns), label="returns"), tool_use_id=tool_use_id, invocation_state=state)
 
@@ -927,7 +936,7 @@ def refusal_case(shape: ObjectShape, source: InputSource, *, name: str, open_obj
 def refusal_cases(draw: st.DrawFn, sources: Collection[InputSource] | None = None) -> RefusalCase:
     """TL-11: a strict tool from one of ``sources`` (default any), whose input schema strict mode
     expresses (every object closed) or does not (with an open object)."""
-    source = draw(st.sampled_from(sorted(sources) if sources else ("json_schema", "model", "signature")), label="source")
+    source = draw(sampled(tuple(sorted(sources)) if sources else ("json_schema", "model", "signature")), label="source")
     open_object = draw(st.booleans(), label="open object")
     event(f"strict tool, {'with an open object' if open_object else 'every object closed'}, source: {source}")
     return refusal_case(draw(input_shapes(closed=True)), source, name=draw(tool_names()), open_object=open_object)
@@ -952,7 +961,7 @@ def strict_cases(
     else:
         strict = draw(invalid_strict_settings(convention) | st.sampled_from(INVALID_STRICT_SETTINGS), label="strict")
     event(f"strict: {'valid' if is_valid else 'invalid'} {type(strict).__name__}")
-    source = draw(st.sampled_from(sorted(sources)), label="source")
+    source = draw(sampled(tuple(sorted(sources))), label="source")
     return strict_case(strict, is_valid, source=source, name=draw(tool_names()))
 
 
@@ -969,6 +978,7 @@ SUMMARY_PARAGRAPHS = (
 
 #: What a ``Returns:`` section says.
 RETURNS_TEXTS = ("A short forecast text.", "The matching items, best first.")
+_MAYBE_RETURNS = st.none() | st.sampled_from(RETURNS_TEXTS)
 
 
 def _documented(shape: ObjectShape) -> ObjectShape:
@@ -1000,8 +1010,8 @@ def description_cases(draw: st.DrawFn) -> DescriptionCase:
     """TL-8: a documented function: one or two summary paragraphs, ``Args:`` for every parameter,
     sometimes ``Returns:``."""
     shape = draw(input_shapes(closed=True, min_fields=1, depth=1))
-    paragraphs = tuple(draw(st.lists(st.sampled_from(SUMMARY_PARAGRAPHS), min_size=1, max_size=2, unique=True), label="summary"))
-    returns = draw(st.none() | st.sampled_from(RETURNS_TEXTS), label="returns")
+    paragraphs = tuple(draw(st.lists(sampled(SUMMARY_PARAGRAPHS), min_size=1, max_size=2, unique=True), label="summary"))
+    returns = draw(_MAYBE_RETURNS, label="returns")
     event(f"docstring: {len(paragraphs)} summary paragraph(s){', Returns' if returns else ''}")
     return description_case(shape, name=draw(tool_names()), paragraphs=paragraphs, returns=returns)
 
@@ -1024,7 +1034,7 @@ def extra_keys_cases(draw: st.DrawFn) -> ExtraKeysCase:
     """TL-9: a function tool, strict unset or true (strict modes close schemas), and a valid input
     to add an undeclared key to."""
     shape = draw(input_shapes(closed=True, depth=1))
-    strict = draw(st.sampled_from((None, True)), label="strict")
+    strict = draw(sampled((None, True)), label="strict")
     return extra_keys_case(shape, draw(valid_inputs(shape), label="valid input"), name=draw(tool_names()), strict=strict)
 
 
@@ -1051,7 +1061,7 @@ def defaults_cases(draw: st.DrawFn) -> DefaultsCase:
     shape = draw(input_shapes(closed=True, depth=1))
     if all(field.required for _, field in shape.fields):
         shape = replace(shape, fields=(*[item for item in shape.fields if item[0] != _DEFAULTED[0]], _DEFAULTED))
-    strict = draw(st.sampled_from((None, True, False)), label="strict")
+    strict = draw(sampled((None, True, False)), label="strict")
     event(f"defaults: {sum(not field.required for _, field in shape.fields)}, strict {strict}")
     return defaults_case(shape, name=draw(tool_names()), strict=strict)
 

@@ -307,7 +307,9 @@ class _Compiler:
         dependencies: dict[str, list[str]] = node.get("dependentRequired", {})
         optional = [name for name in properties if name not in required and not compiled[name].is_empty]
 
-        strategy = _object_values(compiled, required, optional, dependencies, closed, keys, extra_values, low, high, frozenset(properties))
+        declared = frozenset(properties)
+        fresh = keys.filter(lambda key: key not in declared)
+        strategy = _object_values(compiled, required, optional, dependencies, closed, fresh, extra_values, low, high, {})
         if high is not None or low or patterns_check is not None:
             return strategy.filter(self.valid(node))
         return strategy
@@ -329,8 +331,12 @@ def _array_values(draw: st.DrawFn, prefix: list[st.SearchStrategy[Any]], rest: s
 
 @st.composite
 def _object_values(draw: st.DrawFn, compiled: dict[str, st.SearchStrategy[Any]], required: list[str], optional: list[str],
-                   dependencies: dict[str, list[str]], closed: bool, keys: st.SearchStrategy[Any],
-                   extra_values: st.SearchStrategy[Any], low: int, high: int | None, declared: frozenset[str]) -> dict[str, Any]:
+                   dependencies: dict[str, list[str]], closed: bool, fresh: st.SearchStrategy[Any],
+                   extra_values: st.SearchStrategy[Any], low: int, high: int | None,
+                   extras: dict[tuple[int, int], st.SearchStrategy[Any]]) -> dict[str, Any]:
+    """``fresh``: the names an extra key may take (none of the declared properties); ``extras``:
+    the strategy of the extra keys per room left for them, made once per node and room, not per
+    draw (a strategy drawn from for the first time computes its properties, see schemas._from)."""
     chosen = [name for name in optional if draw(st.booleans(), label=f"include {name}")]
     for name in list(chosen):
         chosen.extend(dep for dep in dependencies.get(name, []) if dep not in chosen and dep not in required)
@@ -342,9 +348,11 @@ def _object_values(draw: st.DrawFn, compiled: dict[str, st.SearchStrategy[Any]],
         room_low = max(low - len(value), 0)
         room_high = (high - len(value)) if high is not None else room_low + _DEFAULT_MAX_ITEMS
         if room_high >= room_low:
-            fresh = keys.filter(lambda key: key not in declared)
-            extras = draw(st.dictionaries(fresh, extra_values, min_size=room_low, max_size=room_high), label="extra keys")
-            for key, item in extras.items():
+            room = (room_low, room_high)
+            made = extras.get(room)
+            if made is None:
+                made = extras[room] = st.dictionaries(fresh, extra_values, min_size=room_low, max_size=room_high)
+            for key, item in draw(made, label="extra keys").items():
                 value.setdefault(key, item)
     return value
 

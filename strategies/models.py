@@ -14,6 +14,7 @@ from hypothesis import event
 from hypothesis import strategies as st
 
 from strictconformance.spec.resolution import RES14_CAPABLE, RES14_LENIENT
+from strictconformance.strategies._choices import made_once, sampled
 from strictconformance.wire import FAMILIES, ModelSpec, StrictSupport
 
 __all__ = ["curated_cases", "curated_models", "explicit_models", "models", "models_with_support", "unknown_models"]
@@ -23,22 +24,24 @@ _UNKNOWN_IDS = st.builds(lambda n, tag: f"zz-model-{tag}-{n}", st.integers(0, 99
 _OTHER_PROVIDERS = ("openrouter", "bedrock", "acme-ai", "my-provider", "local")
 
 
+@made_once
 def unknown_models(*, family_prefix: bool | None = None) -> st.SearchStrategy[ModelSpec]:
     """Models with unset strict format and an id no curated table matches. With a family provider
     or a ``family/`` id prefix the dialect resolves, but no capability (RES-13)."""
 
     @st.composite
     def build(draw: st.DrawFn) -> ModelSpec:
-        provider = draw(st.sampled_from(FAMILIES + _OTHER_PROVIDERS))
+        provider = draw(sampled(tuple(FAMILIES + _OTHER_PROVIDERS)))
         model_id = draw(_UNKNOWN_IDS)
         prefixed = draw(st.booleans()) if family_prefix is None else family_prefix
         if prefixed:
-            model_id = f"{draw(st.sampled_from(FAMILIES))}/{model_id}"
+            model_id = f"{draw(sampled(tuple(FAMILIES)))}/{model_id}"
         return ModelSpec(provider, model_id, None)
 
     return build()
 
 
+@made_once
 def explicit_models(*, formats: tuple[str, ...] = (*FAMILIES, "none")) -> st.SearchStrategy[ModelSpec]:
     """Models whose strict format is set explicitly; the id may be curated, legacy or unknown (an
     explicit value wins either way)."""

@@ -11,6 +11,7 @@ from typing import Any
 from hypothesis import event
 from hypothesis import strategies as st
 
+from strictconformance.strategies._choices import made_once, sampled
 from strictconformance.wire import PROVIDERS, ModelSpec, PlanRequest, ToolSpec, ToolsRequest
 
 from .models import explicit_models, unknown_models
@@ -46,11 +47,11 @@ def tools_requests(draw: st.DrawFn, *, providers: tuple[str, ...] = PROVIDERS, s
                    strict: st.SearchStrategy[Any] | None = None) -> ToolsRequest:
     """Boolean-convention requests. ``config`` and ``strict`` narrow the provider config and the
     per-tool settings drawn (to aim a check at the cases its rule is about)."""
-    provider = draw(st.sampled_from(providers))
+    provider = draw(sampled(tuple(providers)))
     supports = draw(st.booleans()) if supports_structured_outputs is None else supports_structured_outputs
     config_strict = draw(config if config is not None else provider_configs())
     with_response = draw(st.booleans()) if response_schema is None else response_schema
-    mode = draw(st.sampled_from([None, "AUTO", "ANY", "NONE"])) if provider == "google" else None
+    mode = draw(sampled((None, "AUTO", "ANY", "NONE"))) if provider == "google" else None
     event(f"provider: {provider}{'' if supports else ' (no structured outputs)'}")
     event(f"provider config strict: {config_strict!r}")
     return ToolsRequest(
@@ -66,6 +67,7 @@ def tools_requests(draw: st.DrawFn, *, providers: tuple[str, ...] = PROVIDERS, s
     )
 
 
+@made_once
 def _candidates(min_size: int = 1) -> st.SearchStrategy[tuple[ModelSpec, ...]]:
     return st.lists(st.one_of(explicit_models(), unknown_models()), min_size=min_size, max_size=4).map(tuple)
 
@@ -121,7 +123,7 @@ def budget_requests(draw: st.DrawFn, *, max_tools: int = 40) -> PlanRequest:
     """0-40 tools for one strict-capable Anthropic candidate, with costs chosen so that each budget
     (tool count, optional, union-typed) is the binding one in some requests; about one tool in nine
     is ``strict=True``."""
-    pressure = draw(st.sampled_from(sorted(_PRESSURES)))
+    pressure = draw(sampled(tuple(sorted(_PRESSURES))))
     optional, union = _PRESSURES[pressure]
     size = draw(st.integers(0, max_tools))  # drawn first: long requests, where budgets bind, are common
     codes = draw(st.lists(_tool_codes(optional, union), min_size=size, max_size=size))
@@ -153,7 +155,7 @@ def _size_label(size: int) -> str:
 def uniform_cost_requests(draw: st.DrawFn, *, max_tools: int = 40) -> PlanRequest:
     """Tools that all cost the same, with assorted priorities (the first few ``true``), for one
     strict-capable Anthropic candidate: the strict tools must be a prefix of the priority order (BUD-2)."""
-    optional, union, placement = draw(st.tuples(st.integers(0, 3), st.integers(0, 2), st.sampled_from(PLACEMENTS)))
+    optional, union, placement = draw(st.tuples(st.integers(0, 3), st.integers(0, 2), sampled(PLACEMENTS)))
     size = draw(st.integers(0, max_tools))
     settings = draw(st.lists(st.integers(0, len(_BUDGET_SETTINGS) - 2), min_size=size, max_size=size))
     required_count = draw(st.integers(0, 3))
@@ -170,7 +172,7 @@ _BUDGET_LIMITS = {"max_strict_tools": 20, "max_optional_params": 24, "max_union_
 def over_budget_requests(draw: st.DrawFn) -> tuple[PlanRequest, str]:
     """Requests whose ``strict=True`` tools alone exceed one of Anthropic's budgets, with the name of
     the budget they exceed (BUD-5); a few other tools are mixed in."""
-    budget = draw(st.sampled_from(sorted(_BUDGET_LIMITS)))
+    budget = draw(sampled(tuple(sorted(_BUDGET_LIMITS))))
     limit = _BUDGET_LIMITS[budget]
     if budget == "max_strict_tools":
         costs = [(0, 0)] * draw(st.integers(limit + 1, limit + 5))
@@ -181,7 +183,7 @@ def over_budget_requests(draw: st.DrawFn) -> tuple[PlanRequest, str]:
         # anyOf placement, so a counter that skips anyOf branches is caught here too
         costs = [(per_tool, 1) if budget == "max_optional_params" else (0, per_tool)] * count
     event(f"over budget: {budget}")
-    placements = draw(st.lists(st.sampled_from(PLACEMENTS), min_size=len(costs), max_size=len(costs)))
+    placements = draw(st.lists(sampled(PLACEMENTS), min_size=len(costs), max_size=len(costs)))
     required = [ToolSpec(f"must_{index:02d}", schema_with_cost(optional, union, placement=where), True)
                 for index, ((optional, union), where) in enumerate(zip(costs, placements, strict=True))]
     _placement_events(tuple(required))

@@ -53,6 +53,7 @@ from strictconformance.drift.shapes.model import (
 from strictconformance.drift.sse import SSEEvent, format_sse
 from strictconformance.drift.unread import UnreadField
 from strictconformance.drift.validator import violated_invariants, violated_relations
+from strictconformance.strategies._choices import sampled
 
 __all__ = [
     "additive_mutations",
@@ -90,8 +91,10 @@ def api_ids() -> st.SearchStrategy[str]:
 # -- arbitrary JSON -----------------------------------------------------------------------------------
 
 
+@cache
 def json_values(*, max_leaves: int = 30) -> st.SearchStrategy[Any]:
-    """Any JSON value (finite numbers, unicode strings and keys), small enough to shrink well."""
+    """Any JSON value (finite numbers, unicode strings and keys), small enough to shrink well.
+    One strategy per size, made once (strategies of generated responses make it per field)."""
     leaves = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | _text
     return st.recursive(
         leaves,
@@ -502,19 +505,23 @@ def drift_mutations(
     def mutations(draw: st.DrawFn) -> DriftMutation:
         # the family first (drop_field, empty_field, break_relation:sum ...), so every family is
         # reached however few places admit it: an even draw over places would rarely empty a field
-        family = draw(st.sampled_from(families), label="family")
+        family = draw(sampled(families), label="family")
         candidates: tuple[Candidate, ...] = ()
+        stable = True  # the candidates computed when the strategy was built, the same objects at every draw
         if base is not None:
             subject = draw(base)
             if _is_recorded_copy(subject):  # its candidates of the family, as filtered once
                 candidates = next((kept for recorded, kept in by_family.get(family, ()) if recorded.source == subject.source), ())
             else:
                 candidates = tuple(c for c in _labelled(subject, wanted, breaking, rule_id, skipped) if c.family == family)
+                stable = False
         if not candidates:
-            recorded, candidates = draw(st.sampled_from(by_family[family]))
+            recorded, candidates = draw(sampled(by_family[family]))
             subject = _fresh(recorded)
-        candidate = draw(st.sampled_from(candidates))
-        choice = draw(st.sampled_from(candidate.choices))
+            stable = True
+        choose = sampled if stable else st.sampled_from  # fresh candidates: nothing to keep
+        candidate = draw(choose(candidates))
+        choice = draw(choose(candidate.choices))
         mutation = apply_mutation(subject, candidate, choice)
         event(f"mutation: {mutation.kind} ({'breaking' if mutation.breaking else 'not breaking'}, {mutation.rule_id})")
         event(f"mutated api: {mutation.api}{' stream' if mutation.subject.is_stream else ''}")

@@ -9,7 +9,7 @@ feature used is an ``hypothesis.event`` (``--hypothesis-show-statistics`` shows 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from strictconformance.dialects import Dialect, StrictRule, resolve_dialect
 from strictconformance.dialects.validator import iter_schema_nodes
+from strictconformance.strategies._choices import made_once, sampled
 
 __all__ = ["FEATURES", "RULE_FEATURES", "json_schemas", "near_limit_schemas", "rule_schemas", "schema_features", "strict_schemas"]
 
@@ -76,7 +77,7 @@ class _Knobs:
 def _sometimes(draw: st.DrawFn, one_in: int, label: str) -> bool:
     """True once in ``one_in`` draws; shrinks to False (so a minimal counterexample drops the
     optional feature), which ``integers(...) == 0`` would not."""
-    return bool(draw(st.sampled_from((False,) * (one_in - 1) + (True,)), label=label))
+    return bool(draw(sampled((False,) * (one_in - 1) + (True,)), label=label))
 
 
 def _use(feature: str) -> None:
@@ -88,44 +89,47 @@ _words = st.text(alphabet="abcdefgh", min_size=1, max_size=6)
 _scalars = st.one_of(_words, st.integers(-50, 50), st.booleans())
 
 
+@made_once
 @st.composite
 def _string(draw: st.DrawFn, knobs: _Knobs) -> dict[str, Any]:
     node: dict[str, Any] = {"type": "string"}
-    choice = draw(st.sampled_from(("plain", "length", "pattern", "format")), label="string kind")
+    choice = draw(sampled(("plain", "length", "pattern", "format")), label="string kind")
     if choice == "length" and knobs.on("string-constraints"):
         _use("string-constraints")
         low = draw(st.integers(0, 3), label="minLength")
         node.update(minLength=low, maxLength=low + draw(st.integers(0, 8), label="length span"))
     elif choice == "pattern" and knobs.on("pattern"):
         _use("pattern")
-        node["pattern"] = draw(st.sampled_from(_PATTERNS), label="pattern")
+        node["pattern"] = draw(sampled(_PATTERNS), label="pattern")
     elif choice == "format" and knobs.on("format"):
         _use("format")
-        node["format"] = draw(st.sampled_from(_FORMATS), label="format")
+        node["format"] = draw(sampled(_FORMATS), label="format")
     return node
 
 
+@made_once
 @st.composite
 def _number(draw: st.DrawFn, knobs: _Knobs, kind: str) -> dict[str, Any]:
     node: dict[str, Any] = {"type": kind}
     if knobs.on("numeric-constraints") and draw(st.booleans(), label="numeric constraints"):
         _use("numeric-constraints")
         low = draw(st.integers(-20, 20), label="minimum")
-        style = draw(st.sampled_from(("inclusive", "exclusive", "multiple")), label="bound style")
+        style = draw(sampled(("inclusive", "exclusive", "multiple")), label="bound style")
         if style == "inclusive":
             # spans leave room for a few distinct values (uniqueItems arrays need them)
             node.update(minimum=low, maximum=low + draw(st.integers(3, 40), label="span"))
         elif style == "exclusive":
             node.update(exclusiveMinimum=low, exclusiveMaximum=low + draw(st.integers(4, 40), label="span"))
         else:
-            node.update(multipleOf=draw(st.sampled_from((2, 3, 5)), label="multipleOf"), minimum=low)
+            node.update(multipleOf=draw(sampled((2, 3, 5)), label="multipleOf"), minimum=low)
     return node
 
 
+@made_once
 @st.composite
 def _leaf(draw: st.DrawFn, knobs: _Knobs) -> dict[str, Any]:
     kinds = [k for k in ("string", "integer", "number", "boolean", "null", "enum", "const", "any") if knobs.on(k)] or ["string"]
-    kind = draw(st.sampled_from(kinds), label="leaf kind")
+    kind = draw(sampled(tuple(kinds)), label="leaf kind")
     _use(kind)
     if kind == "string":
         return draw(_string(knobs))
@@ -164,7 +168,7 @@ class _Builder:
         kinds = ["leaf"] + ([k for k in composite if knobs.on(k)] if depth < knobs.max_depth else [])
         if "$ref" in kinds and not self.definitions:
             kinds.remove("$ref")
-        kind = draw(st.sampled_from(kinds), label="node kind")
+        kind = draw(sampled(tuple(kinds)), label="node kind")
         if depth >= 3:
             _use("deep")
         node = draw(_leaf(knobs)) if kind == "leaf" else getattr(self, "_" + kind.replace("-", "_").replace("$", ""))(depth)
@@ -195,7 +199,7 @@ class _Builder:
         return node
 
     def properties(self, depth: int) -> tuple[dict[str, Any], list[str]]:
-        names = self.draw(st.lists(st.sampled_from(_NAMES), min_size=1, max_size=self.knobs.max_properties, unique=True), label="property names")
+        names = self.draw(st.lists(sampled(_NAMES), min_size=1, max_size=self.knobs.max_properties, unique=True), label="property names")
         properties: dict[str, Any] = {}
         required: list[str] = []
         for name in names:
@@ -221,7 +225,7 @@ class _Builder:
     def _object(self, depth: int) -> dict[str, Any]:
         properties, required = self.properties(depth)
         node: dict[str, Any] = {"type": "object", "properties": properties, "required": required}
-        closing = self.draw(st.sampled_from(("closed", "closed", "unevaluated", "open")), label="object closing")
+        closing = self.draw(sampled(("closed", "closed", "unevaluated", "open")), label="object closing")
         if closing == "unevaluated" and self.knobs.on("unevaluatedProperties"):
             _use("unevaluatedProperties")
             node["unevaluatedProperties"] = False
@@ -256,7 +260,7 @@ class _Builder:
         """``allOf`` of a ``oneOf`` whose members only add ``properties`` (a discriminator each),
         and an object declaring them: the merged node must still let each member's property appear."""
         _use("allOf-union")
-        kinds = self.draw(st.lists(st.sampled_from(("circle", "square", "line")), min_size=2, max_size=3, unique=True), label="union members")
+        kinds = self.draw(st.lists(sampled(("circle", "square", "line")), min_size=2, max_size=3, unique=True), label="union members")
         members = []
         for kind in kinds:
             member: dict[str, Any] = {"properties": {"kind": {"const": kind}}, "required": ["kind"]}
@@ -309,7 +313,7 @@ class _Builder:
         prefix = [self.node(depth + 1) for _ in range(self.draw(st.integers(1, 3), label="tuple length"))]
         low = self.draw(st.integers(0, len(prefix)), label="tuple minItems")
         node: dict[str, Any] = {"type": "array", "prefixItems": prefix, "minItems": low}
-        closing = self.draw(st.sampled_from(("items", "max", "unevaluated", "open")), label="tuple closing")
+        closing = self.draw(sampled(("items", "max", "unevaluated", "open")), label="tuple closing")
         if closing == "unevaluated" and self.knobs.on("unevaluatedItems"):
             _use("unevaluatedItems")
             node["unevaluatedItems"] = False
@@ -329,7 +333,7 @@ class _Builder:
         # branches of distinct types (exactly one matches), or integer/number (overlapping)
         if self.draw(st.booleans(), label="oneOf overlaps"):
             return {"oneOf": [{"type": "integer"}, {"type": "number"}]}
-        kinds = self.draw(st.lists(st.sampled_from(("string", "boolean", "null", "array", "object")), min_size=2, max_size=3, unique=True), label="oneOf types")
+        kinds = self.draw(st.lists(sampled(("string", "boolean", "null", "array", "object")), min_size=2, max_size=3, unique=True), label="oneOf types")
         branches = []
         for kind in kinds:
             if kind == "array":
@@ -354,7 +358,7 @@ class _Builder:
         return {"allOf": [{"type": "string", "minLength": low}, {"type": "string", "maxLength": low + 5}]}
 
     def _type_list(self, depth: int) -> dict[str, Any]:
-        kinds = self.draw(st.lists(st.sampled_from(("string", "integer", "null", "boolean", "array", "object")), min_size=2, max_size=3, unique=True), label="type list")
+        kinds = self.draw(st.lists(sampled(("string", "integer", "null", "boolean", "array", "object")), min_size=2, max_size=3, unique=True), label="type list")
         node: dict[str, Any] = {"type": kinds}
         if "string" in kinds:
             node["maxLength"] = 12
@@ -366,7 +370,7 @@ class _Builder:
         return node
 
     def _ref(self, depth: int) -> dict[str, Any]:
-        name = self.draw(st.sampled_from(sorted(self.definitions)), label="ref target")
+        name = self.draw(sampled(tuple(sorted(self.definitions))), label="ref target")
         target = self.definitions[name]
         anchor = target.get("$anchor")
         dynamic = target.get("$dynamicAnchor")
@@ -378,7 +382,7 @@ class _Builder:
             node = {"$ref": f"#{anchor}"}
         elif self.knobs.on("ref-into") and isinstance(target.get("properties"), dict) and target["properties"] and self.draw(st.booleans(), label="ref into a property?"):
             _use("ref-into")
-            inner = self.draw(st.sampled_from(sorted(target["properties"])), label="ref into which property")
+            inner = self.draw(sampled(tuple(sorted(target["properties"]))), label="ref into which property")
             escaped = inner.replace("~", "~0").replace("/", "~1")
             node = {"$ref": f"#/{self.defs_keyword}/{name}/properties/{escaped}"}
         else:
@@ -420,7 +424,7 @@ class _Builder:
 def _schemas(draw: st.DrawFn, knobs: _Knobs) -> dict[str, Any]:
     builder = _Builder(draw, knobs)
     builder.definitions_for(1)
-    root_kind = draw(st.sampled_from(knobs.root_types), label="root kind")
+    root_kind = draw(sampled(knobs.root_types), label="root kind")
     if root_kind == "object":
         root = builder._object(0)
         if knobs.on("root-recursion") and _sometimes(draw, 5, "root recursion"):
@@ -549,7 +553,7 @@ def _near_string_length(draw: st.DrawFn, limit: int) -> dict[str, Any]:
     # names and values are whole blocks, so the size is the drawn total rounded down to a block
     total = draw(st.integers(max(limit - 400, 1), limit + 3000), label="total characters")
     in_names = draw(st.integers(0, total), label="characters in property names")
-    width = draw(st.sampled_from((500, 2000, 4000)), label="name length")
+    width = draw(sampled((500, 2000, 4000)), label="name length")
     names = [f"{i:05d}" + "n" * (width - 5) for i in range(in_names // width)]
     properties: dict[str, Any] = {name: {"type": "boolean"} for name in names}
     values = [f"{i:05d}" + "v" * 94 for i in range((total - len(names) * width) // 100)]
@@ -573,7 +577,7 @@ _NESTING = ("object", "array", "record", "tuple") * 4 + ("nullable", "anyOf", "d
 def _near_depth(draw: st.DrawFn, limit: int) -> dict[str, Any]:
     """A chain of nestings (objects, arrays, records, tuples, unions, definitions) whose semantic
     depth is around ``limit``: one draw per level."""
-    levels = draw(st.lists(st.sampled_from(_NESTING), min_size=max(limit, 1), max_size=limit + 6), label="nesting")
+    levels = draw(st.lists(sampled(_NESTING), min_size=max(limit, 1), max_size=limit + 6), label="nesting")
     definitions: dict[str, Any] = {}
     node: dict[str, Any] = {"type": "string"}
     for kind in reversed(levels):
@@ -632,12 +636,26 @@ def rule_schemas(rule: StrictRule) -> st.SearchStrategy[dict[str, Any]]:
 
 # --- strict schemas ----------------------------------------------------------------------------
 
-def _strict_features(dialect: Dialect) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _StrictKnobs:
+    """What a schema may use in a dialect (hashable: the node strategies are made once per knobs,
+    depth and references, see :func:`_choices.made_once`)."""
+
+    banned: frozenset[str]
+    formats: tuple[str, ...] | None
+    depth: int
+    closed: bool = False
+    all_required: bool = False
+    recursion: bool = True
+    min_items: tuple[int, ...] | None = None
+
+
+def _strict_features(dialect: Dialect) -> _StrictKnobs:
     """What a schema may use in ``dialect``, read from its rules (not from strictify's data)."""
     banned: set[str] = set()
     formats: tuple[str, ...] | None = None
     depth_limit = 4
-    flags: dict[str, Any] = {"closed": False, "all_required": False, "recursion": True, "min_items": None}
+    flags: dict[str, Any] = {}
     for rule in dialect.rules:
         if rule.kind == "banned_keywords":
             banned.update(rule.params["keywords"])
@@ -653,26 +671,27 @@ def _strict_features(dialect: Dialect) -> dict[str, Any]:
             flags["recursion"] = False
         elif rule.kind == "keyword_values" and rule.params["keyword"] == "minItems":
             flags["min_items"] = tuple(rule.params["allowed"])
-    return {"banned": banned, "formats": formats, "depth": depth_limit, **flags}
+    return _StrictKnobs(frozenset(banned), formats, depth_limit, **flags)
 
 
+@made_once
 @st.composite
-def _strict_node(draw: st.DrawFn, rules: dict[str, Any], depth: int, refs: tuple[str, ...]) -> dict[str, Any]:
-    banned = rules["banned"]
+def _strict_node(draw: st.DrawFn, rules: _StrictKnobs, depth: int, refs: tuple[str, ...]) -> dict[str, Any]:
+    banned = rules.banned
     kinds = ["string", "integer", "number", "boolean", "enum"]
-    if depth < rules["depth"]:
+    if depth < rules.depth:
         kinds += ["object", "array", "nullable"]
         if refs:
             kinds.append("ref")
-    kind = draw(st.sampled_from(kinds), label="strict node kind")
+    kind = draw(sampled(tuple(kinds)), label="strict node kind")
     _use(f"strict {kind}")
     if kind == "string":
         node: dict[str, Any] = {"type": "string"}
         if "pattern" not in banned and draw(st.booleans(), label="pattern?"):
-            node["pattern"] = draw(st.sampled_from(("^[a-z]+$", "^[0-9]+$")), label="pattern")
+            node["pattern"] = draw(sampled(("^[a-z]+$", "^[0-9]+$")), label="pattern")
         elif draw(st.booleans(), label="format?"):
-            candidates = rules["formats"] if rules["formats"] is not None else _FORMATS
-            node["format"] = draw(st.sampled_from(candidates), label="format")
+            candidates = rules.formats if rules.formats is not None else _FORMATS
+            node["format"] = draw(sampled(tuple(candidates)), label="format")
         return node
     if kind in ("integer", "number"):
         node = {"type": kind}
@@ -684,33 +703,33 @@ def _strict_node(draw: st.DrawFn, rules: dict[str, Any], depth: int, refs: tuple
     if kind == "enum":
         return {"type": "string", "enum": draw(st.lists(_words, min_size=1, max_size=4, unique=True), label="enum")}
     if kind == "ref":
-        return {"$ref": f"#/$defs/{draw(st.sampled_from(refs), label='ref')}"}
+        return {"$ref": f"#/$defs/{draw(sampled(tuple(refs)), label='ref')}"}
     if kind == "nullable":
         return {"anyOf": [draw(_strict_node(rules, depth, refs)), {"type": "null"}]}
     if kind == "array":
         node = {"type": "array", "items": draw(_strict_node(rules, depth + 1, refs))}
         if "maxItems" not in banned and draw(st.booleans(), label="array bounds?"):
-            allowed = rules["min_items"] or (0, 1, 2)
-            node.update(minItems=draw(st.sampled_from(allowed), label="minItems"))
+            allowed = rules.min_items or (0, 1, 2)
+            node.update(minItems=draw(sampled(tuple(allowed)), label="minItems"))
             if "maxItems" not in banned:
                 node["maxItems"] = node["minItems"] + 3
         return node
-    names = draw(st.lists(st.sampled_from(_NAMES), min_size=0, max_size=4, unique=True), label="strict property names")
+    names = draw(st.lists(sampled(_NAMES), min_size=0, max_size=4, unique=True), label="strict property names")
     properties = {name: draw(_strict_node(rules, depth + 1, refs)) for name in names}
-    required = list(names) if rules["all_required"] else [n for n in names if draw(st.booleans(), label=f"{n} required")]
+    required = list(names) if rules.all_required else [n for n in names if draw(st.booleans(), label=f"{n} required")]
     node = {"type": "object", "properties": properties, "required": required}
-    if rules["closed"] or draw(st.booleans(), label="closed?"):
+    if rules.closed or draw(st.booleans(), label="closed?"):
         node["additionalProperties"] = False
     return node
 
 
 @st.composite
-def _strict_schema(draw: st.DrawFn, rules: dict[str, Any]) -> dict[str, Any]:
+def _strict_schema(draw: st.DrawFn, rules: _StrictKnobs) -> dict[str, Any]:
     definitions: dict[str, Any] = {}
-    if "$ref" not in rules["banned"] and draw(st.booleans(), label="definitions?"):
+    if "$ref" not in rules.banned and draw(st.booleans(), label="definitions?"):
         _use("strict $defs")
-        definitions["Leaf"] = draw(_strict_node(rules, rules["depth"], ()))
-        if rules["recursion"] and draw(st.booleans(), label="recursive?"):
+        definitions["Leaf"] = draw(_strict_node(rules, rules.depth, ()))
+        if rules.recursion and draw(st.booleans(), label="recursive?"):
             _use("strict recursion")
             definitions["Tree"] = {
                 "type": "object",
@@ -718,7 +737,7 @@ def _strict_schema(draw: st.DrawFn, rules: dict[str, Any]) -> dict[str, Any]:
                 "required": ["name", "children"],
                 "additionalProperties": False,
             }
-    root = draw(_strict_node(dict(rules, depth=max(rules["depth"], 1)), 0, tuple(sorted(definitions))), label="root")
+    root = draw(_strict_node(replace(rules, depth=max(rules.depth, 1)), 0, tuple(sorted(definitions))), label="root")
     if root.get("type") != "object":
         wrapped: dict[str, Any] = {"type": "object", "properties": {"result": root}, "required": ["result"], "additionalProperties": False}
         root = wrapped

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from hypothesis import event
 from hypothesis import strategies as st
 
+from strictconformance.strategies._choices import made_once, sampled
 from strictconformance.wire import ToolSpec
 
 __all__ = [
@@ -34,11 +35,13 @@ Placement = Literal["flat", "object", "array", "anyOf"]
 _WORDS = ("search", "lookup", "weather", "calc", "email", "fetch", "book", "quote", "translate", "ship")
 
 
+@made_once
 def tool_names() -> st.SearchStrategy[str]:
     """Names every provider accepts (``^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$``)."""
     return st.from_regex(r"\A[a-zA-Z_][a-zA-Z0-9_-]{0,20}\Z")
 
 
+@made_once
 def strict_settings(convention: Convention = "boolean", *, unset: bool = True, required: bool = True) -> st.SearchStrategy[Any]:
     """Valid per-tool strict settings: ``True`` (unless ``required=False``), ``False``, ``None``
     (unset) and, in the priority convention, numbers > 0 (integers and floats)."""
@@ -55,6 +58,7 @@ def strict_settings(convention: Convention = "boolean", *, unset: bool = True, r
     return st.one_of(choices)
 
 
+@made_once
 def invalid_strict_settings(convention: Convention = "priority") -> st.SearchStrategy[Any]:
     """Settings an SDK must reject at definition time: zero, negative numbers, NaN, infinities,
     strings and other types (and, in the boolean convention, any number)."""
@@ -82,6 +86,7 @@ def _leaf_schema(kind: str) -> dict[str, Any]:
     return leaves[kind]
 
 
+@made_once
 @st.composite
 def tool_schemas(draw: st.DrawFn, *, max_properties: int = 5, max_depth: int = 2,
                  optional: bool = True, unions: bool = True) -> dict[str, Any]:
@@ -98,7 +103,7 @@ def tool_schemas(draw: st.DrawFn, *, max_properties: int = 5, max_depth: int = 2
         if depth < max_depth:
             kinds += ["object", "array-of-objects"]
         for index in range(count):
-            kind = draw(st.sampled_from(kinds))
+            kind = draw(sampled(tuple(kinds)))
             if kind == "object":
                 event("tool schema: nested object")
                 schema = build(depth + 1)
@@ -166,6 +171,7 @@ def costed_schemas(optional: int, union: int) -> st.SearchStrategy[dict[str, Any
         lambda drawn: schema_with_cost(optional, union, placement=drawn[0], plain=drawn[1]))
 
 
+@made_once
 @st.composite
 def tools(draw: st.DrawFn, convention: Convention = "boolean", *, name: str | None = None,
           strict: st.SearchStrategy[Any] | None = None, schema: st.SearchStrategy[dict[str, Any]] | None = None) -> ToolSpec:
@@ -176,10 +182,11 @@ def tools(draw: st.DrawFn, convention: Convention = "boolean", *, name: str | No
         name=name if name is not None else draw(tool_names()),
         input_schema=draw(schema if schema is not None else tool_schemas()),
         strict=setting,
-        description=draw(st.sampled_from(["", "Looks something up.", "Does a thing with its arguments."])),
+        description=draw(sampled(("", "Looks something up.", "Does a thing with its arguments."))),
     )
 
 
+@made_once
 @st.composite
 def tool_lists(draw: st.DrawFn, convention: Convention = "boolean", *, min_size: int = 0, max_size: int = 8,
                strict: st.SearchStrategy[Any] | None = None,
@@ -188,7 +195,7 @@ def tool_lists(draw: st.DrawFn, convention: Convention = "boolean", *, min_size:
     size = draw(st.integers(min_value=min_size, max_value=max_size))
     event(f"tools per request: {_size_label(size)}")
     return tuple(
-        draw(tools(convention, name=f"tool_{index:02d}_{draw(st.sampled_from(_WORDS))}", strict=strict, schema=schema))
+        draw(tools(convention, name=f"tool_{index:02d}_{draw(sampled(_WORDS))}", strict=strict, schema=schema))
         for index in range(size)
     )
 

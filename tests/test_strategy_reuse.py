@@ -1,0 +1,108 @@
+"""The generators make their strategies once, not at each draw, and draw what making them afresh
+draws.
+
+A strategy drawn from for the first time computes its properties (emptiness, label, whether its
+values can be reused: a fixed point over the strategies below it). The schema, tool-shape and
+request generators called ``st.sampled_from`` and their own composite factories inside their
+draws, so every example paid for a dozen fresh strategies: a sixth of the CPU of a run of the
+suite on the reference. ``strategies._choices`` makes each once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import hypothesis.strategies
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.strategies._internal.core import CompositeStrategy
+
+from strictconformance.strategies import callbacks, schemas
+from strictconformance.strategies._choices import sampled
+from strictconformance.strategies.requests import plan_requests
+from strictconformance.strategies.schemas import json_schemas, strict_schemas
+
+_EXAMPLES = 60
+
+
+def _drawn(strategy: st.SearchStrategy[Any], examples: int = _EXAMPLES) -> list[Any]:
+    """The first ``examples`` values a derandomized run draws, in order."""
+    seen: list[Any] = []
+
+    @settings(max_examples=examples, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck), phases=("generate",))
+    @given(strategy)
+    def collect(value: Any) -> None:
+        seen.append(value)
+
+    collect()
+    return seen
+
+
+_GENERATORS = {
+    "json_schemas": lambda: json_schemas(),
+    "strict_schemas": lambda: strict_schemas("openai"),
+    "input_shapes": lambda: callbacks.input_shapes(),
+    "plan_requests": lambda: plan_requests(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_GENERATORS))
+def test_drawing_again_makes_no_new_strategy(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """The same draws a second time call neither ``st.sampled_from`` nor a composite factory: each
+    strategy the generator needs was made once, when first needed (before, each example made its
+    own). Hypothesis's own strategies (a ``one_of`` choosing a branch) are not counted."""
+    strategy = _GENERATORS[name]()
+    first = _drawn(strategy)
+    made: list[str] = []
+    choices, composite = hypothesis.strategies.sampled_from, CompositeStrategy.__init__
+
+    def counting_choices(*args: Any, **kwargs: Any) -> Any:
+        made.append(f"sampled_from{args!r:.80}")
+        return choices(*args, **kwargs)
+
+    def counting_composites(self: Any, definition: Any, *args: Any, **kwargs: Any) -> None:
+        made.append(f"composite {definition.__qualname__}")
+        composite(self, definition, *args, **kwargs)
+
+    monkeypatch.setattr(hypothesis.strategies, "sampled_from", counting_choices)
+    monkeypatch.setattr(CompositeStrategy, "__init__", counting_composites)
+    assert _drawn(strategy) == first
+    assert made == [], f"{len(made)} strategies made again while drawing {name}: {sorted(set(made))[:8]}"
+
+
+def test_schemas_drawn_with_strategies_made_once_are_those_made_per_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reuse changes no draw: with every choice and composite made afresh at each call, as
+    before, the same derandomized run draws the same schemas."""
+    reused = _drawn(json_schemas(), 100), _drawn(strict_schemas("openai"), 100)
+    monkeypatch.setattr(schemas, "sampled", st.sampled_from)
+    for factory in ("_leaf", "_string", "_number", "_strict_node"):
+        monkeypatch.setattr(schemas, factory, getattr(schemas, factory).__wrapped__)
+    assert (_drawn(json_schemas(), 100), _drawn(strict_schemas("openai"), 100)) == reused
+
+
+def test_input_shapes_drawn_with_strategies_made_once_are_those_made_per_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+    reused = _drawn(callbacks.input_shapes(), 100)
+    monkeypatch.setattr(callbacks, "sampled", st.sampled_from)
+    for factory in ("field_shapes", "input_shapes", "_constraints", "_scalar_default", "_item_values", "tool_names"):
+        monkeypatch.setattr(callbacks, factory, getattr(callbacks, factory).__wrapped__)
+    assert _drawn(callbacks.input_shapes(), 100) == reused
+
+
+def test_sampled_tells_equal_tuples_of_different_types_apart() -> None:
+    """``(False, True)`` equals ``(0, 1)``: a cache keyed by the tuple alone would hand the one's
+    strategy to the other, and a draw meant to be a bool would be an int."""
+    assert sampled((False, True)) is sampled((False, True))
+    assert sampled((0, 1)) is not sampled((False, True))
+    assert {type(value) for value in _drawn(sampled((0, 1)), 20)} == {int}
+    assert {type(value) for value in _drawn(sampled((False, True)), 20)} == {bool}
+
+
+def test_sampled_matches_records_by_identity_and_keeps_them() -> None:
+    """Options that are not a tuple of scalars (a list, records) are the same strategy only for the
+    same object; another equal list gets its own (an id reused by a dead list could not match)."""
+    records = [{"a": 1}, {"b": 2}]
+    assert sampled(records) is sampled(records)
+    assert sampled(list(records)) is not sampled(records)
+    assert _drawn(sampled(records), 10) == _drawn(st.sampled_from(records), 10)
