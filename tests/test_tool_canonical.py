@@ -159,3 +159,32 @@ def test_definitions_that_multiply_when_inlined_are_stopped() -> None:
         defs[f"D{level}"] = {"type": "object", "properties": {"a": {"$ref": f"#/$defs/D{level - 1}"}, "b": {"$ref": f"#/$defs/D{level - 1}"}}}
     with pytest.raises(ToolDefinitionError, match=r"multiply|deeper"):
         canonical({"type": "object", "properties": {"x": {"$ref": "#/$defs/D19"}}, "$defs": defs})
+
+
+def test_a_schema_defined_again_is_checked_against_its_metaschema_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """jsonschema's metaschema check is the costly part of defining a tool (a sixth of the tool
+    checks' CPU): the same schema, as JSON, is checked once per draft, and a schema it rejects is
+    still rejected, with the same message, every time it is defined."""
+    from strictconformance.tools import jsonvalue
+
+    checked: list[Any] = []
+    original = jsonschema.Draft202012Validator.check_schema
+
+    def counting(schema: Any, *args: Any, **kwargs: Any) -> None:
+        checked.append(schema)
+        original(schema, *args, **kwargs)
+
+    monkeypatch.setattr(jsonschema.Draft202012Validator, "check_schema", counting)
+    monkeypatch.setattr(jsonvalue, "_METASCHEMA_ERRORS", {})
+    valid = {"type": "object", "properties": {"city": {"type": "string", "maxLength": 40}}, "required": ["city"]}
+    invalid = {"type": "object", "properties": {"city": {"type": "strung"}}}
+    for _ in range(3):
+        canonical(copy.deepcopy(valid))
+        with pytest.raises(ToolDefinitionError, match=r"not a valid JSON Schema: 'strung' is not valid under any of the given schemas \(at /properties/city/type\)"):
+            canonical(copy.deepcopy(invalid))
+    assert len(checked) == 2
+    changed = copy.deepcopy(valid)
+    changed["properties"]["city"]["maxLength"] = "40"  # a changed schema is a new one
+    with pytest.raises(ToolDefinitionError, match="not a valid JSON Schema"):
+        canonical(changed)
+    assert len(checked) == 3

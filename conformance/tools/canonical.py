@@ -41,7 +41,6 @@ from typing import Any
 from urllib.parse import unquote
 
 import jsonschema  # type: ignore[import-untyped]
-from jsonschema.exceptions import SchemaError  # type: ignore[import-untyped]
 from jsonschema.protocols import Validator  # type: ignore[import-untyped]
 
 from strictconformance.dialects.pointers import pointer_from_path, split_pointer
@@ -52,6 +51,7 @@ from strictconformance.tools.errors import ToolDefinitionError
 from strictconformance.tools.jsonvalue import (
     MAX_SCHEMA_DEPTH,
     json_value_problem,
+    metaschema_error,
 )
 from strictconformance.tools.schema_walk import iter_subschemas, map_subschemas
 
@@ -385,10 +385,9 @@ def canonical_input_schema(schema: object) -> CanonicalSchema:
     if not isinstance(schema, Mapping):
         raise _fail(f"must be a JSON Schema object describing the tool's input object, got {type(schema).__name__}")
     validator_class, old_draft = _draft_of(schema)
-    try:
-        validator_class.check_schema(schema)
-    except SchemaError as exc:
-        raise _fail(f"not a valid JSON Schema: {exc.message} (at {_where(pointer_from_path(exc.absolute_path))})") from None
+    error = metaschema_error(validator_class, schema)
+    if error is not None:
+        raise _fail(f"not a valid JSON Schema: {error.message} (at {_where(pointer_from_path(error.absolute_path))})") from None
     doc = _Document(root=copy.deepcopy(dict(schema)), old_draft=old_draft)
     _check_keywords(doc)
     root_pointer = _effective_root(doc)

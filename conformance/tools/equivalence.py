@@ -52,11 +52,10 @@ from typing import Any, Literal
 from urllib.parse import unquote
 
 import jsonschema  # type: ignore[import-untyped]
-from jsonschema.exceptions import SchemaError  # type: ignore[import-untyped]
 
 from strictconformance.dialects.pointers import join_pointer, split_pointer
 from strictconformance.spec.keywords import KEYWORDS
-from strictconformance.tools.jsonvalue import MAX_SCHEMA_DEPTH, json_value_problem
+from strictconformance.tools.jsonvalue import MAX_SCHEMA_DEPTH, json_value_problem, metaschema_error
 from strictconformance.tools.schema_walk import SUBSCHEMA_KEYWORDS
 
 __all__ = ["ALWAYS_IGNORED", "Difference", "SchemaComparisonError", "compare_schemas", "input_schema_problem"]
@@ -671,11 +670,11 @@ def input_schema_problem(schema: object) -> str | None:
     if not isinstance(schema, Mapping):
         return f"must be a JSON Schema object describing the tool's input object, got {type(schema).__name__}"
     try:
-        _validator_class(schema).check_schema(schema)
-    except SchemaError as exc:
-        return f"not a valid JSON Schema: {exc.message!s}"
+        error = metaschema_error(_validator_class(schema), schema)
     except ValueError as exc:
         return str(exc)
+    if error is not None:
+        return f"not a valid JSON Schema: {error.message!s}"
     doc = _Doc(schema, _old_draft(schema))
     todo: list[object] = [schema]
     while todo:
