@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any, ParamSpec, TypeVar, cast
+from typing import Any, ParamSpec, TypeVar
 
 from hypothesis import strategies as st
 
@@ -34,7 +34,9 @@ def sampled(options: Sequence[_T]) -> st.SearchStrategy[_T]:
     equal tuples, not the same choices); any other sequence by identity (the same list or tuple
     of records, as a strategy's closure holds it), kept alive so that its id stays its own."""
     if options.__class__ is tuple and all(option.__class__ in _SCALARS for option in options):
-        key = (options, tuple(option.__class__ for option in options))
+        # with the types, and a float by its repr: (False, True) equals (0, 1), (-0.0,) equals (0.0,)
+        key = (tuple(repr(option) if option.__class__ is float else option for option in options),
+               tuple(option.__class__ for option in options))
         strategy = _BY_VALUE.get(key)
         if strategy is None:
             if len(_BY_VALUE) >= _LIMIT:
@@ -53,5 +55,18 @@ def sampled(options: Sequence[_T]) -> st.SearchStrategy[_T]:
 
 def made_once(factory: Callable[_P, st.SearchStrategy[_T]]) -> Callable[_P, st.SearchStrategy[_T]]:
     """A strategy factory (a composite, say) that returns the strategy it made for equal arguments
-    (hashable ones: names, depths, knobs) instead of a new one at each call."""
-    return cast("Callable[_P, st.SearchStrategy[_T]]", functools.lru_cache(maxsize=1024)(factory))
+    (names, depths, knobs, strategies) instead of a new one at each call. Arguments that cannot be
+    hashed (a list of formats) make a new strategy, as before. Equal is ``==``: a factory whose
+    arguments may be equal but draw apart (``0`` and ``False`` in a tuple) must not use it."""
+    cached: Callable[..., st.SearchStrategy[_T]] = functools.lru_cache(maxsize=1024)(factory)
+
+    @functools.wraps(factory)
+    def made(*args: _P.args, **kwargs: _P.kwargs) -> st.SearchStrategy[_T]:
+        try:
+            hash((args, tuple(kwargs.items())))
+        except TypeError:
+            return factory(*args, **kwargs)
+        return cached(*args, **kwargs)
+
+    made.cache_clear = cached.cache_clear  # type: ignore[attr-defined]  # what tests reach through
+    return made

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.strategies._internal.core import CompositeStrategy
 
-from strictconformance.strategies import callbacks, schemas
-from strictconformance.strategies._choices import sampled
+from strictconformance.strategies import callbacks, models, requests, responses, schemas, tools
+from strictconformance.strategies._choices import made_once, sampled
 from strictconformance.strategies.requests import plan_requests
 from strictconformance.strategies.schemas import json_schemas, strict_schemas
 
@@ -106,3 +106,35 @@ def test_sampled_matches_records_by_identity_and_keeps_them() -> None:
     assert sampled(records) is sampled(records)
     assert sampled(list(records)) is not sampled(records)
     assert _drawn(sampled(records), 10) == _drawn(st.sampled_from(records), 10)
+
+
+def test_requests_drawn_with_strategies_made_once_are_those_made_per_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same for the request generators (tools, models, plan requests) and drift mutations."""
+    reused = _drawn(plan_requests(), 60), _drawn(responses.breaking_mutations(), 40)
+    for module in (requests, tools, models, responses):
+        monkeypatch.setattr(module, "sampled", st.sampled_from)
+        for name, value in list(vars(module).items()):
+            if callable(value) and hasattr(value, "cache_clear") and hasattr(value, "__wrapped__"):
+                monkeypatch.setattr(module, name, value.__wrapped__)
+    assert (_drawn(plan_requests(), 60), _drawn(responses.breaking_mutations(), 40)) == reused
+
+
+def test_sampled_tells_signed_zeros_apart() -> None:
+    assert sampled((-0.0, 1.0)) is not sampled((0.0, 1.0))
+    assert [str(value) for value in _drawn(sampled((-0.0,)), 3)] == ["-0.0"]
+
+
+def test_a_factory_made_once_still_takes_arguments_it_cannot_remember() -> None:
+    """Unhashable arguments (a list of formats, as a user may pass) make a new strategy, as
+    before; hashable ones the same strategy each time."""
+    made: list[Any] = []
+
+    @made_once
+    def choices(options: Any) -> st.SearchStrategy[Any]:
+        made.append(options)
+        return st.sampled_from(options)
+
+    assert choices(("a", "b")) is choices(("a", "b"))
+    assert _drawn(choices(["a", "b"]), 5) == _drawn(choices(("a", "b")), 5)
+    assert made == [("a", "b"), ["a", "b"]]
+    assert models.explicit_models(formats=["openai"]) is not None  # a list, as the docs allow

@@ -188,3 +188,26 @@ def test_a_schema_defined_again_is_checked_against_its_metaschema_once(monkeypat
     with pytest.raises(ToolDefinitionError, match="not a valid JSON Schema"):
         canonical(changed)
     assert len(checked) == 3
+
+
+def test_the_metaschema_memo_tells_a_tuple_and_another_mapping_from_json() -> None:
+    """A tuple is written as a JSON array, but jsonschema does not count it as one: a schema whose
+    `required` is a tuple is rejected, the same schema with a list accepted, in either order. A
+    mapping that is not a dict is checked, not serialised (it was a TypeError, not a clear error)."""
+    from types import MappingProxyType
+
+    from strictconformance.tools.equivalence import input_schema_problem
+
+    listed = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    tupled = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ("a",)}
+    for first, second in ((listed, tupled), (tupled, listed), (listed, tupled)):
+        verdicts = {id(first): input_schema_problem(first), id(second): input_schema_problem(second)}
+        assert verdicts[id(listed)] is None
+        assert "is not of type 'array'" in str(verdicts[id(tupled)])
+    assert canonical(listed)["required"] == ["a"]
+    with pytest.raises(ToolDefinitionError, match="is not of type 'array'"):
+        canonical(tupled)
+    proxy = MappingProxyType({"type": "object"})
+    assert "not a valid JSON Schema" in str(input_schema_problem(proxy))
+    with pytest.raises(ToolDefinitionError, match="not a valid JSON Schema"):
+        canonical(proxy)

@@ -9,6 +9,7 @@ a dict that contains itself or a 10,000-level nesting gives a clear message inst
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from strictconformance.dialects.values import locate_json_problem
@@ -17,6 +18,7 @@ __all__ = [
     "MAX_INPUT_DEPTH",
     "MAX_SCHEMA_DEPTH",
     "JSONValue",
+    "MetaschemaError",
     "json_value_problem",
     "metaschema_error",
     "parse_json_text",
@@ -47,29 +49,61 @@ def json_value_problem(value: object, *, max_depth: int) -> str | None:
     return f"{problem} (at {pointer or 'the root'})"
 
 
-_METASCHEMA_ERRORS: dict[tuple[type, str], Any] = {}
+@dataclass(frozen=True)
+class MetaschemaError:
+    """What a metaschema check said of a schema: jsonschema's message and the path it names (not
+    the ``SchemaError`` itself, which holds the schema it was raised on)."""
+
+    message: str
+    absolute_path: tuple[str | int, ...]
 
 
-def metaschema_error(validator_class: type, schema: object) -> Any:
-    """The ``SchemaError`` ``validator_class.check_schema(schema)`` raises, or None when ``schema``
-    is valid under its draft's metaschema. Remembered per draft and JSON text of the schema: a run
-    defines the same tool schemas again and again (every check, every layer call), and a
-    metaschema check costs milliseconds, about a sixth of the tool checks' CPU. ``schema`` must
-    be a JSON value (:func:`json_value_problem` first)."""
-    key = (validator_class, json.dumps(schema, sort_keys=True, allow_nan=False))
-    if key in _METASCHEMA_ERRORS:
-        return _METASCHEMA_ERRORS[key]
+_METASCHEMA_ERRORS: dict[tuple[type, str], MetaschemaError | None] = {}
+_PLAIN = (dict, list, str, int, float, bool, type(None))
+_UNKNOWN = object()
+
+
+def _plain_json(value: object) -> bool:
+    """Whether ``value`` is made of dicts, lists and JSON scalars only: then its JSON text says
+    all a metaschema check sees (a tuple, which jsonschema does not count as an array, and any
+    other mapping are written as a list and an object)."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        kind = node.__class__
+        if kind not in _PLAIN:
+            return False
+        if kind is dict:
+            stack.extend(node.values())  # type: ignore[attr-defined]
+        elif kind is list:
+            stack.extend(node)  # type: ignore[arg-type]
+    return True
+
+
+def metaschema_error(validator_class: type, schema: object) -> MetaschemaError | None:
+    """What ``validator_class.check_schema(schema)`` rejects ``schema`` with, or None when it is
+    valid under its draft's metaschema. Remembered per draft and JSON text for a schema of plain
+    dicts and lists: a run defines the same tool schemas again and again (every check, every
+    layer call), and a metaschema check costs milliseconds, about a sixth of the tool checks'
+    CPU. ``schema`` must be a JSON value (:func:`json_value_problem` first)."""
     from jsonschema.exceptions import SchemaError  # type: ignore[import-untyped]
 
+    key = (validator_class, json.dumps(schema, sort_keys=True, allow_nan=False)) if _plain_json(schema) else None
+    if key is not None:
+        known = _METASCHEMA_ERRORS.get(key, _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known  # type: ignore[return-value]
+    error: MetaschemaError | None = None
     try:
         validator_class.check_schema(schema)  # type: ignore[attr-defined]
-        error = None
     except SchemaError as exc:
-        error = exc
-    if len(_METASCHEMA_ERRORS) >= 4096:
-        _METASCHEMA_ERRORS.clear()
-    _METASCHEMA_ERRORS[key] = error
+        error = MetaschemaError(str(exc.message), tuple(exc.absolute_path))
+    if key is not None:
+        if len(_METASCHEMA_ERRORS) >= 4096:
+            _METASCHEMA_ERRORS.clear()
+        _METASCHEMA_ERRORS[key] = error
     return error
+
 
 
 def _reject_constant(name: str) -> float:
