@@ -419,6 +419,10 @@ def _snapshot(value: Any, depth: int = 0) -> Any:
     return value
 
 
+#: Values a snapshot shares as they are (immutable, and never a frozen dataclass)
+_ATOMS = frozenset({str, int, float, bool, type(None), bytes})
+
+
 def _snapshot_deep(value: Any) -> Any:
     """``_snapshot`` with an explicit stack; a container met again inside itself is shared, not
     copied, so a cycle cannot loop."""
@@ -435,10 +439,17 @@ def _snapshot_deep(value: Any) -> Any:
             continue
         parts: list[Any]
         build: Callable[[list[Any]], Any]
+        if node.__class__ in _ATOMS:  # most nodes: shared as they are, without the lookups below
+            done.append(node)
+            continue
         if id(node) in active:
             done.append(node)
             continue
-        if isinstance(node, dict):
+        if node.__class__ is dict:
+            keys = list(node)
+            parts = list(node.values())
+            build = functools.partial(_rebuild_dict, keys)
+        elif isinstance(node, dict):
             keys = list(node)
             parts = [node[key] for key in keys]
             build = functools.partial(_rebuild_dict, keys)
