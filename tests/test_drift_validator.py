@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from strictconformance.drift import (
     SchemaDriftError,
@@ -547,3 +548,50 @@ def test_an_anthropic_server_tool_result_is_an_object_except_web_search() -> Non
         assert validate_response("anthropic.messages", body({"type": block_type, "tool_use_id": "srvtoolu_1",
                                                              "content": {"type": f"{block_type}_error", "error_code": "unavailable"}})).ok
     assert validate_response("anthropic.messages", body({"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []})).ok
+
+
+def _exactly_equal(left: Any, right: Any) -> bool:
+    """Equal as DR-6 means it: the same types all the way down (a list is not a tuple, 1 is not
+    1.0 or True), dict keys in the same order, NaN equal to NaN."""
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, float) and left != left:
+        return right != right
+    if isinstance(left, dict):
+        return list(map(type, left)) == list(map(type, right)) and list(left) == list(right) and all(
+            _exactly_equal(left[key], right[key]) for key in left)
+    if isinstance(left, (list, tuple)):
+        return len(left) == len(right) and all(_exactly_equal(a, b) for a, b in zip(left, right, strict=True))
+    return bool(left == right)
+
+
+_LEAVES = st.sampled_from([None, True, False, 0, 1, 1.0, 0.0, float("nan"), "a", "", b"a"])
+_NEAR_VALUES = st.recursive(
+    _LEAVES,
+    lambda inner: st.lists(inner, max_size=2) | st.tuples(inner) | st.dictionaries(st.sampled_from(["a", "b", 1, True]), inner, max_size=2),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=_QUIET)
+@given(_NEAR_VALUES, _NEAR_VALUES)
+def test_fingerprints_are_equal_exactly_when_the_values_are(left: Any, right: Any) -> None:
+    """The snapshot DR-6 compares before and after a check: equal exactly when the values are
+    (drawn from few leaves, so equal pairs are common), and a deep copy is equal."""
+    assert (fingerprint(left) == fingerprint(right)) == _exactly_equal(left, right), (left, right)
+    assert fingerprint(copy.deepcopy(left)) == fingerprint(left)
+
+
+def test_fingerprints_of_cycles_and_deep_nesting() -> None:
+    looped: list[Any] = [1]
+    looped.append(looped)
+    assert fingerprint(looped) == fingerprint(looped) != fingerprint([1, [1]])
+    deep: Any = 1
+    for _ in range(10_000):
+        deep = {"content": deep}
+    before = fingerprint(deep)
+    inner = deep
+    for _ in range(9_999):
+        inner = inner["content"]
+    inner["content"] = 1.0  # the innermost leaf, 1 made 1.0
+    assert fingerprint(deep) != before
