@@ -445,11 +445,7 @@ def _snapshot_deep(value: Any) -> Any:
         if id(node) in active:
             done.append(node)
             continue
-        if node.__class__ is dict:
-            keys = list(node)
-            parts = list(node.values())
-            build = functools.partial(_rebuild_dict, keys)
-        elif isinstance(node, dict):
+        if isinstance(node, dict):
             keys = list(node)
             parts = [node[key] for key in keys]
             build = functools.partial(_rebuild_dict, keys)

@@ -303,13 +303,18 @@ def field_shapes(draw: st.DrawFn, name: str, depth: int = 2) -> FieldShape:
 
 
 @made_once
+def _maybe_docstring(name: str) -> st.SearchStrategy[str | None]:
+    return st.none() | st.just(f"The {name} object.")
+
+
+@made_once
 @st.composite
 def input_shapes(draw: st.DrawFn, name: str = "Input", depth: int = 2, *, closed: bool | None = None, min_fields: int = 0) -> ObjectShape:
     """An object shape with up to four fields; ``closed`` None draws it."""
     names = draw(st.lists(sampled(PROPERTY_NAMES), min_size=min_fields, max_size=4, unique=True), label="fields")
     fields = tuple((field_name, draw(field_shapes(f"{name}_{field_name}", depth))) for field_name in names)
     is_closed = draw(st.booleans(), label="closed") if closed is None else closed
-    docstring = draw(st.none() | st.just(f"The {name} object."), label="docstring")
+    docstring = draw(_maybe_docstring(name), label="docstring")
     event(f"object: {'closed' if is_closed else 'open'}, {len(fields)} fields")
     return ObjectShape(name=name, fields=fields, closed=is_closed, description=docstring)
 

@@ -336,7 +336,7 @@ def _object_values(draw: st.DrawFn, compiled: dict[str, st.SearchStrategy[Any]],
                    extras: dict[tuple[int, int], st.SearchStrategy[Any]]) -> dict[str, Any]:
     """``fresh``: the names an extra key may take (none of the declared properties); ``extras``:
     the strategy of the extra keys per room left for them, made once per node and room, not per
-    draw (a strategy drawn from for the first time computes its properties, see schemas._from)."""
+    draw (a strategy drawn from for the first time computes its properties, see strategies._choices)."""
     chosen = [name for name in optional if draw(st.booleans(), label=f"include {name}")]
     for name in list(chosen):
         chosen.extend(dep for dep in dependencies.get(name, []) if dep not in chosen and dep not in required)

@@ -479,7 +479,7 @@ def fingerprint(value: object) -> tuple[object, ...]:
         if kind is str or kind is int or kind is bool or node is None:
             add((kind.__name__, node))
             continue
-        if kind is dict or kind is list or kind is tuple or isinstance(node, (dict, list, tuple)):
+        if isinstance(node, (dict, list, tuple)):
             container = id(node)
             if container in open_ids:
                 add(("cycle",))
@@ -493,7 +493,7 @@ def fingerprint(value: object) -> tuple[object, ...]:
                     push(_Key(key))
             else:
                 add(("[" if isinstance(node, list) else "(", len(node)))
-                stack.extend(reversed(node))  # type: ignore[call-overload]
+                stack.extend(reversed(node))
         elif isinstance(node, float) and math.isnan(node):
             add(("nan",))
         elif isinstance(node, (bool, int, float, str, bytes)):

@@ -105,7 +105,6 @@ def metaschema_error(validator_class: type, schema: object) -> MetaschemaError |
     return error
 
 
-
 def _reject_constant(name: str) -> float:
     raise ValueError(f"{name} is not a JSON number")
 
