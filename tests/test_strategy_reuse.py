@@ -45,6 +45,15 @@ _GENERATORS = {
     "strict_schemas": lambda: strict_schemas("openai"),
     "input_shapes": lambda: callbacks.input_shapes(),
     "plan_requests": lambda: plan_requests(),
+    "breaking_mutations": lambda: responses.breaking_mutations(),
+}
+#: The modules whose choices and factories each generator draws through.
+_MODULES = {
+    "json_schemas": (schemas,),
+    "strict_schemas": (schemas,),
+    "input_shapes": (callbacks,),
+    "plan_requests": (requests, tools, models),
+    "breaking_mutations": (responses,),
 }
 
 
@@ -72,22 +81,17 @@ def test_drawing_again_makes_no_new_strategy(monkeypatch: pytest.MonkeyPatch, na
     assert made == [], f"{len(made)} strategies made again while drawing {name}: {sorted(set(made))[:8]}"
 
 
-def test_schemas_drawn_with_strategies_made_once_are_those_made_per_draw(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The reuse changes no draw: with every choice and composite made afresh at each call, as
-    before, the same derandomized run draws the same schemas."""
-    reused = _drawn(json_schemas(), 100), _drawn(strict_schemas("openai"), 100)
-    monkeypatch.setattr(schemas, "sampled", st.sampled_from)
-    for factory in ("_leaf", "_string", "_number", "_strict_node"):
-        monkeypatch.setattr(schemas, factory, getattr(schemas, factory).__wrapped__)
-    assert (_drawn(json_schemas(), 100), _drawn(strict_schemas("openai"), 100)) == reused
-
-
-def test_input_shapes_drawn_with_strategies_made_once_are_those_made_per_draw(monkeypatch: pytest.MonkeyPatch) -> None:
-    reused = _drawn(callbacks.input_shapes(), 100)
-    monkeypatch.setattr(callbacks, "sampled", st.sampled_from)
-    for factory in ("field_shapes", "input_shapes", "_constraints", "_scalar_default", "_item_values", "tool_names"):
-        monkeypatch.setattr(callbacks, factory, getattr(callbacks, factory).__wrapped__)
-    assert _drawn(callbacks.input_shapes(), 100) == reused
+@pytest.mark.parametrize("name", sorted(_GENERATORS))
+def test_drawn_with_strategies_made_once_are_those_made_per_draw(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """The reuse changes no draw: with every choice and factory of the generator's modules made
+    afresh at each call, as before, the same derandomized run draws the same values."""
+    reused = _drawn(_GENERATORS[name](), 100)
+    for module in _MODULES[name]:
+        monkeypatch.setattr(module, "sampled", st.sampled_from)
+        for attribute, value in list(vars(module).items()):
+            if callable(value) and hasattr(value, "cache_clear") and hasattr(value, "__wrapped__"):
+                monkeypatch.setattr(module, attribute, value.__wrapped__)
+    assert _drawn(_GENERATORS[name](), 100) == reused
 
 
 def test_sampled_tells_equal_tuples_of_different_types_apart() -> None:
@@ -106,17 +110,6 @@ def test_sampled_matches_records_by_identity_and_keeps_them() -> None:
     assert sampled(records) is sampled(records)
     assert sampled(list(records)) is not sampled(records)
     assert _drawn(sampled(records), 10) == _drawn(st.sampled_from(records), 10)
-
-
-def test_requests_drawn_with_strategies_made_once_are_those_made_per_draw(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same for the request generators (tools, models, plan requests) and drift mutations."""
-    reused = _drawn(plan_requests(), 60), _drawn(responses.breaking_mutations(), 40)
-    for module in (requests, tools, models, responses):
-        monkeypatch.setattr(module, "sampled", st.sampled_from)
-        for name, value in list(vars(module).items()):
-            if callable(value) and hasattr(value, "cache_clear") and hasattr(value, "__wrapped__"):
-                monkeypatch.setattr(module, name, value.__wrapped__)
-    assert (_drawn(plan_requests(), 60), _drawn(responses.breaking_mutations(), 40)) == reused
 
 
 def test_sampled_tells_signed_zeros_apart() -> None:
