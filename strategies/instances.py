@@ -12,9 +12,11 @@ unevaluated keywords).
 
 from __future__ import annotations
 
+import copy
 import functools
+import json
 import math
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from datetime import timezone
 from typing import Any, Literal
@@ -24,7 +26,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
 from strictconformance.dialects.pointers import resolve_local_reference, written_before_2019_09
-from strictconformance.dialects.values import canonical
+from strictconformance.dialects.values import canonical, exact_json_text
 from strictconformance.spec.keywords import ANNOTATION_KEYWORDS, SCHEMA_MAP_KEYWORDS
 
 __all__ = ["MAX_UNROLL", "compile_instances", "instances", "json_values", "uses_only_constructive_keywords"]
@@ -46,6 +48,12 @@ _CONSTRUCTIVE = frozenset({
 _RESTRICTIVE = ("not", "if", "then", "else", "dependentSchemas", "contains", "minContains", "maxContains", "oneOf", "uniqueItems")
 _HJS_UNSUPPORTED = ("$dynamicRef", "$dynamicAnchor", "unevaluatedProperties", "unevaluatedItems", "$anchor")
 _EVERY_TYPE = frozenset({"array", "boolean", "null", "number", "object", "string"})  # "integer" is a number
+
+
+def _owned(strategy: st.SearchStrategy[Any], values: list[Any]) -> st.SearchStrategy[Any]:
+    """``strategy`` of the schema's own ``values``, drawing a copy of an object or array (the
+    compiled strategy outlives the draw: :func:`instances` keeps it for the next caller)."""
+    return strategy.map(copy.deepcopy) if any(isinstance(value, (dict, list)) for value in values) else strategy
 
 
 def _accepts_everything(node: Any) -> bool:
@@ -203,11 +211,11 @@ class _Compiler:
             usable = [o for o in options if not o.is_empty]
             return st.one_of(usable) if usable else st.nothing()
         if "const" in node:
-            return st.just(node["const"]) if self.valid(node)(node["const"]) else st.nothing()
+            return _owned(st.just(node["const"]), [node["const"]]) if self.valid(node)(node["const"]) else st.nothing()
         if "enum" in node:
             check = self.valid(node)
             values = [v for v in node["enum"] if check(v)]
-            return st.sampled_from(values) if values else st.nothing()
+            return _owned(st.sampled_from(values), values) if values else st.nothing()
         declared = node.get("type")
         if isinstance(declared, list):
             options = [self._typed({**node, "type": name}, name, chain) for name in declared]
@@ -506,15 +514,40 @@ def in_2020_12(schema: Any) -> Any:
     return result
 
 
+#: compiled strategies built by :func:`instances`, by engine, draft and exact JSON text of the
+#: schema (most recently used last): a check asks again for the same schema in every example (a fixed case's
+#: strict schema, a tool's input schema), and building one, with Hypothesis working out whether
+#: each part can be drawn from at all, cost as much as drawing from it
+_BUILT: OrderedDict[tuple[str, bool, str], st.SearchStrategy[Any]] = OrderedDict()
+_BUILT_LIMIT = 256
+
+
 def instances(schema: Any, *, engine: Literal["auto", "compiled", "hypothesis-jsonschema"] = "auto") -> st.SearchStrategy[Any]:
     """Values valid under ``schema``. A schema the engine cannot handle gets its error when the
-    strategy is drawn from (so one bad case fails its own test, not the collection)."""
+    strategy is drawn from (so one bad case fails its own test, not the collection). The same
+    schema (the same JSON text, types and key order included) gets the compiled strategy built
+    for it before; each value drawn is the drawer's own (a ``const`` or ``enum`` object or array
+    is a copy), so a caller that changes one changes no later draw."""
     older = written_before_2019_09(schema)
     schema = in_2020_12(schema)
 
     def build() -> st.SearchStrategy[Any]:
-        if engine == "compiled" or (engine == "auto" and (uses_only_constructive_keywords(schema) or not _hypothesis_jsonschema_can(schema))):
+        text = exact_json_text(schema)
+        key = (engine, older, text) if text is not None else None
+        if key is not None and key in _BUILT:
+            _BUILT.move_to_end(key)
+            return _BUILT[key]
+        if engine != "compiled" and not (engine == "auto" and (uses_only_constructive_keywords(schema) or not _hypothesis_jsonschema_can(schema))):
+            from hypothesis_jsonschema import from_schema
+            return from_schema(schema)  # not remembered: its constants are the schema's own objects
+        if text is None or key is None:
             return compile_instances(schema, older=older)
-        from hypothesis_jsonschema import from_schema
-        return from_schema(schema)
+        try:
+            private = json.loads(text)  # the caller may change its schema later: the memo's is its own
+        except RecursionError:
+            return compile_instances(schema, older=older)
+        built = _BUILT[key] = compile_instances(private, older=older)
+        if len(_BUILT) > _BUILT_LIMIT:
+            _BUILT.popitem(last=False)
+        return built
     return st.deferred(build)

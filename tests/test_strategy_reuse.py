@@ -10,6 +10,8 @@ suite on the reference. ``strategies._choices`` makes each once.
 
 from __future__ import annotations
 
+import collections
+import copy
 from typing import Any
 
 import hypothesis.strategies
@@ -18,8 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.strategies._internal.core import CompositeStrategy
 
+from strictconformance.dialects.values import exact_json_text
 from strictconformance.strategies import callbacks, models, requests, responses, schemas, tools
+from strictconformance.strategies import instances as instances_module
 from strictconformance.strategies._choices import made_once, sampled
+from strictconformance.strategies.instances import instances
 from strictconformance.strategies.requests import plan_requests
 from strictconformance.strategies.schemas import json_schemas, strict_schemas
 
@@ -131,3 +136,95 @@ def test_a_factory_made_once_still_takes_arguments_it_cannot_remember() -> None:
     assert _drawn(choices(["a", "b"]), 5) == _drawn(choices(("a", "b")), 5)
     assert made == [("a", "b"), ["a", "b"]]
     assert models.explicit_models(formats=["openai"]) is not None  # a list, as the docs allow
+
+
+# -- the values of a schema: compiled once per schema, each draw the drawer's own ------------------
+
+_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "kind": {"enum": [{"a": [1]}, "b"]},
+        "point": {"const": {"x": [0, 1]}},
+        "tags": {"type": "array", "items": {"type": "string", "maxLength": 3}, "maxItems": 3},
+        "n": {"type": "integer", "minimum": 0, "maximum": 9},
+    },
+    "required": ["kind", "point", "tags", "n"],
+    "additionalProperties": False,
+}
+
+
+def _values(schema: Any) -> list[Any]:
+    """Draws as a check makes them: a new ``instances`` strategy in every example."""
+    @st.composite
+    def each(draw: Any) -> Any:
+        return draw(instances(schema, engine="compiled"))
+    return _drawn(each(), 40)
+
+
+def test_a_schema_is_compiled_once_and_draws_what_a_fresh_compile_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    instances_module._BUILT.clear()
+    compiled: list[Any] = []
+    compile_for_real = instances_module.compile_instances
+
+    def counting(schema: Any, **kwargs: Any) -> Any:
+        compiled.append(schema)
+        return compile_for_real(schema, **kwargs)
+
+    monkeypatch.setattr(instances_module, "compile_instances", counting)
+    remembered = _values(copy.deepcopy(_SCHEMA))
+    assert len(compiled) == 1, f"compiled {len(compiled)} times for 40 examples of one schema"
+    assert _values(copy.deepcopy(_SCHEMA)) == remembered and len(compiled) == 1  # an equal schema: the same strategy
+    monkeypatch.setattr(instances_module, "_BUILT_LIMIT", 0)  # nothing kept: compiled in every example, as before
+    instances_module._BUILT.clear()
+    assert _values(copy.deepcopy(_SCHEMA)) == remembered
+    assert len(compiled) > 1
+
+
+@pytest.mark.parametrize("other", [
+    {**_SCHEMA, "required": ("kind", "point", "tags", "n")},  # a tuple is not an array to jsonschema
+    {**_SCHEMA, "properties": {**_SCHEMA["properties"], "n": {"type": "integer", "minimum": 0, "maximum": 9.0}}},
+    {**_SCHEMA, "properties": {**_SCHEMA["properties"], "n": {"type": "integer", "minimum": False, "maximum": 9}}},
+    dict(reversed(list(_SCHEMA.items()))),  # key order: the draws follow it
+], ids=["tuple", "float", "bool", "key-order"])
+def test_schemas_equal_only_as_json_get_strategies_of_their_own(other: dict[str, Any]) -> None:
+    instances_module._BUILT.clear()
+    strategy = instances(_SCHEMA, engine="compiled")
+    _drawn(strategy, 1)
+    again = instances(other, engine="compiled")
+    _drawn(again, 1)
+    assert again.wrapped_strategy is not strategy.wrapped_strategy  # type: ignore[attr-defined]
+
+
+def test_a_changed_draw_or_schema_changes_no_later_draw() -> None:
+    """The strategy kept for a schema outlives the draw and the caller's schema: an adapter that
+    changes a value it was handed, or a caller that changes its schema, leaves the next draws be."""
+    instances_module._BUILT.clear()
+    schema = copy.deepcopy(_SCHEMA)
+    first = _values(schema)
+    for value in first:
+        value["point"]["x"].append("changed")
+        if isinstance(value["kind"], dict):
+            value["kind"]["a"].append("changed")
+    schema["properties"]["point"]["const"]["x"].append("changed in the schema")
+    schema["properties"]["kind"]["enum"][0]["a"].append("changed in the schema")
+    again = _values(copy.deepcopy(_SCHEMA))
+    assert all(value["point"] == {"x": [0, 1]} and value["kind"] in ({"a": [1]}, "b") for value in again)
+
+
+def test_exact_json_text_only_for_values_their_text_says_all_of() -> None:
+    shared: dict[str, Any] = {"type": "string"}
+    cyclic: dict[str, Any] = {"type": "object"}
+    cyclic["properties"] = {"self": cyclic}
+    deep: Any = {}
+    for _ in range(5000):
+        deep = {"items": deep}
+    assert exact_json_text({"a": [1, 1.0, True, None, "x"]}) == '{"a": [1, 1.0, true, null, "x"]}'
+    assert exact_json_text({"b": 1, "a": 2}) != exact_json_text({"a": 2, "b": 1})
+    assert exact_json_text({"b": 1, "a": 2}, sort_keys=True) == exact_json_text({"a": 2, "b": 1}, sort_keys=True)
+    for other in ({"enum": (1, 2)}, {1: "a"}, {"a": {"b"}}, {"x": shared, "y": shared}, cyclic, {"n": 10**5000}, deep,
+                  collections.OrderedDict(a=1), {"a": _Int(1)}):
+        assert exact_json_text(other) is None, other
+
+
+class _Int(int):
+    pass

@@ -11,7 +11,7 @@ from typing import Any
 
 from strictconformance.dialects.pointers import join_pointer
 
-__all__ = ["MAX_JSON_NESTING", "canonical", "json_equal", "json_problem", "locate_json_problem"]
+__all__ = ["MAX_JSON_NESTING", "canonical", "exact_json_text", "json_equal", "json_problem", "locate_json_problem"]
 
 #: JSON nesting the kit takes from outside (an input schema, an adapter's strict schema or value):
 #: far above any provider's limit (OpenAI: 10 levels), far below where copying or validating recurses too deep.
@@ -50,6 +50,43 @@ def _too_long_integer(item: Any) -> bool:
         return False
     # bit_length bounds the digits from above cheaply; compare exactly only near the limit
     return item.bit_length() > _MAX_INT_DIGITS * 3.32 and abs(item) >= 10 ** _MAX_INT_DIGITS
+
+
+_EXACT = frozenset({dict, list, str, int, float, bool, type(None)})
+
+
+def exact_json_text(value: object, *, sort_keys: bool = False) -> str | None:
+    """``value``'s JSON text when the text says all there is to it, else None.
+
+    That is when ``value`` is made of dicts with string keys, lists and JSON scalars of exactly
+    those types (not a tuple, which jsonschema does not count as an array, not another mapping,
+    not a subclass, not a key ``1`` that the text writes as ``"1"``), holds no container twice (a
+    cycle, or a shared sub-value: the text would repeat it, exponentially for a DAG of shared
+    levels) and can be written (no integer too long to print, not nested past the recursion
+    limit). Two such values with the same text are equal, types and key order included (without
+    ``sort_keys``), so the text can key a memo of anything computed from the value, and
+    ``json.loads`` of it is an exact copy. Linear in the value."""
+    stack: list[object] = [value]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        kind = node.__class__
+        if kind not in _EXACT:
+            return None
+        if kind is dict or kind is list:
+            if id(node) in seen:
+                return None
+            seen.add(id(node))
+            if kind is dict:
+                if any(key.__class__ is not str for key in node):  # type: ignore[attr-defined]
+                    return None
+                stack.extend(node.values())  # type: ignore[attr-defined]
+            else:
+                stack.extend(node)  # type: ignore[arg-type]
+    try:
+        return json.dumps(value, sort_keys=sort_keys)
+    except (ValueError, RecursionError):  # an integer too long to print, or nested too deep
+        return None
 
 
 def json_problem(value: Any, *, max_depth: int | None = None) -> str | None:

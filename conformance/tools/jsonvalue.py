@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from strictconformance.dialects.values import locate_json_problem
+from strictconformance.dialects.values import exact_json_text, locate_json_problem
 
 __all__ = [
     "MAX_INPUT_DEPTH",
@@ -59,25 +59,7 @@ class MetaschemaError:
 
 
 _METASCHEMA_ERRORS: dict[tuple[type, str], MetaschemaError | None] = {}
-_PLAIN = (dict, list, str, int, float, bool, type(None))
 _UNKNOWN = object()
-
-
-def _plain_json(value: object) -> bool:
-    """Whether ``value`` is made of dicts, lists and JSON scalars only: then its JSON text says
-    all a metaschema check sees (a tuple, which jsonschema does not count as an array, and any
-    other mapping are written as a list and an object)."""
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        kind = node.__class__
-        if kind not in _PLAIN:
-            return False
-        if kind is dict:
-            stack.extend(node.values())  # type: ignore[attr-defined]
-        elif kind is list:
-            stack.extend(node)  # type: ignore[arg-type]
-    return True
 
 
 def metaschema_error(validator_class: type, schema: object) -> MetaschemaError | None:
@@ -88,7 +70,8 @@ def metaschema_error(validator_class: type, schema: object) -> MetaschemaError |
     CPU. ``schema`` must be a JSON value (:func:`json_value_problem` first)."""
     from jsonschema.exceptions import SchemaError  # type: ignore[import-untyped]
 
-    key = (validator_class, json.dumps(schema, sort_keys=True, allow_nan=False)) if _plain_json(schema) else None
+    text = exact_json_text(schema, sort_keys=True)
+    key = (validator_class, text) if text is not None else None
     if key is not None:
         known = _METASCHEMA_ERRORS.get(key, _UNKNOWN)
         if known is not _UNKNOWN:
