@@ -79,8 +79,8 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     phases=[phase for phase in Phase if phase.name != "explain"],
 )
-# For runs that prove the plumbing of a whole run (every rule reached, the report printed), not
-# what the checks find: the families' own reference tests run them at the selftest profile.
+# For runs that prove the plumbing of a run, or that an adapter fails no rule outside its own, not
+# what the checks find: the main job's test runs the reference on every rule at selftest-verdict.
 settings.register_profile("selftest-smoke", settings.get_profile("selftest"), max_examples=3)
 # run_suite's default: for runs that prove which rules an adapter fails (the same 30 examples find
 # the same failures), not what the minimal counterexample is. Shrinking a failure was about 40% of

@@ -1,6 +1,7 @@
 """Every TL check can fail, through the plugin: each deliberately broken tool-layer adapter makes
-exactly its rule fail; the reference passes them all; declared traits and missing capabilities
-are respected; an adapter's own faults are reported as faults, not as the SDK's behaviour."""
+exactly its rule fail; declared traits and missing capabilities are respected; an adapter's own
+faults are reported as faults, not as the SDK's behaviour. That the reference passes them all is
+the main job's test (tests/test_plugin.py)."""
 
 from __future__ import annotations
 
@@ -18,14 +19,6 @@ TL_RULES = [rule_id for rule_id in all_rules() if rule_id.startswith("TL-")]
 
 def test_every_tl_rule_has_a_broken_adapter() -> None:
     assert sorted(BROKEN) == sorted(TL_RULES)
-
-
-@pytest.mark.slow
-def test_the_reference_passes_every_tl_check(run_suite: Callable[..., SuiteRun]) -> None:
-    run = run_suite(None, "--sc-rule", "TL")
-    assert run.rules_with("passed") == set(TL_RULES), run.output
-    assert run.report is not None
-    assert all(run.report["rules"][rule_id]["examples"] >= 30 for rule_id in TL_RULES), run.report["rules"]
 
 
 @pytest.mark.slow
