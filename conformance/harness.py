@@ -423,11 +423,57 @@ def _snapshot(value: Any, depth: int = 0) -> Any:
 _ATOMS = frozenset({str, int, float, bool, type(None), bytes})
 
 
-def _snapshot_deep(value: Any) -> Any:
+#: Nested hand-overs between the two walks of a snapshot (below) before the bottom-up one takes the
+#: rest alone: each is a Python call, and junk can nest tuples in lists thousands deep
+_HANDOVERS = 50
+_FINISHED: Any = object()
+
+
+def _snapshot_deep(value: Any, active: set[int] | None = None, handovers: int = 0) -> Any:
     """``_snapshot`` with an explicit stack; a container met again inside itself is shared, not
-    copied, so a cycle cannot loop."""
+    copied, so a cycle cannot loop. Dicts and lists are copied top-down: each copy is made when its
+    original is met, with its scalars set at once (DR-6's payloads nested 10,000 deep are nearly
+    all dicts: building each copy after its children cost more than the SDK's parse of them).
+    Tuples and frozen dataclasses, which cannot be filled in later, are built bottom-up."""
+    if value.__class__ in _ATOMS:
+        return value
+    active = set() if active is None else active
+    if handovers >= _HANDOVERS or not isinstance(value, (dict, list)):
+        return _snapshot_bottom_up(value, active, handovers)
+    holder: list[Any] = [None]
+    todo: list[tuple[Any, Any, Any]] = [(value, holder, 0)]
+    while todo:
+        node, into, slot = todo.pop()
+        if into is _FINISHED:  # every child of the container with id ``slot`` is copied
+            active.discard(slot)
+            continue
+        if node.__class__ in _ATOMS or id(node) in active:
+            into[slot] = node
+            continue
+        if not isinstance(node, (dict, list)):
+            into[slot] = _snapshot_bottom_up(node, active, handovers + 1)
+            continue
+        active.add(id(node))
+        todo.append((None, _FINISHED, id(node)))  # popped after the children pushed above it
+        made: Any
+        if isinstance(node, dict):
+            made = into[slot] = {}
+            pairs = node.items() if node.__class__ is dict else [(key, node[key]) for key in list(node)]
+            for key, item in pairs:
+                made[key] = item
+                if item.__class__ not in _ATOMS:
+                    todo.append((item, made, key))
+        else:
+            made = into[slot] = list(node)
+            todo.extend((item, made, index) for index, item in enumerate(made) if item.__class__ not in _ATOMS)
+    return holder[0]
+
+
+def _snapshot_bottom_up(value: Any, active: set[int], handovers: int) -> Any:
+    """The snapshot of ``value`` built children first (a tuple or frozen dataclass is made from its
+    finished children); a dict or list inside is handed to the top-down walk, up to
+    :data:`_HANDOVERS` nested hand-overs."""
     done: list[Any] = []  # finished copies, children before their parent
-    active: set[int] = set()  # containers being copied (their children are not finished)
     todo: list[tuple[Any, Callable[[list[Any]], Any] | None, int]] = [(value, None, 0)]
     while todo:
         node, assemble, count = todo.pop()
@@ -444,6 +490,9 @@ def _snapshot_deep(value: Any) -> Any:
             continue
         if id(node) in active:
             done.append(node)
+            continue
+        if isinstance(node, (dict, list)) and node is not value and handovers < _HANDOVERS:
+            done.append(_snapshot_deep(node, active, handovers + 1))
             continue
         if isinstance(node, dict):
             keys = list(node)

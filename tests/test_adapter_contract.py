@@ -3,10 +3,13 @@ missing capabilities, clean failures for faulty ones. Never INTERNALERROR."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import SuiteRun
 from strictconformance.adapter import Adapter, AdapterContractError, read_declarations
@@ -392,3 +395,96 @@ def test_the_harness_copies_and_compares_payloads_nested_thousands_deep() -> Non
     harness = Harness(mutating, read_declarations(mutating, "tests:_DeepReader"), call_timeout=0)
     with pytest.raises(AdapterFault, match=r"check_response\(\) mutated argument 2: it was \{\"content\""):
         harness.call("check_response", "anthropic.messages", _nested(20_000))
+
+
+# -- the snapshot of an adapter's arguments: a copy of every JSON-like container, nothing shared ---
+
+@dataclasses.dataclass(frozen=True)
+class _Frozen:
+    first: object
+    second: object = None
+
+
+class _Record(dict):  # type: ignore[type-arg]
+    pass
+
+
+_Pair = __import__("collections").namedtuple("_Pair", "left right")
+_LEAVES = st.one_of(st.integers(), st.text(max_size=3), st.none(), st.booleans(), st.floats(allow_nan=False), st.binary(max_size=2))
+_NESTED = st.recursive(_LEAVES, lambda inner: st.one_of(
+    st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    st.lists(inner, max_size=3),
+    st.lists(inner, max_size=3).map(tuple),
+    st.builds(_Pair, inner, inner),
+    st.builds(_Frozen, inner, inner),
+    st.dictionaries(st.integers(0, 5), inner, max_size=3).map(_Record),
+), max_leaves=25)
+
+
+def _containers(value: object) -> dict[int, object]:
+    found: dict[int, object] = {}
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (dict, list, tuple)) or dataclasses.is_dataclass(node):
+            if id(node) in found:
+                continue
+            found[id(node)] = node
+            parts = (list(node.values()) if isinstance(node, dict) else list(node) if isinstance(node, (list, tuple))
+                     else [getattr(node, field.name) for field in dataclasses.fields(node)])  # type: ignore[arg-type]
+            stack.extend(parts)
+    return found
+
+
+def _shape(value: object) -> object:
+    """``value`` with its container types written out (``==`` tells a dict from a subclass of it,
+    a tuple from a namedtuple, only by these)."""
+    if isinstance(value, dict):
+        return (type(value).__name__, [(key, _shape(item)) for key, item in value.items()])
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [_shape(item) for item in value])
+    if dataclasses.is_dataclass(value):
+        return (type(value).__name__, [_shape(getattr(value, field.name)) for field in dataclasses.fields(value)])
+    return (type(value).__name__, value)
+
+
+@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+@given(_NESTED)
+def test_the_snapshot_copies_every_container_and_keeps_every_type(value: object) -> None:
+    """A dict or list (a subclass of one too) becomes a plain one, a tuple, namedtuple or frozen
+    dataclass stays what it was, key order is kept and every scalar is shared: no container of the
+    copy is one of the original's, so a change the adapter makes is told from the copy."""
+    from strictconformance.harness import _snapshot, _snapshot_deep
+
+    mutable = {key for key, node in _containers(value).items() if isinstance(node, (dict, list))}
+    for copy in (_snapshot(value), _snapshot_deep(value)):
+        expected = _shape(value)
+        expected = json.loads(json.dumps(expected, default=repr).replace('"_Record"', '"dict"'))
+        assert json.loads(json.dumps(_shape(copy), default=repr)) == expected
+        assert not mutable & set(_containers(copy)), "a dict or list of the copy is the original's"
+
+
+def test_the_snapshot_closes_a_cycle_at_the_original_and_copies_a_shared_value_twice() -> None:
+    from strictconformance.harness import _snapshot_deep
+
+    shared = {"leaf": 1}
+    loop: dict[str, object] = {"a": [shared, shared]}
+    loop["self"] = _Frozen(loop, (loop,))
+    copy = _snapshot_deep(loop)
+    assert copy is not loop and copy["self"].first is loop and copy["self"].second[0] is loop
+    assert copy["a"][0] == shared and copy["a"][0] is not shared and copy["a"][0] is not copy["a"][1]
+
+
+def test_the_snapshot_of_tuples_and_lists_nested_past_the_recursion_limit() -> None:
+    """Junk can alternate tuples and lists thousands deep: the two walks hand over to each other a
+    bounded number of times, then one walk copies the rest alone."""
+    from strictconformance.harness import _snapshot_deep
+
+    value: object = "leaf"
+    for level in range(20_000):
+        value = (value,) if level % 2 else [value, {"n": level}]
+    copy = _snapshot_deep(_Frozen(value))
+    node, depth = copy.first, 0
+    while not isinstance(node, str):
+        node, depth = node[0], depth + 1
+    assert depth == 20_000
