@@ -271,6 +271,10 @@ class _Compiler:
                 break
             usable_prefix += 1
         top = usable_prefix if high is None else min(usable_prefix, high)
+        # past the prefix only where every prefix item has a value and `items` allows more
+        longest = top if rest.is_empty or usable_prefix < len(prefix) else high
+        if (longest is not None and low > longest) or (high is not None and high < low):
+            return st.nothing()  # no length both allowed and reachable (`items: false` with minItems 1)
         check = self.valid(node)
         strategy = _array_values(prefix, rest, low, high, top, unique)
         return strategy.filter(check) if unique or (len(prefix) and low > usable_prefix) else strategy

@@ -218,3 +218,23 @@ def test_compiled_instances_keep_a_records_keys_inside_property_names(names: dic
         assert Draft202012Validator(schema).is_valid(value), value
 
     drawn()
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": "object", "properties": {"t": {"type": "array", "items": False, "minItems": 1, "maxItems": 1}}},
+    {"type": "object", "properties": {"t": {"type": "array", "prefixItems": [{"type": "string"}], "items": False, "minItems": 2}}},
+    {"type": "object", "properties": {"t": {"type": "array", "prefixItems": [False], "minItems": 1}}},
+    {"type": "object", "properties": {"t": {"type": "array", "minItems": 3, "maxItems": 2}}},
+], ids=["no-items-one-required", "prefix-shorter-than-min", "unsatisfiable-prefix", "min-above-max"])
+def test_an_array_no_length_allows_has_no_values_and_its_optional_property_is_left_out(schema: dict[str, Any]) -> None:
+    """pydantic-ai's Gemini OpenAPI transformer writes a tuple ``prefixItems: [false]`` as
+    ``items: false, minItems: 1, maxItems: 1``: no array is valid. The compiled strategy drew ``[]``
+    for it (the length range was never set against what `items` allows), and RT-5 stopped with a
+    kit error; now the array has no values and an optional property holding it is left out."""
+    @settings(max_examples=60, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(instances(schema, engine="compiled"))
+    def drawn(value: Any) -> None:
+        assert Draft202012Validator(schema).is_valid(value), value
+        assert "t" not in value
+
+    drawn()
