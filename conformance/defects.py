@@ -40,6 +40,9 @@ _CASE_NOTE = re.compile(r"\s*\((?:known-bad [^()]*|trap [^()]*|case [^()]*|corpu
 _BACKTICKED = re.compile(r"`([^`]+)`")
 _NUMBERS = re.compile(r"(?<![A-Za-z_])-?\d+(?:\.\d+)?")
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+#: A reference written unquoted in a message: a JSON pointer or anchor ("#/$defs/Node", "#gate") or
+#: a path ("Node/properties/next"): the schema's names, not the message
+_REFERENCE = re.compile(r"(?<![\w'\"/#])(?:#[^\s'\",;)\]]*|[\w$.~-]+(?:/[\w$.~-]+)+)")
 #: A strict-schema rule, as SM-xx findings and RT-1 ("SM-41 at ...") name it.
 _SM_AT = re.compile(r"^(SM-\d+) at ")
 #: Rules that judge strictify's output (their findings carry the input and the output).
@@ -100,10 +103,10 @@ def _without_cases(text: str) -> str:
 
 
 def message_shape(text: str) -> str:
-    """``text`` with the values taken out (quoted strings and numbers): what identifies a message
+    """``text`` with the values taken out (quoted strings, references and numbers): what identifies a message
     met on several inputs (a refusal, a validator's words) as one. A pydantic ``ValidationError``
     is its model and the errors it names, without the fields and input values that met them."""
-    return _NUMBERS.sub("N", _QUOTED.sub("'…'", _pydantic_shape(text))).strip()
+    return _NUMBERS.sub("N", _REFERENCE.sub("…", _QUOTED.sub("'…'", _pydantic_shape(text)))).strip()
 
 
 #: pydantic's ValidationError text: "2 validation errors for Schema", then per error its location
@@ -153,11 +156,13 @@ def cause_of(finding: Mapping[str, Any]) -> Cause:
         return Cause(f"crash|{exception}|{method}|{origin}", f"{method or 'the SDK'} raises {exception}{where}")
     if kind == "refusal":
         message = message_shape(str(finding.get("message", "")))
-        return Cause(f"refusal|{rule}|{detail}|{message[:200]}", f"refuses what the dialect can express: {detail or message}")
+        return Cause(f"refusal|{rule}|{message_shape(detail)}|{message[:200]}", f"refuses what the dialect can express: {detail or message}")
     if kind == "fault":
         # the same fault under every rule that met it (an environment that cannot import the SDK's module)
         return Cause(f"fault|{detail}", f"the adapter: {detail}" if detail else "the adapter misbehaved")
     # violations
+    if detail.startswith(_UNREADABLE):
+        return _unreadable(finding)
     sm = _SM_AT.match(detail)
     if rule.startswith("SM-") or sm:
         dialect_rule = rule if rule.startswith("SM-") else sm.group(1) if sm else rule
@@ -204,6 +209,37 @@ def cause_of(finding: Mapping[str, Any]) -> Cause:
     if keyword and rule.startswith("RT-"):
         return Cause(f"violation|{rule}|{keyword.group(1)}", f"{rule}: `{keyword.group(1)}` " + re.sub(r" at an? [a-z -]+ node$", "", detail).replace(f"a `{keyword.group(1)}` ", ""))
     return Cause(f"violation|{rule}|{message_shape(detail)}", f"{rule}: {detail}" if detail else rule)
+
+
+#: An oracle could not read the adapter's strict schema (checks/_strict.py, ``judge``): the schema
+#: breaks its draft's meta-schema, whichever rule's oracle met it first (RT-4, RT-5, RT-7...).
+_UNREADABLE = "strictify() returned a schema values cannot be checked against"
+_INVALID_AT = re.compile(r"the strict schema is not valid (.+?) at (\S+): (.*)$", re.S)
+#: jsonschema's words for what is wrong, after the offending value it starts with (the rightmost
+#: such phrase: the value's own text comes first)
+_VERDICT = re.compile(r" (is not|is a |is too|is less|is greater|is expected|does not|should |has non|were unexpected|are not allowed)")
+
+
+def _unreadable(finding: Mapping[str, Any]) -> Cause:
+    """One defect per way the strict schema breaks its draft (the keyword and jsonschema's verdict,
+    values taken out), not one per rule whose oracle met it: a draft-7 ``items`` list kept in a
+    2020-12 output is one bug, whether RT-4 or RT-5 drew from it first."""
+    from strictconformance.spec.keywords import SCHEMA_MAP_KEYWORDS
+
+    message = str(finding.get("message", ""))
+    found = _INVALID_AT.search(message)
+    if found is None:
+        said = message.partition(f"{_UNREADABLE}: ")[2] or message
+        return Cause(f"unreadable|{message_shape(said)}", f"strict output is not a schema values can be checked against: {said}")
+    draft, pointer, problem = found.groups()
+    tokens = [token for token in pointer.split("/")[1:] if token]
+    if tokens and tokens[-1].isdigit():
+        tokens.pop()
+    keyword = tokens[-2] if len(tokens) >= 2 and tokens[-2] in SCHEMA_MAP_KEYWORDS else tokens[-1] if tokens else ""
+    verdicts = list(_VERDICT.finditer(problem))
+    words = problem[verdicts[-1].start() + 1:] if verdicts else problem
+    where = f"`{keyword}` " if keyword else "the root "
+    return Cause(f"unreadable|{draft}|{keyword}|{message_shape(words)}", f"strict output is not valid {draft}: {where}{words[:200]}")
 
 
 #: Check descriptions that are one cause under one rule (one check states it several ways, by

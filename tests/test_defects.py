@@ -405,3 +405,48 @@ def test_a_cut_stream_is_one_defect_per_api_however_its_end_went_missing() -> No
     assert sorted(defect.title for defect in defects) == ["DR-9: a cut openai.chat stream is not reported as incomplete",
                                                           "DR-9: a cut openai.responses stream is not reported as incomplete"]
     assert all(defect.witnesses == 2 for defect in defects)
+
+
+def _unreadable(rule: str, pointer: str, problem: str, case: str) -> dict[str, Any]:
+    message = ("adapter.strictify() returned a schema values cannot be checked against: "
+               f"the strict schema is not valid Draft 2020-12 at {pointer}: {problem}")
+    return {"rule": rule, "kind": "violation", "where": None, "message": message, "counterexample": {"case": case},
+            "key": f"{rule} violation: strictify() returned a schema values cannot be checked against ({case})"}
+
+
+def test_an_unreadable_strict_schema_is_one_defect_per_way_it_breaks_its_draft_whichever_rule_met_it() -> None:
+    """pydantic-ai's Gemini transformers keep a draft-7 `items` list in a 2020-12 output: the oracles
+    of RT-4, RT-5 and RT-7 each meet it first on some case, and the report showed one defect per
+    rule ("RT-4: strictify() returned a schema values cannot be checked against", "RT-5: ...").
+    One bug is one defect, named by the keyword and jsonschema's verdict; another break is another."""
+    items_list = [
+        _unreadable("RT-4", "/properties/pair/items", "[{'type': 'string'}, {'type': 'integer'}] is not of type 'object', 'boolean'",
+                    "tuple-draft7-items-list"),
+        _unreadable("RT-5", "/properties/range/items", "[{'type': 'object', 'required': ['page']}] is not of type 'object', 'boolean'",
+                    "trap draft7-tuple-of-objects"),
+        _unreadable("RT-7", "/items/0/properties/x/items", "[{'type': 'string'}] is not of type 'object', 'boolean'", "trap other"),
+    ]
+    bad_type = _unreadable("RT-5", "/properties/a/type", "'strung' is not valid under any of the given schemas", "case y")
+    bad_property = _unreadable("RT-4", "/properties/a", "5 is not of type 'object', 'boolean'", "case z")
+    defects = group_defects([*items_list, bad_type, bad_property])
+    assert len(defects) == 3, [defect.title for defect in defects]
+    [items] = [defect for defect in defects if "`items`" in defect.title]
+    assert items.rules == ["RT-4", "RT-5", "RT-7"] and items.witnesses == 3
+    assert items.title == "strict output is not valid Draft 2020-12: `items` is not of type 'object', 'boolean'"
+    assert any(defect.title.endswith("`properties` is not of type 'object', 'boolean'") for defect in defects)
+
+
+def test_refusals_naming_different_references_are_one_defect() -> None:
+    """pydantic-ai's Gemini transformer refuses every recursive schema with the reference's name in
+    its message, unquoted ("... not supported by Gemini: #/$defs/Tree", ".../Node"): one cause,
+    reported as three defects. References, anchors and paths are taken out like quoted values."""
+    def refused(message: str) -> dict[str, Any]:
+        return {"rule": "RT-10", "kind": "refusal", "key": f"RT-10 refusal: UserError: {message}", "where": None,
+                "message": f"google-schema: strictify refused a schema the dialect expresses without loss (UserError: {message})",
+                "counterexample": {}}
+
+    recursion = [refused(f"Recursive `$ref`s in JSON Schema are not supported by Gemini: #/$defs/{name}") for name in ("Tree", "Node", "L")]
+    missing = [refused("Could not find $ref definition for #gate"), refused("Could not find $ref definition for Node/properties/next")]
+    defects = group_defects([*recursion, *missing])
+    assert sorted(defect.witnesses for defect in defects) == [2, 3], [defect.title for defect in defects]
+    assert message_shape("external reference 'https://x/a.json' at /properties/a") == "external reference '…' at /properties/a"
