@@ -454,7 +454,9 @@ def _snapshot_deep(value: Any, active: set[int] | None = None, handovers: int = 
             into[slot] = _snapshot_bottom_up(node, active, handovers + 1)
             continue
         active.add(id(node))
-        todo.append((None, _FINISHED, id(node)))  # popped after the children pushed above it
+        # popped after the children pushed above it; holds ``node``, so its id is not reused while
+        # it is in ``active`` (a mapping whose __getitem__ makes a new object each time)
+        todo.append((node, _FINISHED, id(node)))
         made: Any
         if isinstance(node, dict):
             made = into[slot] = {}

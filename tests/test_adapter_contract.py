@@ -488,3 +488,27 @@ def test_the_snapshot_of_tuples_and_lists_nested_past_the_recursion_limit() -> N
     while not isinstance(node, str):
         node, depth = node[0], depth + 1
     assert depth == 20_000
+
+
+def test_the_snapshot_of_a_mapping_that_makes_new_values_on_each_read_copies_every_level() -> None:
+    """A dict subclass whose ``__getitem__`` wraps each value anew: the wrapper copied last is freed
+    while the walk is still below it, and a later wrapper can take its address. Held by the walk
+    until finished, none is mistaken for a cycle (shared instead of copied: a change the adapter
+    made to it went unseen)."""
+    from strictconformance.harness import _snapshot_deep
+
+    class Wrapping(dict):  # type: ignore[type-arg]
+        def __getitem__(self, key: object) -> object:
+            value = dict.__getitem__(self, key)
+            return Wrapping(value) if type(value) is dict else value
+
+    for depth in (5, 10, 50):
+        value: dict[str, object] = {"leaf": 1}
+        for _ in range(depth):
+            value = {"a": value}
+        node: object = _snapshot_deep(Wrapping(value))
+        levels = []
+        while isinstance(node, dict) and "a" in node:
+            levels.append(type(node).__name__)
+            node = dict.__getitem__(node, "a")
+        assert levels == ["dict"] * depth, levels  # a Wrapping level: shared, not copied
