@@ -41,8 +41,17 @@ _BACKTICKED = re.compile(r"`([^`]+)`")
 _NUMBERS = re.compile(r"(?<![A-Za-z_])-?\d+(?:\.\d+)?")
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 #: A reference written unquoted in a message: a JSON pointer or anchor ("#/$defs/Node", "#gate") or
-#: a path ("Node/properties/next"): the schema's names, not the message
-_REFERENCE = re.compile(r"(?<![\w'\"/#])(?:#[^\s'\",;)\]]*|[\w$.~-]+(?:/[\w$.~-]+)+)")
+#: a path through a schema ("Node/properties/next"): the schema's names, not the message. A match
+#: starts only where a run of its characters starts (linear in the text); a path is taken out only
+#: when it names a container keyword ("if/then/else are not supported" stays as it is).
+_REFERENCE = re.compile(r"(?<![\w$.~'\"/#-])(?:#[^\s'\",;)\]]*|[\w$.~-]+(?:/[\w$.~-]+){2,})")
+_CONTAINERS = frozenset({"properties", "$defs", "definitions", "items", "prefixItems", "anyOf", "allOf", "oneOf",
+                         "patternProperties", "additionalProperties", "dependentSchemas"})
+
+
+def _reference(match: re.Match[str]) -> str:
+    text = match.group()
+    return "…" if text.startswith("#") or _CONTAINERS.intersection(text.split("/")) else text
 #: A strict-schema rule, as SM-xx findings and RT-1 ("SM-41 at ...") name it.
 _SM_AT = re.compile(r"^(SM-\d+) at ")
 #: Rules that judge strictify's output (their findings carry the input and the output).
@@ -106,7 +115,7 @@ def message_shape(text: str) -> str:
     """``text`` with the values taken out (quoted strings, references and numbers): what identifies a message
     met on several inputs (a refusal, a validator's words) as one. A pydantic ``ValidationError``
     is its model and the errors it names, without the fields and input values that met them."""
-    return _NUMBERS.sub("N", _REFERENCE.sub("…", _QUOTED.sub("'…'", _pydantic_shape(text)))).strip()
+    return _NUMBERS.sub("N", _REFERENCE.sub(_reference, _QUOTED.sub("'…'", _pydantic_shape(text)))).strip()
 
 
 #: pydantic's ValidationError text: "2 validation errors for Schema", then per error its location
@@ -214,29 +223,44 @@ def cause_of(finding: Mapping[str, Any]) -> Cause:
 #: An oracle could not read the adapter's strict schema (checks/_strict.py, ``judge``): the schema
 #: breaks its draft's meta-schema, whichever rule's oracle met it first (RT-4, RT-5, RT-7...).
 _UNREADABLE = "strictify() returned a schema values cannot be checked against"
-_INVALID_AT = re.compile(r"the strict schema is not valid (.+?) at (\S+): (.*)$", re.S)
+_INVALID_AT = re.compile(r"the strict schema is not valid (.+?) at (/.*?): (.*)$", re.S)
 #: jsonschema's words for what is wrong, after the offending value it starts with (the rightmost
-#: such phrase: the value's own text comes first)
+#: such phrase outside quotes: the value's own text comes first)
 _VERDICT = re.compile(r" (is not|is a |is too|is less|is greater|is expected|does not|should |has non|were unexpected|are not allowed)")
+#: A JSON pointer inside a message ("at /properties/city"): where, not what
+_POINTER = re.compile(r"(?<![\w/])/[^\s:()]*")
+
+
+def _keyword_at(pointer: str) -> str:
+    """The last keyword on the JSON pointer ``pointer`` of a schema (a property name or an index
+    after its keyword is skipped: /properties/properties/type is `type`, /properties/a is `properties`)."""
+    from strictconformance.spec.keywords import SCHEMA_ARRAY_KEYWORDS, SCHEMA_MAP_KEYWORDS
+
+    tokens = pointer.split("/")[1:]
+    keyword, index = "", 0
+    while index < len(tokens):
+        if tokens[index].isdigit():  # an index the walk did not skip (a draft-7 `items` list)
+            index += 1
+            continue
+        keyword = tokens[index]
+        index += 2 if keyword in SCHEMA_MAP_KEYWORDS or (keyword in SCHEMA_ARRAY_KEYWORDS and index + 1 < len(tokens)
+                                                         and tokens[index + 1].isdigit()) else 1
+    return keyword
 
 
 def _unreadable(finding: Mapping[str, Any]) -> Cause:
     """One defect per way the strict schema breaks its draft (the keyword and jsonschema's verdict,
     values taken out), not one per rule whose oracle met it: a draft-7 ``items`` list kept in a
     2020-12 output is one bug, whether RT-4 or RT-5 drew from it first."""
-    from strictconformance.spec.keywords import SCHEMA_MAP_KEYWORDS
-
     message = str(finding.get("message", ""))
     found = _INVALID_AT.search(message)
     if found is None:
         said = message.partition(f"{_UNREADABLE}: ")[2] or message
-        return Cause(f"unreadable|{message_shape(said)}", f"strict output is not a schema values can be checked against: {said}")
+        return Cause(f"unreadable|{message_shape(_POINTER.sub('/…', said))}", f"strict output is not a schema values can be checked against: {said}")
     draft, pointer, problem = found.groups()
-    tokens = [token for token in pointer.split("/")[1:] if token]
-    if tokens and tokens[-1].isdigit():
-        tokens.pop()
-    keyword = tokens[-2] if len(tokens) >= 2 and tokens[-2] in SCHEMA_MAP_KEYWORDS else tokens[-1] if tokens else ""
-    verdicts = list(_VERDICT.finditer(problem))
+    keyword = _keyword_at(pointer)
+    unquoted = _QUOTED.sub(lambda quoted: "x" * len(quoted.group()), problem)
+    verdicts = list(_VERDICT.finditer(unquoted))
     words = problem[verdicts[-1].start() + 1:] if verdicts else problem
     where = f"`{keyword}` " if keyword else "the root "
     return Cause(f"unreadable|{draft}|{keyword}|{message_shape(words)}", f"strict output is not valid {draft}: {where}{words[:200]}")

@@ -450,3 +450,28 @@ def test_refusals_naming_different_references_are_one_defect() -> None:
     defects = group_defects([*recursion, *missing])
     assert sorted(defect.witnesses for defect in defects) == [2, 3], [defect.title for defect in defects]
     assert message_shape("external reference 'https://x/a.json' at /properties/a") == "external reference '…' at /properties/a"
+
+
+def test_an_unreadable_schema_is_keyed_by_its_keyword_wherever_the_property_and_whatever_its_name() -> None:
+    """Property names with spaces, a property named like a keyword, a value whose text says " is not",
+    and a schema that is not one at all (the message names the property's pointer): the place and
+    the names are not the cause."""
+    verdict = "is not of type 'object', 'boolean'"
+    same = [_unreadable("RT-4", "/properties/first name/items", f"[{{'x': 'a is not b'}}] {verdict}", "a"),
+            _unreadable("RT-5", "/properties/properties/properties/b/items", f"[1] {verdict}", "b"),
+            _unreadable("RT-7", "/items/0/properties/c/items", f"[2] {verdict}", "c")]
+    defects = group_defects(same)
+    assert [defect.title for defect in defects] == [f"strict output is not valid Draft 2020-12: `items` {verdict}"]
+    keyword_named = _unreadable("RT-5", "/properties/properties/type", "'strung' is not valid under any of the given schemas", "d")
+    assert "`type`" in cause_of(keyword_named).title
+    not_a_schema = [{**_unreadable("RT-4", "/", "", name), "message": (
+        "adapter.strictify() returned a schema values cannot be checked against: the strict schema is not a JSON Schema: "
+        f"a subschema must be an object or a boolean, got str at /properties/{name} (JSON pointer /properties/{name})")}
+        for name in ("city", "zip")]
+    assert len(group_defects(not_a_schema)) == 1
+
+
+def test_words_with_slashes_that_name_no_schema_place_stay_as_written() -> None:
+    assert message_shape("allOf/anyOf are not supported") != message_shape("if/then/else are not supported")
+    assert message_shape("expected application/json") == "expected application/json"
+    assert message_shape("no definition for Node/properties/next") == message_shape("no definition for Tree/items/leaf")
