@@ -275,9 +275,8 @@ class _Compiler:
         longest = top if rest.is_empty or usable_prefix < len(prefix) else high
         if (longest is not None and low > longest) or (high is not None and high < low):
             return st.nothing()  # no length both allowed and reachable (`items: false` with minItems 1)
-        check = self.valid(node)
         strategy = _array_values(prefix, rest, low, high, top, unique)
-        return strategy.filter(check) if unique or (len(prefix) and low > usable_prefix) else strategy
+        return strategy.filter(self.valid(node)) if unique else strategy
 
     def _object(self, node: dict[str, Any], chain: tuple[int, ...]) -> st.SearchStrategy[dict[str, Any]]:
         properties: dict[str, Any] = node.get("properties", {})
@@ -536,16 +535,16 @@ def instances(schema: Any, *, engine: Literal["auto", "compiled", "hypothesis-js
     schema = in_2020_12(schema)
 
     def build() -> st.SearchStrategy[Any]:
-        text = exact_json_text(schema)
-        key = (engine, older, text) if text is not None else None
-        if key is not None and key in _BUILT:
-            _BUILT.move_to_end(key)
-            return _BUILT[key]
         if engine != "compiled" and not (engine == "auto" and (uses_only_constructive_keywords(schema) or not _hypothesis_jsonschema_can(schema))):
             from hypothesis_jsonschema import from_schema
             return from_schema(schema)  # not remembered: its constants are the schema's own objects
-        if text is None or key is None:
+        text = exact_json_text(schema)
+        if text is None:
             return compile_instances(schema, older=older)
+        key = (engine, older, text)
+        if key in _BUILT:
+            _BUILT.move_to_end(key)
+            return _BUILT[key]
         try:
             private = json.loads(text)  # the caller may change its schema later: the memo's is its own
         except RecursionError:
