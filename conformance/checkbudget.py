@@ -98,7 +98,8 @@ class CheckBudget:
         self.exhausted: str | None = None  # which limit was reached: "cpu", "examples" or "calls"
         self.examples_at_exhaustion = 0
         self.cpu_at_exhaustion = 0.0
-        #: finding keys whose counterexample was not fully shrunk when the budget ran out
+        #: the defects (``harness.identity_of``) whose counterexample was not fully shrunk when the
+        #: budget ran out; once the check is reported, the keys of their findings
         self.unshrunk: set[str] = set()
         #: while Hypothesis's engine runs an example it may discard (not a replay of a failure)
         self.interruptible = False
@@ -185,8 +186,8 @@ def _budget_of(runner: Any) -> CheckBudget | None:
 
 
 def _finding_keys(origin: Any) -> set[str]:
-    """The finding keys of one of Hypothesis's interesting origins (a group's: of its members):
-    each kit failure's type carries its key (``harness._keyed``)."""
+    """The defects of one of Hypothesis's interesting origins (a group's: of its members): each
+    kit failure's type carries the identity of its defect (``harness._keyed``)."""
     keys: set[str] = set()
     key = getattr(getattr(origin, "exc_type", None), "_finding_key", None)
     if isinstance(key, str):

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Defect", "cause_of", "group_defects", "identity_dialects", "message_shape"]
+__all__ = ["Defect", "cause_of", "failure_identity", "group_defects", "identity_dialects", "message_shape"]
 
 #: A parenthetical naming the case that met a failure, not its cause: "(known-bad SM-01 schema)",
 #: "(trap records)", "(trap bounds value 0)", "(case ...)", "(corpus o123)".
@@ -218,6 +218,20 @@ def cause_of(finding: Mapping[str, Any]) -> Cause:
     if keyword and rule.startswith("RT-"):
         return Cause(f"violation|{rule}|{keyword.group(1)}", f"{rule}: `{keyword.group(1)}` " + re.sub(r" at an? [a-z -]+ node$", "", detail).replace(f"a `{keyword.group(1)}` ", ""))
     return Cause(f"violation|{rule}|{message_shape(detail)}", f"{rule}: {detail}" if detail else rule)
+
+
+def failure_identity(finding: Mapping[str, Any]) -> str:
+    """What a check's search tells apart while it runs: the finding's cause (:func:`cause_of`), so
+    Hypothesis searches and shrinks one counterexample per defect, not one per case or node shape
+    that met it (an SDK that never lists a property in ``required`` met SM-29 at 19 node shapes: 19
+    shrinks for one bug). A drift finding keeps its key: a missed change's cause names the field,
+    finer than the key (the kind of change), which the report reads across fields
+    (:func:`group_defects`) to tell an SDK that validates nothing from one gap; and the shrinks of a
+    drift failure's input kinds ("undeclared AttributeError on a null input", "... on an array
+    input") are where other crashes of the same parser turn up (a KeyError of pydantic-ai's)."""
+    if str(finding.get("rule", "")).startswith("DR-"):
+        return str(finding.get("key", ""))
+    return cause_of(finding).signature
 
 
 #: An oracle could not read the adapter's strict schema (checks/_strict.py, ``judge``): the schema

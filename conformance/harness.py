@@ -202,6 +202,11 @@ class ConformanceFailure(CheckFailure):
         self.reproducer_problem: str | None = None
         #: a crash's origin (:func:`crash_origin`): where the implementation raised
         self.origin: dict[str, Any] | None = None
+        #: other defects the same example showed (RT-1: the other rules its strict schema breaks);
+        #: the search shrinks this failure's defect, the harness remembers those (``Harness.observed``)
+        self.also: list[ConformanceFailure] = []
+        #: reported from an example that showed it beside another failure's defect (not shrunk on its own)
+        self.seen_beside = False
 
     @property
     def key(self) -> str:
@@ -313,7 +318,11 @@ def crash_origin(error: BaseException) -> dict[str, Any] | None:
     functions are two defects; the line is shown, not part of the identity (an edit moves it)."""
     reported = getattr(error, "origin", None)
     if isinstance(reported, dict) and isinstance(reported.get("file"), str):
-        return {"file": reported["file"], "function": reported.get("function"), "line": reported.get("line")}
+        file = reported["file"]
+        if file.startswith("file://"):
+            file = file[len("file://"):]
+        file = _package_relative(file) if os.path.isabs(file) else file
+        return {"file": file, "function": reported.get("function"), "line": reported.get("line")}
     frames = traceback.extract_tb(error.__traceback__) if error.__traceback__ is not None else []
     for frame in reversed(frames):
         filename = frame.filename
@@ -327,7 +336,17 @@ def crash_origin(error: BaseException) -> dict[str, Any] | None:
     return None
 
 
+#: The kit's own folder (``conformance/`` in a checkout, ``strictconformance/`` installed): a file
+#: under it (a shipped process harness) is named from ``strictconformance/`` wherever it is installed.
+_KIT_DIR = str(Path(__file__).resolve().parent) + os.sep
+
+
 def _package_relative(path: str) -> str:
+    """``path`` as the same on every machine: from its package folder (site-packages, node_modules,
+    the kit's own), else relative to the working folder, else as it is. A defect's identity holds
+    it: a harness reporting absolute paths gave one crash two ids on two checkouts."""
+    if path.startswith(_KIT_DIR):
+        return "strictconformance/" + path[len(_KIT_DIR):].replace(os.sep, "/")
     for marker in (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}", f"{os.sep}node_modules{os.sep}"):
         if marker in path:
             return path.rpartition(marker)[2].replace(os.sep, "/")
@@ -825,6 +844,9 @@ class Harness:
     #: The current check's spending against ``check_limits``; kept per check once it ends
     budget: CheckBudget | None = None
     budgets: dict[str, CheckBudget] = field(default_factory=dict)
+    #: The current check's defects seen beside the one a failing example's search shrank, by
+    #: identity (:meth:`observe`, :meth:`seen_beside`)
+    observed: dict[str, ConformanceFailure] = field(default_factory=dict)
     #: CPU seconds the adapter's calls used so far (their thread here, or a harness process)
     adapter_cpu: float = 0.0
     #: strictify's answers in this session, by (dialect, input as JSON text): each check of a case
@@ -851,6 +873,7 @@ class Harness:
         self.examples.setdefault(nodeid, 0)
         self.transcript = []
         self.budget = self.budgets[nodeid] = CheckBudget(self.check_limits, self._check_cpu_reader())
+        self.observed = {}
 
     def end_item(self) -> None:
         """The current check ended: its CPU figure is fixed."""
@@ -1210,13 +1233,36 @@ class Harness:
         failure.calls = list(self.transcript)
         raise failure
 
-    def fail(self, message: str, *, where: str | None = None, detail: str | None = None) -> NoReturn:
+    def observe(self, failure: ConformanceFailure) -> None:
+        """Remember the other defects ``failure``'s example showed (its ``also``), each with that
+        example as its counterexample, the first time the check meets it."""
+        for other in failure.also:
+            other.rule_id = other.rule_id or failure.rule_id
+            if other.drawn is None:
+                other.drawn = dict(failure.drawn) if isinstance(failure.drawn, Mapping) else failure.drawn
+            other.calls = other.calls or list(failure.calls)
+            self.observed.setdefault(identity_of(other), other)
+
+    def seen_beside(self, failures: Iterable[BaseException]) -> list[ConformanceFailure]:
+        """The defects the current check's failing examples showed beside the one each failure's
+        search shrank, that no failure reports: RT-1 meets an output breaking SM-17 and SM-04, the
+        search keeps SM-17's, and SM-04 would be lost when no smaller example breaks it first."""
+        reported = {getattr(type(failure), "_finding_key", None) or (identity_of(failure) if isinstance(failure, ConformanceFailure) else "")
+                    for failure in failures}
+        extra = [failure for identity, failure in self.observed.items() if identity not in reported]
+        for failure in extra:
+            failure.seen_beside = True
+        return extra
+
+    def fail(self, message: str, *, where: str | None = None, detail: str | None = None,
+             also: Iterable[ConformanceFailure] = ()) -> NoReturn:
         """Fail the current rule with ``message`` (the counterexample is attached by @check).
         ``where`` is the JSON pointer or response path at fault; ``detail`` what tells this bug
         from the rule's others (the keyword or node shape at fault), part of the finding's key."""
         __tracebackhide__ = True
         violation = RuleViolation(message, rule_id=self.current_rule, where=where, detail=detail)
         violation.calls = list(self.transcript)
+        violation.also = list(also)
         raise violation
 
     def crash(self, method: str, error: BaseException, context: str = "") -> NoReturn:
@@ -1281,16 +1327,32 @@ class Harness:
 _KEYED: dict[tuple[type[ConformanceFailure], str], type[ConformanceFailure]] = {}
 
 
+def identity_of(failure: ConformanceFailure) -> str:
+    """The defect ``failure`` shows (:func:`strictconformance.defects.failure_identity`), read from
+    its fields as drawn; its finding key when that cannot be read (never raises)."""
+    from strictconformance.defects import failure_identity
+
+    drawn = failure.drawn if isinstance(failure.drawn, Mapping) else {}
+    try:
+        return failure_identity({"rule": failure.rule_id or "?", "kind": failure.kind, "key": failure.key,
+                                 "message": failure.message, "where": failure.where, "origin": failure.origin,
+                                 "counterexample": drawn})
+    except Exception:  # a finding the cause cannot read (junk drawn by a broken adapter) is keyed as it is
+        return failure.key
+
+
 def _keyed(failure: ConformanceFailure) -> ConformanceFailure:
-    """``failure`` as an instance of a subclass of its own type made for its finding key (one per
-    key), with no exception context: what Hypothesis reads to tell distinct failures apart."""
+    """``failure`` as an instance of a subclass of its own type made for the defect it shows (one
+    per defect, :func:`identity_of`), with no exception context: what Hypothesis reads to tell
+    distinct failures apart, so it searches and shrinks once per defect."""
     base = type(failure)
     while getattr(base, "_finding_key", None) is not None:
         base = base.__mro__[1]
-    key = (base, failure.key)
+    identity = identity_of(failure)
+    key = (base, identity)
     if key not in _KEYED:
         _KEYED[key] = type(base.__name__, (base,), {"__module__": base.__module__, "__qualname__": base.__qualname__,
-                                                      "_finding_key": failure.key})
+                                                      "_finding_key": identity})
     failure.__class__ = _KEYED[key]
     failure.__context__ = None  # the cause (an adapter's exception) stays in __cause__
     return failure.with_traceback(None)
@@ -1340,6 +1402,7 @@ def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None
                 found.rule_id = found.rule_id or rule_id
                 if found.drawn is None:  # a replayed hang keeps the input that hung
                     found.drawn = _counterexample(kwargs, harness.notes)
+                harness.observe(found)
                 failure = _keyed(found)
             except AssertionError as error:  # a plain assert in a check is still a violation of its rule
                 _discard_if_refused(harness)
@@ -1356,14 +1419,15 @@ def check(rule_id: str, *, requires: Callable[[Declarations], str | None] | None
                     inner.rule_id = inner.rule_id or rule_id
                     if getattr(inner, "with_inputs", False):  # its counterexample: the check's inputs and its own notes
                         inner.drawn = {**_counterexample(kwargs, {}), **(inner.drawn or {})}
-                    _keyed(inner)  # a type per key: Hypothesis tells groups of distinct defects apart
+                    harness.observe(inner)
+                    _keyed(inner)  # a type per defect: Hypothesis tells groups of distinct defects apart
                 failure = group
             else:
                 _discard_if_refused(harness)
                 return outcome
             # Raised here, outside any except block, with a type of its own per finding key:
             # Hypothesis tells failures apart by type and place, so it shrinks each distinct
-            # finding separately and reports them all (report_multiple_bugs).
+            # defect separately and reports them all (report_multiple_bugs).
             raise failure
 
         run_example.strictconformance_check = True  # type: ignore[attr-defined]  # shrinking.MARK: the ci shrink budget applies

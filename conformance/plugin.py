@@ -844,6 +844,8 @@ class _ConformanceRun:
         report: pytest.TestReport = outcome.get_result()
         replay = self._replay_command(item)
         failures = list(iter_failures(call.excinfo.value)) if call.excinfo is not None else []
+        if failures and report.when == "call":  # the defects its failing examples showed beside the ones shrunk
+            failures += self.state.harness.seen_beside(failures)
         for failure in failures:
             try:
                 self.state.harness.add_reproducer(failure)
@@ -852,7 +854,10 @@ class _ConformanceRun:
         budget = self.state.harness.budgets.get(item.nodeid) if report.when == "call" else None
         spent = budget is not None and budget.exhausted is not None
         unshrunk = budget.unshrunk if budget is not None else set()
-        findings, texts = self._findings(item, rule_id, failures, replay, unshrunk)
+        findings, texts, unshrunk, beside = self._findings(item, rule_id, failures, replay, unshrunk)
+        if budget is not None and budget.unshrunk:
+            budget.unshrunk = set(unshrunk)  # the report names the findings, not the search's identities
+        unshrunk = unshrunk | beside
         if findings and report.failed and call.excinfo is not None:
             report.longrepr = _FailureText("\n\n".join(texts))  # type: ignore[assignment]
 
@@ -897,7 +902,7 @@ class _ConformanceRun:
                 # an exception the adapter raised that no oracle judged is the SDK's crash, not the kit's error
                 crash = self.state.harness.unjudged_crash(call.excinfo.value)
                 if crash is not None:
-                    findings, texts = self._findings(item, rule_id, [crash], replay)
+                    findings, texts, _, _ = self._findings(item, rule_id, [crash], replay)
                     report.longrepr = _FailureText("\n\n".join(texts))  # type: ignore[assignment]
                     kit_error = False
             if not findings and call.excinfo is not None and not reason:
@@ -992,14 +997,17 @@ class _ConformanceRun:
         return self.state.findings_dir
 
     def _findings(self, item: pytest.Item, rule_id: str, failures: list[Any], replay: str,
-                  unshrunk: set[str] | frozenset[str] = frozenset()) -> tuple[list[Any], list[str]]:
-        """The distinct findings of a check's failures (one per key, at most MAX_FINDINGS) and the
-        terminal text of each (saying so of one whose shrinking the check's budget cut: ``unshrunk``)."""
+                  unshrunk: set[str] | frozenset[str] = frozenset()) -> tuple[list[Any], list[str], set[str], set[str]]:
+        """The distinct findings of a check's failures (one per key, at most MAX_FINDINGS), the
+        terminal text of each (saying so of one whose shrinking the check's budget cut: ``unshrunk``,
+        the defects Hypothesis did not finish shrinking; and of one seen beside another failure's
+        defect, never shrunk on its own: ``Harness.seen_beside``), and the keys of each kind."""
         from strictconformance.adapter import error_text
         from strictconformance.findings import bounded, distinct
+        from strictconformance.harness import identity_of
         from strictconformance.report import MAX_FINDINGS
 
-        findings, texts = [], []
+        findings, texts, cut, beside = [], [], set(), set()
         for failure in failures:
             # Hypothesis's own notes, less the failing example as a Python call (the JSON
             # counterexample says it, without the harness argument); draws made inside the check stay.
@@ -1017,14 +1025,21 @@ class _ConformanceRun:
                 finding = Finding(rule=failure.rule_id or rule_id, kind=failure.kind if failure.kind in ("violation", "crash", "refusal", "fault") else "fault",
                                   key=f"{failure.rule_id or rule_id} {failure.kind}", message=failure.message, replay=replay, nodeid=item.nodeid, text=text)
             findings.append(finding)
+            if getattr(failure, "seen_beside", False):
+                beside.add(finding.key)
+            elif unshrunk and (getattr(type(failure), "_finding_key", None) or identity_of(failure)) in unshrunk:
+                cut.add(finding.key)
         kept = distinct(findings, MAX_FINDINGS)
         texts = [finding.text + ("\n\n(not fully shrunk: the check's budget ran out while shrinking it; the counterexample "
-                                 "fails, but may not be minimal)" if finding.key in unshrunk else "") for finding in kept]
+                                 "fails, but may not be minimal)" if finding.key in cut else
+                                 "\n\n(not shrunk on its own: an example showed it beside another defect of this check, whose "
+                                 "search shrank that one; the counterexample holds it, but may not be minimal)"
+                                 if finding.key in beside else "") for finding in kept]
         if len(kept) > 1:
             texts = [f"[finding {index} of {len(kept)}] {text}" for index, text in enumerate(texts, 1)]
         if len(distinct(findings, len(findings))) > len(kept):
             texts.append(f"(and more distinct findings: only the first {MAX_FINDINGS} are reported)")
-        return kept, texts
+        return kept, texts, cut, beside
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         from strictconformance.report import CheckResult

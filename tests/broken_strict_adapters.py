@@ -754,3 +754,28 @@ class LoosensArrayItems(_Broken):
 
     def decode(self, schema: Mapping[str, Any], dialect: str, value: Any) -> Any:
         return value
+
+
+@_declaring("openai")
+class LeavesTheLastPropertyOptional(_Broken):
+    """SM-29 at every object with two or more properties: the last one is left out of ``required``.
+    One cause, met at any node shape a draw puts the object under (properties, items, anyOf...)."""
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        def drop(node: dict[str, Any]) -> dict[str, Any]:
+            names = list(node.get("properties") or {}) if isinstance(node.get("properties"), dict) else []
+            if len(names) >= 2 and isinstance(node.get("required"), list):
+                return {**node, "required": [name for name in node["required"] if name != names[-1]]}
+            return node
+        return _map_nodes(schema, drop)
+
+
+@_declaring("openai")
+class AnchorsTheRootAndAddsIf(_Broken):
+    """Two defects in every output with a string: ``$anchor`` at the root (SM-07), ``if`` beside
+    every string (SM-17). The validator lists SM-07 first, so RT-1's search only ever shrinks it:
+    SM-17 is seen beside it, never first."""
+
+    def bug(self, schema: dict[str, Any]) -> dict[str, Any]:
+        marked = _map_nodes(schema, lambda node: {**node, "if": {"type": "string"}} if node.get("type") == "string" else node)
+        return {**marked, "$anchor": "root"}

@@ -8,6 +8,7 @@ below show the same through whole runs.
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -77,6 +78,23 @@ def test_a_harness_reports_the_origin() -> None:
     error = RuntimeError("boom")
     error.origin = {"file": "@acme/sdk/dist/index.js", "function": "toStrict", "line": 7}  # type: ignore[attr-defined]
     assert crash_origin(error) == {"file": "@acme/sdk/dist/index.js", "function": "toStrict", "line": 7}
+
+
+def test_a_harness_origin_in_the_kit_or_in_node_modules_is_the_same_on_every_checkout() -> None:
+    """A shipped Node harness reports its own file by absolute path (a crash thrown from its
+    driftError): the vercel-ai column's one crash had two defect ids, built from two checkouts."""
+    import strictconformance
+
+    kit = Path(strictconformance.__file__).resolve().parent
+    for reported, expected in (
+        (str(kit / "process" / "node" / "harnesses" / "vercel-ai.mjs"), "strictconformance/process/node/harnesses/vercel-ai.mjs"),
+        ("file://" + str(kit / "process" / "node" / "harnesses" / "vercel-ai.mjs"), "strictconformance/process/node/harnesses/vercel-ai.mjs"),
+        ("/elsewhere/app/node_modules/ai/dist/index.mjs", "ai/dist/index.mjs"),
+        ("dist/index.js", "dist/index.js"),
+    ):
+        error = RuntimeError("boom")
+        error.origin = {"file": reported, "function": "driftError", "line": 3}  # type: ignore[attr-defined]
+        assert crash_origin(error) == {"file": expected, "function": "driftError", "line": 3}, reported
 
 
 def test_an_identity_strictify_is_one_defect_listing_every_rule_it_breaks() -> None:

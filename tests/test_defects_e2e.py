@@ -132,3 +132,34 @@ def test_one_refusal_met_by_several_cases_is_one_defect(run_suite: Callable[...,
     keys = {finding["key"] for finding in run.report["rules"]["RT-10"]["findings"]}
     assert keys == {"RT-10 refusal: NullableRefused: nullable fields are not supported"}, keys
     assert len(run.report["defects"]) == 1, run.report["defects"]
+
+
+def test_one_cause_at_many_node_shapes_is_searched_and_shrunk_once(run_suite: Callable[..., SuiteRun]) -> None:
+    """The drawn SM-29 check meets the planted bug under many node shapes (an object inside
+    properties, items, anyOf...). Hypothesis tells failures apart by the defect they show, so it
+    shrinks one counterexample, not one per shape (19 searches and shrinks for one bug on a real
+    SDK): one finding, and the statistics say one distinct failure."""
+    run = run_suite("broken_strict_adapters:LeavesTheLastPropertyOptional", "--sc-rule", "SM-29", _CHECKS[0], _CHECKS[1],
+                    "-k", "property_not_required", "--hypothesis-show-statistics", profile="selftest")
+    assert run.report is not None, run.output
+    assert run.rules_with("failed") == {"SM-29"}, run.output
+    findings = run.report["rules"]["SM-29"]["findings"]
+    assert len(findings) == 1, [finding["key"] for finding in findings]
+    assert len(run.report["defects"]) == 1, [defect["title"] for defect in run.report["defects"]]
+    assert "more distinct error" not in run.output, run.output  # no second failure found while shrinking
+
+
+def test_a_second_defect_an_output_shows_is_reported_though_never_first(run_suite: Callable[..., SuiteRun]) -> None:
+    """RT-1 shrinks the first rule an output breaks. An SDK whose every output breaks SM-07 (listed
+    first) and, wherever a string is, SM-17: the search only ever meets SM-07 first, so SM-17 is
+    reported from the example that showed it beside SM-07, saying it was not shrunk on its own."""
+    run = run_suite("broken_strict_adapters:AnchorsTheRootAndAddsIf", "--sc-rule", "RT-1", _CHECKS[0], _CHECKS[2],
+                    "-k", "output_obeys", profile="selftest")
+    assert run.report is not None, run.output
+    findings = run.report["rules"]["RT-1"]["findings"]
+    by_rule = {finding["key"].split(" at ")[0].rpartition(" ")[2]: finding for finding in findings}
+    assert set(by_rule) == {"SM-07", "SM-17"}, [finding["key"] for finding in findings]
+    assert by_rule["SM-17"]["fully_shrunk"] is False and "fully_shrunk" not in by_rule["SM-07"], findings
+    assert "not shrunk on its own" in run.output, run.output
+    assert "`if` is not allowed" in by_rule["SM-17"]["message"], by_rule["SM-17"]
+    assert sorted(defect["signature"].split("|")[1] for defect in run.report["defects"]) == ["SM-07", "SM-17"], run.report["defects"]
