@@ -231,6 +231,10 @@ def failure_identity(finding: Mapping[str, Any]) -> str:
     input") are where other crashes of the same parser turn up (a KeyError of pydantic-ai's)."""
     if str(finding.get("rule", "")).startswith("DR-"):
         return str(finding.get("key", ""))
+    if finding.get("kind") == "refusal":
+        # the key holds the error's whole message shaped; the message cuts it at 300 characters,
+        # perhaps inside a quoted value, whose raw text then changes as the example shrinks
+        return f"refusal|{finding.get('rule', '?')}|{message_shape(_detail(finding))}"
     return cause_of(finding).signature
 
 
@@ -308,11 +312,16 @@ _FOUND = re.compile(r",? (?:found|got) .*$")
 
 def _violation_text(finding: Mapping[str, Any], rule: str, *, abstract: bool = True) -> str:
     """The validator's words for ``rule`` in the finding's counterexample: with what it found and the
-    values taken out (``abstract``, for the identity), or as written (for the title)."""
-    for said in _counterexample(finding).get("violations") or ():
-        if isinstance(said, str) and said.startswith(rule + " "):
-            text = said.partition(": ")[2]
-            return message_shape(_FOUND.sub("", text)) if abstract else text
+    values taken out (``abstract``, for the identity), or as written (for the title). The words
+    noted at the finding's own place (``where``) when there are some: an output breaking SM-41
+    twice (an external reference, one that resolves nowhere) is two findings, each its own words."""
+    noted = [said for said in _counterexample(finding).get("violations") or ()
+             if isinstance(said, str) and said.startswith(rule + " ")]
+    where = finding.get("where")
+    here = [said for said in noted if isinstance(where, str) and f" at {where or '/'}: " in said]
+    for said in here or noted:
+        text = said.partition(": ")[2]
+        return message_shape(_FOUND.sub("", text)) if abstract else text
     return ""
 
 

@@ -320,7 +320,9 @@ def crash_origin(error: BaseException) -> dict[str, Any] | None:
     if isinstance(reported, dict) and isinstance(reported.get("file"), str):
         file = reported["file"]
         if file.startswith("file://"):
-            file = file[len("file://"):]
+            from urllib.parse import unquote
+
+            file = unquote(file[len("file://"):])
         file = _package_relative(file) if os.path.isabs(file) else file
         return {"file": file, "function": reported.get("function"), "line": reported.get("line")}
     frames = traceback.extract_tb(error.__traceback__) if error.__traceback__ is not None else []
@@ -345,11 +347,11 @@ def _package_relative(path: str) -> str:
     """``path`` as the same on every machine: from its package folder (site-packages, node_modules,
     the kit's own), else relative to the working folder, else as it is. A defect's identity holds
     it: a harness reporting absolute paths gave one crash two ids on two checkouts."""
-    if path.startswith(_KIT_DIR):
-        return "strictconformance/" + path[len(_KIT_DIR):].replace(os.sep, "/")
     for marker in (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}", f"{os.sep}node_modules{os.sep}"):
         if marker in path:
             return path.rpartition(marker)[2].replace(os.sep, "/")
+    if path.startswith(_KIT_DIR):
+        return "strictconformance/" + path[len(_KIT_DIR):].replace(os.sep, "/")
     try:
         return str(Path(path).relative_to(Path.cwd())).replace(os.sep, "/")
     except ValueError:
@@ -1249,7 +1251,8 @@ class Harness:
         search keeps SM-17's, and SM-04 would be lost when no smaller example breaks it first."""
         reported = {getattr(type(failure), "_finding_key", None) or (identity_of(failure) if isinstance(failure, ConformanceFailure) else "")
                     for failure in failures}
-        extra = [failure for identity, failure in self.observed.items() if identity not in reported]
+        keys = {failure.key for failure in failures if isinstance(failure, ConformanceFailure)}
+        extra = [failure for identity, failure in self.observed.items() if identity not in reported and failure.key not in keys]
         for failure in extra:
             failure.seen_beside = True
         return extra

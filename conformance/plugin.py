@@ -854,10 +854,9 @@ class _ConformanceRun:
         budget = self.state.harness.budgets.get(item.nodeid) if report.when == "call" else None
         spent = budget is not None and budget.exhausted is not None
         unshrunk = budget.unshrunk if budget is not None else set()
-        findings, texts, unshrunk, beside = self._findings(item, rule_id, failures, replay, unshrunk)
-        if budget is not None and budget.unshrunk:
-            budget.unshrunk = set(unshrunk)  # the report names the findings, not the search's identities
-        unshrunk = unshrunk | beside
+        findings, texts, partial = self._findings(item, rule_id, failures, replay, unshrunk)
+        if budget is not None and budget.unshrunk:  # the report names the findings, not the search's identities
+            budget.unshrunk = {finding.key for finding, why in zip(findings, partial, strict=True) if why == "cut"}
         if findings and report.failed and call.excinfo is not None:
             report.longrepr = _FailureText("\n\n".join(texts))  # type: ignore[assignment]
 
@@ -902,7 +901,7 @@ class _ConformanceRun:
                 # an exception the adapter raised that no oracle judged is the SDK's crash, not the kit's error
                 crash = self.state.harness.unjudged_crash(call.excinfo.value)
                 if crash is not None:
-                    findings, texts, _, _ = self._findings(item, rule_id, [crash], replay)
+                    findings, texts, partial = self._findings(item, rule_id, [crash], replay)
                     report.longrepr = _FailureText("\n\n".join(texts))  # type: ignore[assignment]
                     kit_error = False
             if not findings and call.excinfo is not None and not reason:
@@ -914,7 +913,8 @@ class _ConformanceRun:
                               f"please report it with the replay command): {reason}{_kit_frame(call.excinfo.value)}")
             failed = report.when == "call" and not check_error and not kit_error
             result = CheckResult(item.nodeid, rule_id, "failed" if failed else "kit error" if kit_error else "error", reason=reason,
-                                 findings=[_finding_json(finding, unshrunk) for finding in findings], replay=replay)
+                                 findings=[_finding_json(finding, bool(why)) for finding, why in zip(findings, partial, strict=True)],
+                                 replay=replay)
         elif report.when == "call":
             result = CheckResult(item.nodeid, rule_id, "passed")
         else:
@@ -997,49 +997,67 @@ class _ConformanceRun:
         return self.state.findings_dir
 
     def _findings(self, item: pytest.Item, rule_id: str, failures: list[Any], replay: str,
-                  unshrunk: set[str] | frozenset[str] = frozenset()) -> tuple[list[Any], list[str], set[str], set[str]]:
-        """The distinct findings of a check's failures (one per key, at most MAX_FINDINGS), the
-        terminal text of each (saying so of one whose shrinking the check's budget cut: ``unshrunk``,
-        the defects Hypothesis did not finish shrinking; and of one seen beside another failure's
-        defect, never shrunk on its own: ``Harness.seen_beside``), and the keys of each kind."""
+                  unshrunk: set[str] | frozenset[str] = frozenset()) -> tuple[list[Any], list[str], list[str]]:
+        """The distinct findings of a check's failures (one per key, crash origin and defect, at most
+        MAX_FINDINGS), the terminal text of each, and for each why it may not be minimal: "cut" (the
+        check's budget cut its shrinking: its defect is in ``unshrunk``), "beside" (an example showed
+        it beside another failure's defect: ``Harness.seen_beside``) or ""."""
         from strictconformance.adapter import error_text
-        from strictconformance.findings import bounded, distinct
+        from strictconformance.findings import bounded
         from strictconformance.harness import identity_of
         from strictconformance.report import MAX_FINDINGS
 
-        findings, texts, cut, beside = [], [], set(), set()
+        entries: list[tuple[Any, str]] = []
+        seen: set[tuple[str, str, str, str]] = set()
+        distinct = 0
         for failure in failures:
+            identity = getattr(type(failure), "_finding_key", None) or identity_of(failure)
             # Hypothesis's own notes, less the failing example as a Python call (the JSON
             # counterexample says it, without the harness argument); draws made inside the check stay.
             notes = [note for note in getattr(failure, "__notes__", [])
                      if isinstance(note, str) and not note.startswith(_EXAMPLE_NOTES) and not note.startswith("Falsifying")]
             try:
                 failure.rule_id = failure.rule_id or rule_id
-                finding = bounded(failure.finding(replay=replay, nodeid=item.nodeid), self._findings_dir)
-                text = failure.render(replay, shown=finding.counterexample) + ("\n\nHypothesis:\n" + "\n".join(notes) if notes else "")
-                finding = dataclasses.replace(finding, text=text)
+                finding = failure.finding(replay=replay, nodeid=item.nodeid)
             except Exception as exc:  # a kit bug rendering a failure must not become an INTERNALERROR
                 from strictconformance.findings import Finding
 
                 text = f"{failure.rule_id or rule_id} {failure.kind}: {failure.message}\n(strictconformance could not render the rest: {error_text(exc)})"
                 finding = Finding(rule=failure.rule_id or rule_id, kind=failure.kind if failure.kind in ("violation", "crash", "refusal", "fault") else "fault",
                                   key=f"{failure.rule_id or rule_id} {failure.kind}", message=failure.message, replay=replay, nodeid=item.nodeid, text=text)
-            findings.append(finding)
-            if getattr(failure, "seen_beside", False):
-                beside.add(finding.key)
-            elif unshrunk and (getattr(type(failure), "_finding_key", None) or identity_of(failure)) in unshrunk:
-                cut.add(finding.key)
-        kept = distinct(findings, MAX_FINDINGS)
-        texts = [finding.text + ("\n\n(not fully shrunk: the check's budget ran out while shrinking it; the counterexample "
-                                 "fails, but may not be minimal)" if finding.key in cut else
-                                 "\n\n(not shrunk on its own: an example showed it beside another defect of this check, whose "
-                                 "search shrank that one; the counterexample holds it, but may not be minimal)"
-                                 if finding.key in beside else "") for finding in kept]
+            else:
+                failure = (failure, notes)
+            origin = finding.origin or {}
+            repeat = (finding.key, str(origin.get("file", "")), str(origin.get("function", "")), identity)
+            if repeat in seen:
+                continue
+            seen.add(repeat)
+            distinct += 1
+            if len(entries) >= MAX_FINDINGS:
+                continue
+            if isinstance(failure, tuple):
+                failure, notes = failure
+                try:  # written once kept: a repeat's counterexample must not take its file
+                    finding = bounded(finding, self._findings_dir)
+                    text = failure.render(replay, shown=finding.counterexample) + ("\n\nHypothesis:\n" + "\n".join(notes) if notes else "")
+                    finding = dataclasses.replace(finding, text=text)
+                except Exception as exc:
+                    finding = dataclasses.replace(finding, text=f"{finding.rule} {finding.kind}: {finding.message}\n"
+                                                              f"(strictconformance could not render the rest: {error_text(exc)})")
+            why = "beside" if getattr(failure, "seen_beside", False) else "cut" if identity in unshrunk else ""
+            entries.append((finding, why))
+        kept = [finding for finding, _ in entries]
+        partial = [why for _, why in entries]
+        notes_of = {"cut": "\n\n(not fully shrunk: the check's budget ran out while shrinking it; the counterexample "
+                           "fails, but may not be minimal)",
+                    "beside": "\n\n(not shrunk on its own: an example showed it beside another defect of this check, whose "
+                              "search shrank that one; the counterexample holds it, but may not be minimal)", "": ""}
+        texts = [finding.text + notes_of[why] for finding, why in entries]
         if len(kept) > 1:
             texts = [f"[finding {index} of {len(kept)}] {text}" for index, text in enumerate(texts, 1)]
-        if len(distinct(findings, len(findings))) > len(kept):
+        if distinct > len(kept):
             texts.append(f"(and more distinct findings: only the first {MAX_FINDINGS} are reported)")
-        return kept, texts, cut, beside
+        return kept, texts, partial
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         from strictconformance.report import CheckResult
@@ -1146,10 +1164,11 @@ class _ConformanceRun:
             terminalreporter.write_line(note)
 
 
-def _finding_json(finding: Any, unshrunk: set[str]) -> dict[str, Any]:
-    """A finding as the report's JSON; one whose shrinking the check's budget cut says so."""
+def _finding_json(finding: Any, partial: bool) -> dict[str, Any]:
+    """A finding as the report's JSON; one not shrunk as far as it goes (the check's budget cut its
+    shrinking, or it was seen beside another defect) says so."""
     data: dict[str, Any] = finding.as_json()
-    if finding.key in unshrunk:
+    if partial:
         data["fully_shrunk"] = False
     return data
 

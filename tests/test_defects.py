@@ -13,7 +13,13 @@ from typing import Any
 
 import pytest
 
-from strictconformance.defects import cause_of, group_defects, identity_dialects, message_shape
+from strictconformance.defects import (
+    cause_of,
+    failure_identity,
+    group_defects,
+    identity_dialects,
+    message_shape,
+)
 from strictconformance.harness import crash_origin
 
 
@@ -90,11 +96,46 @@ def test_a_harness_origin_in_the_kit_or_in_node_modules_is_the_same_on_every_che
         (str(kit / "process" / "node" / "harnesses" / "vercel-ai.mjs"), "strictconformance/process/node/harnesses/vercel-ai.mjs"),
         ("file://" + str(kit / "process" / "node" / "harnesses" / "vercel-ai.mjs"), "strictconformance/process/node/harnesses/vercel-ai.mjs"),
         ("/elsewhere/app/node_modules/ai/dist/index.mjs", "ai/dist/index.mjs"),
+        # a Node stack's file URL is percent-encoded; a package under the kit's own node_modules is the package's
+        ("file://" + str(kit / "process" / "node" / "harnesses" / "my harness.mjs").replace(" ", "%20"),
+         "strictconformance/process/node/harnesses/my harness.mjs"),
+        (str(kit / "process" / "node" / "node_modules" / "ai" / "dist" / "index.mjs"), "ai/dist/index.mjs"),
         ("dist/index.js", "dist/index.js"),
     ):
         error = RuntimeError("boom")
         error.origin = {"file": reported, "function": "driftError", "line": 3}  # type: ignore[attr-defined]
         assert crash_origin(error) == {"file": expected, "function": "driftError", "line": 3}, reported
+
+
+def test_two_breaks_of_one_rule_in_one_output_are_each_read_at_their_own_place() -> None:
+    """RT-1 reports the other breaks of an output beside the first, each with that output's noted
+    violations: the one at ``/properties/b/$ref`` (a reference that resolves nowhere) is its own
+    defect, not the external reference noted first at ``/properties/a/$ref``."""
+    noted = ["SM-03 MissingAdditionalProperties at /: an object needs `additionalProperties: false`",
+             "SM-41 ExternalRef at /properties/a/$ref: external reference 'https://example.com/a.json'",
+             "SM-41 ExternalRef at /properties/b/$ref: reference '#/$defs/Gone' does not resolve inside the schema"]
+
+    def finding(where: str) -> dict[str, Any]:
+        return {"rule": "RT-1", "kind": "violation", "key": "RT-1 violation: SM-41 at `$ref` of a $ref node inside properties",
+                "where": where, "message": "...", "counterexample": {"dialect": "openai", "violations": noted}}
+
+    external, dangling = cause_of(finding("/properties/a/$ref")), cause_of(finding("/properties/b/$ref"))
+    assert external.signature != dangling.signature
+    assert "external reference" in external.title and "does not resolve" in dangling.title, (external, dangling)
+    assert failure_identity(finding("/properties/b/$ref")) == dangling.signature
+
+
+def test_a_refusal_searched_with_its_message_cut_anywhere_is_one_failure() -> None:
+    """A refusal's message carries the error cut at 300 characters, perhaps inside a quoted value
+    whose raw text then changes as Hypothesis shrinks it: the search tells refusals apart by the
+    key (the whole error, shaped), so one refusal is one failure to shrink, not six."""
+    def refusal(value: str) -> dict[str, Any]:
+        error = f"ValueError: cannot express the pattern '{value}' in strict mode"
+        return {"rule": "RT-10", "kind": "refusal", "key": f"RT-10 refusal: {message_shape(error)}",
+                "message": f"openai: strictify refused a schema the dialect can express: {error}"[:120], "counterexample": {}}
+
+    identities = {failure_identity(refusal("x" * length)) for length in (10, 60, 80, 95, 120, 300)}
+    assert len(identities) == 1, identities
 
 
 def test_an_identity_strictify_is_one_defect_listing_every_rule_it_breaks() -> None:
@@ -493,3 +534,43 @@ def test_words_with_slashes_that_name_no_schema_place_stay_as_written() -> None:
     assert message_shape("allOf/anyOf are not supported") != message_shape("if/then/else are not supported")
     assert message_shape("expected application/json") == "expected application/json"
     assert message_shape("no definition for Node/properties/next") == message_shape("no definition for Tree/items/leaf")
+
+
+def test_a_defect_seen_beside_is_reported_once_and_never_over_a_reported_finding() -> None:
+    """``Harness.seen_beside``: a defect an example showed beside the one its search shrank is
+    returned when no reported failure shows it; not when a reported failure has its identity or
+    its key (the report would keep one finding of that key and label the shrunk one unshrunk)."""
+    from strictconformance.adapter import read_declarations
+    from strictconformance.harness import Harness, RuleViolation, _keyed
+    from strictconformance.reference import ReferenceAdapter
+
+    adapter = ReferenceAdapter()
+    harness = Harness(adapter, read_declarations(adapter), call_timeout=0)
+    harness.begin_item("check", "RT-1")
+    noted = {"violations": ["SM-07 BannedAnchor at /$anchor: `$anchor` is not allowed",
+                            "SM-17 BannedIf at /properties/a/if: `if` is not allowed",
+                            "SM-35 BannedKeyword at /properties/n/maximum: `maximum` is not allowed"]}
+
+    def violation(rule: str, where: str, detail: str) -> RuleViolation:
+        failure = RuleViolation(f"breaks {rule}", rule_id="RT-1", where=where, detail=detail)
+        failure.drawn = dict(noted)
+        return failure
+
+    shrunk = violation("SM-07", "/$anchor", "SM-07 at `$anchor` of an object at the root")
+    shrunk.also = [violation("SM-17", "/properties/a/if", "SM-17 at string inside if"),
+                   violation("SM-35", "/properties/n/maximum", "SM-35 at `maximum` of a number inside properties"),
+                   violation("SM-17", "/properties/a/if", "SM-17 at string inside if")]
+    harness.observe(shrunk)
+    reported = _keyed(shrunk)
+    # a reported failure of the same key whose example said other words there: another identity
+    same_key = violation("SM-35", "/properties/n/maximum", "SM-35 at `maximum` of a number inside properties")
+    same_key.drawn = {"violations": ["SM-35 BannedKeyword at /properties/n/maximum: `maximum` is above the limit"]}
+    same_key = _keyed(same_key)
+    assert type(same_key)._finding_key != type(reported)._finding_key
+    extra = harness.seen_beside([reported])
+    assert [failure.key for failure in extra] == ["RT-1 violation: SM-17 at string inside if",
+                                                    "RT-1 violation: SM-35 at `maximum` of a number inside properties"]
+    assert all(failure.seen_beside and failure.drawn == noted for failure in extra)
+    assert [failure.key for failure in harness.seen_beside([reported, same_key])] == ["RT-1 violation: SM-17 at string inside if"]
+    harness.begin_item("next check", "RT-1")
+    assert harness.seen_beside([reported]) == []  # observations belong to one check
