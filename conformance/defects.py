@@ -341,16 +341,43 @@ def _node(schema: Any, pointer: str) -> Any:
         return None
 
 
+#: Keywords whose whole subschema an SDK drops with the record it describes: a value the strict
+#: schema lets through breaks whatever keyword of that subschema it meets first (its `type`, `enum`,
+#: `required`...), one defect.
+_RECORD_KEYWORDS = frozenset({"additionalProperties", "patternProperties"})
+
+
 def _constraint_dropped(finding: Mapping[str, Any]) -> bool:
     """Whether the keyword an RT-5 finding names (``where`` ends in it) is in the original node and
-    gone from the strict node at the same place."""
+    gone from the strict node at the same place, or lies under a record keyword
+    (``additionalProperties``, ``patternProperties``) the strict node at its place lacks."""
     where = finding.get("where")
     counterexample = _counterexample(finding)
     if not isinstance(where, str) or "/" not in where:
         return False
+    original_schema, strict_schema = counterexample.get("schema"), counterexample.get("strict")
+
+    def gone(parent: str, keyword: str) -> bool:
+        original, strict = _node(original_schema, parent), _node(strict_schema, parent)
+        return isinstance(original, Mapping) and keyword in original and isinstance(strict, Mapping) and keyword not in strict
+
     parent, _, keyword = where.rpartition("/")
-    original, strict = _node(counterexample.get("schema"), parent), _node(counterexample.get("strict"), parent)
-    return isinstance(original, Mapping) and keyword in original and isinstance(strict, Mapping) and keyword not in strict
+    if gone(parent, keyword):
+        return True
+    from strictconformance.dialects.pointers import join_pointer, split_pointer
+    from strictconformance.spec.keywords import SCHEMA_ARRAY_KEYWORDS, SCHEMA_MAP_KEYWORDS
+
+    try:
+        tokens = split_pointer(where)
+    except ValueError:
+        return False
+    index = 0
+    while index < len(tokens) - 1:  # along the keywords (a property name or an index is skipped)
+        token = tokens[index]
+        if token in _RECORD_KEYWORDS and gone(join_pointer("", *tokens[:index]), token):
+            return True
+        index += 2 if token in SCHEMA_MAP_KEYWORDS or (token in SCHEMA_ARRAY_KEYWORDS and tokens[index + 1].isdigit()) else 1
+    return False
 
 
 def _dialect_of(finding: Mapping[str, Any]) -> str | None:

@@ -574,3 +574,25 @@ def test_a_defect_seen_beside_is_reported_once_and_never_over_a_reported_finding
     assert [failure.key for failure in harness.seen_beside([reported, same_key])] == ["RT-1 violation: SM-17 at string inside if"]
     harness.begin_item("next check", "RT-1")
     assert harness.seen_beside([reported]) == []  # observations belong to one check
+
+
+def _rt5(where: str, schema: Any, strict: Any) -> dict[str, Any]:
+    keyword = where.rpartition("/")[2]
+    return {"rule": "RT-5", "kind": "violation", "key": f"RT-5 violation: decoded value breaks `{keyword}`", "where": where,
+            "message": "...", "counterexample": {"dialect": "google-schema", "schema": schema, "strict": strict}}
+
+
+def test_a_record_dropped_whole_is_one_dropped_constraint_whatever_keyword_a_value_meets_in_it() -> None:
+    """pydantic-ai's Gemini transformer drops `additionalProperties` and `patternProperties` whole: a
+    value then breaks the record's `enum`, `required` or `type`, three symptoms of one defect (the
+    kit reported three). A property named `additionalProperties` is a name, not the keyword."""
+    record = {"type": "object", "properties": {"id": {"type": "object", "additionalProperties": {
+        "type": "object", "properties": {"k": {"enum": ["a"]}}, "required": ["k"]}}}}
+    strict = {"type": "object", "properties": {"id": {"type": "object"}}}
+    causes = {cause_of(_rt5(where, record, strict)).signature for where in (
+        "/properties/id/additionalProperties/required", "/properties/id/additionalProperties/properties/k/enum",
+        "/properties/id/additionalProperties/type")}
+    assert causes == {"value|RT-5|dropped"}, causes
+    named = {"type": "object", "properties": {"additionalProperties": {"type": "object", "properties": {"x": {"type": "string"}}}}}
+    assert cause_of(_rt5("/properties/additionalProperties/properties/x/type", named, {"type": "object", "properties": {}})
+                    ).signature == "value|RT-5|type"
