@@ -450,6 +450,33 @@ def test_a_triage_entry_can_name_a_defect() -> None:
     assert annotated["unmatched_triage"] == []
 
 
+def test_a_pattern_entry_naming_its_defects_confirms_no_other_defect_met_at_its_place() -> None:
+    """A pattern written for one defect ("keeps a `$ref` to an external document", SM-41 *) confirmed
+    a new defect met at the same place with the same key (a root reference pointing at itself),
+    with the first one's evidence, directly and via RT-1. An entry that names the defects it was
+    checked for holds for their findings only; the new one stays unconfirmed until triaged."""
+    from strictconformance.matrix.combine import annotate_triage
+    from strictconformance.sdks.triage import TriageEntry
+
+    def finding(rule: str, key: str, defect: str) -> dict[str, Any]:
+        return {"rule": rule, "kind": "violation", "key": key, "defect": defect, "message": ""}
+
+    place = "`$ref` of a $ref node inside properties"
+    document = {"columns": [{"key": "acme/strict", "status": "ran"}], "rules": {"SM-41": {}, "RT-1": {}},
+                "cells": {"acme/strict": {
+                    "SM-41": {"findings": [finding("SM-41", f"SM-41 violation: {place}", "D-0000000a"),
+                                           finding("SM-41", f"SM-41 violation: {place} (case loop)", "D-0000000b")]},
+                    "RT-1": {"findings": [finding("RT-1", f"RT-1 violation: SM-41 at {place}", "D-0000000b")]}}}}
+    entry = TriageEntry(sdk_path="acme/strict", version="1.0", rule="SM-41", key="SM-41 violation: *", summary="external",
+                        reproducer="print('BUG:')", verdict="confirmed", evidence="e", defects=("D-0000000a",))
+    cells = annotate_triage(document, [entry])["cells"]["acme/strict"]
+    confirmed = {(f["rule"], f["defect"]): f["confirmed"] for cell in cells.values() for f in cell["findings"]}
+    assert confirmed == {("SM-41", "D-0000000a"): True, ("SM-41", "D-0000000b"): False, ("RT-1", "D-0000000b"): False}
+    anyone = TriageEntry(**{**entry.__dict__, "defects": ()})  # without the field: every finding of the pattern, as before
+    cells = annotate_triage(document, [anyone])["cells"]["acme/strict"]
+    assert all(f["confirmed"] for cell in cells.values() for f in cell["findings"])
+
+
 def _cut(api: str, family: str) -> dict[str, Any]:
     return {"rule": "DR-9", "kind": "violation", "key": f"DR-9 violation: cut stream not reported ({family})", "where": None,
             "message": "returned without an error for a stream cut before its terminal event", "counterexample": {"api": api}}

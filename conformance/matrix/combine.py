@@ -247,14 +247,22 @@ def combine(columns: Sequence[ColumnResult], *, profile: str, selection: Sequenc
 _RT_FROM_SM = re.compile(r"^RT-\d+ violation: (SM-\d+) at (.+)$")
 
 
+def _fits(entry: Any, finding: Mapping[str, Any]) -> bool:
+    """Whether ``entry`` may speak for ``finding``: it names no defects, or the finding's."""
+    fits = getattr(entry, "fits", None)
+    return True if fits is None else bool(fits(finding))
+
+
 def _key_entry(entries: Mapping[tuple[str, str], Sequence[Any]], exact: Mapping[tuple[str, str, str], Any],
-               column_key: str, rule_id: str, key: str) -> tuple[Any, str] | None:
+               column_key: str, rule_id: str, key: str, finding: Mapping[str, Any]) -> tuple[Any, str] | None:
     """The entry of ``column_key``/``rule_id`` written for finding ``key``: the one naming the key,
-    else the most specific one whose key is a pattern (``*`` for any text) the key fits."""
+    else the most specific one whose key is a pattern (``*`` for any text) the key fits; an entry
+    that names the defects it was checked for holds only for ``finding`` of one of them."""
     entry = exact.get((column_key, rule_id, key))
-    if entry is not None:
+    if entry is not None and _fits(entry, finding):
         return entry, "key"
-    fitting = [e for e in entries.get((column_key, rule_id), ()) if "*" in e.key and fnmatch.fnmatchcase(key, e.key)]
+    fitting = [e for e in entries.get((column_key, rule_id), ())
+               if "*" in e.key and fnmatch.fnmatchcase(key, e.key) and _fits(e, finding)]
     if fitting:
         return max(fitting, key=lambda e: (len(e.key.replace("*", "")), e.verdict == "confirmed")), "pattern"
     return None
@@ -298,23 +306,23 @@ def annotate_triage(document: Mapping[str, Any], triage: Iterable[Any]) -> dict[
     for column_key, column_cells in annotated["cells"].items():
         for rule_id, cell in column_cells.items():
             for finding in cell["findings"]:
-                found = _key_entry(by_rule, exact, column_key, rule_id, finding["key"])
+                found = _key_entry(by_rule, exact, column_key, rule_id, finding["key"], finding)
                 if found is None and finding.get("defect"):  # an entry naming the defect: valid whatever the draws
                     found = _defect_entry(by_rule, column_key, rule_id, str(finding["defect"]))
                 restated = _RT_FROM_SM.match(finding["key"]) if rule_id.startswith("RT-") else None
                 if found is None and restated is not None:
                     sm_rule = restated.group(1)
                     via = _key_entry(by_rule, exact, column_key, sm_rule,
-                                     f"{sm_rule} violation: {restated.group(2)}")
+                                     f"{sm_rule} violation: {restated.group(2)}", finding)
                     if via is not None:
                         found = (via[0], f"via {sm_rule}")
                     elif rule_id != "RT-1":  # RT-1 met the same break (only the round trip showed it)
-                        via = _key_entry(by_rule, exact, column_key, "RT-1", f"RT-1 violation: {sm_rule} at {restated.group(2)}")
+                        via = _key_entry(by_rule, exact, column_key, "RT-1", f"RT-1 violation: {sm_rule} at {restated.group(2)}", finding)
                         if via is not None:
                             found = (via[0], "via RT-1")
                 if found is None:
                     candidates = sorted((e for e in by_rule.get((column_key, rule_id), [])
-                                         if "*" not in e.key and not _DEFECT_KEY.match(e.key)),
+                                         if "*" not in e.key and not _DEFECT_KEY.match(e.key) and _fits(e, finding)),
                                         key=lambda e: e.verdict != "confirmed")  # a pattern says what it covers
                     found = (candidates[0], "rule") if candidates else None
                 entry, matched_by = found if found is not None else (None, "")

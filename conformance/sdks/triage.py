@@ -76,8 +76,14 @@ class TriageEntry:
     evidence: str
     language: str = "python"
     upstream: str | None = None
+    #: The defects (report ids) the entry was checked for: a match holds only for their findings
+    defects: tuple[str, ...] = ()
     #: The file the entry came from (not part of the JSON entry).
     file: str = ""
+
+    def fits(self, finding: Mapping[str, Any]) -> bool:
+        """Whether the entry may speak for ``finding``: it names no defects, or the finding's."""
+        return not self.defects or str(finding.get("defect") or "") in self.defects
 
     @property
     def join_key(self) -> tuple[str, str, str]:
@@ -89,6 +95,10 @@ class TriageEntry:
         data.pop("file")
         if data["upstream"] is None:
             data.pop("upstream")
+        if data["defects"]:
+            data["defects"] = list(data["defects"])
+        else:
+            data.pop("defects")
         return data
 
 
@@ -153,7 +163,7 @@ def load_triage(folder: Path | None = None, *, known_paths: Iterable[str | SdkPa
             if item.get("language", language) != language:
                 raise TriageError(f"triage file {name}, entry {index} ({item['rule']} {item['key']!r}): language "
                                   f"{item['language']!r}, but the reproducers of {item['sdk_path']} are {language}")
-            entry = TriageEntry(**{**item, "language": language}, file=name)
+            entry = TriageEntry(**{**item, "language": language, "defects": tuple(item.get("defects", ()))}, file=name)
             where = f"triage file {name}, entry {index} ({entry.rule} {entry.key!r})"
             if entry.sdk_path.split("/", 1)[0] != sdk:
                 raise TriageError(f"{where}: sdk_path {entry.sdk_path!r} is not a path of {sdk!r} "
