@@ -228,7 +228,7 @@ def test_triage_entries_are_well_formed() -> None:
     seen: set[tuple[str, str]] = set()
     for name, index, entry in _ENTRIES:
         where = f"{name}.json[{index}]"
-        assert set(entry) == _FIELDS, where
+        assert _FIELDS <= set(entry) <= _FIELDS | {"language", "upstream", "defects"}, where  # the schema's optional fields
         assert entry["sdk_path"] in keys and entry["sdk_path"].startswith(name + "/"), where
         assert entry["rule"] in all_rules(), where
         assert entry["verdict"] in ("confirmed", "disputed", "kit-bug-fixed"), where
