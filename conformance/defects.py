@@ -249,21 +249,27 @@ _VERDICT = re.compile(r" (is not|is a |is too|is less|is greater|is expected|doe
 _POINTER = re.compile(r"(?<![\w/])/[^\s:()]*")
 
 
+def _keywords_along(tokens: Sequence[str]) -> Iterable[int]:
+    """The positions of the keywords among a schema pointer's ``tokens``: a property name or an
+    index after its keyword is skipped (in /properties/properties/type, 0 and 2)."""
+    from strictconformance.spec.keywords import SCHEMA_ARRAY_KEYWORDS, SCHEMA_MAP_KEYWORDS
+
+    index = 0
+    while index < len(tokens):
+        keyword = tokens[index]
+        if keyword.isdigit():  # an index the walk did not skip (a draft-7 `items` list)
+            index += 1
+            continue
+        yield index
+        index += 2 if keyword in SCHEMA_MAP_KEYWORDS or (keyword in SCHEMA_ARRAY_KEYWORDS and index + 1 < len(tokens)
+                                                         and tokens[index + 1].isdigit()) else 1
+
+
 def _keyword_at(pointer: str) -> str:
     """The last keyword on the JSON pointer ``pointer`` of a schema (a property name or an index
     after its keyword is skipped: /properties/properties/type is `type`, /properties/a is `properties`)."""
-    from strictconformance.spec.keywords import SCHEMA_ARRAY_KEYWORDS, SCHEMA_MAP_KEYWORDS
-
     tokens = pointer.split("/")[1:]
-    keyword, index = "", 0
-    while index < len(tokens):
-        if tokens[index].isdigit():  # an index the walk did not skip (a draft-7 `items` list)
-            index += 1
-            continue
-        keyword = tokens[index]
-        index += 2 if keyword in SCHEMA_MAP_KEYWORDS or (keyword in SCHEMA_ARRAY_KEYWORDS and index + 1 < len(tokens)
-                                                         and tokens[index + 1].isdigit()) else 1
-    return keyword
+    return next((tokens[index] for index in reversed(list(_keywords_along(tokens)))), "")
 
 
 def _unreadable(finding: Mapping[str, Any]) -> Cause:
@@ -365,19 +371,13 @@ def _constraint_dropped(finding: Mapping[str, Any]) -> bool:
     if gone(parent, keyword):
         return True
     from strictconformance.dialects.pointers import join_pointer, split_pointer
-    from strictconformance.spec.keywords import SCHEMA_ARRAY_KEYWORDS, SCHEMA_MAP_KEYWORDS
 
     try:
         tokens = split_pointer(where)
     except ValueError:
         return False
-    index = 0
-    while index < len(tokens) - 1:  # along the keywords (a property name or an index is skipped)
-        token = tokens[index]
-        if token in _RECORD_KEYWORDS and gone(join_pointer("", *tokens[:index]), token):
-            return True
-        index += 2 if token in SCHEMA_MAP_KEYWORDS or (token in SCHEMA_ARRAY_KEYWORDS and tokens[index + 1].isdigit()) else 1
-    return False
+    return any(tokens[index] in _RECORD_KEYWORDS and gone(join_pointer("", *tokens[:index]), tokens[index])
+               for index in _keywords_along(tokens))
 
 
 def _dialect_of(finding: Mapping[str, Any]) -> str | None:

@@ -17,7 +17,7 @@ import functools
 import hashlib
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
@@ -221,16 +221,10 @@ def refuse(reason: str) -> NoReturn:
     raise refusal_type()(reason)
 
 
-def distinct(findings: Sequence[Finding], bound: int) -> list[Finding]:
-    """``findings`` less repeats (the first, the smallest, is kept), at most ``bound``. A repeat
-    has the same key and, for a crash, the same origin: two crashes of one exception type raised
-    by two functions are two findings (two defects), though their keys read the same."""
-    seen: set[tuple[str, str, str]] = set()
-    kept: list[Finding] = []
-    for finding in findings:
-        origin = finding.origin or {}
-        identity = (finding.key, str(origin.get("file", "")), str(origin.get("function", "")))
-        if identity not in seen and len(kept) < bound:
-            seen.add(identity)
-            kept.append(finding)
-    return kept
+def repeat_key(finding: Finding, defect: str = "") -> tuple[str, str, str, str]:
+    """What makes two findings of one check repeats (the first, the smallest, is kept): the same
+    key, crash origin and defect (``harness.identity_of``). Two crashes of one exception type raised
+    by two functions, or two defects met at one place under one key (an external and an
+    unresolvable `$ref`), are two findings though their keys read the same."""
+    origin = finding.origin or {}
+    return (finding.key, str(origin.get("file", "")), str(origin.get("function", "")), defect)

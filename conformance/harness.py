@@ -1249,9 +1249,9 @@ class Harness:
         """The defects the current check's failing examples showed beside the one each failure's
         search shrank, that no failure reports: RT-1 meets an output breaking SM-17 and SM-04, the
         search keeps SM-17's, and SM-04 would be lost when no smaller example breaks it first."""
-        reported = {getattr(type(failure), "_finding_key", None) or (identity_of(failure) if isinstance(failure, ConformanceFailure) else "")
-                    for failure in failures}
-        keys = {failure.key for failure in failures if isinstance(failure, ConformanceFailure)}
+        shown = [failure for failure in failures if isinstance(failure, ConformanceFailure)]
+        reported = {identity_of(failure) for failure in shown}
+        keys = {failure.key for failure in shown}
         extra = [failure for identity, failure in self.observed.items() if identity not in reported and failure.key not in keys]
         for failure in extra:
             failure.seen_beside = True
@@ -1331,8 +1331,12 @@ _KEYED: dict[tuple[type[ConformanceFailure], str], type[ConformanceFailure]] = {
 
 
 def identity_of(failure: ConformanceFailure) -> str:
-    """The defect ``failure`` shows (:func:`strictconformance.defects.failure_identity`), read from
-    its fields as drawn; its finding key when that cannot be read (never raises)."""
+    """The defect ``failure`` shows (:func:`strictconformance.defects.failure_identity`): the one its
+    keyed type carries (:func:`_keyed`), else read from its fields as drawn; its finding key when
+    that cannot be read (never raises)."""
+    carried = getattr(type(failure), "_finding_key", None)
+    if isinstance(carried, str):
+        return carried
     from strictconformance.defects import failure_identity
 
     drawn = failure.drawn if isinstance(failure.drawn, Mapping) else {}
@@ -1351,6 +1355,7 @@ def _keyed(failure: ConformanceFailure) -> ConformanceFailure:
     base = type(failure)
     while getattr(base, "_finding_key", None) is not None:
         base = base.__mro__[1]
+    failure.__class__ = base  # identity_of reads the failure, not an earlier identity
     identity = identity_of(failure)
     key = (base, identity)
     if key not in _KEYED:

@@ -1003,7 +1003,7 @@ class _ConformanceRun:
         check's budget cut its shrinking: its defect is in ``unshrunk``), "beside" (an example showed
         it beside another failure's defect: ``Harness.seen_beside``) or ""."""
         from strictconformance.adapter import error_text
-        from strictconformance.findings import bounded
+        from strictconformance.findings import Finding, bounded, repeat_key
         from strictconformance.harness import identity_of
         from strictconformance.report import MAX_FINDINGS
 
@@ -1011,32 +1011,27 @@ class _ConformanceRun:
         seen: set[tuple[str, str, str, str]] = set()
         distinct = 0
         for failure in failures:
-            identity = getattr(type(failure), "_finding_key", None) or identity_of(failure)
-            # Hypothesis's own notes, less the failing example as a Python call (the JSON
-            # counterexample says it, without the harness argument); draws made inside the check stay.
-            notes = [note for note in getattr(failure, "__notes__", [])
-                     if isinstance(note, str) and not note.startswith(_EXAMPLE_NOTES) and not note.startswith("Falsifying")]
+            identity = identity_of(failure)
             try:
                 failure.rule_id = failure.rule_id or rule_id
-                finding = failure.finding(replay=replay, nodeid=item.nodeid)
+                finding, rendered = failure.finding(replay=replay, nodeid=item.nodeid), True
             except Exception as exc:  # a kit bug rendering a failure must not become an INTERNALERROR
-                from strictconformance.findings import Finding
-
                 text = f"{failure.rule_id or rule_id} {failure.kind}: {failure.message}\n(strictconformance could not render the rest: {error_text(exc)})"
                 finding = Finding(rule=failure.rule_id or rule_id, kind=failure.kind if failure.kind in ("violation", "crash", "refusal", "fault") else "fault",
                                   key=f"{failure.rule_id or rule_id} {failure.kind}", message=failure.message, replay=replay, nodeid=item.nodeid, text=text)
-            else:
-                failure = (failure, notes)
-            origin = finding.origin or {}
-            repeat = (finding.key, str(origin.get("file", "")), str(origin.get("function", "")), identity)
+                rendered = False
+            repeat = repeat_key(finding, identity)
             if repeat in seen:
                 continue
             seen.add(repeat)
             distinct += 1
             if len(entries) >= MAX_FINDINGS:
                 continue
-            if isinstance(failure, tuple):
-                failure, notes = failure
+            if rendered:
+                # Hypothesis's own notes, less the failing example as a Python call (the JSON
+                # counterexample says it, without the harness argument); draws made inside the check stay.
+                notes = [note for note in getattr(failure, "__notes__", [])
+                         if isinstance(note, str) and not note.startswith(_EXAMPLE_NOTES) and not note.startswith("Falsifying")]
                 try:  # written once kept: a repeat's counterexample must not take its file
                     finding = bounded(finding, self._findings_dir)
                     text = failure.render(replay, shown=finding.counterexample) + ("\n\nHypothesis:\n" + "\n".join(notes) if notes else "")
