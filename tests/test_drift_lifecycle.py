@@ -130,6 +130,19 @@ def test_a_cut_stream_is_drift_in_every_api() -> None:
                           {"type": "response.content_part.done", "output_index": 0, "content_index": 0, "part": {"type": "refusal"}},
                           {"type": "response.output_item.done", "output_index": 0, "item": {"type": "message"}},
                           {"type": "response.completed", "response": {}}], "events[3].data.type"),
+    # the final snapshot restates a function call as another item; the done item restates an
+    # output_text part as another part
+    ("openai.responses", [{"type": "response.created", "response": {}},
+                          {"type": "response.output_item.added", "output_index": 0, "item": {"type": "function_call"}},
+                          {"type": "response.output_item.done", "output_index": 0, "item": {"type": "function_call"}},
+                          {"type": "response.completed", "response": {"output": [{"type": "tool_call"}]}}],
+     "events[3].data.response.output[0].type"),
+    ("openai.responses", [{"type": "response.created", "response": {}},
+                          {"type": "response.output_item.added", "output_index": 0, "item": {"type": "message"}},
+                          {"type": "response.content_part.added", "output_index": 0, "content_index": 0, "part": {"type": "output_text"}},
+                          {"type": "response.content_part.done", "output_index": 0, "content_index": 0, "part": {"type": "output_text"}},
+                          {"type": "response.output_item.done", "output_index": 0, "item": {"type": "message", "content": [{"type": "text"}]}},
+                          {"type": "response.completed", "response": {}}], "events[4].data.item.content[0].type"),
 ])
 def test_lifecycle_breaches_of_hand_written_streams(api: str, events: list[dict[str, object]], path: str) -> None:
     """Each stream breaks its lifecycle first at ``path``."""
@@ -160,6 +173,37 @@ def test_renaming_a_start_or_stop_event_is_breaking_in_every_stream() -> None:
     for api, events in recorded.items():
         for event in events:
             assert renamed[f"{api}:{event}"], (api, event, renamed)
+
+
+def test_a_streamed_item_renamed_where_it_is_restated_is_breaking() -> None:
+    """Responses restates what it streamed: response.completed holds the whole output, and
+    output_item.done its item with its content parts. A kind renamed there, and only there, makes
+    the stream contradict itself (the SDK reading the snapshot sees another item than the one
+    streamed): breaking (DR-8), at the renamed value, in every recorded Responses stream. It used to
+    be additive, an unknown variant of the snapshot's output."""
+    restated = collections.Counter[str]()
+    for subject in _streams():
+        if subject.api != "openai.responses":
+            continue
+        for candidate in mutation_candidates(subject):
+            site = candidate.site
+            where = ".".join(str(part) for part in getattr(site, "path", ()))
+            if candidate.kind != "rename_discriminator" or not ("response.output" in where or "item.content" in where):
+                continue
+            mutation = apply_mutation(subject, candidate, candidate.choices[0])
+            assert mutation.breaking and mutation.rule_id == "DR-8", mutation.summary()
+            restated["output" if "response.output" in where else "content"] += 1
+            document = stream_document(mutation.subject.api, mutation.subject.events)
+            assert lifecycle_breaches("openai.responses", document)[0].path == mutation.path
+    assert restated["output"] >= 2 and restated["content"] >= 1, restated
+
+
+def test_a_restated_item_never_opened_is_not_compared() -> None:
+    """Only blocks and parts the stream opened are compared with their restatement: a snapshot
+    item at a position no output_item.added opened is the other breaches' business, not a rename."""
+    events = [{"type": "response.created", "response": {}},
+              {"type": "response.completed", "response": {"output": [{"type": "tool_call", "content": [{"type": "x"}]}]}}]
+    assert lifecycle_breaches("openai.responses", {"events": [{"event": None, "data": d} for d in events]}) == []
 
 
 def test_content_block_start_renamed_is_breaking_for_a_text_block() -> None:

@@ -25,7 +25,7 @@ from typing import Any
 
 from strictconformance.drift.paths import PathPart, format_path
 
-__all__ = ["LIFECYCLES", "Breach", "Fragment", "Grown", "Lifecycle", "Parts", "claimed_by_a_later_event", "lifecycle_breaches", "lifecycle_of"]
+__all__ = ["LIFECYCLES", "Breach", "Fragment", "Grown", "Lifecycle", "Parts", "Restated", "claimed_by_a_later_event", "lifecycle_breaches", "lifecycle_of"]
 
 _ANTHROPIC_STREAM = "https://docs.anthropic.com/en/docs/build-with-claude/streaming (Event types; Basic streaming request)"
 _RESPONSES_STREAM = ("https://platform.openai.com/docs/api-reference/responses-streaming and "
@@ -79,6 +79,25 @@ class Parts:
 
 
 @dataclass(frozen=True)
+class Restated:
+    """Where an event restates blocks already streamed: in events of type ``events``, the array
+    at ``array`` (a dotted path in the event's data; ``""`` when the event carries one block at
+    ``block``) holds at position *i* the block opened at index *i*, its kind at ``kind``, and
+    inside it at ``parts`` the parts opened at (*i*, *j*), their kind at ``part_kind``
+    (``response.completed``'s ``response.output``; ``response.output_item.done``'s ``item`` and its
+    ``content``); ``kind`` empty when the block's own kind is compared elsewhere
+    (:attr:`Lifecycle.block_kind`). A block or part restated as another kind than it opened as is a stream that
+    contradicts itself: an SDK reading the snapshot sees another item than the one streamed."""
+
+    events: tuple[str, ...]
+    kind: str = ""
+    array: str = ""
+    block: str = ""
+    parts: str = ""
+    part_kind: str = ""
+
+
+@dataclass(frozen=True)
 class Lifecycle:
     """One streaming API's event lifecycle.
 
@@ -115,6 +134,8 @@ class Lifecycle:
     block_events: tuple[tuple[str, str], ...] = ()
     #: blocks inside a block
     parts: Parts | None = None
+    #: events that restate blocks (and parts) already streamed
+    restated: tuple[Restated, ...] = ()
 
     @property
     def start_and_stop_events(self) -> frozenset[str]:
@@ -162,6 +183,9 @@ _RESPONSES = Lifecycle(
     terminal=("response.completed", "response.incomplete", "response.failed"),
     grown=(Grown(("response.created", "response.in_progress"), "response.output", "output_index"),
            Grown(("response.output_item.added",), "item.content", "content_index")),
+    restated=(Restated(("response.completed", "response.incomplete", "response.failed"), "type", array="response.output",
+                       parts="content", part_kind="type"),
+              Restated(("response.output_item.done",), block="item", parts="content", part_kind="type")),
 )
 
 
@@ -267,6 +291,7 @@ def _named_breaches(lc: Lifecycle, entries: list[Any]) -> list[Breach]:
                 out.append(Breach("DR-8", _path("events", position, "data", "type"),
                                   f"one {lc.opens!r} per stream", f"a second {kind!r}"))
             started = True
+        _restated_breaches(lc, data, kind, position, kinds, parts, out)
         if kind in lc.terminal:
             ended_at = position
             continue
@@ -319,6 +344,41 @@ def _named_breaches(lc: Lifecycle, entries: list[Any]) -> list[Breach]:
             out.append(Breach("DR-8", _path("events", position, "data", lc.index), f"{lc.block_close!r} for {lc.index} {index}",
                               "a block never closed"))
     return out
+
+
+def _restated_breaches(lc: Lifecycle, data: dict[str, Any], kind: str, position: int, kinds: dict[int, Any],
+                       parts: dict[tuple[int, int], list[Any]], out: list[Breach]) -> None:
+    """The breaches of an event restating blocks already streamed (:class:`Restated`): a block or
+    part of another kind than it opened as. Only blocks and parts that were opened are compared
+    (one never opened is the lifecycle's other breaches' business)."""
+    for restated in lc.restated:
+        if kind not in restated.events:
+            continue
+        if restated.array:
+            array = _get(data, restated.array)
+            if not isinstance(array, list):
+                continue
+            blocks = [(number, element, (restated.array, number)) for number, element in enumerate(array)]
+        else:
+            index = data.get(lc.index)
+            if not isinstance(index, int) or isinstance(index, bool):
+                continue
+            blocks = [(index, _get(data, restated.block), (restated.block,))]
+        for number, element, at in blocks:
+            if not isinstance(element, dict) or number not in kinds:
+                continue
+            if restated.kind and element.get(restated.kind) != kinds[number]:
+                out.append(Breach("DR-8", _path("events", position, "data", *at, restated.kind),
+                                  f"{lc.index} {number} restated as the {kinds[number]!r} it opened as", repr(element.get(restated.kind))))
+                continue
+            inner = element.get(restated.parts) if restated.parts else None
+            for part, value in enumerate(inner if isinstance(inner, list) else ()):
+                opened = parts.get((number, part))
+                if opened is None or not isinstance(value, dict) or value.get(restated.part_kind) == opened[0]:
+                    continue
+                out.append(Breach("DR-8", _path("events", position, "data", *at, restated.parts, part, restated.part_kind),
+                                  f"part {part} of {lc.index} {number} restated as the {opened[0]!r} it opened as",
+                                  repr(value.get(restated.part_kind))))
 
 
 def _part_breaches(p: Parts, data: dict[str, Any], kind: str, index: int, position: int,

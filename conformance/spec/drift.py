@@ -123,7 +123,9 @@ RULES: tuple[Rule, ...] = (
             "block, output item or tool call, which deltas may follow for an open index, what closes it, which "
             "event ends the stream). A delta for an index never started or already stopped, a tool-call "
             "argument fragment for a call never opened, a block started twice, argument fragments that do not "
-            "join into JSON, an event after the terminal one, a block never closed, or a stream that does not "
+            "join into JSON, an event after the terminal one, a block never closed, a block or part closed or "
+            "restated (a Responses output_item.done item, the response.completed output) as another kind than it "
+            "opened as, or a stream that does not "
             "open with its start event raises a drift error at that event. Renaming a start or stop event "
             "is therefore breaking in every stream that has one."
         ),
