@@ -17,7 +17,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from hypothesis import strategies as st
 
-__all__ = ["made_once", "sampled"]
+__all__ = ["as_received", "made_once", "sampled"]
 
 _T = TypeVar("_T")
 _P = ParamSpec("_P")
@@ -70,3 +70,12 @@ def made_once(factory: Callable[_P, st.SearchStrategy[_T]]) -> Callable[_P, st.S
 
     made.cache_clear = cached.cache_clear  # type: ignore[attr-defined]  # what tests reach through
     return made
+
+
+def as_received(text: str) -> str:
+    """``text`` as an SDK receives it (parsed from JSON, read from a config file): an equal string,
+    never the kit's own constant object. Python interns string literals, so an implementation that
+    compares names with ``is`` (``provider is "anthropic"``) would pass every check drawing the
+    kit's constants and fail on its users' input."""
+    copy = "".join(list(text))
+    return copy if len(text) > 1 else text  # one-character strings are shared by CPython whatever is done

@@ -14,7 +14,7 @@ from hypothesis import event
 from hypothesis import strategies as st
 
 from strictconformance.spec.resolution import RES14_CAPABLE, RES14_LENIENT
-from strictconformance.strategies._choices import made_once, sampled
+from strictconformance.strategies._choices import as_received, made_once, sampled
 from strictconformance.wire import FAMILIES, ModelSpec, StrictSupport
 
 __all__ = ["curated_cases", "curated_models", "explicit_models", "models", "models_with_support", "unknown_models"]
@@ -31,7 +31,7 @@ def unknown_models(*, family_prefix: bool | None = None) -> st.SearchStrategy[Mo
 
     @st.composite
     def build(draw: st.DrawFn) -> ModelSpec:
-        provider = draw(sampled(tuple(FAMILIES + _OTHER_PROVIDERS)))
+        provider = as_received(draw(sampled(tuple(FAMILIES + _OTHER_PROVIDERS))))
         model_id = draw(_UNKNOWN_IDS)
         prefixed = draw(st.booleans()) if family_prefix is None else family_prefix
         if prefixed:
@@ -46,7 +46,8 @@ def explicit_models(*, formats: tuple[str, ...] = (*FAMILIES, "none")) -> st.Sea
     """Models whose strict format is set explicitly; the id may be curated, legacy or unknown (an
     explicit value wins either way)."""
     ids = st.one_of(_UNKNOWN_IDS, st.sampled_from([entry[1] for entry in RES14_CAPABLE + RES14_LENIENT]))
-    return st.builds(ModelSpec, st.sampled_from(FAMILIES + _OTHER_PROVIDERS), ids, st.sampled_from(formats))
+    return st.builds(ModelSpec, st.sampled_from(FAMILIES + _OTHER_PROVIDERS).map(as_received), ids,
+                     st.sampled_from(formats).map(as_received))
 
 
 def curated_cases(*, capable: bool | None = None) -> list[tuple[ModelSpec, StrictSupport]]:

@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import event
 from hypothesis import strategies as st
 
-from strictconformance.strategies._choices import made_once, sampled
+from strictconformance.strategies._choices import as_received, made_once, sampled
 from strictconformance.wire import PROVIDERS, ModelSpec, PlanRequest, ToolSpec, ToolsRequest
 
 from .models import explicit_models, unknown_models
@@ -47,7 +47,7 @@ def tools_requests(draw: st.DrawFn, *, providers: tuple[str, ...] = PROVIDERS, s
                    strict: st.SearchStrategy[Any] | None = None) -> ToolsRequest:
     """Boolean-convention requests. ``config`` and ``strict`` narrow the provider config and the
     per-tool settings drawn (to aim a check at the cases its rule is about)."""
-    provider = draw(sampled(tuple(providers)))
+    provider = as_received(draw(sampled(tuple(providers))))
     supports = draw(st.booleans()) if supports_structured_outputs is None else supports_structured_outputs
     config_strict = draw(config if config is not None else provider_configs())
     with_response = draw(st.booleans()) if response_schema is None else response_schema

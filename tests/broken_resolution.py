@@ -100,6 +100,28 @@ class ForgetsBeta(ReferenceAdapter):
         return dataclasses.replace(super().build_request(request), betas=frozenset())
 
 
+#: The provider's name as the SDK's own code spells it (an interned literal).
+_ANTHROPIC = "anthropic"
+
+
+class TellsAnthropicByIdentity(ReferenceAdapter):
+    """RES-5: adds the beta only when the provider ``is`` its own literal ``"anthropic"``: a name
+    read from JSON or a config file is an equal string, not that object, and goes without it."""
+
+    def build_request(self, request: ToolsRequest) -> WireRequest:
+        wire = super().build_request(request)
+        return wire if request.provider is _ANTHROPIC else dataclasses.replace(wire, betas=frozenset())
+
+
+class PlannerForgetsBeta(ReferenceAdapter):
+    """RES-5: the planner ships tools strict on an Anthropic model without the beta (the boolean
+    convention's requests carry it)."""
+
+    def plan_request(self, request: PlanRequest) -> Plan:
+        plan = super().plan_request(request)
+        return dataclasses.replace(plan, request=dataclasses.replace(plan.request, betas=frozenset()))
+
+
 class GoogleNeverValidated(ReferenceAdapter):
     """RES-6: drops strict for Google instead of switching the mode to VALIDATED."""
 
@@ -416,6 +438,8 @@ MORE_BROKEN: dict[str, frozenset[str]] = {
     "broken_resolution:OneOfIsNotAUnion": frozenset({"BUD-1", "BUD-5"}),
     "broken_resolution:SkipsAnyOfBranches": frozenset({"BUD-1", "BUD-5"}),
     "broken_resolution:VagueBudgetError": frozenset({"BUD-5"}),
+    "broken_resolution:TellsAnthropicByIdentity": frozenset({"RES-5"}),
+    "broken_resolution:PlannerForgetsBeta": frozenset({"RES-5"}),
     "broken_resolution:AnyGpt4IsStrict": frozenset({"RES-14"}),
     "broken_resolution:AnyBedrockClaudeIsStrict": frozenset({"RES-14"}),
     "broken_resolution:DottedClaude3IsStrict": frozenset({"RES-14"}),

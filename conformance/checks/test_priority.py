@@ -8,15 +8,25 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from strictconformance.adapter import Declarations
 from strictconformance.checks._support import ships_strict, wire_tool
 from strictconformance.harness import Harness, check
 from strictconformance.strategies.models import expected_support
 from strictconformance.strategies.requests import plan_requests
 from strictconformance.strategies.tools import strict_settings, tool_schemas
-from strictconformance.wire import Plan, PlanRequest, StrictSupport, priority_of
+from strictconformance.wire import (
+    ANTHROPIC_STRUCTURED_OUTPUTS_BETA,
+    ModelSpec,
+    Plan,
+    PlanRequest,
+    StrictSupport,
+    ToolSpec,
+    priority_of,
+)
 
 # Small tools, at most a few required ones: budgets (BUD-*) never decide these checks.
 _SMALL = tool_schemas(max_properties=2, max_depth=0, optional=False, unions=False)
@@ -114,3 +124,38 @@ def test_res_12_priority_prefers_never_filters(strictconformance_harness: Harnes
             strictconformance_harness.expect(not ships_strict(outcome.request, wired, support.dialect), detail="strict on a model that is not strict-capable", message=(
                 f"{outcome.model.id!r} is not strict-capable, yet tool {tool.name!r} ships strict "
                 f"(wire strict={wired.strict!r}, mode={outcome.request.function_calling_mode!r})"))
+
+
+@check("RES-12")
+@pytest.mark.parametrize("priority", [1, 1.0], ids=["int", "float"])
+def test_res_12_the_default_priority_is_preferred_not_required(strictconformance_harness: Harness, priority: float) -> None:
+    """Priority 1 is what an omitted setting means (SPEC §1): equal to ``True`` in Python, yet
+    preferred, never required. With no strict-capable candidate the request is planned, lenient."""
+    model = ModelSpec("acme", "acme-large", None)  # no family, no table entry: not strict-capable (RES-13)
+    request = PlanRequest((ToolSpec("lookup", {"type": "object", "properties": {}, "required": [], "additionalProperties": False}, priority),),
+                          (model,))
+    outcome = _plan(strictconformance_harness, request)
+    strictconformance_harness.expect(isinstance(outcome, Plan), detail="refused with no required strict tool", message=(
+        f"no tool has strict=true (the one tool has priority {priority!r}, the default), so nothing may filter the "
+        f"candidates, yet the adapter refused: {type(outcome).__name__}: {outcome}"))
+
+
+def _plans(declarations: Declarations) -> str | None:
+    return None if "plan_request" in declarations.judged_capabilities else "the adapter has no plan_request() (priority convention)"
+
+
+@check("RES-5", requires=_plans)
+@given(request=plan_requests(strict=strict_settings("priority"), min_tools=1, max_tools=5, schema=_SMALL))
+def test_res_5_a_planned_anthropic_strict_request_carries_beta(strictconformance_harness: Harness, request: PlanRequest) -> None:
+    """The beta flag goes with strict on Anthropic whichever convention chose it: a plan that ships
+    a tool strict on an Anthropic-dialect model carries it too."""
+    outcome = _plan(strictconformance_harness, request)
+    if not isinstance(outcome, Plan):
+        return  # refusals are RES-10's business
+    support = _chosen_support(strictconformance_harness, request, outcome)
+    strict_tools = [tool.name for tool in outcome.request.tools if tool.strict is True]
+    if support.dialect != "anthropic" or not strict_tools:
+        return
+    strictconformance_harness.expect(ANTHROPIC_STRUCTURED_OUTPUTS_BETA in outcome.request.betas, detail="strict tools without the beta", message=(
+        f"the plan chose {outcome.model.id!r} (Anthropic dialect) and ships tools {strict_tools} strict, but the "
+        f"request's betas {sorted(outcome.request.betas)} lack {ANTHROPIC_STRUCTURED_OUTPUTS_BETA!r}"))

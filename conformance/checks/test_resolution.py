@@ -155,7 +155,16 @@ def test_res_4_anthropic_response_format_has_no_strict(strictconformance_harness
                                      detail="strict in the response format")
 
 
-@check("RES-5", requires=_provider("anthropic"))
+def _builds(name: str) -> Callable[[Declarations], str | None]:
+    """``_provider(name)``, for a rule a planner (plan_request) can be judged on instead."""
+    def requires(declarations: Declarations) -> str | None:
+        if "build_request" not in declarations.judged_capabilities:
+            return "the adapter has no build_request() (boolean convention)"
+        return _provider(name)(declarations)
+    return requires
+
+
+@check("RES-5", requires=_builds("anthropic"))
 @given(request=tools_requests(providers=("anthropic",)))
 def test_res_5_anthropic_strict_carries_beta(strictconformance_harness: Harness, request: ToolsRequest) -> None:
     wire = strictconformance_harness.call("build_request", request)
