@@ -57,6 +57,18 @@ FAMILIES: dict[str, Family] = {
 NIGHTLY = ("planner", "codec", "strictify", "drift", "tools")
 
 
+def _cosmic_ray() -> str:
+    """cosmic-ray's command: the one installed beside this Python (a venv run without activating
+    it has it there, not on PATH), else the one on PATH."""
+    beside = Path(sys.executable).parent / "cosmic-ray"
+    if beside.is_file():
+        return str(beside)
+    found = shutil.which("cosmic-ray")
+    if found is None:
+        sys.exit("cosmic-ray is not installed: pip install -e '.[mutation]' (or tox -e mutation)")
+    return found
+
+
 def test_command(family: Family) -> str:
     """The family's checks on the reference adapter (the plugin's default), small and fast."""
     targets = " ".join(f"strictconformance.checks.{name}" for name in family.checks)
@@ -148,13 +160,13 @@ def run(name: str, family: Family) -> None:
     env["CI"] = "true"  # the derandomized `ci` profile: the same examples for every mutant
     _stale_bytecode(family)
     if not session.exists():
-        subprocess.run(["cosmic-ray", "init", str(config), str(session)], check=True, cwd=ROOT, env=env)
+        subprocess.run([_cosmic_ray(), "init", str(config), str(session)], check=True, cwd=ROOT, env=env)
     print(f"{name}: {skip_annotations(session)} mutants inside annotations skipped (equivalent)")
     # the unmutated run must pass, or every mutant would count as killed
     baseline = subprocess.run(shlex.split(test_command(family)), cwd=ROOT, env=env)
     if baseline.returncode != 0:
         raise SystemExit(f"mutation: the {name} checks fail on the unmutated reference: no score")
-    subprocess.run(["cosmic-ray", "exec", str(config), str(session)], check=True, cwd=ROOT, env=env)
+    subprocess.run([_cosmic_ray(), "exec", str(config), str(session)], check=True, cwd=ROOT, env=env)
 
 
 def score(name: str) -> tuple[int, int, int, list[str]]:
