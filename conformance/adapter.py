@@ -184,7 +184,8 @@ class Adapter:
     #: Tool layer conventions the TL checks respect (how a generator gives its final value, what an
     #: empty one gives, which schema sources the layer supports). ``None``: the kit's defaults.
     tool_layer_traits: ClassVar[ToolLayerTraits | None] = None
-    #: Rules known to fail, with the reason: run as strict xfails (an unexpected pass fails).
+    #: Rules known to fail, with the reason: the rule is an expected failure while one of its checks fails;
+    #: when every check of the rule passes, the run fails (strict per rule, not per check).
     expected_failures: ClassVar[Mapping[str, str]] = {}
     #: Language of what :meth:`reproduce` returns: ``"python"`` or ``"node"``.
     reproducer_language: ClassVar[str] = "python"

@@ -172,7 +172,7 @@ def test_xdist_aggregates_every_result(run_suite: Callable[..., SuiteRun]) -> No
 
 def test_expected_failures_are_strict(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
     pytester.makepyfile(expecting="""
-        from broken_resolution import ForgetsBeta
+        from broken_resolution import ForgetsBeta, PlannerForgetsBeta
         from strictconformance.reference import ReferenceAdapter
 
         class KnownBug(ForgetsBeta):
@@ -184,6 +184,9 @@ def test_expected_failures_are_strict(run_suite: Callable[..., SuiteRun], pytest
         class ExpectsUncovered(ReferenceAdapter):
             expected_failures = {"BUD-3": "policy differs"}
             allocation_policy = "unspecified"
+
+        class KnownPlannerBug(PlannerForgetsBeta):
+            expected_failures = {"RES-5": "the planner drops the beta"}
     """)
     known = run_suite("expecting:KnownBug", "--sc-rule", "RES-5")
     assert known.result.ret == pytest.ExitCode.OK, known.output
@@ -197,6 +200,16 @@ def test_expected_failures_are_strict(run_suite: Callable[..., SuiteRun], pytest
     assert stale.report["rules"]["RES-5"]["reasons"] == [
         "unexpected pass of an expected failure (fixed long ago): the check passes now; remove the rule from expected_failures"]
     assert "(unexpected pass of an expected failure (fixed long ago)" in stale.output  # under the RES-5 row
+
+    # the expectation is the rule's: met by its one failing check (the planner's), while its other
+    # check (requests built from per-tool settings) passes; that pass is no stale expectation
+    planner = run_suite("expecting:KnownPlannerBug", "--sc-rule", "RES-5")
+    assert planner.result.ret == pytest.ExitCode.OK, planner.output
+    assert planner.outcome("RES-5") == "xfailed", planner.output
+    assert planner.report is not None
+    checks = {check["outcome"]: check for check in planner.report["rules"]["RES-5"]["checks"]}
+    assert set(checks) == {"xfailed", "passed"}, checks
+    assert checks["passed"]["reason"] == "passes, though its rule is declared an expected failure (the planner drops the beta)"
 
     uncovered = run_suite("expecting:ExpectsUncovered", "--sc-rule", "BUD")
     assert "expected_failures entry BUD-3 matches no check that runs" in uncovered.output
