@@ -77,5 +77,4 @@ def as_received(text: str) -> str:
     never the kit's own constant object. Python interns string literals, so an implementation that
     compares names with ``is`` (``provider is "anthropic"``) would pass every check drawing the
     kit's constants and fail on its users' input."""
-    copy = "".join(list(text))
-    return copy if len(text) > 1 else text  # one-character strings are shared by CPython whatever is done
+    return text.encode("utf-8").decode("utf-8")  # a new object for every non-empty string

@@ -57,7 +57,7 @@ def curated_cases(*, capable: bool | None = None) -> list[tuple[ModelSpec, Stric
         rows += [(row, True) for row in RES14_CAPABLE]
     if capable in (None, False):
         rows += [(row, False) for row in RES14_LENIENT]
-    return [(ModelSpec(provider, model_id, None), StrictSupport(dialect if is_capable else None, is_capable))
+    return [(ModelSpec(as_received(provider), as_received(model_id), None), StrictSupport(dialect if is_capable else None, is_capable))
             for (provider, model_id, dialect), is_capable in rows]
 
 

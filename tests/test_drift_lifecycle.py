@@ -143,6 +143,18 @@ def test_a_cut_stream_is_drift_in_every_api() -> None:
                           {"type": "response.content_part.done", "output_index": 0, "content_index": 0, "part": {"type": "output_text"}},
                           {"type": "response.output_item.done", "output_index": 0, "item": {"type": "message", "content": [{"type": "text"}]}},
                           {"type": "response.completed", "response": {}}], "events[4].data.item.content[0].type"),
+    # a reasoning item's summary part restated as another part; a summary delta for a part never added
+    ("openai.responses", [{"type": "response.created", "response": {}},
+                          {"type": "response.output_item.added", "output_index": 0, "item": {"type": "reasoning", "id": "rs_1"}},
+                          {"type": "response.reasoning_summary_part.added", "output_index": 0, "summary_index": 0, "part": {"type": "summary_text"}},
+                          {"type": "response.reasoning_summary_part.done", "output_index": 0, "summary_index": 0, "part": {"type": "summary_text"}},
+                          {"type": "response.output_item.done", "output_index": 0, "item": {"type": "reasoning", "id": "rs_1", "summary": [{"type": "text"}]}},
+                          {"type": "response.completed", "response": {}}], "events[4].data.item.summary[0].type"),
+    ("openai.responses", [{"type": "response.created", "response": {}},
+                          {"type": "response.output_item.added", "output_index": 0, "item": {"type": "reasoning", "id": "rs_1"}},
+                          {"type": "response.reasoning_summary_text.delta", "output_index": 0, "summary_index": 0, "delta": "Think"},
+                          {"type": "response.output_item.done", "output_index": 0, "item": {"type": "reasoning", "id": "rs_1"}},
+                          {"type": "response.completed", "response": {}}], "events[2].data.summary_index"),
 ])
 def test_lifecycle_breaches_of_hand_written_streams(api: str, events: list[dict[str, object]], path: str) -> None:
     """Each stream breaks its lifecycle first at ``path``."""
@@ -196,6 +208,25 @@ def test_a_streamed_item_renamed_where_it_is_restated_is_breaking() -> None:
             document = stream_document(mutation.subject.api, mutation.subject.events)
             assert lifecycle_breaches("openai.responses", document)[0].path == mutation.path
     assert restated["output"] >= 2 and restated["content"] >= 1, restated
+
+
+def test_a_snapshot_item_is_the_one_streamed_with_its_id_whatever_its_position() -> None:
+    """Stream positions can have gaps (openai-python keys stream items by output_index and
+    documents that "stream indexes can have gaps when a provider emits an empty added event"): the
+    final snapshot's items are matched to the streamed ones by id, so a gap is no contradiction
+    and a renamed item is one at any position."""
+    def stream(final_types: tuple[str, str]) -> dict[str, object]:
+        events = [{"type": "response.created", "response": {}},
+                  {"type": "response.output_item.added", "output_index": 1, "item": {"type": "reasoning", "id": "rs_1"}},
+                  {"type": "response.output_item.done", "output_index": 1, "item": {"type": "reasoning", "id": "rs_1"}},
+                  {"type": "response.output_item.added", "output_index": 2, "item": {"type": "function_call", "id": "fc_1"}},
+                  {"type": "response.output_item.done", "output_index": 2, "item": {"type": "function_call", "id": "fc_1"}},
+                  {"type": "response.completed", "response": {"output": [{"type": final_types[0], "id": "rs_1"},
+                                                                          {"type": final_types[1], "id": "fc_1"}]}}]
+        return {"events": [{"event": None, "data": data} for data in events]}
+    assert lifecycle_breaches("openai.responses", stream(("reasoning", "function_call"))) == []
+    renamed = lifecycle_breaches("openai.responses", stream(("reasoning", "tool_call")))
+    assert [(b.path, b.actual) for b in renamed] == [("events[5].data.response.output[1].type", "'tool_call'")]
 
 
 def test_a_restated_item_never_opened_is_not_compared() -> None:

@@ -22,6 +22,7 @@ from strictconformance.checks._support import (
 )
 from strictconformance.findings import not_covered
 from strictconformance.harness import Harness, check
+from strictconformance.strategies._choices import as_received
 from strictconformance.strategies.models import curated_cases, curated_models, models_with_support
 from strictconformance.strategies.requests import tools_requests
 from strictconformance.wire import (
@@ -60,7 +61,7 @@ def _for_adapter(strictconformance_harness: Harness, request: ToolsRequest, allo
     usable = [provider for provider in allowed if provider in strictconformance_harness.declarations.providers]
     if request.provider in usable or not usable:
         return request
-    provider = usable[len(request.tools) % len(usable)]
+    provider = as_received(usable[len(request.tools) % len(usable)])
     supports = request.supports_structured_outputs or provider != "anthropic"
     return dataclasses.replace(request, provider=provider, model=_MODELS[provider], supports_structured_outputs=supports,
                                function_calling_mode=request.function_calling_mode if provider == "google" else None)

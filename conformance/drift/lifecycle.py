@@ -82,19 +82,21 @@ class Parts:
 class Restated:
     """Where an event restates blocks already streamed: in events of type ``events``, the array
     at ``array`` (a dotted path in the event's data; ``""`` when the event carries one block at
-    ``block``) holds at position *i* the block opened at index *i*, its kind at ``kind``, and
-    inside it at ``parts`` the parts opened at (*i*, *j*), their kind at ``part_kind``
-    (``response.completed``'s ``response.output``; ``response.output_item.done``'s ``item`` and its
-    ``content``); ``kind`` empty when the block's own kind is compared elsewhere
-    (:attr:`Lifecycle.block_kind`). A block or part restated as another kind than it opened as is a stream that
-    contradicts itself: an SDK reading the snapshot sees another item than the one streamed."""
+    ``block``) holds the blocks opened before, each the one opened with the same id
+    (:attr:`Lifecycle.block_id`; the one opened at its position when it has none), its kind at
+    ``kind``; inside it, each ``(array, kind, index)`` of ``parts`` holds the parts of the
+    :class:`Parts` whose ``index`` is that one, the part opened at (*i*, *j*) at position *j*
+    (``response.completed``'s ``response.output``; ``response.output_item.done``'s ``item``, its
+    ``content`` and its reasoning ``summary``). ``kind`` is empty when the block's own kind is
+    compared elsewhere (:attr:`Lifecycle.block_kind`). A block or part restated as another kind than
+    it opened as is a stream that contradicts itself: an SDK reading the snapshot sees another item
+    than the one streamed."""
 
     events: tuple[str, ...]
     kind: str = ""
     array: str = ""
     block: str = ""
-    parts: str = ""
-    part_kind: str = ""
+    parts: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -132,8 +134,11 @@ class Lifecycle:
     #: events that refer to an open block of one kind (``response.function_call_arguments.delta``
     #: needs a ``function_call`` item), the kind read at ``block_kind``
     block_events: tuple[tuple[str, str], ...] = ()
-    #: blocks inside a block
-    parts: Parts | None = None
+    #: where a block's id is in its opening event (a dotted path): a snapshot's element is matched
+    #: to the block opened with its id (positions can have gaps)
+    block_id: str = ""
+    #: kinds of blocks inside a block (a message item's content parts, a reasoning item's summary parts)
+    parts: tuple[Parts, ...] = ()
     #: events that restate blocks (and parts) already streamed
     restated: tuple[Restated, ...] = ()
 
@@ -166,6 +171,8 @@ _ANTHROPIC = Lifecycle(
     ignored=("ping",),
     grown=(Grown(("message_start",), "message.content", "index"),),
 )
+#: a Responses item's parts as its snapshot holds them: (array, kind, the Parts index naming them)
+_RESPONSES_PARTS = (("content", "type", "content_index"), ("summary", "type", "summary_index"))
 _RESPONSES = Lifecycle(
     api="openai.responses",
     source=_RESPONSES_STREAM,
@@ -174,18 +181,21 @@ _RESPONSES = Lifecycle(
     block_close="response.output_item.done",
     index="output_index",
     block_kind="item.type",
+    block_id="item.id",
     block_events=(("response.function_call_arguments.delta", "function_call"), ("response.function_call_arguments.done", "function_call")),
-    parts=Parts("response.content_part.added", "response.content_part.done", "content_index", "part.type",
-                (("response.output_text.delta", "output_text"), ("response.output_text.done", "output_text"),
-                 ("response.output_text.annotation.added", "output_text"), ("response.refusal.delta", "refusal"),
-                 ("response.refusal.done", "refusal"))),
+    parts=(Parts("response.content_part.added", "response.content_part.done", "content_index", "part.type",
+                 (("response.output_text.delta", "output_text"), ("response.output_text.done", "output_text"),
+                  ("response.output_text.annotation.added", "output_text"), ("response.refusal.delta", "refusal"),
+                  ("response.refusal.done", "refusal"))),
+           Parts("response.reasoning_summary_part.added", "response.reasoning_summary_part.done", "summary_index", "part.type",
+                 (("response.reasoning_summary_text.delta", "summary_text"), ("response.reasoning_summary_text.done", "summary_text")))),
     fragments=(Fragment("response.function_call_arguments.delta", "delta"),),
     terminal=("response.completed", "response.incomplete", "response.failed"),
     grown=(Grown(("response.created", "response.in_progress"), "response.output", "output_index"),
            Grown(("response.output_item.added",), "item.content", "content_index")),
     restated=(Restated(("response.completed", "response.incomplete", "response.failed"), "type", array="response.output",
-                       parts="content", part_kind="type"),
-              Restated(("response.output_item.done",), block="item", parts="content", part_kind="type")),
+                       parts=_RESPONSES_PARTS),
+              Restated(("response.output_item.done",), block="item", parts=_RESPONSES_PARTS)),
 )
 
 
@@ -266,7 +276,8 @@ def _named_breaches(lc: Lifecycle, entries: list[Any]) -> list[Breach]:
     out: list[Breach] = []
     opened: dict[int, int] = {}  # index -> position of its opener
     kinds: dict[int, Any] = {}  # index -> its kind as opened (Lifecycle.block_kind)
-    parts: dict[tuple[int, int], list[Any]] = {}  # (index, part index) -> [its kind as opened, closed]
+    ids: dict[Any, int] = {}  # a block's id (Lifecycle.block_id) -> its index
+    parts: dict[tuple[str, int, int], list[Any]] = {}  # (Parts.index, index, part) -> [its kind as opened, closed, position]
     closed: set[int] = set()
     pieces: dict[int, list[str]] = {}
     last_piece: dict[int, str] = {}
@@ -291,7 +302,7 @@ def _named_breaches(lc: Lifecycle, entries: list[Any]) -> list[Breach]:
                 out.append(Breach("DR-8", _path("events", position, "data", "type"),
                                   f"one {lc.opens!r} per stream", f"a second {kind!r}"))
             started = True
-        _restated_breaches(lc, data, kind, position, kinds, parts, out)
+        _restated_breaches(lc, data, kind, position, kinds, ids, parts, out)
         if kind in lc.terminal:
             ended_at = position
             continue
@@ -305,6 +316,9 @@ def _named_breaches(lc: Lifecycle, entries: list[Any]) -> list[Breach]:
             opened[index] = position
             if lc.block_kind:
                 kinds[index] = _get(data, lc.block_kind)
+            block_id = _get(data, lc.block_id) if lc.block_id else None
+            if isinstance(block_id, str) and block_id:
+                ids.setdefault(block_id, index)
             continue
         if index not in opened or index in closed:
             state = "never started" if index not in opened else "already closed"
@@ -314,8 +328,8 @@ def _named_breaches(lc: Lifecycle, entries: list[Any]) -> list[Breach]:
         if needed is not None and kinds.get(index) != needed:
             out.append(Breach("DR-8", _path("events", position, "data", "type"), f"{kind!r} for a {needed!r} {lc.index}",
                               f"{lc.index} {index}, opened as {kinds.get(index)!r}"))
-        if lc.parts is not None:
-            _part_breaches(lc.parts, data, kind, index, position, parts, out)
+        for kind_of_parts in lc.parts:
+            _part_breaches(kind_of_parts, data, kind, index, position, parts, out)
         if kind == lc.block_close:
             closed.add(index)
             if lc.block_kind and _get(data, lc.block_kind) != kinds.get(index):
@@ -334,11 +348,11 @@ def _named_breaches(lc: Lifecycle, entries: list[Any]) -> list[Breach]:
     if entries and ended_at is None:
         out.insert(0, Breach("DR-9", "events", f"the stream to end with one of {list(lc.terminal)}", "a stream cut short"))
         return out
-    if lc.parts is not None:
-        for (_, part), (_, part_closed, position) in parts.items():
-            if not part_closed:
-                out.append(Breach("DR-8", _path("events", position, "data", lc.parts.index), f"{lc.parts.close!r} for {lc.parts.index} {part}",
-                                  "a part never closed"))
+    closes = {p.index: p.close for p in lc.parts}
+    for (named, _, part), (_, part_closed, position) in parts.items():
+        if not part_closed:
+            out.append(Breach("DR-8", _path("events", position, "data", named), f"{closes[named]!r} for {named} {part}",
+                              "a part never closed"))
     for index, position in opened.items():
         if index not in closed:
             out.append(Breach("DR-8", _path("events", position, "data", lc.index), f"{lc.block_close!r} for {lc.index} {index}",
@@ -347,7 +361,7 @@ def _named_breaches(lc: Lifecycle, entries: list[Any]) -> list[Breach]:
 
 
 def _restated_breaches(lc: Lifecycle, data: dict[str, Any], kind: str, position: int, kinds: dict[int, Any],
-                       parts: dict[tuple[int, int], list[Any]], out: list[Breach]) -> None:
+                       ids: dict[Any, int], parts: dict[tuple[str, int, int], list[Any]], out: list[Breach]) -> None:
     """The breaches of an event restating blocks already streamed (:class:`Restated`): a block or
     part of another kind than it opened as. Only blocks and parts that were opened are compared
     (one never opened is the lifecycle's other breaches' business)."""
@@ -358,7 +372,11 @@ def _restated_breaches(lc: Lifecycle, data: dict[str, Any], kind: str, position:
             array = _get(data, restated.array)
             if not isinstance(array, list):
                 continue
-            blocks = [(number, element, (restated.array, number)) for number, element in enumerate(array)]
+            blocks = []
+            for number, element in enumerate(array):
+                block_id = element.get("id") if isinstance(element, dict) and lc.block_id else None
+                opened_as = ids.get(block_id, -1) if isinstance(block_id, str) and block_id else number
+                blocks.append((opened_as, element, (restated.array, number)))
         else:
             index = data.get(lc.index)
             if not isinstance(index, int) or isinstance(index, bool):
@@ -371,18 +389,19 @@ def _restated_breaches(lc: Lifecycle, data: dict[str, Any], kind: str, position:
                 out.append(Breach("DR-8", _path("events", position, "data", *at, restated.kind),
                                   f"{lc.index} {number} restated as the {kinds[number]!r} it opened as", repr(element.get(restated.kind))))
                 continue
-            inner = element.get(restated.parts) if restated.parts else None
-            for part, value in enumerate(inner if isinstance(inner, list) else ()):
-                opened = parts.get((number, part))
-                if opened is None or not isinstance(value, dict) or value.get(restated.part_kind) == opened[0]:
-                    continue
-                out.append(Breach("DR-8", _path("events", position, "data", *at, restated.parts, part, restated.part_kind),
-                                  f"part {part} of {lc.index} {number} restated as the {opened[0]!r} it opened as",
-                                  repr(value.get(restated.part_kind))))
+            for array_name, part_kind, named in restated.parts:
+                inner = element.get(array_name)
+                for part, value in enumerate(inner if isinstance(inner, list) else ()):
+                    opened = parts.get((named, number, part))
+                    if opened is None or not isinstance(value, dict) or value.get(part_kind) == opened[0]:
+                        continue
+                    out.append(Breach("DR-8", _path("events", position, "data", *at, array_name, part, part_kind),
+                                      f"{named} {part} of {lc.index} {number} restated as the {opened[0]!r} it opened as",
+                                      repr(value.get(part_kind))))
 
 
 def _part_breaches(p: Parts, data: dict[str, Any], kind: str, index: int, position: int,
-                   parts: dict[tuple[int, int], list[Any]], out: list[Breach]) -> None:
+                   parts: dict[tuple[str, int, int], list[Any]], out: list[Breach]) -> None:
     """The breaches of one event of an open block against its parts' lifecycle (``parts``: each
     part's kind as opened, whether it is closed, and where it opened)."""
     needed = dict(p.events).get(kind)
@@ -391,7 +410,7 @@ def _part_breaches(p: Parts, data: dict[str, Any], kind: str, index: int, positi
     number = data.get(p.index)
     if not isinstance(number, int) or isinstance(number, bool):
         return
-    key = (index, number)
+    key = (p.index, index, number)
     where = _path("events", position, "data", p.index)
     if kind == p.open:
         if key in parts:
