@@ -99,3 +99,73 @@ def test_the_column_runs_with_its_environment_s_python(tmp_path: Path, monkeypat
                                      workers=None, python=seen[0][0])
     assert column.versions == {"acme": None}  # read from the environment (acme is not installed in it)
     assert folder.is_dir(), "a matching environment was rebuilt"
+
+
+def test_columns_sharing_an_environment_build_it_once_and_never_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An SDK's columns share their environment and the matrix runs columns in threads (--jobs):
+    the second column waits for the first one's build and reuses it. Both used to clear and build the
+    folder at once, and the loser's rmtree crashed the whole matrix (OSError: Directory not empty)."""
+    import threading
+
+    monkeypatch.setattr(matrix_run, "kit_source", lambda: (str(tmp_path), True))
+    inside = 0
+    most = 0
+    builds: list[str] = []
+    guard = threading.Lock()
+    other_arrived = threading.Event()
+
+    def fake_run(command: list[str], **kwargs: object) -> object:
+        nonlocal inside, most
+        with guard:
+            inside += 1
+            most = max(most, inside)
+        if inside > 1:
+            other_arrived.set()
+        other_arrived.wait(0.5)  # give another builder the chance to come in: only the lock keeps it out
+        if command[1:3] == ["-m", "venv"]:
+            builds.append(command[-1])
+            python = Path(command[-1]) / "bin" / "python"
+            python.parent.mkdir(parents=True, exist_ok=True)
+            python.symlink_to(sys.executable)
+        with guard:
+            inside -= 1
+        return matrix_run.subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(matrix_run.subprocess, "run", fake_run)
+    paths = [SdkPath(f"acme/{name}", name, ("acme",), adapter="m:A", environment=("acme==1.0",)) for name in ("x", "y")]
+    pythons: list[Path] = []
+    errors: list[BaseException] = []
+
+    def build(path: SdkPath) -> None:
+        try:
+            pythons.append(matrix_run.build_column_environment(path, tmp_path))
+        except BaseException as error:  # the test reports it
+            errors.append(error)
+
+    threads = [threading.Thread(target=build, args=(path,)) for path in paths]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not errors, errors
+    assert len(builds) == 1 and most == 1, (builds, most)
+    assert len(pythons) == 2 and pythons[0] == pythons[1]
+
+
+def test_a_column_the_kit_fails_on_is_an_error_column_and_the_others_keep_their_results(tmp_path: Path,
+                                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """An exception of the kit's own while running one column is that column's error, named as the
+    kit's; the matrix goes on and writes every other column's result."""
+    from strictconformance.matrix import __main__ as matrix_main
+
+    def broken_run_column(path: SdkPath, *args: object, **kwargs: object) -> object:
+        raise OSError(39, "Directory not empty", "site-packages")
+
+    monkeypatch.setattr(matrix_main, "run_column", broken_run_column)
+    code = matrix_main.main(["--out", str(tmp_path / "build"), "--paths", "openai-python/client", "--jobs", "2"])
+    summary = json.loads((tmp_path / "build" / "summary.json").read_text())
+    columns = {column["key"]: column for column in summary["columns"]}
+    assert columns["openai-python/client"]["status"] == "error", columns
+    assert "strictconformance's own error while running this column" in columns["openai-python/client"]["reason"]
+    assert "Directory not empty" in columns["openai-python/client"]["reason"]
+    assert "reference" in columns and code is not None

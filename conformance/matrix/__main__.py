@@ -297,10 +297,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     def run_one(index: int, path: SdkPath) -> ColumnResult:
         def progress(message: str) -> None:
             say(f"[{index}/{len(paths)}] {message}")
-        return run_column(path, out, profile=args.profile, rules=rules, workers=args.workers,
-                          timeout=args.timeout, progress=progress,
-                          extra_pythonpath=[os.getcwd()] if path.key not in {p.key for p in SDK_PATHS}
-                          and path is not REFERENCE else ())
+        try:
+            return run_column(path, out, profile=args.profile, rules=rules, workers=args.workers,
+                              timeout=args.timeout, progress=progress,
+                              extra_pythonpath=[os.getcwd()] if path.key not in {p.key for p in SDK_PATHS}
+                              and path is not REFERENCE else ())
+        except Exception as error:  # the kit's own error: this column's, never the other columns' results
+            reason = (f"strictconformance's own error while running this column (not a finding about the SDK; please "
+                      f"report it): {type(error).__name__}: {error}")
+            progress(f"{path.key}: error ({reason})")
+            return ColumnResult(key=path.key, title=path.title, language=path.language, adapter=path.adapter,
+                                command=path.command, status="error", reason=reason)
 
     if args.jobs > 1 and len(paths) > 1:
         from concurrent.futures import ThreadPoolExecutor

@@ -141,6 +141,17 @@ def _clean_env() -> dict[str, str]:
                             "__PYVENV_LAUNCHER__")}
 
 
+#: One lock per environment folder: an SDK's columns share their environment, and the matrix runs
+#: columns in threads (--jobs): the second column waits for the first one's build, then reuses it.
+_ENV_LOCKS: dict[Path, threading.Lock] = {}
+_ENV_LOCKS_GUARD = threading.Lock()
+
+
+def _environment_lock(folder: Path) -> threading.Lock:
+    with _ENV_LOCKS_GUARD:
+        return _ENV_LOCKS.setdefault(folder, threading.Lock())
+
+
 def build_column_environment(path: SdkPath, out_dir: Path, *, timeout: float = ENV_BUILD_TIMEOUT_S,
                              progress: Callable[[str], None] = lambda message: None) -> Path:
     """Build (or reuse) ``path``'s own environment under ``out_dir/venvs`` (one folder per set of
@@ -156,6 +167,12 @@ def build_column_environment(path: SdkPath, out_dir: Path, *, timeout: float = E
     # one environment per set of requirements: an SDK's columns share theirs
     digest = hashlib.sha256(json.dumps(marker).encode()).hexdigest()[:10]
     folder = (out_dir / "venvs" / f"{safe_name(path.key.split('/')[0])}-{digest}").resolve()
+    with _environment_lock(folder):
+        return _build_environment(path, folder, marker, requirements, timeout, progress)
+
+
+def _build_environment(path: SdkPath, folder: Path, marker: dict[str, object], requirements: list[str], timeout: float,
+                       progress: Callable[[str], None]) -> Path:
     python = _environment_python(folder)
     try:
         if json.loads((folder / _ENV_MARKER).read_text(encoding="utf-8")) == marker and python.is_file():
@@ -163,9 +180,12 @@ def build_column_environment(path: SdkPath, out_dir: Path, *, timeout: float = E
             return python
     except (OSError, ValueError):
         pass
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
+    try:
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+    except OSError as error:
+        raise EnvironmentBuildError(f"cannot clear its environment folder {folder}: {error}") from None
     progress(f"{path.key}: building its environment in {folder} ({' '.join(path.environment)})")
     deadline = time.monotonic() + timeout
 
