@@ -113,6 +113,16 @@ class TellsAnthropicByIdentity(ReferenceAdapter):
         return wire if request.provider is _ANTHROPIC else dataclasses.replace(wire, betas=frozenset())
 
 
+class BetaForEveryStrictRequest(ReferenceAdapter):
+    """RES-5: adds Anthropic's beta to every request with a strict tool, whatever the provider."""
+
+    def build_request(self, request: ToolsRequest) -> WireRequest:
+        wire = super().build_request(request)
+        if any(tool.strict is True for tool in wire.tools) or wire.function_calling_mode == "VALIDATED":
+            return dataclasses.replace(wire, betas=wire.betas | {ANTHROPIC_STRUCTURED_OUTPUTS_BETA})
+        return wire
+
+
 class PlannerForgetsBeta(ReferenceAdapter):
     """RES-5: the planner ships tools strict on an Anthropic model without the beta (the boolean
     convention's requests carry it)."""
@@ -440,6 +450,7 @@ MORE_BROKEN: dict[str, frozenset[str]] = {
     "broken_resolution:VagueBudgetError": frozenset({"BUD-5"}),
     "broken_resolution:TellsAnthropicByIdentity": frozenset({"RES-5"}),
     "broken_resolution:PlannerForgetsBeta": frozenset({"RES-5"}),
+    "broken_resolution:BetaForEveryStrictRequest": frozenset({"RES-5"}),
     "broken_resolution:AnyGpt4IsStrict": frozenset({"RES-14"}),
     "broken_resolution:AnyBedrockClaudeIsStrict": frozenset({"RES-14"}),
     "broken_resolution:DottedClaude3IsStrict": frozenset({"RES-14"}),

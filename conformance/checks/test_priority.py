@@ -154,7 +154,13 @@ def test_res_5_a_planned_anthropic_strict_request_carries_beta(strictconformance
         return  # refusals are RES-10's business
     support = _chosen_support(strictconformance_harness, request, outcome)
     strict_tools = [tool.name for tool in outcome.request.tools if tool.strict is True]
-    if support.dialect != "anthropic" or not strict_tools:
+    if support.dialect != "anthropic":
+        strictconformance_harness.expect(ANTHROPIC_STRUCTURED_OUTPUTS_BETA not in outcome.request.betas,
+                                         detail="the Anthropic beta on another provider's request", message=(
+            f"the plan chose {outcome.model.id!r} ({support.dialect or 'no'} dialect), yet its request carries Anthropic's beta "
+            f"{ANTHROPIC_STRUCTURED_OUTPUTS_BETA!r} (betas {sorted(outcome.request.betas)})"))
+        return
+    if not strict_tools:
         return
     strictconformance_harness.expect(ANTHROPIC_STRUCTURED_OUTPUTS_BETA in outcome.request.betas, detail="strict tools without the beta", message=(
         f"the plan chose {outcome.model.id!r} (Anthropic dialect) and ships tools {strict_tools} strict, but the "

@@ -175,6 +175,25 @@ def test_res_5_anthropic_strict_carries_beta(strictconformance_harness: Harness,
         f"{ANTHROPIC_STRUCTURED_OUTPUTS_BETA!r}"))
 
 
+def _builds_beyond_anthropic(declarations: Declarations) -> str | None:
+    if "build_request" not in declarations.judged_capabilities:
+        return "the adapter has no build_request() (boolean convention)"
+    if not {"openai", "google"} & set(declarations.providers):
+        return "the adapter's providers include neither 'openai' nor 'google'"
+    return None
+
+
+@check("RES-5", requires=_builds_beyond_anthropic)
+@given(request=tools_requests(providers=("openai", "google")))
+def test_res_5_the_beta_goes_to_anthropic_only(strictconformance_harness: Harness, request: ToolsRequest) -> None:
+    """The structured-outputs beta is Anthropic's: an OpenAI or Google request never carries it."""
+    request = _for_adapter(strictconformance_harness, request, ("openai", "google"))
+    wire = strictconformance_harness.call("build_request", request)
+    strictconformance_harness.expect(ANTHROPIC_STRUCTURED_OUTPUTS_BETA not in wire.betas, detail="the Anthropic beta on another provider's request",
+                                     message=(f"a {request.provider} request carries Anthropic's beta {ANTHROPIC_STRUCTURED_OUTPUTS_BETA!r} "
+                                              f"(betas {sorted(wire.betas)})"))
+
+
 @check("RES-6", requires=_provider("google"))
 @given(request=tools_requests(providers=("google",)))
 def test_res_6_google_strict_switches_mode(strictconformance_harness: Harness, request: ToolsRequest) -> None:

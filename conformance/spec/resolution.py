@@ -53,7 +53,8 @@ RULES: tuple[Rule, ...] = (
     Rule("RES-5", "strict sent to Anthropic comes with the structured-outputs beta flag",
          "When strict is sent for Anthropic, the request also carries the structured-outputs beta flag "
          "(structured-outputs-2025-11-13), whichever convention chose strict (a request built from "
-         "per-tool settings, or a plan that ships a tool strict on an Anthropic-dialect model).",
+         "per-tool settings, or a plan that ships a tool strict on an Anthropic-dialect model); the beta "
+         "is Anthropic's, so no other provider's request carries it.",
          _SPEC1 + "; " + _ANTHROPIC_LIMITS, (*_BOOLEAN, *_PRIORITY)),
     Rule("RES-6", "Google: no per-tool flag; a strict tool switches the mode to VALIDATED",
          "Google has no per-tool flag: a tool resolved to strict true switches the request's function-"
