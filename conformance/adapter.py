@@ -201,8 +201,9 @@ class Adapter:
 
     def plan_request(self, request: PlanRequest) -> Plan:
         """Priority convention: the model chosen among ``request.candidates`` and the wire request
-        built for it (RES-10..RES-12, BUD-1..BUD-6). Refuse by raising one of ``rejection_errors``."""
-        raise _not_implemented("plan_request", "the priority convention and budgets (RES-10..RES-12, BUD-*)")
+        built for it (RES-10..RES-12, BUD-1..BUD-6, and RES-5's beta on a planned request). Refuse by
+        raising one of ``rejection_errors``."""
+        raise _not_implemented("plan_request", "the priority convention and budgets (RES-5, RES-10..RES-12, BUD-*)")
 
     def strict_support(self, model: ModelSpec) -> StrictSupport:
         """The model's resolved strict format: dialect family and strict capability (RES-13, RES-14)."""

@@ -339,6 +339,8 @@ class ConformanceReport:
             if data["outcome"] == "not covered":
                 own = [reason for reason in data["reasons"] if not _undeclared(reason)]
                 reason = "; ".join(own) if own else "its checks are for dialects or providers the adapter does not declare"
+                if own and len(own) < len(data["reasons"]):  # a rule judged through several capabilities
+                    reason += "; its other checks are for dialects or providers the adapter does not declare"
                 not_covered.setdefault(reason, []).append(rule_id)
         for reason, rule_ids in not_covered.items():
             yield f"not covered: {_compact(rule_ids)} - {reason}"

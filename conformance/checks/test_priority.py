@@ -141,7 +141,7 @@ def test_res_12_the_default_priority_is_preferred_not_required(strictconformance
 
 
 def _plans(declarations: Declarations) -> str | None:
-    return None if "plan_request" in declarations.judged_capabilities else "the adapter has no plan_request() (priority convention)"
+    return None if "plan_request" in declarations.judged_capabilities else "the adapter does not implement plan_request()"
 
 
 @check("RES-5", requires=_plans)

@@ -160,7 +160,7 @@ def _builds(name: str) -> Callable[[Declarations], str | None]:
     """``_provider(name)``, for a rule a planner (plan_request) can be judged on instead."""
     def requires(declarations: Declarations) -> str | None:
         if "build_request" not in declarations.judged_capabilities:
-            return "the adapter has no build_request() (boolean convention)"
+            return "the adapter does not implement build_request()"
         return _provider(name)(declarations)
     return requires
 
@@ -176,8 +176,11 @@ def test_res_5_anthropic_strict_carries_beta(strictconformance_harness: Harness,
 
 
 def _builds_beyond_anthropic(declarations: Declarations) -> str | None:
-    if "build_request" not in declarations.judged_capabilities:
-        return "the adapter has no build_request() (boolean convention)"
+    """An SDK that builds Anthropic requests and another provider's: one that knows no Anthropic has
+    no Anthropic beta to misplace, and RES-5 says nothing about it."""
+    missing = _builds("anthropic")(declarations)
+    if missing is not None:
+        return missing
     if not {"openai", "google"} & set(declarations.providers):
         return "the adapter's providers include neither 'openai' nor 'google'"
     return None
