@@ -372,7 +372,7 @@ def _restated_breaches(lc: Lifecycle, data: dict[str, Any], kind: str, position:
             array = _get(data, restated.array)
             if not isinstance(array, list):
                 continue
-            blocks = []
+            blocks: list[tuple[int, Any, tuple[str | int, ...]]] = []
             for number, element in enumerate(array):
                 block_id = element.get("id") if isinstance(element, dict) and lc.block_id else None
                 opened_as = ids.get(block_id, -1) if isinstance(block_id, str) and block_id else number

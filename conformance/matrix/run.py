@@ -24,7 +24,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -171,7 +171,7 @@ def build_column_environment(path: SdkPath, out_dir: Path, *, timeout: float = E
         return _build_environment(path, folder, marker, requirements, timeout, progress)
 
 
-def _build_environment(path: SdkPath, folder: Path, marker: dict[str, object], requirements: list[str], timeout: float,
+def _build_environment(path: SdkPath, folder: Path, marker: Mapping[str, object], requirements: list[str], timeout: float,
                        progress: Callable[[str], None]) -> Path:
     python = _environment_python(folder)
     try:
