@@ -706,6 +706,7 @@ class _ConformanceRun:
         return [] if rule_id is not None and not _rule_selected(rule_id, selected) else None
 
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        from strictconformance.harness import ConformanceFailure
         from strictconformance.spec import all_rules
 
         state = self.state
@@ -745,11 +746,9 @@ class _ConformanceRun:
             if rule_id in declarations.expected_failures:
                 matched_expectations.add(rule_id)
                 # strict per rule, not per check: a check of the rule that passes is an XPASS, and the
-                # rule fails only when none of its checks meets the expectation (_settle_expected_failures)
-                # only a finding meets the expectation: an error of the check, of the kit or of the
-                # adapter's setup stays an error (pytest would turn any exception into an xfail)
-                from strictconformance.harness import ConformanceFailure
-
+                # rule fails only when none of its checks meets the expectation (_settle_expected_failures).
+                # Only a finding meets it: an error of the check, of the kit or of the adapter's setup
+                # stays an error (pytest would turn any exception into an xfail)
                 item.add_marker(pytest.mark.xfail(strict=False, raises=(ConformanceFailure, AssertionError, BaseExceptionGroup),
                                                   reason=f"expected failure: {declarations.expected_failures[rule_id]}"))
         if deselected:

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from strictconformance.adapter import Declarations
 from strictconformance.harness import Harness
 from strictconformance.spec.resolution import SchemaCost, schema_cost
 from strictconformance.wire import ToolSpec, ToolsRequest, WireRequest, WireTool
 
-__all__ = ["cost_on_wire", "gemini_answer_tool", "gemini_mode_kept", "ships_strict", "wire_tool", "wire_tools"]
+__all__ = ["cost_on_wire", "gemini_answer_tool", "gemini_mode_kept", "implements", "ships_strict", "wire_tool", "wire_tools"]
+
+
+def implements(method: str) -> Callable[[Declarations], str | None]:
+    """A check's ``requires`` for a rule judged through several capabilities: the check applies
+    when the adapter implements ``method`` (the rule is covered by whichever check applies)."""
+    def requires(declarations: Declarations) -> str | None:
+        return None if method in declarations.judged_capabilities else f"the adapter does not implement {method}()"
+    return requires
 
 
 def wire_tools(harness: Harness, request: WireRequest, tools: Sequence[ToolSpec]) -> dict[str, WireTool]:

@@ -12,8 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from strictconformance.adapter import Declarations
-from strictconformance.checks._support import ships_strict, wire_tool
+from strictconformance.checks._support import implements, ships_strict, wire_tool
 from strictconformance.harness import Harness, check
 from strictconformance.strategies.models import expected_support
 from strictconformance.strategies.requests import plan_requests
@@ -140,11 +139,7 @@ def test_res_12_the_default_priority_is_preferred_not_required(strictconformance
         f"candidates, yet the adapter refused: {type(outcome).__name__}: {outcome}"))
 
 
-def _plans(declarations: Declarations) -> str | None:
-    return None if "plan_request" in declarations.judged_capabilities else "the adapter does not implement plan_request()"
-
-
-@check("RES-5", requires=_plans)
+@check("RES-5", requires=implements("plan_request"))
 @given(request=plan_requests(strict=strict_settings("priority"), min_tools=1, max_tools=5, schema=_SMALL))
 def test_res_5_a_planned_anthropic_strict_request_carries_beta(strictconformance_harness: Harness, request: PlanRequest) -> None:
     """The beta flag goes with strict on Anthropic whichever convention chose it: a plan that ships

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from strictconformance.adapter import Declarations
 from strictconformance.checks._support import (
     gemini_mode_kept,
+    implements,
     same_tool_strict,
     wire_tool,
 )
@@ -159,9 +160,7 @@ def test_res_4_anthropic_response_format_has_no_strict(strictconformance_harness
 def _builds(name: str) -> Callable[[Declarations], str | None]:
     """``_provider(name)``, for a rule a planner (plan_request) can be judged on instead."""
     def requires(declarations: Declarations) -> str | None:
-        if "build_request" not in declarations.judged_capabilities:
-            return "the adapter does not implement build_request()"
-        return _provider(name)(declarations)
+        return implements("build_request")(declarations) or _provider(name)(declarations)
     return requires
 
 

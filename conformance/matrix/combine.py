@@ -247,22 +247,16 @@ def combine(columns: Sequence[ColumnResult], *, profile: str, selection: Sequenc
 _RT_FROM_SM = re.compile(r"^RT-\d+ violation: (SM-\d+) at (.+)$")
 
 
-def _fits(entry: Any, finding: Mapping[str, Any]) -> bool:
-    """Whether ``entry`` may speak for ``finding``: it names no defects, or the finding's."""
-    fits = getattr(entry, "fits", None)
-    return True if fits is None else bool(fits(finding))
-
-
 def _key_entry(entries: Mapping[tuple[str, str], Sequence[Any]], exact: Mapping[tuple[str, str, str], Any],
                column_key: str, rule_id: str, key: str, finding: Mapping[str, Any]) -> tuple[Any, str] | None:
     """The entry of ``column_key``/``rule_id`` written for finding ``key``: the one naming the key,
     else the most specific one whose key is a pattern (``*`` for any text) the key fits; an entry
     that names the defects it was checked for holds only for ``finding`` of one of them."""
     entry = exact.get((column_key, rule_id, key))
-    if entry is not None and _fits(entry, finding):
+    if entry is not None and entry.fits(finding):
         return entry, "key"
     fitting = [e for e in entries.get((column_key, rule_id), ())
-               if "*" in e.key and fnmatch.fnmatchcase(key, e.key) and _fits(e, finding)]
+               if "*" in e.key and fnmatch.fnmatchcase(key, e.key) and e.fits(finding)]
     if fitting:
         return max(fitting, key=lambda e: (len(e.key.replace("*", "")), e.verdict == "confirmed")), "pattern"
     return None
@@ -322,7 +316,7 @@ def annotate_triage(document: Mapping[str, Any], triage: Iterable[Any]) -> dict[
                             found = (via[0], "via RT-1")
                 if found is None:
                     candidates = sorted((e for e in by_rule.get((column_key, rule_id), [])
-                                         if "*" not in e.key and not _DEFECT_KEY.match(e.key) and _fits(e, finding)),
+                                         if "*" not in e.key and not _DEFECT_KEY.match(e.key) and e.fits(finding)),
                                         key=lambda e: e.verdict != "confirmed")  # a pattern says what it covers
                     found = (candidates[0], "rule") if candidates else None
                 entry, matched_by = found if found is not None else (None, "")
