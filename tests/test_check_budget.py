@@ -72,6 +72,25 @@ def test_a_passing_check_that_runs_out_of_budget_passes_on_what_it_ran_and_says_
     assert check["budget"]["limits"] == {"cpu_s": 2.0, "examples": 5000, "calls": 0}
 
 
+def test_a_pass_cut_by_its_budget_leaves_an_expected_failure_unconfirmed(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
+    """The examples a budget cut off may be the ones that show the declared bug: a rule whose only
+    check passed on what its budget let it run is neither met nor stale, and the run says so."""
+    pytester.makepyfile(expecting="""
+        from hostile import SpinsInStrictifyCorrectly
+
+        class ExpectsRt3(SpinsInStrictifyCorrectly):
+            expected_failures = {"RT-3": "strictify is not idempotent on tuples"}
+    """)
+    run = run_suite("expecting:ExpectsRt3", "--sc-rule", "RT-3", "-k", "test_rt_3_strictify_is_idempotent",
+                    "--sc-check-budget", "cpu=2,calls=0")
+    check = _check(run, "test_rt_3_strictify_is_idempotent")
+    assert check["outcome"] == "passed" and check["budget"]["exhausted"] == "cpu", check
+    assert run.result.ret == pytest.ExitCode.OK, run.output
+    assert "unexpected pass" not in run.output
+    assert ("expected failure RT-3 (strictify is not idempotent on tuples) neither met nor stale: 1 of its checks "
+            "did not finish (passed on what its budget let it run)") in run.output
+
+
 def test_an_examples_budget_is_the_same_on_any_machine(run_suite: Callable[..., SuiteRun]) -> None:
     """Counted, not timed: the same examples and findings on an idle machine and a busy one."""
     runs = [run_suite("broken_strict_adapters:DescriptionGrows", *_RT3, "--sc-check-budget", "examples=3,cpu=0", profile="selftest")

@@ -215,6 +215,35 @@ def test_expected_failures_are_strict(run_suite: Callable[..., SuiteRun], pytest
     assert "expected_failures entry BUD-3 matches no check that runs" in uncovered.output
 
 
+def test_a_kit_error_under_an_expected_failure_stays_an_error(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
+    """Only a finding meets an expected failure: a check that raises (here the kit's own check, as an
+    oracle bug would) is the kit's error, never an xfail, and it keeps the rule's passing checks
+    from being called stale."""
+    pytester.makepyfile(test_mine="""
+        from strictconformance.harness import check
+
+        @check("RES-2")
+        def test_oracle_raises(strictconformance_harness):
+            raise RuntimeError("the oracle's table has no row for this model")
+    """, expecting="""
+        from strictconformance.reference import ReferenceAdapter
+
+        class ExpectsRes2(ReferenceAdapter):
+            expected_failures = {"RES-2": "defaults differ"}
+    """)
+    run = run_suite("expecting:ExpectsRes2", "test_mine.py", "--sc-rule", "RES-2")
+    assert run.result.ret == pytest.ExitCode.TESTS_FAILED, run.output
+    assert run.outcome("RES-2") == "kit error", run.output
+    assert run.report is not None
+    outcomes = {check["nodeid"].rpartition("::")[2]: check for check in run.report["rules"]["RES-2"]["checks"]}
+    assert outcomes["test_oracle_raises"]["outcome"] == "kit error", outcomes["test_oracle_raises"]
+    assert "RuntimeError: the oracle's table has no row for this model" in outcomes["test_oracle_raises"]["reason"]
+    others = [check for name, check in outcomes.items() if name != "test_oracle_raises"]
+    assert others and all(check["outcome"] == "passed" for check in others), others
+    assert "xfailed" not in {check["outcome"] for check in outcomes.values()}
+    assert "unexpected pass" not in run.output
+
+
 def test_suite_collected_whatever_python_files_says(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester) -> None:
     pytester.makeini("[pytest]\npython_files = check_*.py\n")
     run = run_suite(None, "--sc-rule", "RES-1")
