@@ -854,6 +854,9 @@ class Harness:
     #: strictify's answers in this session, by (dialect, input as JSON text): each check of a case
     #: judges the output of one call (see ``checks._strict.StrictImplementation.strictify``)
     strictify_memo: dict[tuple[str, str], Any] = field(default_factory=dict)
+    #: what strictify raised in this session, by the same key: an input it refused is refused
+    #: again without a call (a trap loop met one refused trap in every example, 14,711 calls)
+    strictify_refusal_memo: dict[tuple[str, str], BaseException] = field(default_factory=dict)
     #: the dialect validator's verdicts in this session, by (dialect, strict schema as JSON text)
     verdict_memo: dict[tuple[str, str], Any] = field(default_factory=dict)
     #: value strategies of strict schemas in this session, by the schema's JSON text: a strategy

@@ -32,3 +32,16 @@ class LeavesEveryObjectOpen(CountsStrictifyCalls):
     def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
         CALLS[(dialect, json.dumps(schema, sort_keys=True))] += 1
         return Strictified({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}, ())
+
+
+class RefusesAllOf(CountsStrictifyCalls):
+    """The reference, refusing (a declared refusal) every schema with an ``allOf`` anywhere: RT-5's
+    trap loop meets its allOf trap in every example."""
+
+    strictify_refusals = (ValueError,)
+
+    def strictify(self, schema: Mapping[str, Any], dialect: str) -> Strictified:
+        CALLS[(dialect, json.dumps(schema, sort_keys=True))] += 1
+        if "allOf" in json.dumps(schema):
+            raise ValueError("allOf is not supported")
+        return reference_strictify(schema, dialect)

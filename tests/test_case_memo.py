@@ -79,3 +79,20 @@ def test_one_output_is_validated_once_and_each_case_still_fails(run_suite: Calla
         assert findings[0]["calls"][-1]["args"][0] == (FIRST if case.endswith("first") else SECOND)
     # the one output both cases share is validated once
     assert len(judged) == 1, judged
+
+
+def test_a_refused_input_is_refused_once_and_still_counted_each_time(run_suite: Callable[..., SuiteRun]) -> None:
+    """A refusal is remembered like an answer: RT-5's trap loop met google-genai's refused allOf
+    trap in every example of its search and shrink (14,711 calls of 35,717); the report still
+    counts each refusal, and a trap it refuses is judged on nothing, as before."""
+    from strictconformance.dialects import get_dialect
+    from strictconformance.dialects.traps import traps
+
+    [refused] = [trap.schema for trap in traps(get_dialect("openai")) if trap.name == "allof-of-closed-objects"]
+    memo_adapters.CALLS.clear()
+    run = run_suite("memo_adapters:RefusesAllOf", "--sc-rule", "RT-5", "-k", "test_rt_5_traps")
+    assert run.rules_with("passed") == {"RT-5"}, run.output
+    assert memo_adapters.CALLS[("openai", json.dumps(refused, sort_keys=True))] == 1, memo_adapters.CALLS
+    assert run.report is not None
+    [check] = [c for c in run.report["rules"]["RT-5"]["checks"] if c["nodeid"].endswith("[openai]")]
+    assert check["strictify"]["refused"] == {"ValueError": check["examples"]}, check

@@ -219,15 +219,16 @@ class StrictImplementation:
             harness.transcript.append(CallRecord("strictify", (schema, self.dialect.name), result=answer, done=True))
             harness.count_strictify(dialect=self.dialect.name, unchanged=_same_json(value.schema, schema))
             return value
+        if key is not None and key in harness.strictify_refusal_memo:
+            # refused before in this session: the same exception, recorded as this check's call
+            error = harness.strictify_refusal_memo[key]
+            harness.transcript.append(CallRecord("strictify", (schema, self.dialect.name), error=error, done=True))
+            self._refused(error, schema)
         attempt = self._through(lambda: harness.attempt("strictify", schema, self.dialect.name, allowed=(Exception,)))
         if attempt.error is not None:
-            declared = (isinstance(attempt.error, self.strictconformance_harness.declarations.strictify_refusals)
-                        or _is_refusal(attempt.error))  # a process harness's refusal answer (RT-10 judges it)
-            refused = Refused(attempt.error, schema, self.dialect, declared=declared)
-            # an undeclared exception on input the reference refuses too is no crash: the input is not a usable schema
-            self.strictconformance_harness.count_strictify(attempt.error, declared=declared, dialect=self.dialect.name,
-                                                           invalid_input=not declared and refused.reference_refuses, schema=schema)
-            raise refused
+            if key is not None and not harness.state_changes:
+                harness.strictify_refusal_memo[key] = attempt.error
+            self._refused(attempt.error, schema)
         try:
             result = Strictified.coerce(attempt.value)
             problem = _schema_problem(result.schema)
@@ -246,6 +247,15 @@ class StrictImplementation:
             if kept is not None:
                 harness.strictify_memo[key] = kept
         return result
+
+    def _refused(self, error: BaseException, schema: Mapping[str, Any]) -> NoReturn:
+        declared = (isinstance(error, self.strictconformance_harness.declarations.strictify_refusals)
+                    or _is_refusal(error))  # a process harness's refusal answer (RT-10 judges it)
+        refused = Refused(error, schema, self.dialect, declared=declared)
+        # an undeclared exception on input the reference refuses too is no crash: the input is not a usable schema
+        self.strictconformance_harness.count_strictify(error, declared=declared, dialect=self.dialect.name,
+                                                       invalid_input=not declared and refused.reference_refuses, schema=schema)
+        raise refused
 
     def _fail(self, message: str, *, detail: str | None = None, where: str | None = None) -> NoReturn:
         __tracebackhide__ = True
