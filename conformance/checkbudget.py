@@ -185,29 +185,19 @@ def _budget_of(runner: Any) -> CheckBudget | None:
     return budget
 
 
-def _finding_keys(origin: Any) -> set[str]:
-    """The defects of one of Hypothesis's interesting origins (a group's: of its members): each
-    kit failure's type carries the identity of its defect (``harness._keyed``)."""
-    keys: set[str] = set()
-    key = getattr(getattr(origin, "exc_type", None), "_finding_key", None)
-    if isinstance(key, str):
-        keys.add(key)
-    for member in getattr(origin, "group_elems", ()) or ():
-        keys |= _finding_keys(member)
-    return keys
-
-
 def _stop(runner: Any, budget: CheckBudget) -> None:
     """End the engine's run: the failures found so far are reported, shrunk as far as they got."""
     from hypothesis import Phase
     from hypothesis.internal.conjecture.engine import ExitReason, RunIsComplete
 
+    from strictconformance.shrinking import finding_keys
+
     if Phase.shrink in runner.settings.phases:
         shrunk = set(runner.shrunk_test_cases)
-        done = set().union(*(_finding_keys(origin) for origin in shrunk)) if shrunk else set()
+        done = set().union(*(finding_keys(origin) for origin in shrunk)) if shrunk else set()
         for origin in runner.interesting_test_cases:
             if origin not in shrunk:
-                budget.unshrunk |= _finding_keys(origin) - done
+                budget.unshrunk |= finding_keys(origin) - done
     runner.statistics["stopped-because"] = f"the strictconformance check budget ran out: {budget.note()}"
     runner.exit_reason = ExitReason.max_examples
     raise RunIsComplete

@@ -77,6 +77,28 @@ class _Crash:
         self.path, self.lineno = "", 0
 
 
+def _smallest_of_each(failures: list[Any]) -> list[Any]:
+    """Each finding once, from its smallest counterexample, where it first appears: Hypothesis
+    reports a check's failures largest first, and one defect can be in several of them (a trap
+    loop's example shows a group of defects, each also shrunk to an example of its own)."""
+    from strictconformance.harness import identity_of
+
+    chosen: dict[Any, tuple[float, Any]] = {}
+    for failure in failures:
+        try:
+            origin = failure.origin or {}
+            key: Any = (failure.key, str(origin.get("file", "")), str(origin.get("function", "")), identity_of(failure))
+        except Exception:  # a failure that cannot say its key is its own finding
+            key = id(failure)
+        try:
+            size: float = len(json.dumps(failure.drawn, default=repr))
+        except (TypeError, ValueError, RecursionError):
+            size = float("inf")
+        if key not in chosen or size < chosen[key][0]:
+            chosen[key] = (size, failure)
+    return [failure for _, failure in chosen.values()]
+
+
 class _FailureText:
     """A check's failure block as a longrepr: printed whole in the failures section, summarised
     by its first line in the short test summary (a plain string is repeated whole there under CI)."""
@@ -1021,7 +1043,7 @@ class _ConformanceRun:
         entries: list[tuple[Any, str]] = []
         seen: set[tuple[str, str, str, str]] = set()
         distinct = 0
-        for failure in failures:
+        for failure in _smallest_of_each(failures):
             identity = identity_of(failure)
             try:
                 failure.rule_id = failure.rule_id or rule_id
