@@ -205,6 +205,9 @@ class ConformanceFailure(CheckFailure):
         #: other defects the same example showed (RT-1: the other rules its strict schema breaks);
         #: the search shrinks this failure's defect, the harness remembers those (``Harness.observed``)
         self.also: list[ConformanceFailure] = []
+        #: the fixed case of a loop (``Harness.each_case``) that met it, when its key names the case:
+        #: the search shrinks each case's finding, not one of them per defect (``search_key_of``)
+        self.case: str | None = None
         #: reported from an example that showed it beside another failure's defect (not shrunk on its own)
         self.seen_beside = False
 
@@ -1297,6 +1300,7 @@ class Harness:
                 failure.rule_id = failure.rule_id or self.current_rule
                 if name_in_key:
                     failure.detail = f"{failure.detail} ({name})" if failure.detail else name
+                    failure.case = name
                 if failure.drawn is None:
                     failure.drawn = dict(self.notes)
                 failures.append(failure)
@@ -1351,19 +1355,29 @@ def identity_of(failure: ConformanceFailure) -> str:
         return failure.key
 
 
+def search_key_of(failure: BaseException) -> str | None:
+    """What a check's search shrinks ``failure`` as (``strictconformance.shrinking``): its defect
+    (:func:`identity_of`), and the fixed case that met it when the finding's key names the case
+    (each trap's finding is shrunk, as each is reported); None for a failure not keyed yet."""
+    search = getattr(type(failure), "_search_key", None)
+    return search if isinstance(search, str) else None
+
+
 def _keyed(failure: ConformanceFailure) -> ConformanceFailure:
     """``failure`` as an instance of a subclass of its own type made for the defect it shows (one
-    per defect, :func:`identity_of`), with no exception context: what Hypothesis reads to tell
-    distinct failures apart, so it searches and shrinks once per defect."""
+    per defect, :func:`identity_of`, and per fixed case when its key names one), with no exception
+    context: what Hypothesis reads to tell distinct failures apart, so it searches and shrinks
+    once per defect."""
     base = type(failure)
     while getattr(base, "_finding_key", None) is not None:
         base = base.__mro__[1]
     failure.__class__ = base  # identity_of reads the failure, not an earlier identity
     identity = identity_of(failure)
-    key = (base, identity)
+    search = f"{identity}|case {failure.case}" if failure.case else identity
+    key = (base, search)
     if key not in _KEYED:
         _KEYED[key] = type(base.__name__, (base,), {"__module__": base.__module__, "__qualname__": base.__qualname__,
-                                                      "_finding_key": identity})
+                                                      "_finding_key": identity, "_search_key": search})
     failure.__class__ = _KEYED[key]
     failure.__context__ = None  # the cause (an adapter's exception) stays in __cause__
     return failure.with_traceback(None)

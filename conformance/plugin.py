@@ -92,7 +92,7 @@ def _smallest_of_each(failures: list[Any]) -> list[Any]:
             key = id(failure)
         try:
             size: float = len(json.dumps(failure.drawn, default=repr))
-        except (TypeError, ValueError, RecursionError):
+        except Exception:  # drawn junk whose repr raises: kept, as the largest
             size = float("inf")
         if key not in chosen or size < chosen[key][0]:
             chosen[key] = (size, failure)
@@ -1037,7 +1037,7 @@ class _ConformanceRun:
         it beside another failure's defect: ``Harness.seen_beside``) or ""."""
         from strictconformance.adapter import error_text
         from strictconformance.findings import Finding, bounded, repeat_key
-        from strictconformance.harness import identity_of
+        from strictconformance.harness import identity_of, search_key_of
         from strictconformance.report import MAX_FINDINGS
 
         entries: list[tuple[Any, str]] = []
@@ -1072,7 +1072,8 @@ class _ConformanceRun:
                 except Exception as exc:
                     finding = dataclasses.replace(finding, text=f"{finding.rule} {finding.kind}: {finding.message}\n"
                                                               f"(strictconformance could not render the rest: {error_text(exc)})")
-            why = "beside" if getattr(failure, "seen_beside", False) else "cut" if identity in unshrunk else ""
+            cut = identity in unshrunk or search_key_of(failure) in unshrunk
+            why = "beside" if getattr(failure, "seen_beside", False) else "cut" if cut else ""
             entries.append((finding, why))
         kept = [finding for finding, _ in entries]
         partial = [why for _, why in entries]

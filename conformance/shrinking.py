@@ -14,13 +14,13 @@ Shrinking mostly happens in its first calls (the big cuts); the tail is fine-tun
 that are already small. Other profiles, and tests that are not the kit's checks, shrink as
 Hypothesis does.
 
-In every profile, a kit check shrinks once per defect: Hypothesis tells failures apart by their
-exception, and a fixed-case loop inside an example (``Harness.each_case``) raises a group of its
-cases' findings, so every *combination* of defects met in one example is a failure of its own, and
-was shrunk as one (13 shrinks for six defects of one trap loop, each call a whole loop). A group's
-defects are shrunk one by one, each to the smallest example that shows it whatever else fails
-beside it; a failure whose defects were all shrunk before keeps the example it was found with
-(the report takes each defect's finding from its smallest example).
+In every profile, a kit check shrinks a failure only when it shows a finding no failure shrunk
+before did. A fixed-case loop inside an example (``Harness.each_case``) raises a group of its
+cases' findings, and Hypothesis tells a group apart by its members: every *combination* of findings
+met in one example was a failure of its own, each shrunk for its own calls of the whole loop (13
+shrinks for six findings of one trap loop). A failure whose findings all were in a failure shrunk
+before keeps the example it was found with; the report takes each finding from its smallest
+example (``plugin._smallest_of_each``).
 
 In every profile, a kit check goes on looking for further distinct bugs after its first one for as
 many calls as Hypothesis allows, not for ten seconds of wall-clock time (Hypothesis's rule), so
@@ -40,8 +40,9 @@ CALLS_PER_FINDING = 150
 MAX_FINDINGS = 20
 #: The attribute marking a kit check's per-example function (set by ``harness.check``).
 MARK = "strictconformance_check"
-
-_installed = False
+#: Set on Hypothesis's engine class once wrapped: a flag on the class, not in this module, so a
+#: second import of the module (a test run in process after another) does not wrap it again
+_WRAPPED = "_strictconformance_shrinking"
 
 
 def _kit_check(runner: Any) -> bool:
@@ -59,9 +60,11 @@ def _budgeted(runner: Any) -> bool:
 
 def finding_keys(origin: Any) -> set[str]:
     """The defects of one of Hypothesis's interesting origins (a group's: of its members): each
-    kit failure's type carries the identity of its defect (``harness._keyed``)."""
+    kit failure's type carries what the search shrinks it as (``harness.search_key_of``: its
+    defect, and the fixed case that met it when its finding names the case)."""
     keys: set[str] = set()
-    key = getattr(getattr(origin, "exc_type", None), "_finding_key", None)
+    exc_type = getattr(origin, "exc_type", None)
+    key = getattr(exc_type, "_search_key", None) or getattr(exc_type, "_finding_key", None)
     if isinstance(key, str):
         keys.add(key)
     for member in getattr(origin, "group_elems", ()) or ():
@@ -69,44 +72,32 @@ def finding_keys(origin: Any) -> set[str]:
     return keys
 
 
-def _defects_to_shrink(runner: Any, example: Any) -> list[str] | None:
-    """The defects of ``example``'s failure that no failure this run shrank before, each to be
-    shrunk on its own; None for a failure of one defect (shrunk as Hypothesis does)."""
+def _covered(runner: Any, example: Any) -> bool:
+    """Whether every finding of ``example``'s failure is one a failure shrunk before in this run
+    showed (then its shrink is a whole search for nothing new); records them otherwise."""
     keys = finding_keys(getattr(example, "interesting_origin", None))
-    if not keys:  # not a kit finding (an error of the check): shrunk as Hypothesis does
-        return None
     covered: set[str] = runner.__dict__.setdefault("_strictconformance_covered", set())
-    new = sorted(keys - covered)
+    if keys and keys <= covered:
+        return True
     covered |= keys
-    if len(keys) == 1 and new:
-        return None
-    return new
+    return False
 
 
 def install() -> None:
     """Wrap Hypothesis's engine once so kit checks under ``ci`` shrink within the budget."""
-    global _installed
-    if _installed:
-        return
     from hypothesis.internal.conjecture import engine
-    from hypothesis.internal.conjecture.data import Status
     from hypothesis.internal.conjecture.shrinker import StopShrinking
 
     runner_type = engine.ConjectureRunner
+    if runner_type.__dict__.get(_WRAPPED):
+        return
     shrink = runner_type.shrink
     test_function = runner_type.test_function
 
-    def shrink_each_defect(self: Any, example: Any, predicate: Any = None, allow_transition: Any = None) -> Any:
-        defects = _defects_to_shrink(self, example) if predicate is not None and _kit_check(self) else None
-        if defects is None:
-            return budgeted_shrink(self, example, predicate, allow_transition)
-        # a group's defects, each shrunk to the smallest example showing it whatever else fails
-        # beside it (the other cases of its loop then pass: that example is a failure of its own)
-        for defect in defects:
-            def shows(data: Any, defect: str = defect) -> bool:
-                return bool(data.status >= Status.INTERESTING and defect in finding_keys(data.interesting_origin))
-            budgeted_shrink(self, example, shows, allow_transition)
-        return example
+    def shrink_what_is_new(self: Any, example: Any, predicate: Any = None, allow_transition: Any = None) -> Any:
+        if predicate is not None and _kit_check(self) and _covered(self, example):
+            return example  # kept as found: each of its findings is in a smaller example already
+        return budgeted_shrink(self, example, predicate, allow_transition)
 
     def budgeted_shrink(self: Any, example: Any, predicate: Any = None, allow_transition: Any = None) -> Any:
         if not _budgeted(self):
@@ -138,7 +129,7 @@ def install() -> None:
             self.first_bug_found_time = time.monotonic()
         return should_generate_more(self)
 
-    runner_type.shrink = shrink_each_defect  # type: ignore[method-assign,assignment]
+    runner_type.shrink = shrink_what_is_new  # type: ignore[method-assign,assignment]
     runner_type.test_function = budgeted_test_function  # type: ignore[method-assign]
     runner_type.should_generate_more = generate_by_calls  # type: ignore[method-assign]
-    _installed = True
+    setattr(runner_type, _WRAPPED, True)

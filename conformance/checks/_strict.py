@@ -226,7 +226,10 @@ class StrictImplementation:
             self._refused(error, schema)
         attempt = self._through(lambda: harness.attempt("strictify", schema, self.dialect.name, allowed=(Exception,)))
         if attempt.error is not None:
-            if key is not None and not harness.state_changes:
+            # only a declared refusal: a process harness's refusal answer goes through the
+            # harness's handling of refusals each time, and a crash, a timeout or a dead harness
+            # process may not happen again
+            if key is not None and isinstance(attempt.error, harness.declarations.strictify_refusals):
                 harness.strictify_refusal_memo[key] = attempt.error
             self._refused(attempt.error, schema)
         try:
