@@ -1266,10 +1266,15 @@ def _settle_expected_failures(session: pytest.Session, state: _State) -> None:
         # it run is one): the expectation is not stale, only unconfirmed
         unjudged = [r for r in results if r.outcome in ("not judged", "not run", "skipped")]
         cut = [r for r in passed if r.budget]
+        unfinished: list[str] = []
         if unjudged or cut:
             why = sorted({r.outcome for r in unjudged} | ({"passed on what its budget let it run"} if cut else set()))
-            state.notes.append(f"expected failure {rule_id} ({expected[rule_id]}) neither met nor stale: "
-                               f"{len(unjudged) + len(cut)} of its checks did not finish ({', '.join(why)})")
+            unfinished.append(f"{len(unjudged) + len(cut)} of its checks did not finish ({', '.join(why)})")
+        narrowed = _narrowed_by(config)
+        if narrowed:  # the check that shows the bug may be one the selection left out
+            unfinished.append(f"the run selected some of its checks only ({narrowed})")
+        if unfinished:
+            state.notes.append(f"expected failure {rule_id} ({expected[rule_id]}) neither met nor stale: {'; '.join(unfinished)}")
             continue
         for result in passed:
             result.outcome = "failed"
@@ -1280,6 +1285,14 @@ def _settle_expected_failures(session: pytest.Session, state: _State) -> None:
                     state.journal.check(result)
         if session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _narrowed_by(config: pytest.Config) -> str:
+    """What narrowed the run's checks below the selected rules (``-k``, ``-m``, test ids), or ""."""
+    ways = [f"{flag} {value!r}" for flag, value in (("-k", config.option.keyword), ("-m", config.option.markexpr)) if value]
+    if any("::" in str(arg) for arg in config.args):
+        ways.append("test ids")
+    return ", ".join(ways)
 
 
 def _write_markdown_reports(session: pytest.Session, state: _State) -> None:
