@@ -1355,12 +1355,12 @@ def identity_of(failure: ConformanceFailure) -> str:
         return failure.key
 
 
-def search_key_of(failure: BaseException) -> str | None:
+def search_key_of(failure: ConformanceFailure) -> str:
     """What a check's search shrinks ``failure`` as (``strictconformance.shrinking``): its defect
     (:func:`identity_of`), and the fixed case that met it when the finding's key names the case
-    (each trap's finding is shrunk, as each is reported); None for a failure not keyed yet."""
+    (each trap's finding is shrunk, as each is reported)."""
     search = getattr(type(failure), "_search_key", None)
-    return search if isinstance(search, str) else None
+    return search if isinstance(search, str) else identity_of(failure)
 
 
 def _keyed(failure: ConformanceFailure) -> ConformanceFailure:

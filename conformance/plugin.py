@@ -81,13 +81,13 @@ def _smallest_of_each(failures: list[Any]) -> list[Any]:
     """Each finding once, from its smallest counterexample, where it first appears: Hypothesis
     reports a check's failures largest first, and one defect can be in several of them (a trap
     loop's example shows a group of defects, each also shrunk to an example of its own)."""
+    from strictconformance.findings import repeat_key
     from strictconformance.harness import identity_of
 
     chosen: dict[Any, tuple[float, Any]] = {}
     for failure in failures:
         try:
-            origin = failure.origin or {}
-            key: Any = (failure.key, str(origin.get("file", "")), str(origin.get("function", "")), identity_of(failure))
+            key: Any = repeat_key(failure, identity_of(failure))  # the failure has the finding's key and origin
         except Exception:  # a failure that cannot say its key is its own finding
             key = id(failure)
         try:
@@ -1072,8 +1072,7 @@ class _ConformanceRun:
                 except Exception as exc:
                     finding = dataclasses.replace(finding, text=f"{finding.rule} {finding.kind}: {finding.message}\n"
                                                               f"(strictconformance could not render the rest: {error_text(exc)})")
-            cut = identity in unshrunk or search_key_of(failure) in unshrunk
-            why = "beside" if getattr(failure, "seen_beside", False) else "cut" if cut else ""
+            why = "beside" if getattr(failure, "seen_beside", False) else "cut" if search_key_of(failure) in unshrunk else ""
             entries.append((finding, why))
         kept = [finding for finding, _ in entries]
         partial = [why for _, why in entries]
@@ -1254,6 +1253,7 @@ def _settle_expected_failures(session: pytest.Session, state: _State) -> None:
     from strictconformance.report import EXPECTED_BUT_PASSED
 
     expected = harness.declarations.expected_failures
+    narrowed = _narrowed_by(config)
     by_rule: dict[str, list[Any]] = {}
     for result in state.report.checks.values():
         if result.rule_id in expected:
@@ -1270,7 +1270,6 @@ def _settle_expected_failures(session: pytest.Session, state: _State) -> None:
         if unjudged or cut:
             why = sorted({r.outcome for r in unjudged} | ({"passed on what its budget let it run"} if cut else set()))
             unfinished.append(f"{len(unjudged) + len(cut)} of its checks did not finish ({', '.join(why)})")
-        narrowed = _narrowed_by(config)
         if narrowed:  # the check that shows the bug may be one the selection left out
             unfinished.append(f"the run selected some of its checks only ({narrowed})")
         if unfinished:

@@ -63,8 +63,7 @@ def finding_keys(origin: Any) -> set[str]:
     kit failure's type carries what the search shrinks it as (``harness.search_key_of``: its
     defect, and the fixed case that met it when its finding names the case)."""
     keys: set[str] = set()
-    exc_type = getattr(origin, "exc_type", None)
-    key = getattr(exc_type, "_search_key", None) or getattr(exc_type, "_finding_key", None)
+    key = getattr(getattr(origin, "exc_type", None), "_search_key", None)
     if isinstance(key, str):
         keys.add(key)
     for member in getattr(origin, "group_elems", ()) or ():

@@ -121,9 +121,9 @@ def test_a_trap_loop_shrinks_what_is_new_not_every_combination(run_suite: Callab
     """Each example of the trap loop raises a group of its traps' findings, and Hypothesis tells a
     group apart by its members: every combination of findings was a failure of its own, shrunk for
     its own calls, each call a whole loop (eight shrinks and 1,319 calls of this check; 2,356 calls
-    on google-genai's from_json_schema, a minute of CPU). A failure whose findings were all in a failure shrunk
-    before now keeps its example: the same findings, each from the smallest example showing it, in
-    fewer calls. Counted, never timed: the same on any machine."""
+    on google-genai's from_json_schema, a minute of CPU). A failure whose findings were all in a
+    failure shrunk before now keeps its example: the same findings, each from the smallest example
+    showing it, in fewer calls. Counted, never timed: the same on any machine."""
     from hypothesis.internal.conjecture.shrinker import Shrinker
 
     pytester.makepyfile(bends=_BENDS)
