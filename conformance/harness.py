@@ -307,8 +307,11 @@ class AdapterFault(ConformanceFailure):
 
 
 #: Folders whose frames are not the implementation's: the interpreter's standard library and the kit.
-_NOT_IMPLEMENTATION = tuple(str(Path(path).resolve()) + os.sep for path in {
-    sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"], str(Path(__file__).resolve().parent)})
+_STDLIB = tuple(str(Path(path).resolve()) + os.sep for path in {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"]})
+#: The folders installed packages live in (an SDK under test): under the standard library's own
+#: folder in a Python that is not a venv (pyenv, python.org, conda), where its prefix alone made
+#: every SDK frame "the standard library's" and a crash's origin the harness that called the SDK
+_PACKAGE_FOLDERS = (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}")
 #: Helpers whose frames raise on behalf of their caller (``assert_never``): the caller is the origin.
 _RAISING_HELPERS = ("typing_extensions.py", "typing.py")
 
@@ -335,7 +338,7 @@ def crash_origin(error: BaseException) -> dict[str, Any] | None:
             resolved = str(Path(filename).resolve())
         except (OSError, ValueError):
             resolved = filename
-        if resolved.startswith(_NOT_IMPLEMENTATION) or filename.startswith("<") or Path(filename).name in _RAISING_HELPERS:
+        if _not_implementation(resolved) or filename.startswith("<") or Path(filename).name in _RAISING_HELPERS:
             continue
         return {"file": _package_relative(resolved), "function": frame.name, "line": frame.lineno}
     return None
@@ -346,11 +349,18 @@ def crash_origin(error: BaseException) -> dict[str, Any] | None:
 _KIT_DIR = str(Path(__file__).resolve().parent) + os.sep
 
 
+def _not_implementation(path: str) -> bool:
+    """Whether a frame in ``path`` is the kit's or the standard library's, never code under test."""
+    if path.startswith(_KIT_DIR):
+        return True
+    return path.startswith(_STDLIB) and not any(folder in path for folder in _PACKAGE_FOLDERS)
+
+
 def _package_relative(path: str) -> str:
     """``path`` as the same on every machine: from its package folder (site-packages, node_modules,
     the kit's own), else relative to the working folder, else as it is. A defect's identity holds
     it: a harness reporting absolute paths gave one crash two ids on two checkouts."""
-    for marker in (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}", f"{os.sep}node_modules{os.sep}"):
+    for marker in (*_PACKAGE_FOLDERS, f"{os.sep}node_modules{os.sep}"):
         if marker in path:
             return path.rpartition(marker)[2].replace(os.sep, "/")
     if path.startswith(_KIT_DIR):

@@ -8,6 +8,8 @@ below show the same through whole runs.
 from __future__ import annotations
 
 import copy
+import os
+import sysconfig
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +80,24 @@ def test_crash_origin_is_the_implementations_innermost_frame() -> None:
     except ValueError as error:
         origin = crash_origin(error)
     assert origin == {"file": "fakesdk/io.py", "function": "parse", "line": 3}
+
+
+def test_an_sdk_installed_inside_the_standard_librarys_folder_is_still_the_origin() -> None:
+    """Outside a venv (pyenv, python.org, conda) site-packages is inside the standard library's
+    folder: its frames are the SDK's, the standard library's beside them are not. The kit named the
+    harness that called google-genai as the origin of the SDK's own AttributeError (_common.py's
+    enum `_missing_` calling `.upper()` on a type list), and every SDK crash of one type and method
+    was one defect."""
+    stdlib = sysconfig.get_paths()["stdlib"]
+    namespace: dict[str, Any] = {}
+    exec(compile("def to_type(value):\n    return value.upper()\n", os.path.join(stdlib, "site-packages", "fakesdk", "common.py"), "exec"),
+         namespace)
+    exec(compile("def call(function, value):\n    return function(value)\n", os.path.join(stdlib, "fakelib.py"), "exec"), namespace)
+    try:
+        namespace["call"](namespace["to_type"], ["string", "null"])
+    except AttributeError as error:
+        origin = crash_origin(error)
+    assert origin == {"file": "fakesdk/common.py", "function": "to_type", "line": 2}
 
 
 def test_a_harness_reports_the_origin() -> None:
