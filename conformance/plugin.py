@@ -353,7 +353,12 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(_QuietWorker(), "strictconformance-quiet-worker")
     _start_watchdog(state, config, controller, timeout)
     _share_run_budget(state, config, controller)
-    config.pluginmanager.register(_ConformanceRun(state, config.rootpath), "strictconformance-run")
+    run = _ConformanceRun(state, config.rootpath)
+    config.pluginmanager.register(run, "strictconformance-run")
+    # the frozen heap is handed back as the config is torn down, after the cleanups registered
+    # before this one (pytest's unraisable-exception plugin collects five times: on a frozen heap,
+    # cheaply; thawed first, those walks cost about 2 s on the reference's run)
+    config.add_cleanup(run.freezer.stop)
 
     # Collect the suite: alone when no paths were given, beside the user's paths otherwise.
     if config.args_source != pytest.Config.ArgsSource.ARGS:
@@ -625,8 +630,21 @@ class _ConformanceRun:
     """The hooks of one active run; registered on the config, so its state dies with the run."""
 
     def __init__(self, state: _State, rootpath: Path) -> None:
+        from strictconformance.heap import Freezer
+
         self.state = state
         self.rootpath = rootpath
+        #: the heap frozen between checks (strictconformance.heap: a quarter of a run's CPU was the
+        #: collector walking, again and again, what the run keeps alive)
+        self.freezer = Freezer()
+
+    @pytest.hookimpl(tryfirst=True)  # before the loop's own implementation (xdist's, in a worker)
+    def pytest_runtestloop(self, session: pytest.Session) -> None:
+        # thawed by a cleanup of the config (pytest_configure): after pytest's own last collections
+        self.freezer.start()
+
+    def pytest_runtest_logfinish(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
+        self.freezer.after_check()
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         from hypothesis import settings

@@ -1,0 +1,146 @@
+"""The heap is frozen between a run's checks (strictconformance.heap), and handed back after."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from conftest import SuiteRun
+from strictconformance.heap import Freezer
+
+
+@pytest.fixture
+def thawed() -> Iterator[None]:
+    """Each test starts and ends with nothing frozen and the collector on."""
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+    yield
+    gc.enable()
+    gc.unfreeze()
+
+
+class _Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+def _churn() -> None:
+    """Work that keeps objects for a while: enough allocations to set off a collection."""
+    kept = [[] for _ in range(3 * gc.get_threshold()[0])]
+    del kept
+
+
+def test_what_a_check_keeps_is_frozen_and_its_garbage_collected(thawed: None) -> None:
+    freezer = Freezer()
+    freezer.start()
+    try:
+        assert freezer.active and gc.get_freeze_count() > 0
+        kept, dropped = _Cycle(), _Cycle()
+        dropped_ref = weakref.ref(dropped)
+        del dropped  # garbage of the check: a cycle, freed only by the collector
+        _churn()
+        freezer.after_check()
+        assert dropped_ref() is None, "the check's garbage was frozen instead of collected"
+        assert not any(obj is kept for obj in gc.get_objects()), "what the check keeps is walked again by every collection"
+    finally:
+        freezer.stop()
+    assert gc.get_freeze_count() == 0 and any(obj is kept for obj in gc.get_objects())
+
+
+def test_starting_walks_nothing(thawed: None) -> None:
+    """A run in a process that goes on (an in-process run inside a test session) froze the heap
+    after a full collection of that whole process: a second of CPU per run of a few checks."""
+    collections: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    freezer = Freezer()
+    gc.callbacks.append(count)
+    try:
+        freezer.start()
+    finally:
+        gc.callbacks.remove(count)
+        freezer.stop()
+    assert 2 not in collections, collections
+
+
+def test_a_check_that_kept_a_few_objects_costs_no_collection(thawed: None) -> None:
+    """A check not covered (most of them, for an adapter covering a few rules) or a report relayed by
+    xdist's controller: a full collection after each cost more than it saved."""
+    collections: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    freezer = Freezer()
+    freezer.start()
+    gc.callbacks.append(count)
+    try:
+        for _ in range(50):
+            few = [_Cycle() for _ in range(5)]
+            del few
+            freezer.after_check()
+        assert collections == [], collections
+        _churn()
+        freezer.after_check()
+        assert 2 in collections, collections
+    finally:
+        gc.callbacks.remove(count)
+        freezer.stop()
+
+
+def test_a_cycle_dropped_after_it_was_frozen_is_freed_at_the_next_thaw(thawed: None) -> None:
+    freezer = Freezer(thaw_every=3)
+    freezer.start()
+    try:
+        late = _Cycle()
+        _churn()
+        freezer.after_check()  # frozen while alive
+        late_ref = weakref.ref(late)
+        del late
+        freezer.after_check()
+        assert late_ref() is not None  # frozen: the collector does not see it until the thaw
+        freezer.after_check()  # the third check: everything is handed back and collected once
+        assert late_ref() is None
+        assert gc.get_freeze_count() > 0  # and the heap frozen again
+    finally:
+        freezer.stop()
+
+
+def test_the_freezer_leaves_a_process_that_froze_objects_or_stopped_the_collector_alone(thawed: None) -> None:
+    theirs = _Cycle()
+    gc.freeze()
+    frozen = gc.get_freeze_count()
+    freezer = Freezer()
+    freezer.start()
+    freezer.after_check()
+    freezer.stop()
+    assert not freezer.active and gc.get_freeze_count() == frozen, "the process's own frozen objects were thawed"
+    assert not any(obj is theirs for obj in gc.get_objects())
+    gc.unfreeze()
+    gc.disable()
+    freezer.start()
+    assert not freezer.active and gc.get_freeze_count() == 0
+
+
+@pytest.mark.parametrize("supervised", [False, True], ids=["in-process", "supervised"])
+def test_a_run_freezes_between_its_checks_and_thaws_at_its_end(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester,
+                                                                thawed: None, supervised: bool) -> None:
+    """In the process that runs the checks: this one (--sc-in-process), or the supervised child."""
+    seen = pytester.path / "freeze-count"
+    pytester.makepyfile(test_mine=f"""
+import gc, pathlib
+
+def test_during_the_run():
+    pathlib.Path({str(seen)!r}).write_text(str(gc.get_freeze_count()))
+""")
+    run = run_suite(None, "test_mine.py", "--sc-rule", "RES-1", supervised=supervised)
+    assert run.result.ret == pytest.ExitCode.OK, run.output
+    assert run.rules_with("passed") == {"RES-1"}
+    assert int(seen.read_text()) > 0, "the heap was not frozen while the run's tests ran"
+    assert gc.get_freeze_count() == 0, "the run left objects frozen in this process"
