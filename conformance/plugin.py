@@ -355,9 +355,10 @@ def pytest_configure(config: pytest.Config) -> None:
     _share_run_budget(state, config, controller)
     run = _ConformanceRun(state, config.rootpath)
     config.pluginmanager.register(run, "strictconformance-run")
-    # the frozen heap is handed back as the config is torn down, after the cleanups registered
-    # before this one (pytest's unraisable-exception plugin collects five times: on a frozen heap,
-    # cheaply; thawed first, those walks cost about 2 s on the reference's run)
+    # the frozen heap is handed back as the config is torn down. The cleanups run last-registered
+    # first, and this pytest_configure is tryfirst: this one runs after those of the plugins
+    # configured later, among them pytest's unraisable-exception plugin, which collects five times
+    # (on a frozen heap, cheaply; thawed first, those walks cost about 2 s on the reference's run)
     config.add_cleanup(run.freezer.stop)
 
     # Collect the suite: alone when no paths were given, beside the user's paths otherwise.

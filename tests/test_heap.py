@@ -126,21 +126,53 @@ def test_the_freezer_leaves_a_process_that_froze_objects_or_stopped_the_collecto
     gc.disable()
     freezer.start()
     assert not freezer.active and gc.get_freeze_count() == 0
+    # turned off by the code under test during the run: the freezer stops collecting and freezing
+    gc.enable()
+    freezer.start()
+    gc.disable()
+    frozen = gc.get_freeze_count()
+    kept = [[] for _ in range(1000)]
+    gc.collect(0)  # a collection the code under test asked for (the automatic ones are off)
+    freezer.after_check()
+    assert gc.get_freeze_count() == frozen and any(obj is kept for obj in gc.get_objects())
+    freezer.stop()
 
 
 @pytest.mark.parametrize("supervised", [False, True], ids=["in-process", "supervised"])
 def test_a_run_freezes_between_its_checks_and_thaws_at_its_end(run_suite: Callable[..., SuiteRun], pytester: pytest.Pytester,
-                                                                thawed: None, supervised: bool) -> None:
-    """In the process that runs the checks: this one (--sc-in-process), or the supervised child."""
-    seen = pytester.path / "freeze-count"
+                                                                monkeypatch: pytest.MonkeyPatch, thawed: None,
+                                                                supervised: bool) -> None:
+    """In the process that runs the checks: this one (--sc-in-process), or the supervised child. A
+    test that keeps many objects has them frozen after it; pytest's own end-of-run collections
+    (the unraisable-exception plugin's) walk a frozen heap, and the run thaws after them."""
+    import _pytest.unraisableexception as unraisable
+
+    frozen_at_pytests_collections: list[int] = []
+    collect_harder = unraisable.gc_collect_harder
+
+    def recorded(iterations: int) -> None:
+        frozen_at_pytests_collections.append(gc.get_freeze_count())
+        collect_harder(iterations)
+
+    monkeypatch.setattr(unraisable, "gc_collect_harder", recorded)
+    first, after = pytester.path / "frozen-first", pytester.path / "frozen-after"
     pytester.makepyfile(test_mine=f"""
 import gc, pathlib
 
-def test_during_the_run():
-    pathlib.Path({str(seen)!r}).write_text(str(gc.get_freeze_count()))
+def test_first():
+    pathlib.Path({str(first)!r}).write_text(str(gc.get_freeze_count()))
+
+def test_keeps_many_objects():
+    test_keeps_many_objects.kept = [[] for _ in range(3 * gc.get_threshold()[0])]
+
+def test_after():
+    pathlib.Path({str(after)!r}).write_text(str(gc.get_freeze_count()))
 """)
     run = run_suite(None, "test_mine.py", "--sc-rule", "RES-1", supervised=supervised)
     assert run.result.ret == pytest.ExitCode.OK, run.output
     assert run.rules_with("passed") == {"RES-1"}
-    assert int(seen.read_text()) > 0, "the heap was not frozen while the run's tests ran"
+    assert int(first.read_text()) > 0, "the heap was not frozen while the run's tests ran"
+    assert int(after.read_text()) > int(first.read_text()), "what a test kept was not frozen after it"
+    assert frozen_at_pytests_collections and all(frozen_at_pytests_collections), \
+        "the run thawed before pytest's last collections, which then walked the whole heap"
     assert gc.get_freeze_count() == 0, "the run left objects frozen in this process"
