@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import weakref
 from collections.abc import Callable, Iterator
@@ -24,6 +25,22 @@ def thawed() -> Iterator[None]:
 class _Cycle:
     def __init__(self) -> None:
         self.me = self
+
+
+@contextlib.contextmanager
+def _collections() -> Iterator[list[int]]:
+    """The generation of each collection that starts inside the block."""
+    started: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        yield started
+    finally:
+        gc.callbacks.remove(count)
 
 
 def _churn() -> None:
@@ -52,18 +69,11 @@ def test_what_a_check_keeps_is_frozen_and_its_garbage_collected(thawed: None) ->
 def test_starting_walks_nothing(thawed: None) -> None:
     """A run in a process that goes on (an in-process run inside a test session) froze the heap
     after a full collection of that whole process: a second of CPU per run of a few checks."""
-    collections: list[int] = []
-
-    def count(phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            collections.append(info["generation"])
-
     freezer = Freezer()
-    gc.callbacks.append(count)
     try:
-        freezer.start()
+        with _collections() as collections:
+            freezer.start()
     finally:
-        gc.callbacks.remove(count)
         freezer.stop()
     assert 2 not in collections, collections
 
@@ -71,26 +81,19 @@ def test_starting_walks_nothing(thawed: None) -> None:
 def test_a_check_that_kept_a_few_objects_costs_no_collection(thawed: None) -> None:
     """A check not covered (most of them, for an adapter covering a few rules) or a report relayed by
     xdist's controller: a full collection after each cost more than it saved."""
-    collections: list[int] = []
-
-    def count(phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            collections.append(info["generation"])
-
     freezer = Freezer()
     freezer.start()
-    gc.callbacks.append(count)
     try:
-        for _ in range(50):
-            few = [_Cycle() for _ in range(5)]
-            del few
+        with _collections() as collections:
+            for _ in range(50):
+                few = [_Cycle() for _ in range(5)]
+                del few
+                freezer.after_check()
+            assert collections == [], collections
+            _churn()
             freezer.after_check()
-        assert collections == [], collections
-        _churn()
-        freezer.after_check()
-        assert 2 in collections, collections
+            assert 2 in collections, collections
     finally:
-        gc.callbacks.remove(count)
         freezer.stop()
 
 
