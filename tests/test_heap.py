@@ -116,15 +116,19 @@ def test_a_cycle_dropped_after_it_was_frozen_is_freed_at_the_next_thaw(thawed: N
 
 
 def test_the_freezer_leaves_a_process_that_froze_objects_or_stopped_the_collector_alone(thawed: None) -> None:
+    # (no count compared: a frozen object is still freed when nothing refers to it, so the freeze
+    # count drops whenever any thread of this process lets one go)
     theirs = _Cycle()
     gc.freeze()
-    frozen = gc.get_freeze_count()
     freezer = Freezer()
     freezer.start()
+    theirs_later = _Cycle()
+    _churn()
     freezer.after_check()
     freezer.stop()
-    assert not freezer.active and gc.get_freeze_count() == frozen, "the process's own frozen objects were thawed"
-    assert not any(obj is theirs for obj in gc.get_objects())
+    assert not freezer.active and gc.get_freeze_count() > 0, "the process's own frozen objects were thawed"
+    assert not any(obj is theirs for obj in gc.get_objects()), "the process's own frozen objects were thawed"
+    assert any(obj is theirs_later for obj in gc.get_objects()), "the freezer froze in a process that had frozen objects"
     gc.unfreeze()
     gc.disable()
     freezer.start()
@@ -133,11 +137,10 @@ def test_the_freezer_leaves_a_process_that_froze_objects_or_stopped_the_collecto
     gc.enable()
     freezer.start()
     gc.disable()
-    frozen = gc.get_freeze_count()
     kept = [[] for _ in range(1000)]
     gc.collect(0)  # a collection the code under test asked for (the automatic ones are off)
     freezer.after_check()
-    assert gc.get_freeze_count() == frozen and any(obj is kept for obj in gc.get_objects())
+    assert any(obj is kept for obj in gc.get_objects()), "the freezer froze with the collector turned off"
     freezer.stop()
 
 
